@@ -1,0 +1,15 @@
+"""The uniform random player."""
+
+from ..rng import Rng, mix_seed
+
+
+class RandomPlayer:
+    """Picks uniformly among the legal actions, reproducibly for a seed."""
+
+    level = "random"
+
+    def choose(self, game, seat, view, actions, seed=0):
+        """One of ``actions``; the same seed and actions give the same pick."""
+        if not actions:
+            raise ValueError("no legal action to choose from")
+        return actions[Rng(mix_seed(seed, seat, len(actions))).below(len(actions))]

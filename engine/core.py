@@ -1,0 +1,150 @@
+"""The game definition every game implements, and the checked apply.
+
+A game is a ``Game`` subclass plus a list of ``ActionSpec``. Each spec knows
+how to enumerate candidate actions, why one would be illegal now, and how to
+apply it. ``legal_actions`` is the candidates that pass ``check``; ``apply``
+refuses with exactly that ``check``'s reason. Because both go through the
+same function, the list and the checked apply cannot drift apart.
+"""
+
+from .errors import GameOverError, IllegalActionError, NotYourTurnError
+from .params import check_shape
+
+
+class ActionSpec:
+    """One action type: its parameters and three hooks.
+
+    ``candidates(state, seat)`` yields well-formed actions that may be legal
+    (a superset of the legal ones); ``check(state, seat, action)`` returns a
+    reason string when illegal, else None; ``perform(state, seat, action,
+    events)`` mutates a cloned state.
+    """
+
+    def __init__(self, name, params, candidates, check, perform, description=""):
+        self.name = name
+        self.params = params
+        self.candidates = candidates
+        self.check = check
+        self.perform = perform
+        self.description = description
+
+
+class Game:
+    """Base class: the generic checked-apply machinery.
+
+    Subclasses set ``id``, ``title``, ``min_players``, ``max_players``,
+    ``version``, ``options`` and ``action_specs`` (name -> ActionSpec) and
+    implement ``setup``, ``to_act``, ``outcome``, ``view``, ``dump``,
+    ``load``, ``_available_types(state, seat)`` (the spec names that may
+    apply now) and optionally ``_after_apply``.
+    """
+
+    id = ""
+    title = ""
+    min_players = 1
+    max_players = 1
+    version = 1
+    options = {}
+    action_specs = {}
+
+    # --- the public API -------------------------------------------------
+
+    def legal_actions(self, state, seat):
+        """Every legal action of ``seat`` now, in a deterministic order."""
+        if self.outcome(state) is not None or seat not in self.to_act(state):
+            return []
+        out = []
+        for name in self._available_types(state, seat):
+            spec = self.action_specs[name]
+            check = spec.check
+            for action in spec.candidates(state, seat):
+                if check(state, seat, action) is None:
+                    out.append(action)
+        return out
+
+    def apply(self, state, seat, action):
+        """Apply ``action`` for ``seat``; return ``(new_state, events)``.
+
+        The input state is never changed. Raises ``GameOverError``,
+        ``NotYourTurnError``, ``InvalidActionError`` (malformed) or
+        ``IllegalActionError`` (with ``reason``).
+        """
+        spec = self._check(state, seat, action)
+        new = self.clone(state)
+        events = []
+        spec.perform(new, seat, action, events)
+        self._after_apply(new, events)
+        return new, events
+
+    def is_legal(self, state, seat, action):
+        """True when ``apply`` would accept ``action``."""
+        try:
+            self._check(state, seat, action)
+        except (GameOverError, NotYourTurnError, ValueError):
+            return False
+        return True
+
+    def describe(self):
+        """Catalogue entry (the contract's ``Game``), minus service fields."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "version": self.version,
+            "options": self.options,
+        }
+
+    def describe_actions(self):
+        """``{type: {"description", "params": {name: domain description}}}``."""
+        return {
+            name: {
+                "description": spec.description,
+                "params": {p: d.describe() for p, d in spec.params.items()},
+            }
+            for name, spec in self.action_specs.items()
+        }
+
+    # --- hooks for subclasses ------------------------------------------
+
+    def clone(self, state):
+        return state.clone()
+
+    def _available_types(self, state, seat):
+        raise NotImplementedError
+
+    def _after_apply(self, state, events):
+        """Resolve automatic steps after an action (chance, end checks)."""
+
+    # --- internals -----------------------------------------------------
+
+    def _check(self, state, seat, action):
+        if self.outcome(state) is not None:
+            raise GameOverError("the match is over")
+        if seat not in self.to_act(state):
+            raise NotYourTurnError(f"seat {seat} has nothing to decide now", seat=seat)
+        spec = check_shape(action, self.action_specs)
+        if spec.name not in self._available_types(state, seat):
+            raise IllegalActionError(
+                "wrong_phase", f"{spec.name} is not possible at this point of the turn"
+            )
+        reason = spec.check(state, seat, action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        return spec
+
+
+def redact_event(event, viewer):
+    """The event as ``viewer`` (a seat, or None for a spectator) may see it.
+
+    Engine events are ``{"type", "seat", "data", "private"?}``; ``private``
+    maps a seat (as a string) to extra data only that seat may see, which is
+    merged into ``data`` for that seat and dropped for everyone else.
+    """
+    out = {"type": event["type"], "seat": event.get("seat"), "data": event.get("data", {})}
+    private = event.get("private")
+    if private and viewer is not None:
+        extra = private.get(str(viewer))
+        if extra:
+            out["data"] = {**out["data"], **extra}
+    return out

@@ -1,0 +1,6 @@
+"""Bundled games; importing this package registers them."""
+
+from ..registry import register
+from .anno1503 import Anno1503
+
+register(Anno1503())
