@@ -1,0 +1,129 @@
+"""Engine benchmark: random matches through the public API, one process.
+
+    .venv/bin/python bench/engine_bench.py                       # every game, defaults
+    .venv/bin/python bench/engine_bench.py --games anno1503 --matches 20
+    .venv/bin/python bench/engine_bench.py --with-view           # also build the view per step
+
+For each game of ``VARIANTS``, each variant and each player count, plays
+``--matches`` seeded matches with the uniform random player, exactly as
+``engine.runner.play_match`` does (``to_act``, ``legal_actions``, the
+player's ``choose``, ``apply``, until ``outcome``), and prints per player
+count: matches, actions, matches/s, actions/s, mean actions per match, and
+the distribution of actions per match (min / median / p90 / max). Rates are
+per second of this process's CPU time (``time.process_time``), so other
+work on a shared machine does not skew them much; the process is pinned to
+one core when the OS allows it. The target for Anno 1503 is 28,000
+actions/s with 4 players (catanatron's figure for Catan).
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+from engine.rng import mix_seed  # noqa: E402
+
+# game id -> [(variant label, options)]; add a variant or a game with one line.
+VARIANTS = {
+    "anno1503": [("base", {})],
+}
+FIRST_SEED = 1000
+
+
+def play_one(game, num_players, options, seed, player, with_view, max_actions):
+    """Play one match; return ``(actions, finished)``."""
+    state = game.setup(num_players, options, seed)
+    step = 0
+    while step < max_actions and game.outcome(state) is None:
+        seat = game.to_act(state)[0]
+        actions = game.legal_actions(state, seat)
+        view = game.view(state, seat) if with_view else None
+        action = player.choose(game, seat, view, actions, seed=mix_seed(seed, step))
+        state, _events = game.apply(state, seat, action)
+        step += 1
+    return step, game.outcome(state) is not None
+
+
+def bench_count(game, num_players, options, matches, with_view, max_actions):
+    """Figures for one player count, as a dict."""
+    player = engine.ai.get_player("random")
+    lengths, unfinished = [], 0
+    start = time.process_time()
+    for i in range(matches):
+        n, finished = play_one(game, num_players, options, FIRST_SEED + i, player, with_view, max_actions)
+        lengths.append(n)
+        unfinished += not finished
+    elapsed = time.process_time() - start
+    ordered = sorted(lengths)
+    return {
+        "players": num_players,
+        "matches": matches,
+        "actions": sum(lengths),
+        "seconds": elapsed,
+        "matches_per_s": matches / elapsed,
+        "actions_per_s": sum(lengths) / elapsed,
+        "mean": statistics.mean(lengths),
+        "min": ordered[0],
+        "median": statistics.median(ordered),
+        "p90": ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))],
+        "max": ordered[-1],
+        "unfinished": unfinished,
+    }
+
+
+_HEADER = (
+    f"{'game':<10} {'variant':<8} {'players':>7} {'matches':>7} {'actions':>9} "
+    f"{'matches/s':>9} {'actions/s':>9} {'mean':>8} {'min':>6} {'median':>8} {'p90':>8} {'max':>8}"
+)
+
+
+def format_row(game_id, variant, r):
+    row = (
+        f"{game_id:<10} {variant:<8} {r['players']:>7} {r['matches']:>7} {r['actions']:>9} "
+        f"{r['matches_per_s']:>9.2f} {r['actions_per_s']:>9.0f} {r['mean']:>8.0f} {r['min']:>6} "
+        f"{r['median']:>8.0f} {r['p90']:>8} {r['max']:>8}"
+    )
+    if r["unfinished"]:
+        row += f"  ({r['unfinished']} cut off at --max-actions)"
+    return row
+
+
+def pin_to_one_core():
+    """Measure one core, as the target is stated (best effort)."""
+    if hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        except OSError:
+            pass
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default=",".join(VARIANTS), help="comma-separated game ids")
+    parser.add_argument("--matches", type=int, default=10, help="matches per player count")
+    parser.add_argument("--players", default="", help="comma-separated player counts (default: all)")
+    parser.add_argument("--with-view", action="store_true", help="also build the seat's view per step")
+    parser.add_argument("--max-actions", type=int, default=10**7, help="cut a match off after this many")
+    args = parser.parse_args(argv)
+    pin_to_one_core()
+    counts = {int(n) for n in args.players.split(",") if n}
+    print(_HEADER)
+    for game_id in args.games.split(","):
+        if game_id not in VARIANTS:
+            parser.error(f"no benchmark variants for {game_id!r}; known: {', '.join(VARIANTS)}")
+        game = engine.get_game(game_id)
+        for variant, options in VARIANTS[game_id]:
+            for n in range(game.min_players, game.max_players + 1):
+                if counts and n not in counts:
+                    continue
+                r = bench_count(game, n, options, args.matches, args.with_view, args.max_actions)
+                print(format_row(game_id, variant, r), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,142 @@
+"""Decisions asked during the roll's resolution, and the end-of-turn discard.
+
+``choose_commodity`` (a ``?`` number, a branch office's bridge, golden
+times), ``lose_tile`` (pirates), ``place_reserve_tile`` (R#13 ties) and
+``discard`` (the hand limit, R#21).
+"""
+
+from ...core import ActionSpec
+from ...params import IntRange, OneOf, Optional, Square
+from .data import COLS, COMMODITIES, ROWS, RULES, SPACE_INDEX, SPACES
+from .turn import event, give, lose_tile, pass_turn, put_reserve_tile, resume
+
+HAND_LIMIT = RULES["hand_limit"]
+_COMMODITY = OneOf(COMMODITIES, "a commodity")
+
+
+# --- choose_commodity -------------------------------------------------------
+
+
+def _choose_candidates(state, seat):
+    return [{"type": "choose_commodity", "commodity": c} for c in state.choice["options"]]
+
+
+def _choose_check(state, seat, action):
+    if action["commodity"] not in state.choice["options"]:
+        return "not_an_option"
+    return None
+
+
+def _choose_perform(state, seat, action, events):
+    choice = state.choice
+    commodity = action["commodity"]
+    if choice["kind"] == "golden_times":
+        source = "golden_times"
+    else:
+        source = "branch_office" if commodity == choice.get("branch") else "production"
+    state.choice = None
+    give(state, seat, commodity, source, events)
+    resume(state, events)
+
+
+# --- lose_tile --------------------------------------------------------------
+
+
+def _lose_candidates(state, seat):
+    return [{"type": "lose_tile", **option} for option in state.choice["options"]]
+
+
+def _as_option(action):
+    if action["tile"] == "branch_office":
+        return {"tile": "branch_office", "bridge": action.get("bridge")}
+    if action.get("bridge") is not None:
+        return None  # a trade agreement sits on no gray bridge
+    return {"tile": "trade_agreement"}
+
+
+def _lose_check(state, seat, action):
+    option = _as_option(action)
+    if option is None or option not in state.choice["options"]:
+        return "tile_not_owned"
+    return None
+
+
+def _lose_perform(state, seat, action, events):
+    state.choice = None
+    if not lose_tile(state, seat, _as_option(action), events):
+        resume(state, events)
+
+
+# --- place_reserve_tile -----------------------------------------------------
+
+
+def _place_candidates(state, seat):
+    out = []
+    for i in state.choice["options"]:
+        r, c = SPACES[i]
+        out.append({"type": "place_reserve_tile", "space": [r, c]})
+    return out
+
+
+def _place_check(state, seat, action):
+    if SPACE_INDEX.get(tuple(action["space"])) not in state.choice["options"]:
+        return "not_a_farthest_free_space"
+    return None
+
+
+def _place_perform(state, seat, action, events):
+    state.choice = None
+    put_reserve_tile(state, SPACE_INDEX[tuple(action["space"])], events)
+    resume(state, events)
+
+
+# --- discard ----------------------------------------------------------------
+
+
+def _discard_candidates(state, seat):
+    hand = state.players[seat].hand
+    return [{"type": "discard", "commodity": c} for c in COMMODITIES if hand[c]]
+
+
+def _discard_check(state, seat, action):
+    if state.players[seat].hand[action["commodity"]] <= 0:
+        return "commodity_not_held"
+    return None
+
+
+def _discard_perform(state, seat, action, events):
+    player = state.players[seat]
+    commodity = action["commodity"]
+    player.hand[commodity] -= 1
+    state.stacks[commodity] += 1
+    event(events, "discarded", seat, commodity=commodity)
+    if player.hand_size() <= HAND_LIMIT:
+        pass_turn(state, events)
+
+
+SPECS = [
+    ActionSpec(
+        "choose_commodity", {"commodity": _COMMODITY},
+        _choose_candidates, _choose_check, _choose_perform,
+        "Take one of the offered commodities (a ? number, a branch office's bridge, golden times).",
+    ),
+    ActionSpec(
+        "lose_tile",
+        {
+            "tile": OneOf(("branch_office", "trade_agreement"), "the kind of tile to give up"),
+            "bridge": Optional(IntRange(1, 5, "the gray bridge of the branch office")),
+        },
+        _lose_candidates, _lose_check, _lose_perform,
+        "Pirates: give up a branch office or a trade agreement (only when unable to pay).",
+    ),
+    ActionSpec(
+        "place_reserve_tile", {"space": Square(ROWS, COLS, "one of the tied farthest free island spaces")},
+        _place_candidates, _place_check, _place_perform,
+        "Pirates: choose where the reserve's top tile goes among equally far free spaces.",
+    ),
+    ActionSpec(
+        "discard", {"commodity": _COMMODITY},
+        _discard_candidates, _discard_check, _discard_perform,
+        "End of turn with more than 5 cards: discard one card of your choice.",
+    ),
+]

@@ -1,0 +1,101 @@
+"""The ``Anno1503`` game definition: wires setup, actions, turn flow, view."""
+
+from ...core import Game
+from ...errors import InvalidOptionsError
+from . import actions_decisions, actions_island, actions_sea
+from .rules import scores
+from .setup import new_state
+from .state import RULES_VERSION, dump_state, load_state
+from .turn import check_win
+from .view import build_view
+
+_SPECS = actions_decisions.SPECS + actions_island.SPECS + actions_sea.SPECS
+# DESIGN.md order: legal actions are listed by type in this order.
+_ORDER = (
+    "choose_commodity", "lose_tile", "place_reserve_tile", "build_ship", "place_pioneer",
+    "develop", "sell", "buy", "move_ship", "discover", "take_tile", "return_tile",
+    "big_branch_office", "end_turn", "discard",
+)
+_BY_NAME = {spec.name: spec for spec in _SPECS}
+
+_TYPES_BY_PHASE = {
+    "production": ("choose_commodity",),
+    "golden_times": ("choose_commodity",),
+    "pirates": ("lose_tile",),
+    "reserve_placement": ("place_reserve_tile",),
+    "main": (
+        "build_ship", "place_pioneer", "develop", "sell", "buy", "move_ship", "discover",
+        "big_branch_office", "end_turn",
+    ),
+    "tile_decision": ("take_tile", "return_tile"),
+    "discard": ("discard",),
+    "over": (),
+}
+_SEAT_DECIDES = frozenset(("main", "tile_decision", "discard"))
+
+
+class Anno1503(Game):
+    """Anno 1503 (Kosmos 2003), base game; see the package docstring."""
+
+    id = "anno1503"
+    title = "Anno 1503"
+    min_players = 2
+    max_players = 4
+    version = RULES_VERSION
+    options = {
+        "expansion": {
+            "type": "enum",
+            "default": "none",
+            "choices": ["none", "pirates_aristocrats"],
+            "description": (
+                "Expansion to play with. 'none' is the base game; "
+                "'pirates_aristocrats' (Aristokraten und Piraten) is not available yet "
+                "and is refused."
+            ),
+        }
+    }
+    action_specs = {name: _BY_NAME[name] for name in _ORDER}
+
+    def setup(self, num_players, options=None, seed=0):
+        """A new match; raises ``InvalidOptionsError``.
+
+        >>> import engine
+        >>> s = engine.get_game("anno1503").setup(2, {}, seed=1)
+        >>> s.num_players
+        2
+        """
+        if type(seed) is not int:
+            raise InvalidOptionsError("seed must be an integer", field="seed")
+        return new_state(num_players, options, seed)[0]
+
+    def setup_with_events(self, num_players, options=None, seed=0):
+        """Like ``setup`` but also returns the setup events (start rolls, first roll)."""
+        return new_state(num_players, options, seed)
+
+    def to_act(self, state):
+        phase = state.phase
+        if state.winner is not None:
+            return []
+        if phase in _SEAT_DECIDES:
+            return [state.active]
+        return [state.choice["seat"]]
+
+    def _available_types(self, state, seat):
+        return _TYPES_BY_PHASE[state.phase]
+
+    def _after_apply(self, state, events):
+        check_win(state, events)
+
+    def outcome(self, state):
+        if state.winner is None:
+            return None
+        return {"winners": [state.winner], "reason": "three_victory_points", "scores": scores(state)}
+
+    def view(self, state, seat=None):
+        return build_view(state, seat, self.to_act(state))
+
+    def dump(self, state):
+        return dump_state(state)
+
+    def load(self, data):
+        return load_state(data)

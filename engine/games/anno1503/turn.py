@@ -1,0 +1,286 @@
+"""Turn flow: the production roll, events, the decision queue, passing play.
+
+The production and event steps are resolved seat by seat in turn order from
+the active player (R#11). ``state.queue`` holds the seats still to resolve;
+``resume`` works through it and stops at the first decision with two or more
+distinct options (setting ``phase`` and ``choice``). Every decision's
+``perform`` finishes that seat's step and calls ``resume`` again.
+"""
+
+from .data import (
+    COMMODITIES, EVENTS, FARTHEST_KEY, ISLAND_IDS, ISLANDS, RULES, SPACES,
+    TILE_COMMODITY, tile_public,
+)
+from .rules import has_won, island_tiles, outside_red, owns, take, turn_order
+
+_EVENT_FACE = RULES["event_die_face"]
+_SHIP_AP = {int(n): ap for n, ap in RULES["ship_ap"].items()}
+
+
+def ship_ap(state, player):
+    """Full AP of one ship this turn: by player count, doubled by a Shipyard."""
+    ap = _SHIP_AP[state.num_players]
+    return ap * 2 if owns(player, "shipyard") else ap
+
+
+def event(events, kind, seat, /, **data):
+    events.append({"type": kind, "seat": seat, "data": data})
+
+
+# --- starting and ending turns -------------------------------------------------
+
+
+def begin_turn(state, events):
+    """The active player's turn starts: R#20 win check, then the roll."""
+    seat = state.active
+    player = state.players[seat]
+    player.reset_turn()
+    full = ship_ap(state, player)
+    player.ship_ap = [full if at is not None else 0 for at in player.ship_at]
+    event(events, "turn_started", seat, turn=state.turn)
+    if check_win(state, events):
+        return
+    roll_production(state, events)
+
+
+def pass_turn(state, events):
+    """Play passes to the left (next seat) and that turn begins."""
+    event(events, "turn_ended", state.active)
+    state.active = (state.active + 1) % state.num_players
+    state.turn += 1
+    state.phase = "main"
+    begin_turn(state, events)
+
+
+def check_win(state, events):
+    """R#20: the active player wins as soon as he holds 3 victory points."""
+    if state.winner is None and has_won(state.players[state.active]):
+        state.winner = state.active
+        state.phase = "over"
+        state.choice = None
+        state.queue = []
+        event(events, "game_over", None, winners=[state.active])
+        return True
+    return False
+
+
+# --- the roll ---------------------------------------------------------------
+
+
+def roll_production(state, events):
+    value = state.rng.die()
+    event(events, "die_rolled", state.active, purpose="production", value=value)
+    order = turn_order(state)
+    if value != _EVENT_FACE:
+        state.last_roll = {"production": value, "event": None}
+        state.queue = order
+        resume(state, events)
+        return
+    face = state.rng.die()
+    event(events, "die_rolled", state.active, purpose="event", value=face)
+    name = EVENTS[face]
+    state.last_roll = {"production": value, "event": face}
+    event(events, "event_drawn", state.active, event=name)
+    if name == "golden_times":
+        # the Church owner takes a second commodity right after his first
+        order = [s for s in order for _ in range(2 if owns(state.players[s], "church") else 1)]
+    state.queue = order
+    resume(state, events)
+
+
+def current_step(state):
+    """``"production"`` or the event name being resolved."""
+    face = state.last_roll.get("event")
+    return "production" if face is None else EVENTS[face]
+
+
+def resume(state, events):
+    """Resolve queued seats until one must decide; then ``main``."""
+    resolve = _RESOLVERS[current_step(state)]
+    queue = state.queue
+    while queue:
+        seat = queue.pop(0)
+        if resolve(state, seat, events):
+            return
+    state.phase = "main"
+    state.choice = None
+
+
+def ask(state, seat, phase, kind, options, **extra):
+    state.phase = phase
+    state.choice = {"seat": seat, "kind": kind, "options": tuple(options), **extra}
+
+
+# --- production -------------------------------------------------------------
+
+
+def _production_options(state, seat):
+    """(options, branch commodity) for ``seat`` on the rolled number."""
+    number = state.last_roll["production"]
+    player = state.players[seat]
+    home = ISLANDS[ISLAND_IDS[seat]]["production"][number]
+    stacks = state.stacks
+    if home == "?":
+        return [c for c in COMMODITIES if stacks[c] > 0], None
+    tile = player.branch_offices[number - 1]
+    branch = TILE_COMMODITY[tile] if tile is not None else None
+    options = [c for c in COMMODITIES if stacks[c] > 0 and (c == home or c == branch)]
+    return options, branch
+
+
+def _resolve_production(state, seat, events):
+    options, branch = _production_options(state, seat)
+    if len(options) >= 2:
+        ask(state, seat, "production", "production", options, branch=branch)
+        return True
+    if options:
+        give(state, seat, options[0], "branch_office" if options[0] == branch else "production", events)
+    else:
+        number = state.last_roll["production"]
+        home = ISLANDS[ISLAND_IDS[seat]]["production"][number]
+        event(events, "production_missed", seat, commodity=None if home == "?" else home)
+    return False
+
+
+def give(state, seat, commodity, source, events):
+    take(state, state.players[seat], commodity)
+    event(events, "commodity_taken", seat, commodity=commodity, source=source)
+
+
+# --- golden times -----------------------------------------------------------
+
+
+def _resolve_golden_times(state, seat, events):
+    options = [c for c in COMMODITIES if state.stacks[c] > 0]
+    if len(options) >= 2:
+        ask(state, seat, "golden_times", "golden_times", options)
+        return True
+    if options:
+        give(state, seat, options[0], "golden_times", events)
+    else:
+        event(events, "production_missed", seat, commodity=None)
+    return False
+
+
+# --- pirates ----------------------------------------------------------------
+
+
+def tile_loss_options(player):
+    """Distinct tiles a pirate victim may give up: each branch office, a TA."""
+    out = [
+        {"tile": "branch_office", "bridge": b + 1}
+        for b, t in enumerate(player.branch_offices)
+        if t is not None
+    ]
+    if player.trade_agreements:
+        out.append({"tile": "trade_agreement"})
+    return out
+
+
+def _resolve_pirates(state, seat, events):
+    player = state.players[seat]
+    owed = island_tiles(player)
+    if owed == 0:
+        return False
+    if owns(player, "smithy"):
+        event(events, "protected", seat, building="smithy")
+        return False
+    if player.gold >= owed:
+        player.gold -= owed
+        event(events, "gold_paid", seat, amount=owed, reason="pirates")
+        return False
+    options = tile_loss_options(player)
+    if len(options) >= 2:
+        ask(state, seat, "pirates", "lose_tile", options)
+        return True
+    return lose_tile(state, seat, options[0], events)
+
+
+def lose_tile(state, seat, option, events):
+    """Remove the tile, shuffle it into the reserve, place the top tile.
+
+    Returns True when the reserve placement waits for the active player.
+    """
+    player = state.players[seat]
+    if option["tile"] == "branch_office":
+        bridge = option["bridge"]
+        tile = player.branch_offices[bridge - 1]
+        player.set_branch_office(bridge - 1, None)
+        event(events, "tile_lost", seat, tile=tile_public(tile), bridge=bridge)
+    else:
+        tile = player.pop_trade_agreement()
+        event(events, "tile_lost", seat, tile=tile_public(tile))
+    state.reserve = state.reserve + [tile]  # a new list: clones share the old one
+    state.rng.shuffle(state.reserve)
+    return place_from_reserve(state, events)
+
+
+def farthest_free_spaces(state):
+    """R#13: free island spaces (any mark) that tie as farthest from start."""
+    free = [i for i, t in enumerate(state.spaces) if t is None]
+    if not free:
+        return []
+    best = max(FARTHEST_KEY[i] for i in free)
+    return [i for i in free if FARTHEST_KEY[i] == best]
+
+
+def place_from_reserve(state, events):
+    candidates = farthest_free_spaces(state)
+    if not candidates or not state.reserve:
+        return False
+    if len(candidates) >= 2:
+        ask(state, state.active, "reserve_placement", "reserve_placement", candidates)
+        return True
+    put_reserve_tile(state, candidates[0], events)
+    return False
+
+
+def put_reserve_tile(state, space, events):
+    state.spaces[space] = state.reserve[0]
+    state.reserve = state.reserve[1:]
+    state.seen[space] = ()
+    r, c = SPACES[space]
+    event(events, "reserve_tile_placed", state.active, space=[r, c])
+
+
+# --- fire -------------------------------------------------------------------
+
+
+def _resolve_fire(state, seat, events):
+    player = state.players[seat]
+    owed = outside_red(player)
+    if owed == 0:
+        return False
+    if owns(player, "fire_brigade"):
+        event(events, "protected", seat, building="fire_brigade")
+        return False
+    if player.gold >= owed:
+        player.gold -= owed
+        event(events, "gold_paid", seat, amount=owed, reason="fire")
+        return False
+    remove_last_inhabitant(state, seat, events)
+    return False
+
+
+def remove_last_inhabitant(state, seat, events):
+    """Slots fill strictly in order (R#3): the last occupied is the newest."""
+    player = state.players[seat]
+    index = max(i for i, k in enumerate(player.slots) if k is not None)
+    kind = player.slots[index]
+    player.set_slot(index, None)
+    data = {"slot": index + 1, "kind": kind}
+    under = index - (len(player.slots) - len(player.buildings))
+    if under >= 0 and player.buildings[under] is not None:
+        building = player.buildings[under]
+        player.set_building(under, None)
+        state.buildings = {**state.buildings, building: state.buildings[building] + 1}
+        data["building"] = building
+    event(events, "inhabitant_lost", seat, **data)
+
+
+_RESOLVERS = {
+    "production": _resolve_production,
+    "golden_times": _resolve_golden_times,
+    "pirates": _resolve_pirates,
+    "fire": _resolve_fire,
+}

@@ -1,0 +1,97 @@
+"""What one seat (or a spectator, ``viewer=None``) may see.
+
+A pure function of public information plus the viewer's own secrets: his
+hand, and the identity of tiles he looked at on their current space. Never
+the generator, the reserve/box order or content, other hands, or the queue.
+"""
+
+from .data import ISLAND_IDS, ISLANDS, MARKS, SPACES, TILE_BACKS, tile_public
+from .rules import goals
+
+
+def _space_view(state, index, viewer):
+    tile = state.spaces[index]
+    r, c = SPACES[index]
+    if tile is None:
+        shown = None
+    elif viewer is not None and viewer in state.seen[index]:
+        shown = tile_public(tile)
+    else:
+        shown = {"back": TILE_BACKS[tile]}
+    # Who looked is public: everyone at the table sees a ship discover a tile.
+    return {"space": [r, c], "mark": MARKS[index], "tile": shown, "seen_by": list(state.seen[index])}
+
+
+def _island(seat):
+    island = ISLANDS[ISLAND_IDS[seat]]
+    return {
+        "id": ISLAND_IDS[seat],
+        "colour": island["colour"],
+        "production": {str(n): island["production"][n] for n in range(1, 6)},
+        "gray_bridges": list(island["gray_bridges"]),
+    }
+
+
+def _player_view(state, seat, viewer):
+    p = state.players[seat]
+    dumped = p.dump()
+    held = goals(p)
+    out = {
+        "seat": seat,
+        "name": None,
+        "gold": p.gold,
+        "victory_points": sum(held.values()),
+        "goals": held,
+    }
+    if seat == viewer:
+        out["hand"] = dumped["hand"]
+    else:
+        out["hand_size"] = p.hand_size()
+    out["island"] = _island(seat)
+    for key in ("slots", "buildings", "branch_offices", "trade_agreements", "ships", "turn"):
+        out[key] = dumped[key]
+    out["trade_agreements"] = [tile_public(t) for t in p.trade_agreements]
+    out["branch_offices"] = {
+        b: (tile_public(t) if t is not None else None) for b, t in dumped["branch_offices"].items()
+    }
+    return out
+
+
+def _choice_view(state):
+    choice = state.choice
+    if choice is None:
+        return None
+    out = dict(choice)
+    if choice["kind"] == "reserve_placement":
+        out["options"] = [list(SPACES[i]) for i in choice["options"]]
+    else:
+        out["options"] = [dict(o) if isinstance(o, dict) else o for o in choice["options"]]
+    return out
+
+
+def build_view(state, viewer, to_act):
+    discovery = None
+    if state.discovery is not None:
+        space = state.discovery["space"]
+        discovery = {"ship": state.discovery["ship"], "space": list(SPACES[space])}
+        if viewer is not None and viewer == state.active:
+            discovery["tile"] = tile_public(state.spaces[space])
+    return {
+        "game": "anno1503",
+        "turn": state.turn,
+        "active": state.active,
+        "phase": state.phase,
+        "num_players": state.num_players,
+        "to_act": to_act,
+        "last_roll": dict(state.last_roll),
+        "choice": _choice_view(state),
+        "stacks": dict(state.stacks),
+        "buildings": dict(state.buildings),
+        "reserve_size": len(state.reserve),
+        # Used treasures were shown when taken, so they are public knowledge.
+        "removed": [tile_public(t) for t in state.removed],
+        "spaces": [_space_view(state, i, viewer) for i in range(len(SPACES))],
+        "discovery": discovery,
+        "winner": state.winner,
+        "players": [_player_view(state, seat, viewer) for seat in range(state.num_players)],
+    }
