@@ -1,0 +1,16 @@
+"""Tabula's HTTP service: Flask + flask-smorest, Redis storage, RQ AI workers.
+
+``create_app(config=None)`` is the WSGI app factory (``service:create_app()``
+for gunicorn); ``python -m service.worker`` runs an AI worker;
+``python -m service.openapi`` prints the OpenAPI document.
+"""
+
+
+def create_app(config=None):
+    """The Flask app (imported lazily so ``service.worker`` does not load Flask)."""
+    from .app import create_app as _create_app  # noqa: PLC0415
+
+    return _create_app(config)
+
+
+__all__ = ["create_app"]

@@ -1,0 +1,121 @@
+"""One marshmallow schema per action type, built from the engine's domains.
+
+``engine.params`` describes each parameter once (OneOf, IntRange, Square,
+Optional); this module turns those descriptions into marshmallow fields, so
+a new game needs no service change: its actions appear in ``openapi.yaml``
+as a discriminated union (``<Game>Action``, ``oneOf`` + ``discriminator`` on
+``type``) and requests are validated against the same schemas.
+
+    >>> import engine
+    >>> schemas = action_schemas(engine.get_game("anno1503"))
+    >>> sorted(schemas)[0]
+    'big_branch_office'
+"""
+
+import logging
+from functools import lru_cache
+
+import marshmallow as ma
+from marshmallow import validate
+
+import engine
+
+log = logging.getLogger(__name__)
+
+
+def _camel(name):
+    return "".join(part[:1].upper() + part[1:] for part in name.replace("-", "_").split("_"))
+
+
+def component_name(game_id, action_type=None):
+    """``Anno1503BuyAction`` / ``Anno1503Action`` (OpenAPI component names)."""
+    return _camel(game_id) + (_camel(action_type) if action_type else "") + "Action"
+
+
+def _square_validator(rows, cols):
+    def check(value):
+        if len(value) == 2 and not (0 <= value[0] < rows and 0 <= value[1] < cols):
+            raise ma.ValidationError(f"must be [row, col] with row < {rows} and col < {cols}")
+    return check
+
+
+def _field_for(domain):
+    """A marshmallow field for one ``Domain.describe()`` output."""
+    optional = domain.get("optional", False)
+    common = {
+        "required": not optional,
+        "allow_none": optional,
+        "metadata": {"description": domain.get("description") or ""},
+    }
+    kind = domain["kind"]
+    if kind == "enum":
+        return ma.fields.String(validate=validate.OneOf(domain["values"]), **common)
+    if kind == "int":
+        return ma.fields.Integer(strict=True, validate=validate.Range(domain["min"], domain["max"]), **common)
+    if kind == "square":
+        rows, cols = domain["rows"], domain["cols"]
+        common["metadata"]["description"] = (
+            f"[row, col]: row 0..{rows - 1}, col 0..{cols - 1}. " + common["metadata"]["description"]
+        ).strip()
+        item = ma.fields.Integer(strict=True, validate=validate.Range(0, max(rows, cols) - 1))
+        return ma.fields.List(item, validate=[validate.Length(2, 2), _square_validator(rows, cols)],
+                              **common)
+    # A domain kind this module does not know yet: accept any JSON value here
+    # (the engine still checks it) rather than refuse to start the service.
+    log.warning("no schema for parameter kind %r; documented as any value", kind)
+    return ma.fields.Raw(**common)
+
+
+def _schema_for(game_id, action_type, described):
+    fields = {"type": ma.fields.String(required=True, validate=validate.OneOf([action_type]),
+                                       metadata={"description": "action type"})}
+    for name, domain in described["params"].items():
+        fields[name] = _field_for(domain)
+
+    class Meta:
+        unknown = ma.RAISE
+
+    cls = type(component_name(game_id, action_type), (ma.Schema,), {**fields, "Meta": Meta})
+    cls.__doc__ = described.get("description") or action_type
+    return cls
+
+
+@lru_cache(maxsize=None)
+def _schemas_by_game(game_id):
+    game = engine.get_game(game_id)
+    return {t: _schema_for(game_id, t, d) for t, d in game.describe_actions().items()}
+
+
+def action_schemas(game):
+    """``{action_type: Schema class}`` for ``game`` (cached per game id)."""
+    return _schemas_by_game(game.id)
+
+
+def validate_action(game, action):
+    """Return the ``{field: [messages]}`` problems of ``action``, or {}."""
+    if not isinstance(action, dict):
+        return {"action": ["must be an object"]}
+    schemas = action_schemas(game)
+    schema = schemas.get(action.get("type")) if isinstance(action.get("type"), str) else None
+    if schema is None:
+        return {"type": [f"must be one of: {', '.join(sorted(schemas))}"]}
+    return schema().validate(action)
+
+
+def register_in_spec(spec, games):
+    """Add every action schema and one union per game to the spec components."""
+    unions = []
+    for game in games:
+        mapping = {}
+        for action_type, schema in action_schemas(game).items():
+            name = component_name(game.id, action_type)
+            spec.components.schema(name, schema=schema)
+            mapping[action_type] = f"#/components/schemas/{name}"
+        union = component_name(game.id)
+        spec.components.schema(union, {
+            "description": f"An action of {game.title or game.id}: one schema per `type`.",
+            "oneOf": [{"$ref": ref} for ref in mapping.values()],
+            "discriminator": {"propertyName": "type", "mapping": mapping},
+        })
+        unions.append(f"#/components/schemas/{union}")
+    return unions

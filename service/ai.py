@@ -1,0 +1,173 @@
+"""AI seats: RQ jobs play pending AI decisions until a human must decide.
+
+After every commit that leaves an AI decision pending, ``schedule`` enqueues
+``play_ai_turn(match_id, version)`` under the job id ``ai-<match>-<version>``
+(``unique=True``: a second enqueue of the same decision is a no-op). The job
+asks the seat's AI player for a choice from that seat's *view* and legal
+actions (never the state) and submits it through ``playing.submit_action``
+with the version it decided at, like any client. It goes on with the next
+AI decision for up to ``AI_CHAIN_BUDGET_S``, then enqueues a job for the
+rest, so a long AI chain never holds one worker for long.
+
+A crashed or lost job must not stall a match: ``recover_if_stalled`` (on
+every read of a match, and from the worker's periodic sweep) re-enqueues a
+decision whose version has not moved for ``AI_STALL_S`` seconds unless its
+job is queued or running (and not older than ``JOB_TIMEOUT_S``). Seeds
+derive from the match seed, the version and the seat, so AI choices are
+reproducible.
+"""
+
+import logging
+import time
+
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job, JobStatus
+
+import engine
+from engine.rng import mix_seed
+
+from .documents import view_for
+from .errors import ApiError
+
+log = logging.getLogger(__name__)
+
+JOB_TIMEOUT_S = 60
+HEARTBEAT_KEY = "tabula:worker:heartbeat"
+
+# The worker process binds its Services here at start-up (see worker.py).
+_bound = {}
+
+
+def bind(services):
+    """Make ``services`` the ones jobs of this process use."""
+    _bound["services"] = services
+
+
+def _services():
+    if "services" not in _bound:
+        from .config import load_config  # noqa: PLC0415
+        from .context import Services  # noqa: PLC0415
+
+        bind(Services(load_config()))
+    return _bound["services"]
+
+
+def job_id(match_id, version):
+    return f"ai-{match_id}-{version}"
+
+
+def pending_ai_seat(doc):
+    """The first seat to act that an AI plays, or None."""
+    if doc["status"] != "active":
+        return None
+    for seat in doc["to_act"]:
+        if doc["seats"][seat]["kind"] == "ai":
+            return seat
+    return None
+
+
+def schedule(services, doc):
+    """Enqueue the AI decision pending in ``doc``, if any; duplicates are no-ops."""
+    if pending_ai_seat(doc) is None:
+        return None
+    try:
+        return services.queue.enqueue(
+            "service.ai.play_ai_turn", doc["id"], doc["version"],
+            job_id=job_id(doc["id"], doc["version"]), unique=True,
+            job_timeout=JOB_TIMEOUT_S, result_ttl=0, failure_ttl=24 * 3600,
+        )
+    except DuplicateJobError:
+        return None
+
+
+def recover_if_stalled(services, doc):
+    """Re-enqueue an AI decision that has not moved for ``AI_STALL_S`` seconds."""
+    if pending_ai_seat(doc) is None:
+        return False
+    idle_ms = time.time() * 1000 - doc["updated_ms"]
+    if idle_ms < services.config["AI_STALL_S"] * 1000:
+        return False
+    jid = job_id(doc["id"], doc["version"])
+    try:
+        job = Job.fetch(jid, connection=services.rq_redis, serializer=services.queue.serializer)
+        status = job.get_status(refresh=False)
+        in_hand = status in (JobStatus.QUEUED, JobStatus.STARTED)
+        if in_hand and idle_ms < JOB_TIMEOUT_S * 1000:
+            return False
+        # Failed, stopped, or queued/running for too long (its worker died
+        # or its list entry was lost): replace it.
+        services.queue.remove(job)
+        job.delete()
+    except NoSuchJobError:
+        pass
+    log.info("re-enqueueing stalled AI decision %s", jid)
+    schedule(services, doc)
+    return True
+
+
+def _choose_for(seat):
+    """The AI's decision function, called on the state the commit is checked against."""
+
+    def choose(game, doc, state):
+        view = view_for(game, doc, state, seat)
+        actions = game.legal_actions(state, seat)
+        player = engine.ai.get_player(doc["seats"][seat]["level"] or "medium")
+        return player.choose(game, seat, view, actions, seed=mix_seed(doc["seed"], doc["version"], seat))
+
+    return choose
+
+
+def play_ai_turn(match_id, version):
+    """RQ job: play the AI decision pending at ``version``, and the ones after it.
+
+    Consecutive AI decisions are played in this job for up to
+    ``AI_CHAIN_BUDGET_S`` seconds (one RQ job costs dozens of Redis round
+    trips; an AI decision costs two), each committed separately with its
+    version check; then the next pending AI decision, if any, is enqueued.
+    """
+    from .playing import Submission, submit_action  # noqa: PLC0415  (playing -> commits -> ai)
+
+    services = _services()
+    deadline = time.monotonic() + services.config["AI_CHAIN_BUDGET_S"]
+    outcome = "stale"
+    doc = services.store.load_doc(match_id)
+    while doc is not None and doc["version"] == version:
+        seat = pending_ai_seat(doc)
+        if seat is None or time.monotonic() > deadline:
+            schedule(services, doc)
+            break
+        submission = Submission(seat, version=version, choose=_choose_for(seat),
+                                respond=False, schedule_ai=False)
+        try:
+            # The committed document is the match now, unless someone wrote
+            # after us; then the next commit's version check says so.
+            doc = submit_action(services, match_id, submission)["doc"]
+            version = doc["version"]
+            outcome = "played"
+        except ApiError as error:
+            # Someone else moved first (a resign, a join...): the newer version
+            # has its own job. Anything else is a bug worth a log line.
+            level = logging.INFO if error.code == "version_conflict" else logging.ERROR
+            log.log(level, "AI move in %s at v%s refused: %s", match_id, version, error.code)
+            return error.code
+    return outcome
+
+
+def sweep(services, limit=1000):
+    """Recover every stalled AI decision among active matches; returns the count."""
+    recovered = 0
+    ids = services.store.active_match_ids(limit)
+    for doc in services.store.load_docs(ids):
+        if doc is not None and recover_if_stalled(services, doc):
+            recovered += 1
+    return recovered
+
+
+def beat(services):
+    """Record that a worker is alive (read by /readyz)."""
+    services.rq_redis.set(HEARTBEAT_KEY, str(time.time()), ex=3600)
+
+
+def last_beat_age(services):
+    raw = services.rq_redis.get(HEARTBEAT_KEY)
+    return None if raw is None else time.time() - float(raw)

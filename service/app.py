@@ -1,0 +1,114 @@
+"""The Flask app factory: ``create_app(config=None)``.
+
+    gunicorn 'service:create_app()'
+
+Routes live in ``service/routes/`` (thin: parse, call one operation,
+return); errors of every kind leave through the handlers registered here in
+the contract's shape ``{"error", "message", "details"}``.
+"""
+
+import logging
+
+import flask_smorest
+from flask import Flask, jsonify
+
+import engine
+
+from . import guards
+from .action_schemas import register_in_spec
+from .config import load_config
+from .context import Services
+from .errors import ApiError, from_http_exception, unexpected_error_body
+from .routes import catalogue, history, matches, ops, playing
+from .schemas import ErrorSchema
+
+log = logging.getLogger(__name__)
+
+API_DESCRIPTION = """\
+Tabula hosts board games (Anno 1503, Anno 1452) as a REST API for
+frontends and bots. All bodies are JSON. Errors are
+`{"error", "message", "details"}` (see the `Error` schema).
+
+Decisions where the contract is silent:
+
+- `version` also grows on a join and on a resignation (each logs an event,
+  `player_joined` / `player_resigned`), so `ETag` changes whenever the match does.
+- A match with open seats is `waiting`: posting an action answers 409
+  `not_your_turn`; its action list is empty.
+- `POST /v1/matches` with an unknown `game` answers 404 `not_found`; the
+  returned `match` is the spectator's view (`you` null).
+- Resigning revokes the token (401 afterwards); the seat is played by the
+  `medium` AI; `result.winners` never lists a resigned seat
+  (`result.engine_winners` keeps the rules' verdict).
+- `GET .../replay` before the end: 409 `illegal_action`, `details.reason =
+  "match_not_finished"`.
+- Idempotency records are kept per seat and key for 24 h; only accepted
+  actions are recorded (a refused request changed nothing, so retrying it
+  simply re-runs the checks).
+- An unknown or revoked bearer token is 401 even on routes that allow
+  spectators (it is never silently downgraded to a spectator).
+- Rate limit: per token (or client address) fixed window; 429 carries
+  `Retry-After` (seconds) and `details.retry_after_s`.
+- 503 `unavailable` means the change was not made, except when storage
+  timed out in the middle of the write: retry with the same
+  `Idempotency-Key` to be safe.
+- `GET .../events` pages with `after` and `limit`; `last_seq` is the last
+  seq returned and `more` says whether to ask again.
+"""
+
+
+class TabulaApi(flask_smorest.Api):
+    """flask-smorest's Api with the contract's error body (and 405's Allow kept)."""
+
+    ERROR_SCHEMA = ErrorSchema
+
+    def handle_http_exception(self, error):
+        status, body, headers = from_http_exception(error)
+        return body, status, headers
+
+
+def _api_error(error):
+    response = jsonify(error.body())
+    response.status_code = error.status
+    response.headers.update(error.headers)
+    return response
+
+
+def _unexpected(error):
+    status, body = unexpected_error_body(error)
+    response = jsonify(body)
+    response.status_code = status
+    return response
+
+
+def _spec_kwargs():
+    return {
+        "info": {"description": API_DESCRIPTION},
+        "servers": [{"url": "/"}],
+    }
+
+
+def create_app(config=None):
+    """Build the app; ``config`` overrides environment and defaults (tests)."""
+    settings = load_config(config)
+    app = Flask("service")
+    app.config.update(
+        API_TITLE="Tabula",
+        API_VERSION="1",
+        OPENAPI_VERSION="3.1.0",
+        MAX_CONTENT_LENGTH=settings["MAX_CONTENT_LENGTH"],
+        JSON_SORT_KEYS=False,
+    )
+    app.json.sort_keys = False
+    app.extensions["tabula"] = Services(settings)
+    api = TabulaApi(app, spec_kwargs=_spec_kwargs())
+    api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    register_in_spec(api.spec, [engine.get_game(g) for g in engine.list_games()])
+    for module in (catalogue, matches, playing, history, ops):
+        api.register_blueprint(module.blp)
+    ops.register_plain_routes(app, api)
+    app.before_request(guards.check_rate_limit)
+    app.before_request(guards.check_json_body)
+    app.register_error_handler(ApiError, _api_error)
+    app.register_error_handler(Exception, _unexpected)
+    return app

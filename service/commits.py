@@ -1,0 +1,82 @@
+"""The optimistic write loop every change of a match goes through.
+
+An operation reads the match, plans a change from what it read, and commits
+it with the revision it read (the Lua compare-and-set in storage.py). If
+another writer got there first, the plan is rebuilt from the fresh match: a
+stale client ``version`` then fails in the plan (409), a retry without one is
+simply re-planned.
+"""
+
+import logging
+from dataclasses import dataclass, field
+
+import redis
+
+from . import ai
+from .errors import ApiError, not_found
+from .storage import Change
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 25
+
+
+@dataclass
+class Plan:
+    """What to write (``change``, None for a read-only answer) and what to answer."""
+
+    response: object
+    change: Change | None = None
+    new_token_hashes: list = field(default_factory=list)
+    on_duplicate: object = None  # callable(stored idempotency value) -> response
+
+
+def change_match(services, match_id, plan_change, schedule_ai=True):
+    """Run ``plan_change(stored) -> Plan`` until its commit wins; return the response."""
+    store = services.store
+    for _ in range(MAX_ATTEMPTS):
+        stored = store.load(match_id)
+        if stored is None:
+            raise not_found("match", match_id=match_id)
+        old_status = stored.doc["status"]
+        plan = plan_change(stored)
+        if plan.change is None:
+            return plan.response
+        result = store.commit(match_id, stored.rev, plan.change)
+        if result.outcome == "OK":
+            doc = plan.change.doc
+            after_commit(services, doc, plan.new_token_hashes, schedule_ai,
+                         indexes=doc["status"] != old_status or bool(plan.new_token_hashes))
+            return plan.response
+        if result.outcome == "DUP":
+            return plan.on_duplicate(result.payload)
+    raise ApiError(503, "unavailable", "the match is too busy; retry", retry=True)
+
+
+def create_match_record(services, doc, change, new_token_hashes):
+    """Commit a new match (fails if the id exists, which random ids make unlikely)."""
+    result = services.store.commit(doc["id"], None, change)
+    if result.outcome != "OK":
+        raise ApiError(503, "unavailable", "could not allocate a match id; retry")
+    after_commit(services, doc, new_token_hashes)
+
+
+def after_commit(services, doc, new_token_hashes=(), schedule_ai=True, indexes=True):
+    """Indexes and AI scheduling after a commit: best effort, never an error.
+
+    The change is already stored, so failing the request now would lie
+    ("nothing was changed"). A missed lobby update is repaired by the next
+    status change or by the lobby listing; a missed AI job by the stall
+    check and the sweeper.
+    """
+    try:
+        if indexes:  # only a status change or a new token moves an index
+            services.store.after_commit(doc, new_token_hashes)
+    except redis.RedisError:
+        log.warning("lobby/token index update failed for match %s", doc["id"], exc_info=True)
+    if not schedule_ai:
+        return
+    try:
+        ai.schedule(services, doc)
+    except redis.RedisError:
+        log.warning("could not enqueue the AI decision of match %s", doc["id"], exc_info=True)

@@ -1,0 +1,106 @@
+"""The stored match document and what each viewer is shown of it.
+
+A document (``doc``) is the JSON stored beside the engine state: seats,
+status, version, last event seq, to_act, result and timestamps. The engine
+state is shown only through ``game.view`` and events only through
+``engine.redact_event``; nothing else serializes them for a client.
+"""
+
+import hashlib
+import time
+from datetime import datetime, timezone
+
+import engine
+
+
+def now():
+    """``(iso8601 string, epoch milliseconds)`` in UTC."""
+    ms = int(time.time() * 1000)
+    iso = datetime.fromtimestamp(ms / 1000, tz=timezone.utc).isoformat(timespec="milliseconds")
+    return iso.replace("+00:00", "Z"), ms
+
+
+def seed_commitment(seed):
+    return hashlib.sha256(str(seed).encode("ascii")).hexdigest()
+
+
+def touch(doc):
+    doc["updated_at"], doc["updated_ms"] = now()
+
+
+def open_seats(doc):
+    return [s["seat"] for s in doc["seats"] if s["kind"] == "open"]
+
+
+def refresh_play_status(game, doc, state):
+    """Recompute ``status``, ``to_act`` and ``result`` from the engine state."""
+    if doc["status"] == "waiting" and not open_seats(doc):
+        doc["status"] = "active"
+    outcome = game.outcome(state)
+    if outcome is not None:
+        doc["status"] = "finished"
+        doc["to_act"] = []
+        doc["result"] = _result(doc, outcome)
+    elif doc["status"] == "active":
+        doc["to_act"] = list(game.to_act(state))
+    else:
+        doc["to_act"] = []
+
+
+def _result(doc, outcome):
+    """The engine's outcome, where a resigned seat counts as a loss."""
+    resigned = [s["seat"] for s in doc["seats"] if s.get("resigned")]
+    result = dict(outcome)
+    result["engine_winners"] = list(outcome.get("winners", []))
+    result["winners"] = [w for w in result["engine_winners"] if w not in resigned]
+    result["resigned"] = resigned
+    return result
+
+
+def new_event(seq, version, etype, seat, data):
+    """A service-made event (joins, resignations), shaped like the engine's."""
+    return (seq, version, {"type": etype, "seat": seat, "data": data})
+
+
+def engine_events(doc, version, events):
+    """Number engine events for storage: ``[(seq, version, event)]``; bumps ``doc['seq']``."""
+    out = []
+    for event in events:
+        doc["seq"] += 1
+        out.append((doc["seq"], version, event))
+    return out
+
+
+def public_event(seq, version, event, viewer):
+    """The Event of the contract, redacted for ``viewer`` (seat or None)."""
+    shown = engine.redact_event(event, viewer)
+    return {"seq": seq, "version": version, "type": shown["type"], "seat": shown["seat"],
+            "data": shown["data"]}
+
+
+def view_for(game, doc, state, viewer):
+    """``game.view`` with the seats' names filled in."""
+    view = game.view(state, viewer)
+    players = view.get("players")
+    if isinstance(players, list):
+        for seat, player in zip(doc["seats"], players, strict=False):
+            if isinstance(player, dict):
+                player["name"] = seat.get("name")
+    return view
+
+
+_SUMMARY_KEYS = ("id", "game", "options", "status", "version", "seats", "to_act", "result",
+                 "seed_commitment", "turn_timeout_s", "created_at", "updated_at")
+
+
+def summary(doc):
+    """The lobby's MatchSummary."""
+    return {key: doc.get(key) for key in _SUMMARY_KEYS}
+
+
+def match_body(game, doc, state, viewer):
+    """The contract's Match for ``viewer``."""
+    body = summary(doc)
+    body["you"] = viewer
+    body["view"] = view_for(game, doc, state, viewer)
+    return body

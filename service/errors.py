@@ -1,0 +1,117 @@
+"""The contract's error body, and the one place errors become HTTP.
+
+Every error response is ``{"error", "message", "details"}``. Engine errors
+are mapped here once (``from_engine``); flask-smorest's own format (webargs
+422s, werkzeug's 404/405/413) is replaced in ``TabulaApi`` (see app.py).
+"""
+
+import logging
+
+import redis
+
+import engine
+
+log = logging.getLogger(__name__)
+
+
+class ApiError(Exception):
+    """An error the API answers on purpose."""
+
+    def __init__(self, status, code, message, headers=None, **details):
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+        self.headers = headers or {}
+
+    def body(self):
+        return {"error": self.code, "message": self.message, "details": self.details}
+
+
+def not_found(what, **details):
+    return ApiError(404, "not_found", f"{what} not found", **details)
+
+
+def unauthorized(message="a bearer token for this match is required"):
+    return ApiError(401, "unauthorized", message, headers={"WWW-Authenticate": "Bearer"})
+
+
+def forbidden(message="this token is for another match"):
+    return ApiError(403, "forbidden", message)
+
+
+def validation(message, **details):
+    return ApiError(422, "validation_error", message, **details)
+
+
+def version_conflict(current_version):
+    return ApiError(409, "version_conflict", "the match has moved on; reload it",
+                    current_version=current_version)
+
+
+def precondition_failed(current_version):
+    return ApiError(412, "precondition_failed", "If-Match does not match the current version",
+                    current_version=current_version)
+
+
+_ENGINE_STATUS = {
+    engine.InvalidActionError: (422, "validation_error"),
+    engine.InvalidOptionsError: (422, "validation_error"),
+    engine.IllegalActionError: (409, "illegal_action"),
+    engine.NotYourTurnError: (409, "not_your_turn"),
+    engine.GameOverError: (409, "game_over"),
+    engine.UnknownGameError: (404, "not_found"),
+}
+
+
+def from_engine(error):
+    """The ApiError for an ``engine.EngineError``."""
+    for cls, (status, code) in _ENGINE_STATUS.items():
+        if isinstance(error, cls):
+            return ApiError(status, code, error.message, **error.details)
+    return ApiError(409, "illegal_action", error.message, reason=error.code, **error.details)
+
+
+# werkzeug HTTP status -> contract code, for errors raised by Flask itself.
+_HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    412: "precondition_failed",
+    413: "payload_too_large",
+    415: "bad_request",
+    422: "validation_error",
+    429: "rate_limited",
+}
+
+
+def from_http_exception(error):
+    """Map a werkzeug/webargs HTTPException to the contract's body."""
+    status = error.code or 500
+    code = _HTTP_CODES.get(status, "internal_error" if status >= 500 else "bad_request")
+    data = getattr(error, "data", None) or {}
+    details = {}
+    if status == 422:
+        details = {"fields": data.get("messages") or data.get("errors") or {}}
+        message = "the request does not match its schema"
+    elif status == 413:
+        message = "the request body is over the size limit"
+    else:
+        message = data.get("message") or error.description or error.name
+    headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
+    headers.update(data.get("headers") or {})
+    return status, {"error": code, "message": message, "details": details}, headers
+
+
+def unexpected_error_body(error):
+    """Generic 500 (a bug) or 503 (storage down); the trace goes to the log only."""
+    if isinstance(error, (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError)):
+        log.warning("storage unavailable: %s", error)
+        return 503, {"error": "unavailable", "message": "storage is unreachable; nothing was changed",
+                     "details": {}}
+    log.exception("unexpected error")
+    return 500, {"error": "internal_error", "message": "internal error", "details": {}}

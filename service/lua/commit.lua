@@ -1,0 +1,74 @@
+-- Commit one change of a match atomically (compare-and-set on its revision).
+-- Every key is passed in KEYS and carries the match id as a hash tag, so the
+-- script runs on one Redis Cluster slot.
+--
+-- KEYS[1] match hash (fields rev, doc, state, tok:<sha256>)
+-- KEYS[2] event stream (entry id 0-<seq>; fields v, e)
+-- KEYS[3] action list (JSON {seat, action}, for replays)
+-- KEYS[4] idempotency record (ignored when ARGV idem value is empty)
+-- ARGV: expected rev ('' = the match must not exist yet),
+--       n_set, field, value, ...,
+--       n_del, field, ...,
+--       n_events, seq, version, event_json, ...,
+--       action_json ('' = none),
+--       idem_value ('' = none), idem_ttl_s
+-- Returns {'OK', rev}, {'CONFLICT', current_rev}, {'DUP', stored_idem_value}
+-- or {'SEQ', last_stream_id} (events out of order: a bug, nothing written).
+
+local i = 1
+local function arg()
+  local v = ARGV[i]
+  i = i + 1
+  return v
+end
+
+local expected = arg()
+local current = redis.call('HGET', KEYS[1], 'rev')
+if expected == '' then
+  if current then return {'CONFLICT', current} end
+elseif current ~= expected then
+  return {'CONFLICT', current or ''}
+end
+
+local n_set = tonumber(arg())
+local set_args = {}
+for _ = 1, n_set do
+  set_args[#set_args + 1] = arg()
+  set_args[#set_args + 1] = arg()
+end
+local n_del = tonumber(arg())
+local del_args = {}
+for _ = 1, n_del do del_args[#del_args + 1] = arg() end
+local n_events = tonumber(arg())
+local events = {}
+for _ = 1, n_events do events[#events + 1] = {arg(), arg(), arg()} end
+local action = arg()
+local idem_value = arg()
+local idem_ttl = arg()
+
+if idem_value ~= '' then
+  local prev = redis.call('GET', KEYS[4])
+  if prev then return {'DUP', prev} end
+end
+
+-- Redis does not roll a script back when a command fails, so check before
+-- writing anything that the new events extend the stream (XADD would refuse
+-- a non-increasing id halfway through).
+if n_events > 0 then
+  local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)[1]
+  if last and tonumber(string.match(last[1], '%-(%d+)$')) >= tonumber(events[1][1]) then
+    return {'SEQ', last[1]}
+  end
+end
+
+local rev = tostring((tonumber(current) or 0) + 1)
+redis.call('HSET', KEYS[1], 'rev', rev, unpack(set_args))
+if n_del > 0 then redis.call('HDEL', KEYS[1], unpack(del_args)) end
+for _, ev in ipairs(events) do
+  redis.call('XADD', KEYS[2], '0-' .. ev[1], 'v', ev[2], 'e', ev[3])
+end
+if action ~= '' then redis.call('RPUSH', KEYS[3], action) end
+if idem_value ~= '' then
+  redis.call('SET', KEYS[4], idem_value, 'EX', tonumber(idem_ttl))
+end
+return {'OK', rev}

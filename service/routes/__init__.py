@@ -1,0 +1,1 @@
+"""Thin flask-smorest views: parse, call one operation, return."""

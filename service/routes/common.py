@@ -1,0 +1,61 @@
+"""Helpers shared by the route modules."""
+
+from flask import current_app, request
+
+from ..schemas import ErrorSchema
+from ..tokens import bearer_token
+
+BEARER = [{"bearer": []}]
+OPTIONAL_BEARER = [{"bearer": []}, {}]
+
+ERROR_TEXT = {
+    400: "`bad_request`: the body is not JSON, or not an object.",
+    401: "`unauthorized`: token missing, unknown or revoked.",
+    403: "`forbidden`: the token is for another match.",
+    404: "`not_found`: unknown game or match.",
+    409: "`illegal_action`, `not_your_turn`, `game_over`, `version_conflict` or `seat_taken`.",
+    412: "`precondition_failed`: If-Match differs from the current version.",
+    413: "`payload_too_large`: the body is over the limit.",
+    429: "`rate_limited`: see `Retry-After`.",
+    503: "`unavailable`: storage unreachable; nothing was changed.",
+}
+
+
+def services():
+    return current_app.extensions["tabula"]
+
+
+def token():
+    return bearer_token(request.headers)
+
+
+def documents_errors(blp, *statuses, conflict=None):
+    """Decorator adding the listed error responses (schema Error) to the spec.
+
+    ``conflict`` describes this route's 409 codes (default: all of them).
+    """
+    def decorate(func):
+        for status in sorted(set(statuses) | {429, 503}, reverse=True):
+            text = conflict if status == 409 and conflict else ERROR_TEXT[status]
+            func = blp.alt_response(status, schema=ErrorSchema, description=text)(func)
+        return func
+    return decorate
+
+
+def version_header(value):
+    """Parse an ``If-Match``/``If-None-Match`` list (``"17"``, ``W/"17", "18"``, ``*``).
+
+    Returns ``"*"`` or the set of versions listed; entries that cannot be a
+    version are dropped (so they never match).
+    """
+    if value.strip() == "*":
+        return "*"
+    versions = set()
+    for entry in value.split(","):
+        entry = entry.strip()
+        if entry.startswith("W/"):
+            entry = entry[2:]
+        entry = entry.strip('"')
+        if entry.isdigit():
+            versions.add(int(entry))
+    return versions

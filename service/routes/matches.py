@@ -1,0 +1,89 @@
+"""Matches: create, lobby, read (ETag), join, resign."""
+
+from flask import Response, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from .. import matches
+from ..schemas import (
+    CreatedMatchSchema,
+    CreateMatchSchema,
+    JoinedSchema,
+    JoinSchema,
+    LobbyQuerySchema,
+    MatchSchema,
+    MatchSummarySchema,
+)
+from .common import BEARER, OPTIONAL_BEARER, documents_errors, services, token, version_header
+
+blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
+                description="Create matches, join open seats, read a match, resign.")
+
+ETAG_HEADER = {"ETag": {"description": "`\"<version>\"`", "schema": {"type": "string"}}}
+IF_NONE_MATCH = {
+    "in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
+    "description": "`\"<version>\"`: 304 when the match is still at that version.",
+}
+
+
+@blp.route("")
+class Matches(MethodView):
+    @blp.doc(operationId="listMatches")
+    @blp.arguments(LobbyQuerySchema, location="query")
+    @blp.response(200, MatchSummarySchema(many=True))
+    @blp.paginate()
+    @documents_errors(blp)
+    def get(self, query, pagination_parameters):
+        """The lobby: matches newest first, filtered by status and game."""
+        items, total = matches.lobby(services(), query.get("status"), query.get("game"),
+                                     pagination_parameters.page, pagination_parameters.page_size)
+        pagination_parameters.item_count = total
+        return items
+
+    @blp.doc(operationId="createMatch")
+    @blp.arguments(CreateMatchSchema)
+    @blp.response(201, CreatedMatchSchema, headers={
+        "Location": {"description": "/v1/matches/{id}", "schema": {"type": "string"}}})
+    @documents_errors(blp, 400, 404, 413)
+    def post(self, body):
+        """Create a match; one bearer token per human seat."""
+        created = matches.create_match(services(), body)
+        return created, 201, {"Location": f"/v1/matches/{created['match']['id']}"}
+
+
+@blp.route("/<match_id>")
+class MatchById(MethodView):
+    @blp.doc(operationId="getMatch", security=OPTIONAL_BEARER, parameters=[IF_NONE_MATCH])
+    @blp.response(200, MatchSchema, headers=ETAG_HEADER)
+    @blp.alt_response(304, description="Not modified (If-None-Match is the current version).")
+    @documents_errors(blp, 401, 403, 404)
+    def get(self, match_id):
+        """A match as the bearer's seat (or a spectator, without a token) sees it."""
+        wanted = request.headers.get("If-None-Match")
+        cached = version_header(wanted) if wanted is not None else None
+        version, body = matches.get_match(services(), match_id, token(), cached)
+        headers = {"ETag": f'"{version}"', "Vary": "Authorization"}
+        if body is None:
+            return Response(status=304, headers=headers)
+        return body, 200, headers
+
+
+@blp.route("/<match_id>/join")
+class Join(MethodView):
+    @blp.doc(operationId="joinMatch")
+    @blp.arguments(JoinSchema)
+    @blp.response(201, JoinedSchema)
+    @documents_errors(blp, 400, 404, 409, 413, conflict="`seat_taken`: no open seat, or that seat is taken.")
+    def post(self, body, match_id):
+        """Take an open seat (409 `seat_taken` if none); the match starts when none is left."""
+        return matches.join_match(services(), match_id, body), 201
+
+
+@blp.route("/<match_id>/resign")
+class Resign(MethodView):
+    @blp.doc(operationId="resign", security=BEARER)
+    @blp.response(200, MatchSchema)
+    @documents_errors(blp, 401, 403, 404, 409, conflict="`game_over`: the match is finished.")
+    def post(self, match_id):
+        """Resign: an AI of level `medium` takes the seat; it counts as a loss; the token is revoked."""
+        return matches.resign(services(), match_id, token())

@@ -1,0 +1,51 @@
+"""Playing: list a seat's legal actions, post one."""
+
+import marshmallow as ma
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ..playing import Submission, legal_actions, submit_action
+from ..schemas import ActionListSchema, ActionResultSchema, PostActionSchema
+from ..tokens import require_seat
+from .common import BEARER, documents_errors, services, token, version_header
+
+blp = Blueprint("playing", __name__, url_prefix="/v1/matches",
+                description="The legal actions of your seat; post one.")
+
+
+class ActionHeadersSchema(ma.Schema):
+    if_match = ma.fields.String(data_key="If-Match", metadata={
+        "description": "`\"<version>\"`: refused with 412 unless the match is at that version."})
+    idempotency_key = ma.fields.String(data_key="Idempotency-Key", validate=ma.validate.Length(1, 255),
+                                       metadata={"description": (
+                                           "Same key and body within 24 h: the first response "
+                                           "again, nothing applied twice; other body: 422.")})
+
+
+@blp.route("/<match_id>/actions")
+class Actions(MethodView):
+    @blp.doc(operationId="listActions", security=BEARER)
+    @blp.response(200, ActionListSchema)
+    @documents_errors(blp, 401, 403, 404)
+    def get(self, match_id):
+        """Every legal action of your seat now (empty when you have nothing to decide)."""
+        seat = require_seat(services().store, match_id, token())
+        return legal_actions(services(), match_id, seat)
+
+    @blp.doc(operationId="postAction", security=BEARER)
+    @blp.arguments(ActionHeadersSchema, location="headers")
+    @blp.arguments(PostActionSchema)
+    @blp.response(200, ActionResultSchema)
+    @documents_errors(blp, 400, 401, 403, 404, 409, 412, 413, conflict=(
+        "`illegal_action` (`details.reason` names the rule), `not_your_turn` (also while the "
+        "match waits for players), `game_over`, `version_conflict` (`details.current_version`)."))
+    def post(self, headers, body, match_id):
+        """Play one action; every element of the action list can be posted unchanged."""
+        seat = require_seat(services().store, match_id, token())
+        if_match = headers.get("if_match")
+        submission = Submission(
+            seat, body["action"], version=body.get("version"),
+            if_match=version_header(if_match) if if_match is not None else None,
+            idempotency_key=headers.get("idempotency_key"), body=body,
+        )
+        return submit_action(services(), match_id, submission)

@@ -1,0 +1,61 @@
+"""Fixtures: a private redis-server, the app on it, and helpers to drive AI jobs.
+
+The redis-server is started by ``service.redis_process.RedisProcess`` on a
+free port (never the machine's own Redis) and flushed before each test.
+"""
+
+import pytest
+import redis
+from rq import SimpleWorker
+
+from service import ai, create_app
+from service.redis_process import RedisProcess, free_port
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    with RedisProcess() as server:
+        yield server
+
+
+def unreachable_redis_url():
+    """A Redis URL on a port nothing listens on (it was free a moment ago)."""
+    return f"redis://127.0.0.1:{free_port()}/0"
+
+
+def make_app(url, **overrides):
+    config = {"REDIS_URL": url, "RATE_LIMIT": 0, **overrides}
+    app = create_app(config)
+    app.testing = True
+    return app
+
+
+@pytest.fixture
+def app(redis_server):
+    redis.Redis.from_url(redis_server.url).flushdb()
+    app = make_app(redis_server.url)
+    yield app
+    app.extensions["tabula"].close()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def services(app):
+    return app.extensions["tabula"]
+
+
+def run_ai_jobs(services, max_jobs=None):
+    """Run queued AI jobs in this process until the queue is empty."""
+    ai.bind(services)
+    worker = SimpleWorker([services.queue], connection=services.rq_redis,
+                          serializer=services.queue.serializer)
+    worker.work(burst=True, max_jobs=max_jobs, logging_level="WARNING")
+
+
+@pytest.fixture
+def ai_runner(services):
+    return lambda max_jobs=None: run_ai_jobs(services, max_jobs)

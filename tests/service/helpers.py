@@ -1,0 +1,40 @@
+"""Small HTTP helpers for the service tests."""
+
+import random
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client, seats=None, seed=7, game="anno1503", **extra):
+    """POST a match; returns the response JSON (asserting 201)."""
+    seats = seats or [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    body = {"game": game, "seats": seats, **extra}
+    if seed is not None:
+        body["seed"] = seed
+    response = client.post("/v1/matches", json=body)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def humans(n):
+    return [{"kind": "human", "name": f"P{i}"} for i in range(n)]
+
+
+def seat_to_act(client, match_id):
+    match = client.get(f"/v1/matches/{match_id}").get_json()
+    return match["to_act"][0] if match["to_act"] else None, match
+
+
+def play_random(client, match_id, token, rng):
+    """GET /actions and POST one at random; returns the POST response."""
+    listed = client.get(f"/v1/matches/{match_id}/actions", headers=bearer(token)).get_json()
+    assert listed["actions"], "play_random called for a seat with nothing to decide"
+    action = rng.choice(listed["actions"])
+    return client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
+                       json={"action": action, "version": listed["version"]})
+
+
+def new_rng(seed=1):
+    return random.Random(seed)

@@ -1,0 +1,59 @@
+"""The Redis layer: one slot per match, the compare-and-set commit."""
+
+import pytest
+from redis.crc import key_slot
+
+from service.storage import Change, actions_key, events_key, idem_key, match_key
+
+from .helpers import create
+
+
+def test_every_key_of_a_match_shares_its_hash_slot(client, services):
+    match_id = create(client)["match"]["id"]
+    keys = [match_key(match_id), events_key(match_id), actions_key(match_id),
+            idem_key(match_id, 0, "abc")]
+    assert len({key_slot(k.encode()) for k in keys}) == 1
+    stored = {k.decode() for k in services.redis.keys(f"match:{{{match_id}}}*")}
+    assert stored and all(f"{{{match_id}}}" in k for k in stored)
+
+
+def test_commit_refuses_a_stale_revision_and_writes_nothing(client, services):
+    match_id = create(client)["match"]["id"]
+    store = services.store
+    before = store.load(match_id)
+    doc = dict(before.doc, version=99)
+    event = {"type": "x", "seat": 0, "data": {}}
+    ok = store.commit(match_id, before.rev, Change(doc=doc, events=[(1, 99, event)]))
+    assert ok.outcome == "OK"
+    stale = store.commit(match_id, before.rev, Change(doc=dict(doc, version=100), events=[(2, 100, event)]))
+    assert stale.outcome == "CONFLICT"
+    after = store.load(match_id)
+    assert after.doc["version"] == 99
+    assert [seq for seq, _, _ in store.read_events(match_id, 0, 10)] == [1]
+
+
+def test_commit_with_a_known_idempotency_key_is_a_duplicate(client, services):
+    match_id = create(client)["match"]["id"]
+    store = services.store
+    key = idem_key(match_id, 0, "k")
+    first = store.load(match_id)
+    change = Change(doc=first.doc, idem_key=key, idem_value=b'{"fp": "1", "response": {"a": 1}}')
+    assert store.commit(match_id, first.rev, change).outcome == "OK"
+    second = store.load(match_id)
+    dup = store.commit(match_id, second.rev, change)
+    assert dup.outcome == "DUP" and dup.payload == {"fp": "1", "response": {"a": 1}}
+    assert store.load(match_id).rev == second.rev
+    assert 0 < services.redis.ttl(key) <= 24 * 3600
+
+
+def test_commit_never_half_writes_out_of_order_events(client, services):
+    match_id = create(client)["match"]["id"]
+    store = services.store
+    event = {"type": "x", "seat": 0, "data": {}}
+    first = store.load(match_id)
+    assert store.commit(match_id, first.rev, Change(doc=first.doc, events=[(1, 1, event)])).outcome == "OK"
+    second = store.load(match_id)
+    with pytest.raises(RuntimeError):
+        store.commit(match_id, second.rev, Change(doc=dict(second.doc, version=7), events=[(1, 2, event)]))
+    assert store.load(match_id).rev == second.rev
+    assert store.load(match_id).doc["version"] == second.doc["version"]
