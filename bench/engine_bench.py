@@ -30,7 +30,8 @@ from engine.rng import mix_seed  # noqa: E402
 
 # game id -> [(variant label, options)]; add a variant or a game with one line.
 VARIANTS = {
-    "anno1503": [("base", {})],
+    "anno1503": [("base", {}), ("pirates_aristocrats", {"expansion": "pirates_aristocrats"})],
+    "anno1452": [("basic", {"rules": "basic"}), ("expert", {"rules": "expert"})],
 }
 FIRST_SEED = 1000
 

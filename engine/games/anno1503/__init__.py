@@ -37,8 +37,14 @@ Chance
     shuffles and the Big Branch Office draw come from the state's seeded
     ``engine.rng.Rng``; the rolls are events. Seed + actions replay exactly.
 
+Expansion
+    ``{"expansion": "pirates_aristocrats"}`` adds Aristokraten und Piraten
+    (pirate sea, aristocrat island, luxuries, cannons, manor, aristocrat
+    cards, six goals); see DESIGN.md "Expansion". Without it the base game
+    plays exactly as in version 1.
+
 Version history
-    1: base game.
+    1: base game; the expansion option was added later without changing it.
 
     >>> import engine
     >>> game = engine.get_game("anno1503")

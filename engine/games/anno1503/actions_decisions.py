@@ -7,11 +7,12 @@ times), ``lose_tile`` (pirates), ``place_reserve_tile`` (R#13 ties) and
 
 from ...core import ActionSpec
 from ...params import IntRange, OneOf, Optional, Square
-from .data import COLS, COMMODITIES, ROWS, RULES, SPACE_INDEX, SPACES
-from .turn import event, give, lose_tile, pass_turn, put_reserve_tile, resume
+from .data import COMMODITIES, RULES
+from .xdata import LUXURIES, X_COLS, X_ROWS, geometry
+from .turn import event, give, lose_tile, pass_turn, put_expansion_tile, put_reserve_tile, resume
 
 HAND_LIMIT = RULES["hand_limit"]
-_COMMODITY = OneOf(COMMODITIES, "a commodity")
+_COMMODITY = OneOf(COMMODITIES + LUXURIES, "a commodity (luxuries only with the expansion)")
 
 
 # --- choose_commodity -------------------------------------------------------
@@ -73,20 +74,25 @@ def _lose_perform(state, seat, action, events):
 def _place_candidates(state, seat):
     out = []
     for i in state.choice["options"]:
-        r, c = SPACES[i]
+        r, c = geometry(state).spaces[i]
         out.append({"type": "place_reserve_tile", "space": [r, c]})
     return out
 
 
 def _place_check(state, seat, action):
-    if SPACE_INDEX.get(tuple(action["space"])) not in state.choice["options"]:
+    if geometry(state).space_index.get(tuple(action["space"])) not in state.choice["options"]:
         return "not_a_farthest_free_space"
     return None
 
 
 def _place_perform(state, seat, action, events):
+    kind = state.choice["kind"]
     state.choice = None
-    put_reserve_tile(state, SPACE_INDEX[tuple(action["space"])], events)
+    space = geometry(state).space_index[tuple(action["space"])]
+    if kind == "pirate_sea_placement":
+        put_expansion_tile(state, space, events, seat)
+    else:
+        put_reserve_tile(state, space, events)
     resume(state, events)
 
 
@@ -95,11 +101,11 @@ def _place_perform(state, seat, action, events):
 
 def _discard_candidates(state, seat):
     hand = state.players[seat].hand
-    return [{"type": "discard", "commodity": c} for c in COMMODITIES if hand[c]]
+    return [{"type": "discard", "commodity": c} for c in hand if hand[c]]
 
 
 def _discard_check(state, seat, action):
-    if state.players[seat].hand[action["commodity"]] <= 0:
+    if state.players[seat].hand.get(action["commodity"], 0) <= 0:
         return "commodity_not_held"
     return None
 
@@ -130,7 +136,7 @@ SPECS = [
         "Pirates: give up a branch office or a trade agreement (only when unable to pay).",
     ),
     ActionSpec(
-        "place_reserve_tile", {"space": Square(ROWS, COLS, "one of the tied farthest free island spaces")},
+        "place_reserve_tile", {"space": Square(X_ROWS, X_COLS, "one of the tied farthest free island spaces")},
         _place_candidates, _place_check, _place_perform,
         "Pirates: choose where the reserve's top tile goes among equally far free spaces.",
     ),

@@ -6,10 +6,12 @@ ones (cheap filters first); ``check`` holds the complete rule.
 """
 
 from ...core import ActionSpec
-from ...params import IntRange, OneOf, Optional
+from ...params import IntRange, OneOf, Optional, Square
 from .data import (
     BUILDINGS, BUYER_OF, COMMODITIES, DEVELOP, PIONEER_COST, RULES, SHIP_COST, START,
 )
+from .xdata import LUXURIES, PORT_SEA, X_COLS, X_ROWS, XRULES, is_expansion
+from .xrules import luxury_price
 from .rules import (
     FIRST_BUILDING_SLOT, buy_price, can_pay, can_pay_hand, has_citizen_merchant_tile,
     has_pioneer_settler_tile, owns, pay, sell_price, take,
@@ -19,18 +21,25 @@ from .turn import event, pass_turn, ship_ap
 HAND_LIMIT = RULES["hand_limit"]
 _BBO_PAYMENT = RULES["big_branch_office_payment"]
 _BUYS_PER_TURN = RULES["buy"]["per_turn"]
-_COMMODITY = OneOf(COMMODITIES, "a commodity")
+_COMMODITY = OneOf(COMMODITIES + LUXURIES, "a commodity (luxuries only with the expansion)")
+_CARD_LIMIT = XRULES["aristocrat_hand_limit"]
 
 
 # --- build_ship -------------------------------------------------------------
 
 
 def _ship_candidates(state, seat):
-    return [{"type": "build_ship"}]
+    out = [{"type": "build_ship"}]
+    if is_expansion(state):  # new ships may start beside the port (§2.2)
+        out += [{"type": "build_ship", "at": [r, c]} for r, c in PORT_SEA]
+    return out
 
 
 def _ship_check(state, seat, action):
     player = state.players[seat]
+    at = action.get("at")
+    if at is not None and not (is_expansion(state) and tuple(at) in PORT_SEA):
+        return "not_beside_the_port"
     if None not in player.ship_at:
         return "no_ship_in_stock"
     if not can_pay(player, SHIP_COST):
@@ -42,9 +51,13 @@ def _ship_perform(state, seat, action, events):
     player = state.players[seat]
     pay(state, player, SHIP_COST)
     ship = player.ship_at.index(None)
-    player.ship_at[ship] = START
+    at = action.get("at")
+    player.ship_at[ship] = START if at is None else tuple(at)
     player.ship_ap[ship] = ship_ap(state, player)
-    event(events, "ship_built", seat, ship=ship)
+    if at is None:
+        event(events, "ship_built", seat, ship=ship)
+    else:
+        event(events, "ship_built", seat, ship=ship, at=list(at))
 
 
 # --- place_pioneer ----------------------------------------------------------
@@ -178,6 +191,8 @@ def _sell_candidates(state, seat):
 def _sell_check(state, seat, action):
     player = state.players[seat]
     commodity = action["commodity"]
+    if commodity in LUXURIES:
+        return "only_the_aristocrat_buys_luxury"  # ruling §2.14 #6: sell_luxury
     if player.hand[commodity] <= 0:
         return "commodity_not_held"
     kind = BUYER_OF[commodity]
@@ -197,28 +212,40 @@ def _sell_perform(state, seat, action, events):
     event(events, "sold", seat, commodity=commodity, gold=price)
 
 
+def _price(player, commodity):
+    """Luxury: 10 less lair/Theatre discounts; trade agreements count only
+    for the six commodities (§2.12)."""
+    return luxury_price(player) if commodity in LUXURIES else buy_price(player)
+
+
 def _buy_candidates(state, seat):
     player = state.players[seat]
-    if player.buys >= _BUYS_PER_TURN or player.gold < buy_price(player):
+    if player.buys >= _BUYS_PER_TURN:
         return []
     stacks = state.stacks
-    return [{"type": "buy", "commodity": c} for c in COMMODITIES if stacks[c]]
+    return [
+        {"type": "buy", "commodity": c} for c in player.hand
+        if stacks[c] and player.gold >= _price(player, c)
+    ]
 
 
 def _buy_check(state, seat, action):
     player = state.players[seat]
+    commodity = action["commodity"]
+    if commodity not in player.hand:
+        return "no_luxury_without_the_expansion"
     if player.buys >= _BUYS_PER_TURN:
-        return "two_buys_per_turn"
-    if player.gold < buy_price(player):
+        return "two_buys_per_turn"  # ruling §2.14 #5: luxuries count too
+    if player.gold < _price(player, commodity):
         return "not_enough_gold"
-    if state.stacks[action["commodity"]] <= 0:
+    if state.stacks[commodity] <= 0:
         return "stack_empty"
     return None
 
 
 def _buy_perform(state, seat, action, events):
     player = state.players[seat]
-    price = buy_price(player)
+    price = _price(player, action["commodity"])
     player.gold -= price
     player.buys += 1
     take(state, player, action["commodity"])
@@ -257,7 +284,7 @@ def _bbo_check(state, seat, action):
 
 def _draw_random_card(state, hand):
     pick = state.rng.below(sum(hand.values()))
-    for commodity in COMMODITIES:
+    for commodity in hand:
         pick -= hand[commodity]
         if pick < 0:
             return commodity
@@ -294,6 +321,17 @@ def _end_check(state, seat, action):
 
 
 def _end_perform(state, seat, action, events):
+    player = state.players[seat]
+    if player.x is not None and len(player.x["cards"]) > _CARD_LIMIT:
+        state.phase = "card_discard"  # §2.10: 4 aristocrat cards at most
+        event(events, "discard_required", seat, count=len(player.x["cards"]) - _CARD_LIMIT,
+              cards="aristocrat")
+        return
+    finish_turn(state, seat, events)
+
+
+def finish_turn(state, seat, events):
+    """The commodity hand limit (luxuries count), then play passes."""
     excess = state.players[seat].hand_size() - HAND_LIMIT
     if excess > 0:
         state.phase = "discard"  # R#21: the player chooses the discards
@@ -305,7 +343,8 @@ def _end_perform(state, seat, action, events):
 
 
 SPECS = [
-    ActionSpec("build_ship", {}, _ship_candidates, _ship_check, _ship_perform,
+    ActionSpec("build_ship", {"at": Optional(Square(X_ROWS, X_COLS, "expansion: a sea square beside the port"))},
+               _ship_candidates, _ship_check, _ship_perform,
                "Pay cloth+wood+tool; a ship from stock goes on the start square with full AP."),
     ActionSpec("place_pioneer",
                {"building": Optional(OneOf(BUILDINGS, "a public building (slots 4-7 only)"))},

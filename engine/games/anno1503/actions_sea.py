@@ -8,10 +8,10 @@ face down (R#16, R#17).
 
 from ...core import ActionSpec
 from ...params import IntRange, Optional, Square
-from .data import (
-    ADJACENT_SPACES, COLS, ISLAND_IDS, ISLANDS, ROWS, RULES, SEA_NEIGHBOURS, SPACE_INDEX,
-    SPACES, TILE_KINDS, tile_public,
-)
+from .data import ISLAND_IDS, ISLANDS, RULES, TILE_KINDS, tile_public
+from .xdata import PIRATE_SQUARES, X_COLS, X_ROWS, geometry
+from .xcombat import attack_lair, enter_pirate_square
+from .xrules import may_attack_lairs
 from .actions_island import can_develop, develop_slot
 from .turn import event
 
@@ -26,9 +26,10 @@ _SHIP = IntRange(0, 1, "the ship (0 or 1)")
 def _move_candidates(state, seat):
     player = state.players[seat]
     out = []
+    neighbours = geometry(state).sea_neighbours
     for ship, at in enumerate(player.ship_at):
-        if at is not None and player.ship_ap[ship] > 0:
-            for r, c in SEA_NEIGHBOURS[at]:
+        if at is not None and player.ship_ap[ship] > 0 and _ship_problem(player, ship) is None:
+            for r, c in neighbours[at]:
                 out.append({"type": "move_ship", "ship": ship, "to": [r, c]})
     return out
 
@@ -36,6 +37,8 @@ def _move_candidates(state, seat):
 def _ship_problem(player, ship):
     if player.ship_at[ship] is None:
         return "ship_not_on_board"
+    if player.x is not None and player.x["damaged"][ship]:
+        return "ship_damaged"
     if player.ship_ap[ship] <= 0:
         return "no_action_points"
     return None
@@ -47,7 +50,7 @@ def _move_check(state, seat, action):
     problem = _ship_problem(player, ship)
     if problem:
         return problem
-    if tuple(action["to"]) not in SEA_NEIGHBOURS[player.ship_at[ship]]:
+    if tuple(action["to"]) not in geometry(state).sea_neighbours[player.ship_at[ship]]:
         return "not_an_adjacent_sea_square"
     return None
 
@@ -59,6 +62,11 @@ def _move_perform(state, seat, action, events):
     player.ship_at[ship] = tuple(action["to"])
     player.ship_ap[ship] -= 1
     event(events, "ship_moved", seat, ship=ship, **{"from": list(before), "to": list(action["to"])})
+    if player.x is not None:
+        player.x["turn"]["sailed"] = True
+        # ruling §2.14 #3: only entering a pirate square triggers it
+        if player.ship_at[ship] in PIRATE_SQUARES:
+            enter_pirate_square(state, seat, ship, events)
 
 
 # --- discover ---------------------------------------------------------------
@@ -67,12 +75,13 @@ def _move_perform(state, seat, action, events):
 def _discover_candidates(state, seat):
     player = state.players[seat]
     spaces = state.spaces
+    geo = geometry(state)
     out = []
     for ship, at in enumerate(player.ship_at):
-        if at is not None and player.ship_ap[ship] > 0:
-            for i in ADJACENT_SPACES[at]:
+        if at is not None and player.ship_ap[ship] > 0 and _ship_problem(player, ship) is None:
+            for i in geo.adjacent_spaces[at]:
                 if spaces[i] is not None:
-                    r, c = SPACES[i]
+                    r, c = geo.spaces[i]
                     out.append({"type": "discover", "ship": ship, "space": [r, c]})
     return out
 
@@ -83,8 +92,9 @@ def _discover_check(state, seat, action):
     problem = _ship_problem(player, ship)
     if problem:
         return problem
-    space = SPACE_INDEX.get(tuple(action["space"]))
-    if space is None or space not in ADJACENT_SPACES[player.ship_at[ship]]:
+    geo = geometry(state)
+    space = geo.space_index.get(tuple(action["space"]))
+    if space is None or space not in geo.adjacent_spaces[player.ship_at[ship]]:
         return "not_adjacent_to_the_ship"
     if state.spaces[space] is None:
         return "no_tile_on_space"
@@ -94,9 +104,15 @@ def _discover_check(state, seat, action):
 def _discover_perform(state, seat, action, events):
     player = state.players[seat]
     ship = action["ship"]
-    space = SPACE_INDEX[tuple(action["space"])]
+    space = geometry(state).space_index[tuple(action["space"])]
     tile = state.spaces[space]
-    player.ship_ap[ship] -= 1
+    x_turn = player.x["turn"] if player.x is not None else None
+    if x_turn is not None and x_turn["free_discovery"]:
+        x_turn["free_discovery"] = False  # the Explorer's first discovery is free
+    else:
+        player.ship_ap[ship] -= 1
+    if x_turn is not None:
+        x_turn["sailed"] = True
     if seat not in state.seen[space]:
         state.seen[space] = tuple(sorted(state.seen[space] + (seat,)))
     state.discovery = {"ship": ship, "space": space}
@@ -106,14 +122,21 @@ def _discover_perform(state, seat, action, events):
         "data": {"ship": ship, "space": list(action["space"]), "back": tile_public(tile)["back"]},
         "private": {str(seat): {"tile": tile_public(tile)}},
     })
+    if TILE_KINDS[tile] == "lair" and may_attack_lairs(player):
+        attack_lair(state, seat, ship, space, events)  # attacked on discovery (§2.12)
 
 
 # --- take_tile / return_tile --------------------------------------------------
 
 
-def _free_gray_bridges(state, seat):
+def _free_gray_bridges(state, seat, kind="branch_office"):
+    """Free bridges for an office; a luxury office may also use the ``?``
+    number's bridge (§2.12: up to five offices)."""
     player = state.players[seat]
-    bridges = ISLANDS[ISLAND_IDS[seat]]["gray_bridges"]
+    island = ISLANDS[ISLAND_IDS[seat]]
+    bridges = island["gray_bridges"]
+    if kind == "luxury_office":
+        bridges = tuple(n for n in range(1, 6) if n in bridges or island["production"][n] == "?")
     return [b for b in bridges if player.branch_offices[b - 1] is None]
 
 
@@ -124,8 +147,10 @@ def _upgradable_slots(player):
 def _take_candidates(state, seat):
     kind = TILE_KINDS[state.spaces[state.discovery["space"]]]
     player = state.players[seat]
-    if kind == "branch_office":
-        return [{"type": "take_tile", "bridge": b} for b in _free_gray_bridges(state, seat)]
+    if kind in ("branch_office", "luxury_office"):
+        return [{"type": "take_tile", "bridge": b} for b in _free_gray_bridges(state, seat, kind)]
+    if kind == "lair":
+        return []
     if kind == "trade_agreement" and len(player.trade_agreements) >= _MAX_AGREEMENTS:
         return []
     if kind == "treasure_upgrade":
@@ -138,10 +163,12 @@ def _take_candidates(state, seat):
 def _take_check(state, seat, action):
     kind = TILE_KINDS[state.spaces[state.discovery["space"]]]
     bridge, slot = action.get("bridge"), action.get("slot")
-    if kind == "branch_office":
+    if kind == "lair":
+        return "two_lairs_defeated"  # only reachable when no attack is allowed
+    if kind in ("branch_office", "luxury_office"):
         if slot is not None:
             return "no_slot_for_this_tile"
-        if bridge not in _free_gray_bridges(state, seat):
+        if bridge not in _free_gray_bridges(state, seat, kind):
             return "no_free_gray_bridge" if bridge is None else "bridge_not_free"
         return None
     if bridge is not None:
@@ -169,7 +196,7 @@ def _take_perform(state, seat, action, events):
     player.ship_ap[ship] = 0
     state.discovery = None
     state.phase = "main"
-    r, c = SPACES[space]
+    r, c = geometry(state).spaces[space]
     data = {"space": [r, c], "tile": tile_public(tile)}
     _TILE_EFFECTS[TILE_KINDS[tile]](state, seat, tile, action, data)
     event(events, "tile_taken", seat, **data)
@@ -203,6 +230,7 @@ def _use_gold(state, seat, tile, action, data):
 
 _TILE_EFFECTS = {
     "branch_office": _use_branch_office,
+    "luxury_office": _use_branch_office,
     "trade_agreement": _use_trade_agreement,
     "treasure_upgrade": _use_upgrade,
     "treasure_gold": _use_gold,
@@ -218,17 +246,17 @@ def _return_check(state, seat, action):
 
 
 def _return_perform(state, seat, action, events):
-    r, c = SPACES[state.discovery["space"]]
+    r, c = geometry(state).spaces[state.discovery["space"]]
     state.discovery = None
     state.phase = "main"
     event(events, "tile_returned", seat, space=[r, c])
 
 
 SPECS = [
-    ActionSpec("move_ship", {"ship": _SHIP, "to": Square(ROWS, COLS, "an orthogonally adjacent sea square")},
+    ActionSpec("move_ship", {"ship": _SHIP, "to": Square(X_ROWS, X_COLS, "an orthogonally adjacent sea square")},
                _move_candidates, _move_check, _move_perform,
                "Move a ship one square (1 AP)."),
-    ActionSpec("discover", {"ship": _SHIP, "space": Square(ROWS, COLS, "an adjacent island space with a tile")},
+    ActionSpec("discover", {"ship": _SHIP, "space": Square(X_ROWS, X_COLS, "an adjacent island space with a tile")},
                _discover_candidates, _discover_check, _discover_perform,
                "Look at an adjacent island tile (1 AP); then take it or return it."),
     ActionSpec("take_tile",

@@ -23,7 +23,11 @@ RULES = _load("rules.json")
 _BOARD = _load("board.json")
 _ISLANDS = _load("islands.json")
 _BUILDINGS = _load("buildings.json")
-TILES = tuple(_load("tiles.json")["tiles"])
+BASE_TILES = tuple(_load("tiles.json")["tiles"])
+# Expansion tiles (crown under the back mark) follow the base ids; the base
+# game only ever uses ids below BASE_TILE_COUNT.
+TILES = BASE_TILES + tuple(_load("expansion_tiles.json")["tiles"])
+BASE_TILE_COUNT = len(BASE_TILES)
 
 COMMODITIES = tuple(RULES["commodities"])
 KINDS = ("pioneer", "settler", "citizen", "merchant")

@@ -2,19 +2,23 @@
 
 from ...core import Game
 from ...errors import InvalidOptionsError
-from . import actions_decisions, actions_island, actions_sea
+from . import actions_decisions, actions_island, actions_sea, xactions
 from .rules import scores
 from .setup import new_state
 from .state import RULES_VERSION, dump_state, load_state
 from .turn import check_win
 from .view import build_view
+from .xrules import x_points
 
-_SPECS = actions_decisions.SPECS + actions_island.SPECS + actions_sea.SPECS
+_SPECS = actions_decisions.SPECS + actions_island.SPECS + actions_sea.SPECS + xactions.SPECS
 # DESIGN.md order: legal actions are listed by type in this order.
 _ORDER = (
     "choose_commodity", "lose_tile", "place_reserve_tile", "build_ship", "place_pioneer",
     "develop", "sell", "buy", "move_ship", "discover", "take_tile", "return_tile",
     "big_branch_office", "end_turn", "discard",
+    # expansion (pirates_aristocrats) only
+    "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship", "play_card",
+    "exchange_card", "respond", "discard_card",
 )
 _BY_NAME = {spec.name: spec for spec in _SPECS}
 
@@ -30,8 +34,14 @@ _TYPES_BY_PHASE = {
     "tile_decision": ("take_tile", "return_tile"),
     "discard": ("discard",),
     "over": (),
+    "sea_battle": ("respond",),
+    "card_discard": ("discard_card",),
 }
-_SEAT_DECIDES = frozenset(("main", "tile_decision", "discard"))
+_X_MAIN = _TYPES_BY_PHASE["main"][:-1] + (
+    "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship", "play_card",
+    "exchange_card", "end_turn",
+)
+_SEAT_DECIDES = frozenset(("main", "tile_decision", "discard", "card_discard"))
 
 
 class Anno1503(Game):
@@ -49,8 +59,8 @@ class Anno1503(Game):
             "choices": ["none", "pirates_aristocrats"],
             "description": (
                 "Expansion to play with. 'none' is the base game; "
-                "'pirates_aristocrats' (Aristokraten und Piraten) is not available yet "
-                "and is refused."
+                "'pirates_aristocrats' adds Aristokraten und Piraten (pirate sea, "
+                "aristocrat island, luxury goods; see DESIGN.md)."
             ),
         }
     }
@@ -81,6 +91,8 @@ class Anno1503(Game):
         return [state.choice["seat"]]
 
     def _available_types(self, state, seat):
+        if state.phase == "main" and state.x is not None:
+            return _X_MAIN
         return _TYPES_BY_PHASE[state.phase]
 
     def _after_apply(self, state, events):
@@ -89,6 +101,9 @@ class Anno1503(Game):
     def outcome(self, state):
         if state.winner is None:
             return None
+        if state.x is not None:
+            points = {str(i): x_points(p) for i, p in enumerate(state.players)}
+            return {"winners": [state.winner], "reason": "expansion_goals", "scores": points}
         return {"winners": [state.winner], "reason": "three_victory_points", "scores": scores(state)}
 
     def view(self, state, seat=None):

@@ -2,9 +2,10 @@
 
 from ...errors import InvalidOptionsError
 from ...rng import Rng
-from .data import BUILDINGS, BUILDINGS_BY_BACK, MARKS, RULES, SPACES, START, TILE_BACKS
+from .data import BASE_TILE_COUNT, BUILDINGS, BUILDINGS_BY_BACK, MARKS, RULES, SPACES, START, TILE_BACKS
 from .state import Player, State
 from .turn import begin_turn, event
+from .xsetup import set_up_expansion
 
 EXPANSIONS = ("none", "pirates_aristocrats")
 
@@ -20,10 +21,6 @@ def check_options(num_players, options):
     expansion = options.get("expansion", "none")
     if expansion not in EXPANSIONS:
         raise InvalidOptionsError("expansion must be one of: " + ", ".join(EXPANSIONS), field="expansion")
-    if expansion != "none":
-        raise InvalidOptionsError(
-            "the pirates_aristocrats expansion is not available yet", field="expansion"
-        )
     return {"expansion": expansion}
 
 
@@ -49,6 +46,9 @@ def new_state(num_players, options, seed):
     _deal_commodities(s)
     _lay_out_tiles(s)
     _lay_out_buildings(s)
+    s.x = None
+    if options["expansion"] != "none":
+        set_up_expansion(s, _used_backs(num_players))
     events = []
     s.start_player = _roll_for_start(s, events)
     s.active = s.start_player
@@ -82,7 +82,7 @@ def _lay_out_tiles(s):
     s.seen = [()] * len(SPACES)
     reserve = []
     for back in backs:
-        stack = [t for t, b in enumerate(TILE_BACKS) if b == back]
+        stack = [t for t, b in enumerate(TILE_BACKS[:BASE_TILE_COUNT]) if b == back]
         s.rng.shuffle(stack)
         for i, mark in enumerate(MARKS):
             if mark == back and stack:
@@ -90,7 +90,7 @@ def _lay_out_tiles(s):
         reserve.extend(stack)
     s.rng.shuffle(reserve)
     s.reserve = reserve
-    s.box = tuple(t for t, b in enumerate(TILE_BACKS) if b not in backs)
+    s.box = tuple(t for t, b in enumerate(TILE_BACKS[:BASE_TILE_COUNT]) if b not in backs)
 
 
 def _lay_out_buildings(s):

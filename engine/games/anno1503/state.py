@@ -10,9 +10,12 @@ share them.
 """
 
 from ...rng import Rng
-from .data import COMMODITIES, KINDS, SPACE_INDEX, SPACE_KEYS, SPACES
+from .data import COMMODITIES, KINDS
+from .xdata import LUXURIES, geometry
 
 RULES_VERSION = 1
+# choices whose options are island spaces (dumped as [r, c])
+SPACE_CHOICES = ("reserve_placement", "pirate_sea_placement")
 
 
 class Player:
@@ -26,7 +29,7 @@ class Player:
 
     __slots__ = (
         "gold", "hand", "slots", "buildings", "branch_offices", "trade_agreements",
-        "ship_at", "ship_ap", "sold", "buys", "bbo_used",
+        "ship_at", "ship_ap", "sold", "buys", "bbo_used", "x",
     )
 
     def clone(self):
@@ -42,13 +45,17 @@ class Player:
         p.sold = self.sold
         p.buys = self.buys
         p.bbo_used = self.bbo_used
+        p.x = None if self.x is None else _copy_x(self.x)
         return p
 
     @classmethod
-    def new(cls, gold, hand, slots):
+    def new(cls, gold, hand, slots, x=None):
+        """``x``: the expansion holdings (None in the base game)."""
         p = cls.__new__(cls)
         p.gold = gold
-        p.hand = {c: hand.get(c, 0) for c in COMMODITIES}
+        p.x = x
+        keys = COMMODITIES if x is None else COMMODITIES + LUXURIES
+        p.hand = {c: hand.get(c, 0) for c in keys}
         p.slots = list(slots) + [None] * (7 - len(slots))
         p.buildings = [None] * 4
         p.branch_offices = [None] * 5  # index = bridge number - 1
@@ -62,6 +69,8 @@ class Player:
         self.sold = dict.fromkeys(KINDS, 0)
         self.buys = 0
         self.bbo_used = False
+        if self.x is not None:
+            self.x["turn"] = dict.fromkeys(X_TURN_FLAGS, False)
 
     # --- copy-on-write updates ---------------------------------------------
 
@@ -95,6 +104,12 @@ class Player:
         return sum(self.hand.values())
 
     def dump(self):
+        out = self._dump_base()
+        if self.x is not None:
+            out["aristocrat"] = _copy_x(self.x)
+        return out
+
+    def _dump_base(self):
         return {
             "gold": self.gold,
             "hand": dict(self.hand),
@@ -113,7 +128,10 @@ class Player:
     def load(cls, data):
         p = cls.__new__(cls)
         p.gold = data["gold"]
-        p.hand = {c: data["hand"].get(c, 0) for c in COMMODITIES}
+        x = data.get("aristocrat")
+        p.x = None if x is None else _copy_x(x)
+        keys = COMMODITIES if x is None else COMMODITIES + LUXURIES
+        p.hand = {c: data["hand"].get(c, 0) for c in keys}
         p.slots = list(data["slots"])
         p.buildings = list(data["buildings"])
         p.branch_offices = [data["branch_offices"].get(str(b)) for b in range(1, 6)]
@@ -133,7 +151,7 @@ class State:
     __slots__ = (
         "options", "num_players", "seed", "rng", "turn", "start_player", "active", "phase",
         "last_roll", "queue", "choice", "stacks", "buildings", "spaces", "seen",
-        "reserve", "box", "removed", "discovery", "winner", "players",
+        "reserve", "box", "removed", "discovery", "winner", "players", "x",
     )
 
     def clone(self):
@@ -159,6 +177,7 @@ class State:
         s.discovery = self.discovery
         s.winner = self.winner
         s.players = [p.clone() for p in self.players]
+        s.x = None if self.x is None else _copy_x(self.x)
         return s
 
     def __eq__(self, other):
@@ -173,10 +192,11 @@ def _square_list(sq):
 
 def dump_state(s):
     """The DESIGN.md dump: JSON-compatible, string keys, no tuples."""
+    geo = geometry(s)
     discovery = None
     if s.discovery is not None:
-        discovery = {"ship": s.discovery["ship"], "space": _square_list(SPACES[s.discovery["space"]])}
-    return {
+        discovery = {"ship": s.discovery["ship"], "space": _square_list(geo.spaces[s.discovery["space"]])}
+    out = {
         "game": "anno1503",
         "rules_version": RULES_VERSION,
         "options": dict(s.options),
@@ -189,11 +209,11 @@ def dump_state(s):
         "phase": s.phase,
         "last_roll": dict(s.last_roll),
         "queue": list(s.queue),
-        "choice": _dump_choice(s.choice),
+        "choice": _dump_choice(s.choice, geo),
         "stacks": dict(s.stacks),
         "buildings": dict(s.buildings),
-        "spaces": dict(zip(SPACE_KEYS, s.spaces)),
-        "seen": {k: list(v) for k, v in zip(SPACE_KEYS, s.seen) if v},
+        "spaces": dict(zip(geo.space_keys, s.spaces)),
+        "seen": {k: list(v) for k, v in zip(geo.space_keys, s.seen) if v},
         "reserve": list(s.reserve),
         "box": list(s.box),
         "removed": list(s.removed),
@@ -201,25 +221,28 @@ def dump_state(s):
         "winner": s.winner,
         "players": [p.dump() for p in s.players],
     }
+    if s.x is not None:
+        out.update(_copy_x(s.x))
+    return out
 
 
-def _dump_choice(choice):
+def _dump_choice(choice, geo):
     if choice is None:
         return None
     out = dict(choice)
-    if choice["kind"] == "reserve_placement":
-        out["options"] = [_square_list(SPACES[i]) for i in choice["options"]]
+    if choice["kind"] in SPACE_CHOICES:
+        out["options"] = [_square_list(geo.spaces[i]) for i in choice["options"]]
     else:
         out["options"] = [dict(o) if isinstance(o, dict) else o for o in choice["options"]]
     return out
 
 
-def _load_choice(data):
+def _load_choice(data, geo):
     if data is None:
         return None
     out = dict(data)
-    if data["kind"] == "reserve_placement":
-        out["options"] = tuple(SPACE_INDEX[tuple(sq)] for sq in data["options"])
+    if data["kind"] in SPACE_CHOICES:
+        out["options"] = tuple(geo.space_index[tuple(sq)] for sq in data["options"])
     else:
         out["options"] = tuple(data["options"])
     return out
@@ -238,17 +261,51 @@ def load_state(data):
     s.phase = data["phase"]
     s.last_roll = dict(data["last_roll"])
     s.queue = list(data["queue"])
-    s.choice = _load_choice(data["choice"])
-    s.stacks = {c: data["stacks"][c] for c in COMMODITIES}
+    geo = geometry(s)
+    s.choice = _load_choice(data["choice"], geo)
+    s.stacks = {c: data["stacks"][c] for c in COMMODITIES + tuple(k for k in LUXURIES if k in data["stacks"])}
     s.buildings = dict(data["buildings"])
-    s.spaces = [data["spaces"].get(k) for k in SPACE_KEYS]
+    s.spaces = [data["spaces"].get(k) for k in geo.space_keys]
     seen = data.get("seen", {})
-    s.seen = [tuple(seen.get(k, ())) for k in SPACE_KEYS]
+    s.seen = [tuple(seen.get(k, ())) for k in geo.space_keys]
     s.reserve = list(data["reserve"])
     s.box = tuple(data["box"])
     s.removed = list(data["removed"])
     d = data["discovery"]
-    s.discovery = None if d is None else {"ship": d["ship"], "space": SPACE_INDEX[tuple(d["space"])]}
+    s.discovery = None if d is None else {"ship": d["ship"], "space": geo.space_index[tuple(d["space"])]}
     s.winner = data["winner"]
     s.players = [Player.load(p) for p in data["players"]]
+    s.x = {k: _copy_value(data[k]) for k in X_STATE_KEYS} if "pirate_deck" in data else None
     return s
+
+
+# --- expansion holdings (None in the base game) ---------------------------------
+
+X_TURN_FLAGS = ("luxury_sold", "exchanged", "sailed", "free_discovery")
+# top-level dump keys of the expansion, in dump order (DESIGN.md)
+X_STATE_KEYS = (
+    "aristocrat_buildings", "expansion_reserve", "pirate_deck", "pirate_discard",
+    "aristocrat_deck", "aristocrat_discard", "combat",
+)
+
+
+def _copy_value(v):
+    if isinstance(v, list):
+        return [_copy_value(i) for i in v]
+    if isinstance(v, dict):
+        return {k: _copy_value(i) for k, i in v.items()}
+    return v
+
+
+def _copy_x(x):
+    """One level deeper than needed suffices: every nested value of the
+    expansion holdings is a flat list or a dict of scalars (hot in clone)."""
+    out = {}
+    for k, v in x.items():
+        if type(v) is list:
+            out[k] = v[:]
+        elif type(v) is dict:
+            out[k] = v.copy()
+        else:
+            out[k] = v
+    return out

@@ -11,6 +11,7 @@ from .data import (
     COMMODITIES, EVENTS, FARTHEST_KEY, ISLAND_IDS, ISLANDS, RULES, SPACES,
     TILE_COMMODITY, tile_public,
 )
+from .xdata import PIRATE_SPACE_INDICES, PORT_INDEX, TILE_CROWN, geometry, is_expansion
 from .rules import has_won, island_tiles, outside_red, owns, take, turn_order
 
 _EVENT_FACE = RULES["event_die_face"]
@@ -37,6 +38,8 @@ def begin_turn(state, events):
     player.reset_turn()
     full = ship_ap(state, player)
     player.ship_ap = [full if at is not None else 0 for at in player.ship_at]
+    if player.x is not None:  # a damaged ship lies until repaired
+        player.ship_ap = [0 if hurt else ap for hurt, ap in zip(player.x["damaged"], player.ship_ap)]
     event(events, "turn_started", seat, turn=state.turn)
     if check_win(state, events):
         return
@@ -54,7 +57,7 @@ def pass_turn(state, events):
 
 def check_win(state, events):
     """R#20: the active player wins as soon as he holds 3 victory points."""
-    if state.winner is None and has_won(state.players[state.active]):
+    if state.winner is None and _wins(state.players[state.active]):
         state.winner = state.active
         state.phase = "over"
         state.choice = None
@@ -62,6 +65,13 @@ def check_win(state, events):
         event(events, "game_over", None, winners=[state.active])
         return True
     return False
+
+
+def _wins(player):
+    if player.x is None:
+        return has_won(player)
+    from .xrules import x_has_won  # xrules imports this module
+    return x_has_won(player)
 
 
 # --- the roll ---------------------------------------------------------------
@@ -120,11 +130,14 @@ def _production_options(state, seat):
     player = state.players[seat]
     home = ISLANDS[ISLAND_IDS[seat]]["production"][number]
     stacks = state.stacks
-    if home == "?":
-        return [c for c in COMMODITIES if stacks[c] > 0], None
     tile = player.branch_offices[number - 1]
     branch = TILE_COMMODITY[tile] if tile is not None else None
+    if home == "?":
+        # only a luxury branch office sits on the ? bridge (expansion §2.12)
+        return [c for c in COMMODITIES if stacks[c] > 0] + ([branch] if branch and stacks[branch] else []), branch
     options = [c for c in COMMODITIES if stacks[c] > 0 and (c == home or c == branch)]
+    if branch is not None and TILE_CROWN[tile] and stacks[branch] > 0:
+        options.append(branch)
     return options, branch
 
 
@@ -210,18 +223,48 @@ def lose_tile(state, seat, option, events):
     else:
         tile = player.pop_trade_agreement()
         event(events, "tile_lost", seat, tile=tile_public(tile))
+    if TILE_CROWN[tile]:
+        return _lose_expansion_tile(state, seat, tile, events)
     state.reserve = state.reserve + [tile]  # a new list: clones share the old one
     state.rng.shuffle(state.reserve)
     return place_from_reserve(state, events)
 
 
+def _lose_expansion_tile(state, seat, tile, events):
+    """§2.12: the luxury office goes under the expansion reserve; its top
+    tile goes on a free pirate-sea space the loser chooses (ruling #8)."""
+    reserve = state.x["expansion_reserve"]
+    reserve.append(tile)
+    free = [i for i in PIRATE_SPACE_INDICES if state.spaces[i] is None]
+    if not free:
+        return False
+    if len(free) >= 2:
+        ask(state, seat, "reserve_placement", "pirate_sea_placement", free)
+        return True
+    put_expansion_tile(state, space=free[0], events=events, seat=seat)
+    return False
+
+
+def put_expansion_tile(state, space, events, seat):
+    reserve = state.x["expansion_reserve"]
+    state.spaces[space] = reserve.pop(0)
+    state.seen[space] = ()
+    r, c = geometry(state).spaces[space]
+    event(events, "reserve_tile_placed", seat, space=[r, c], reserve="expansion")
+
+
 def farthest_free_spaces(state):
     """R#13: free island spaces (any mark) that tie as farthest from start."""
-    free = [i for i, t in enumerate(state.spaces) if t is None]
+    # base reserve tiles stay on the main board; the port is never free
+    free = [i for i, t in enumerate(state.spaces[:len(SPACES)]) if t is None and not is_port(state, i)]
     if not free:
         return []
     best = max(FARTHEST_KEY[i] for i in free)
     return [i for i in free if FARTHEST_KEY[i] == best]
+
+
+def is_port(state, index):
+    return index == PORT_INDEX and is_expansion(state)
 
 
 def place_from_reserve(state, events):
@@ -239,7 +282,7 @@ def put_reserve_tile(state, space, events):
     state.spaces[space] = state.reserve[0]
     state.reserve = state.reserve[1:]
     state.seen[space] = ()
-    r, c = SPACES[space]
+    r, c = geometry(state).spaces[space]
     event(events, "reserve_tile_placed", state.active, space=[r, c])
 
 

@@ -5,13 +5,17 @@ hand, and the identity of tiles he looked at on their current space. Never
 the generator, the reserve/box order or content, other hands, or the queue.
 """
 
-from .data import ISLAND_IDS, ISLANDS, MARKS, SPACES, TILE_BACKS, tile_public
+from .data import ISLAND_IDS, ISLANDS, TILE_BACKS, tile_public
+from .xdata import geometry
 from .rules import goals
+from .state import SPACE_CHOICES
+from .xdata import PIRATE_CARDS
+from .xrules import cannons, x_goals
 
 
-def _space_view(state, index, viewer):
+def _space_view(state, geo, index, viewer):
     tile = state.spaces[index]
-    r, c = SPACES[index]
+    r, c = geo.spaces[index]
     if tile is None:
         shown = None
     elif viewer is not None and viewer in state.seen[index]:
@@ -19,7 +23,7 @@ def _space_view(state, index, viewer):
     else:
         shown = {"back": TILE_BACKS[tile]}
     # Who looked is public: everyone at the table sees a ship discover a tile.
-    return {"space": [r, c], "mark": MARKS[index], "tile": shown, "seen_by": list(state.seen[index])}
+    return {"space": [r, c], "mark": geo.marks[index], "tile": shown, "seen_by": list(state.seen[index])}
 
 
 def _island(seat):
@@ -35,7 +39,7 @@ def _island(seat):
 def _player_view(state, seat, viewer):
     p = state.players[seat]
     dumped = p.dump()
-    held = goals(p)
+    held = goals(p) if p.x is None else x_goals(p)
     out = {
         "seat": seat,
         "name": None,
@@ -54,7 +58,47 @@ def _player_view(state, seat, viewer):
     out["branch_offices"] = {
         b: (tile_public(t) if t is not None else None) for b, t in dumped["branch_offices"].items()
     }
+    if p.x is not None:
+        out["aristocrat"] = _aristocrat_view(p, seat == viewer)
     return out
+
+
+def _aristocrat_view(p, own):
+    """The aristocrat island; the card hand only for its owner (others: a count)."""
+    x = p.x
+    out = {
+        "manor": x["manor"], "cannons": x["cannons"], "cannon_strength": cannons(p),
+        "lairs": [tile_public(t) for t in x["lairs"]], "buildings": list(x["buildings"]),
+        "damaged": list(x["damaged"]), "turn": dict(x["turn"]),
+    }
+    if own:
+        out["cards"] = list(x["cards"])
+    else:
+        out["cards_count"] = len(x["cards"])
+    return out
+
+
+def _expansion_view(state):
+    """Public expansion piles: sizes of hidden decks, the open pirate discards."""
+    x = state.x
+    combat = x["combat"]
+    if combat is not None:
+        combat = dict(combat)
+        if "space" in combat:
+            combat["space"] = list(geometry(state).spaces[combat["space"]])
+        if "tile" in combat:
+            combat["tile"] = tile_public(combat["tile"])
+        if "card" in combat:
+            combat["card"] = dict(PIRATE_CARDS[combat["card"]])
+    return {
+        "aristocrat_buildings": dict(x["aristocrat_buildings"]),
+        "expansion_reserve_size": len(x["expansion_reserve"]),
+        "pirate_deck_size": len(x["pirate_deck"]),
+        "pirate_discard": [dict(PIRATE_CARDS[c]) for c in x["pirate_discard"]],
+        "aristocrat_deck_size": len(x["aristocrat_deck"]),
+        "aristocrat_discard_size": len(x["aristocrat_discard"]),
+        "combat": combat,
+    }
 
 
 def _choice_view(state):
@@ -62,21 +106,22 @@ def _choice_view(state):
     if choice is None:
         return None
     out = dict(choice)
-    if choice["kind"] == "reserve_placement":
-        out["options"] = [list(SPACES[i]) for i in choice["options"]]
+    if choice["kind"] in SPACE_CHOICES:
+        out["options"] = [list(geometry(state).spaces[i]) for i in choice["options"]]
     else:
         out["options"] = [dict(o) if isinstance(o, dict) else o for o in choice["options"]]
     return out
 
 
 def build_view(state, viewer, to_act):
+    geo = geometry(state)
     discovery = None
     if state.discovery is not None:
         space = state.discovery["space"]
-        discovery = {"ship": state.discovery["ship"], "space": list(SPACES[space])}
+        discovery = {"ship": state.discovery["ship"], "space": list(geometry(state).spaces[space])}
         if viewer is not None and viewer == state.active:
             discovery["tile"] = tile_public(state.spaces[space])
-    return {
+    out = {
         "game": "anno1503",
         "turn": state.turn,
         "active": state.active,
@@ -90,8 +135,11 @@ def build_view(state, viewer, to_act):
         "reserve_size": len(state.reserve),
         # Used treasures were shown when taken, so they are public knowledge.
         "removed": [tile_public(t) for t in state.removed],
-        "spaces": [_space_view(state, i, viewer) for i in range(len(SPACES))],
+        "spaces": [_space_view(state, geo, i, viewer) for i in range(len(geo.spaces))],
         "discovery": discovery,
         "winner": state.winner,
         "players": [_player_view(state, seat, viewer) for seat in range(state.num_players)],
     }
+    if state.x is not None:
+        out["expansion"] = _expansion_view(state)
+    return out

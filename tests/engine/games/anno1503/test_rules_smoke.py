@@ -55,9 +55,11 @@ def test_setup_by_player_count(players, on_board, reserve, buildings):
         assert [s["at"] for s in p["ships"]] == [[2, 0], None]
 
 
-def test_expansion_is_refused_for_now():
+def test_expansion_is_accepted_and_unknown_ones_refused():
+    state = game().setup(2, {"expansion": "pirates_aristocrats"}, seed=1)
+    assert game().dump(state)["options"] == {"expansion": "pirates_aristocrats"}
     with pytest.raises(engine.InvalidOptionsError):
-        game().setup(2, {"expansion": "pirates_aristocrats"}, seed=1)
+        game().setup(2, {"expansion": "seafarers"}, seed=1)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

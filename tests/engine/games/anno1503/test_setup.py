@@ -157,6 +157,9 @@ def test_no_trade_between_players():
         "choose_commodity", "lose_tile", "place_reserve_tile", "build_ship",
         "place_pioneer", "develop", "sell", "buy", "move_ship", "discover",
         "take_tile", "return_tile", "big_branch_office", "end_turn", "discard",
+        # the Pirates & Aristocrats expansion's actions (none trades between players)
+        "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship",
+        "play_card", "exchange_card", "respond", "discard_card",
     }
 
 

@@ -1,0 +1,48 @@
+"""Shared pieces of the action modules: the spec wrapper and the domains."""
+
+from ...core import ActionSpec
+from ...params import IntRange, OneOf, Square
+from .data import MAX_SLOTS, NUM_CARDS, REGION_NAMES
+
+REGION = OneOf(REGION_NAMES, "a region of the map")
+ESTATE = Square(len(REGION_NAMES), MAX_SLOTS, "an Estate as [region index, slot]")
+CARD = IntRange(0, NUM_CARDS - 1, "a card id (see data/cards.json)")
+SEAT = IntRange(0, 3, "a seat")
+
+
+def make_spec(name, params, candidates, check, perform, description):
+    """An ``ActionSpec`` whose hooks work on the state's plain data."""
+    return ActionSpec(
+        name,
+        params,
+        lambda state, seat: candidates(state.data, seat),
+        lambda state, seat, action: check(state.data, seat, action),
+        lambda state, seat, action, events: perform(state.data, seat, action, events),
+        description,
+    )
+
+
+def end_decision(d):
+    d["decision"] = None
+
+
+def hand_cards(d, seat, kind=None, effect=None):
+    """Card ids in ``seat``'s hand, optionally of one kind / effect."""
+    from .data import CARDS
+    return [c for c in d["players"][seat]["hand"]
+            if (kind is None or CARDS[c]["kind"] == kind) and (effect is None or CARDS[c].get("effect") == effect)]
+
+
+def own_card(d, seat, card, kind):
+    """Why ``card`` cannot be played by ``seat`` as ``kind``, or None."""
+    from .data import CARDS
+    if card not in d["players"][seat]["hand"]:
+        return "card_not_in_hand"
+    if CARDS[card]["kind"] != kind:
+        return "wrong_card_kind"
+    return None
+
+
+def discard_from_hand(d, seat, card):
+    d["players"][seat]["hand"].remove(card)
+    d["discard"].append(card)

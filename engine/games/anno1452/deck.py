@@ -1,0 +1,134 @@
+"""The action deck: drawing, Event cards as they are drawn, the crowns.
+
+Events are never held: the first one drawn in each Action Round or
+Evaluation Round takes effect, later ones are discarded, and the drawer
+draws a replacement (ruling 11). "Bitte Karten mischen" always acts.
+"""
+
+from .board import totals
+from .data import CARDS, KING_SOLDIERS
+from .state import change_prestige, event, players_of, roll, shuffle
+
+CROWN_CARDS = 3
+CROWN_PRESTIGE = 3
+
+
+def next_card(d, events):
+    if not d["deck"] and d["discard"]:
+        d["deck"], d["discard"] = d["discard"], []
+        shuffle(d, d["deck"])
+        event(events, "deck_reshuffled", size=len(d["deck"]))
+    return d["deck"].pop() if d["deck"] else None
+
+
+def draw_cards(d, seat, count, events, events_act=True):
+    """``seat`` draws ``count`` non-Event cards; Events act or are discarded.
+
+    ``events_act`` is False during the set-up deal, where Events are only
+    replaced (ruling 11).
+    """
+    drawn = []
+    while len(drawn) < count:
+        card = next_card(d, events)
+        if card is None:
+            break
+        if CARDS[card]["kind"] == "event":
+            event(events, "event_drawn", seat, card=card, effect=CARDS[card]["effect"])
+            resolve_event(d, seat, card, events, events_act)
+            continue
+        d["players"][seat]["hand"].append(card)
+        drawn.append(card)
+    if drawn:
+        event(events, "cards_drawn", seat, count=len(drawn), private={str(seat): {"cards": drawn}})
+    return drawn
+
+
+def resolve_event(d, seat, card, events, events_act):
+    effect = CARDS[card]["effect"]
+    if events_act and effect == "mischen":
+        d["deck"].extend(d["discard"])
+        d["deck"].append(card)
+        d["discard"] = []
+        shuffle(d, d["deck"])
+        event(events, "deck_reshuffled", size=len(d["deck"]), reason="event")
+        return
+    d["discard"].append(card)
+    if not events_act or d["event_acted"]:
+        event(events, "event_discarded", seat, card=card)
+        return
+    d["event_acted"] = True
+    if effect == "interregnum":
+        _interregnum(d, events)
+    elif effect == "gegenkoenig":
+        elect_anti_king(d, events)
+
+
+def _interregnum(d, events):
+    """Before the Coronation phase it is skipped; afterwards the King dies."""
+    if d["phase"] == "evaluation" and not d["crowned"]:
+        d["interregnum"] = True
+        event(events, "interregnum", skip_coronation=True)
+    else:
+        event(events, "interregnum", skip_coronation=False)
+    end_crowns(d, events, "interregnum")
+
+
+def end_crowns(d, events, reason):
+    for role in ("king", "anti_king"):
+        if d[role] is not None:
+            event(events, "crown_lost", d[role], role=role, reason=reason)
+            d[role] = None
+            d["soldiers"][role] = 0
+
+
+def _pick(d, candidates, key, events, purpose):
+    """The candidate with the best ``key``; a die roll breaks ties."""
+    best = max(key(s) for s in candidates)
+    tied = [s for s in candidates if key(s) == best]
+    while len(tied) > 1:
+        dice = roll(d, len(tied), events, purpose)
+        top = max(dice)
+        tied = [s for s, v in zip(tied, dice) if v == top]
+    return tied[0]
+
+
+def _crown(d, role, seat, events):
+    d[role] = seat
+    event(events, "crowned", seat, role=role)
+    change_prestige(d, seat, CROWN_PRESTIGE, events, role)
+    draw_cards(d, seat, CROWN_CARDS, events)
+
+
+def elect_king(d, events, bribed_by=None):
+    """Fewest Estates, then most Prestige, then dice (rulings 5)."""
+    seats = list(players_of(d))
+    if bribed_by is not None:
+        seat = bribed_by
+    else:
+        seat = _pick(d, seats, lambda s: (-totals(d, s)[0], d["players"][s]["prestige"]), events, "coronation")
+    d["soldiers"]["king"] = KING_SOLDIERS
+    _crown(d, "king", seat, events)
+
+
+def elect_anti_king(d, events):
+    """Gegenkönig: most Estates (not the King), then Prestige, then dice."""
+    if d["king"] is None:
+        event(events, "event_without_effect", effect="gegenkoenig")
+        return
+    seats = [s for s in players_of(d) if s != d["king"]]
+    if d["anti_king"] is not None:
+        event(events, "crown_lost", d["anti_king"], role="anti_king", reason="new_anti_king")
+    seat = _pick(d, seats, lambda s: (totals(d, s)[0], d["players"][s]["prestige"]), events, "anti_king")
+    half = d["soldiers"]["king"] // 2
+    d["soldiers"]["king"] = half
+    d["soldiers"]["anti_king"] = half
+    d["anti_king_row"] = d["row"]
+    _crown(d, "anti_king", seat, events)
+
+
+def crowned_role(d, seat):
+    if d["king"] == seat:
+        return "king"
+    if d["anti_king"] == seat:
+        return "anti_king"
+    return None

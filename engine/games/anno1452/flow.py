@@ -1,0 +1,122 @@
+"""The time table: action rounds, the evaluation round's phases, the end.
+
+The match is driven by a queue of steps (``d["queue"]``, JSON lists such as
+``["turn", 2]``). ``advance`` runs steps until one asks a seat to decide
+(``d["decision"]``) or the match ends; an action's ``perform`` clears the
+decision and may push steps (a battle, a tournament) to the queue's front.
+"""
+
+from . import evaluation
+from .data import AR_DICE, ROWS
+from .state import event, roll
+
+# A decision's kind -> the action types a deciding seat may post.
+DECISION_ACTIONS = {
+    "place_initial": ("place_estate",),
+    "action_turn": ("build_estate", "settle", "attack", "build_city", "marry", "take_title",
+                    "inherit", "play_special", "kindbett", "pass"),
+    "soldiers": ("commit_soldiers",),
+    "reaction": ("react",),
+    "losses": ("take_losses",),
+    "tournament": ("join_tournament",),
+    "discard": ("discard", "keep_hand"),
+    "er_special": ("play_special", "pass"),
+    "open_swap": ("swap_open", "pass"),
+    "trade": ("offer", "end_trading"),
+    "offer_reply": ("accept_offer", "decline_offer"),
+    "position": ("choose_position",),
+}
+
+
+def decide(d, kind, seats, **extra):
+    d["decision"] = {"kind": kind, "seats": list(seats), **extra}
+
+
+def push_front(d, *steps):
+    d["queue"][0:0] = [list(s) for s in steps]
+
+
+def advance(d, events):
+    """Run automatic steps until a decision is pending or the match is over."""
+    while d["decision"] is None and d["result"] is None and d["queue"]:
+        step = d["queue"].pop(0)
+        STEPS[step[0]](d, events, *step[1:])
+
+
+def final_row(d):
+    return d["final_row"]
+
+
+# --- action rounds -------------------------------------------------------
+
+def _epoch(d, events):
+    event(events, "epoch_started", year=ROWS[d["row"]]["year"])
+    push_front(d, ["ar", 1])
+
+
+def _action_round(d, events, number):
+    d["phase"] = "action"
+    d["ar"] = number
+    d["event_acted"] = False
+    event(events, "action_round_started", round=number, year=ROWS[d["row"]]["year"])
+    push_front(d, *[["turn", s] for s in d["order"]], ["ar_end", number])
+
+
+def _turn(d, events, seat):
+    d["turn"] = seat
+    decide(d, "action_turn", [seat], extra_used=False)
+
+
+def _ar_end(d, events, number):
+    d["turn"] = None
+    if number >= len(AR_DICE):
+        push_front(d, ["er"])
+        return
+    dice = roll(d, AR_DICE[number], events, "further_action_round")
+    push_front(d, ["er"] if 6 in dice else ["ar", number + 1])
+
+
+# --- evaluation rounds ----------------------------------------------------
+
+def _er(d, events):
+    d["row"] += 1
+    d["ar"] = 0
+    d["phase"] = "evaluation"
+    d["event_acted"] = False
+    d["interregnum"] = False
+    d["crowned"] = False
+    d["er_used"] = []
+    d["er_effects"] = evaluation.empty_effects()
+    d["landfrieden"] = []
+    event(events, "evaluation_started", year=ROWS[d["row"]]["year"], final=d["row"] == final_row(d))
+    if d["row"] == final_row(d):
+        push_front(d, ["income"], ["prestige"], ["marriages_end"], ["final"])
+        return
+    push_front(d, *evaluation.er_steps(d))
+
+
+def _pre_evaluation(d, events):
+    """Expert game: the Interregnum space before the first epoch (trade only)."""
+    d["phase"] = "evaluation"
+    event(events, "evaluation_started", year=ROWS[0]["year"], final=False, pre_evaluation=True)
+    push_front(d, ["trade"], ["epoch"])
+
+
+def _setup_place(d, events, seat):
+    decide(d, "place_initial", [seat], first=None)
+
+
+STEPS = {
+    "epoch": _epoch,
+    "ar": _action_round,
+    "turn": _turn,
+    "ar_end": _ar_end,
+    "er": _er,
+    "pre_evaluation": _pre_evaluation,
+    "setup_place": _setup_place,
+}
+
+
+def register_steps(steps):
+    """Other modules (battle, trade, evaluation) add their step handlers."""
+    STEPS.update(steps)

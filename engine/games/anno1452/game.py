@@ -1,0 +1,164 @@
+"""``Anno1452``: the Game definition wiring data, flow and actions together.
+
+    >>> from engine.games.anno1452 import Anno1452
+    >>> game = Anno1452()
+    >>> state = game.setup(3, {}, seed=1)
+    >>> game.view(state, game.to_act(state)[0])["decision"]["kind"]
+    'place_initial'
+"""
+
+from ...core import Game
+from ...errors import InvalidOptionsError
+from . import actions_battle, actions_cards, actions_er, actions_round, actions_special, battle, evaluation, trade
+from .board import place_estate, settle_holdings
+from .data import (
+    END_YEARS,
+    HAND_SIZE,
+    MAX_ESTATES,
+    NUM_CARDS,
+    OTTOKAR,
+    OTTOKAR_ID,
+    REGION_INDEX,
+    START_GOLD,
+    START_PRESTIGE,
+    YEARS,
+)
+from .deck import draw_cards
+from .flow import DECISION_ACTIONS, advance, register_steps
+from .state import State, copy_data, shuffle
+from .view import view
+
+register_steps(evaluation.STEPS)
+register_steps(battle.STEPS)
+register_steps(trade.STEPS)
+
+SCENARIO_PLAYERS = {"standard": (3, 4), "ottokar_a": (2, 3), "ottokar_b": (2, 3)}
+OPTIONS = {
+    "rules": {"type": "enum", "default": "basic", "choices": ["basic", "expert"],
+              "description": "basic, or expert (pre-evaluation, Trade & Agreements, one-card discard)"},
+    "scenario": {"type": "enum", "default": "standard", "choices": ["standard", "ottokar_a", "ottokar_b"],
+                 "description": "standard (3-4 players) or the passive Ottokar with set-up A or B (2-3 players); "
+                                "left out with 2 players, ottokar_a"},
+    "end_year": {"type": "enum", "default": YEARS[-1], "choices": list(END_YEARS),
+                 "description": "year of the final evaluation (never fewer than 6 epochs)"},
+    "marriage_end": {"type": "enum", "default": "prestige_phase", "choices": ["prestige_phase", "last_action_round"],
+                     "description": "marriages end after the ER prestige phase (rules) or after the last action round (player aid)"},
+    "discard_limit": {"type": "enum", "default": "one_card", "choices": ["one_card", "free"],
+                      "description": "expert: discard only one card in the cards phase, or freely"},
+}
+
+
+def _options(num_players, options):
+    opts = {k: v["default"] for k, v in OPTIONS.items()}
+    if num_players == 2:
+        opts["scenario"] = "ottokar_a"  # the 2-player game is the Ottokar scenario (ruling 13)
+    if type(options) is not dict and options is not None:
+        raise InvalidOptionsError("options must be an object", field="options")
+    for key, value in (options or {}).items():
+        if key not in OPTIONS:
+            raise InvalidOptionsError(f"unknown option {key!r}", field=key)
+        if value not in OPTIONS[key]["choices"]:
+            raise InvalidOptionsError(f"option {key} must be one of {OPTIONS[key]['choices']}", field=key)
+        opts[key] = value
+    lo, hi = SCENARIO_PLAYERS[opts["scenario"]]
+    if not lo <= num_players <= hi:
+        raise InvalidOptionsError(f"scenario {opts['scenario']} is for {lo}-{hi} players", field="scenario")
+    return opts
+
+
+def _new_player():
+    return {"gold": START_GOLD, "prestige": START_PRESTIGE, "hand": [], "titles": [],
+            "marriage": None, "married_this_epoch": False}
+
+
+def _place_ottokar(d, scenario, events):
+    for entry in OTTOKAR[scenario]:
+        r = REGION_INDEX[entry["region"]]
+        slots = [place_estate(d, OTTOKAR_ID, r, events, "ottokar") for _ in range(entry["estates"])]
+        for i in range(entry["citizens"]):
+            d["regions"][r]["slots"][slots[i % len(slots)]]["citizens"] += 1
+        for i in range(entry["cities"]):
+            d["regions"][r]["slots"][slots[i]]["city"] = True
+
+
+def new_match(num_players, options, seed):
+    opts = _options(num_players, options)
+    d = {
+        "game": "anno1452", "rules_version": 1, "options": opts, "num_players": num_players,
+        "seed": seed, "rng": seed, "row": 0, "ar": 0, "phase": "setup",
+        "final_row": YEARS.index(opts["end_year"]),
+        "order": list(range(num_players)), "turn": None, "queue": [], "decision": None, "result": None,
+        "players": [_new_player() for _ in range(num_players)],
+        "regions": [{"slots": [None] * n, "principality": None} for n in MAX_ESTATES],
+        "deck": list(range(NUM_CARDS)), "discard": [], "open_cards": [],
+        "initial_regions": [], "event_acted": False, "interregnum": False, "crowned": False,
+        "king": None, "anti_king": None, "anti_king_row": None, "soldiers": {"king": 0, "anti_king": 0},
+        "battle": None, "landfrieden": [], "pacts": [], "offer": None, "trade": None, "swap": None,
+        "er_used": [], "er_effects": evaluation.empty_effects(), "new_order": None,
+    }
+    events = []
+    shuffle(d, d["order"])
+    shuffle(d, d["deck"])
+    if opts["scenario"] != "standard":
+        _place_ottokar(d, opts["scenario"], events)
+        settle_holdings(d, events)
+    for seat in d["order"]:
+        draw_cards(d, seat, HAND_SIZE, events, events_act=False)
+    # Initial Estates are placed in reverse turn order.
+    d["queue"] = [["setup_place", s] for s in reversed(d["order"])]
+    d["queue"].append(["pre_evaluation"] if opts["rules"] == "expert" else ["epoch"])
+    advance(d, events)
+    return d
+
+
+class Anno1452(Game):
+    """Anno 1452 (Piatnik 1999); rules in DESIGN.md beside this file."""
+
+    id = "anno1452"
+    title = "Anno 1452"
+    min_players = 2
+    max_players = 4
+    version = 1
+    options = OPTIONS
+    action_specs = {
+        spec.name: spec
+        for module in (actions_round, actions_battle, actions_cards, actions_special, actions_er, trade)
+        for spec in module.SPECS
+    }
+
+    def setup(self, num_players, options=None, seed=0):
+        """A new match; raises ``InvalidOptionsError``."""
+        if type(seed) is not int:
+            raise InvalidOptionsError("seed must be an integer", field="seed")
+        if type(num_players) is not int or not self.min_players <= num_players <= self.max_players:
+            raise InvalidOptionsError(f"Anno 1452 is for {self.min_players}-{self.max_players} players",
+                                      field="num_players")
+        return State(new_match(num_players, options, seed))
+
+    def to_act(self, state):
+        d = state.data
+        if d["result"] is not None or d["decision"] is None:
+            return []
+        return list(d["decision"]["seats"])
+
+    def outcome(self, state):
+        return state.data["result"]
+
+    def view(self, state, viewer):
+        return view(state.data, viewer)
+
+    def dump(self, state):
+        return copy_data(state.data)
+
+    def load(self, data):
+        return State(copy_data(data))
+
+    def _available_types(self, state, seat):
+        decision = state.data["decision"]
+        return DECISION_ACTIONS[decision["kind"]] if decision else ()
+
+    def _after_apply(self, state, events):
+        advance(state.data, events)
+
+
+__all__ = ["Anno1452"]

@@ -1,0 +1,113 @@
+"""The match state: one JSON-compatible dict plus small shared helpers.
+
+``State.data`` is exactly what ``dump`` returns (see DESIGN.md), so a state
+round-trips through JSON and copies cheaply. Helpers here are the only code
+that touches gold, prestige and the generator, so the 0-20 bounds, the
+insolvency rule and the seeded dice are applied in one place.
+"""
+
+from ...rng import Rng
+from .data import GOLD_PER_PRESTIGE, OTTOKAR_ID, PRESTIGE_MAX
+
+
+def _copy(value):
+    """Deep copy of plain JSON data, faster than ``copy.deepcopy``."""
+    if type(value) is dict:
+        return {k: _copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_copy(v) for v in value]
+    return value
+
+
+class State:
+    """A match position; ``data`` is plain JSON data."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data):
+        self.data = data
+
+    def clone(self):
+        return State(_copy(self.data))
+
+    def __eq__(self, other):
+        return isinstance(other, State) and self.data == other.data
+
+    def __repr__(self):
+        d = self.data
+        return f"<Anno1452 row={d['row']} phase={d['phase']} decision={d['decision']}>"
+
+
+def copy_data(data):
+    return _copy(data)
+
+
+def event(events, kind, seat=None, private=None, **data):
+    """Append an engine event ``{"type", "seat", "data", "private"?}``."""
+    ev = {"type": kind, "seat": seat, "data": data}
+    if private:
+        ev["private"] = private
+    events.append(ev)
+
+
+def roll(d, count, events, purpose, seat=None):
+    """Roll ``count`` dice with the state's generator; recorded as an event."""
+    rng = Rng(d["rng"])
+    dice = [rng.die() for _ in range(count)]
+    d["rng"] = rng.state
+    event(events, "dice_rolled", seat, purpose=purpose, dice=dice)
+    return dice
+
+
+def shuffle(d, items):
+    rng = Rng(d["rng"])
+    rng.shuffle(items)
+    d["rng"] = rng.state
+
+
+def players_of(d):
+    """Seats of the real players (Ottokar is never one)."""
+    return range(d["num_players"])
+
+
+def is_player(owner):
+    return owner != OTTOKAR_ID
+
+
+def gain_gold(d, seat, amount, events, reason):
+    if amount > 0:
+        d["players"][seat]["gold"] += amount
+        event(events, "gold_received", seat, amount=amount, reason=reason)
+
+
+def pay_gold(d, seat, amount, events, reason):
+    """Pay ``amount`` to the supply; the caller checked that it is payable."""
+    if amount > 0:
+        d["players"][seat]["gold"] -= amount
+        event(events, "gold_paid", seat, amount=amount, reason=reason)
+
+
+def change_prestige(d, seat, delta, events, reason):
+    """Move on the 0-20 prestige table with the 5-gold conversions.
+
+    Points above 20 become 5 gold each; points lost below 0 cost 5 gold each,
+    and a player who cannot pay that debt makes the supply pay the amount to
+    every other player instead (the insolvency rule, ruling 9).
+    """
+    if seat == OTTOKAR_ID or delta == 0:
+        return
+    p = d["players"][seat]
+    raw = p["prestige"] + delta
+    p["prestige"] = min(PRESTIGE_MAX, max(0, raw))
+    event(events, "prestige_changed", seat, delta=delta, prestige=p["prestige"], reason=reason)
+    if raw > PRESTIGE_MAX:
+        gain_gold(d, seat, (raw - PRESTIGE_MAX) * GOLD_PER_PRESTIGE, events, "prestige_above_20")
+    elif raw < 0:
+        debt = -raw * GOLD_PER_PRESTIGE
+        if p["gold"] >= debt:
+            pay_gold(d, seat, debt, events, "prestige_below_0")
+        else:
+            event(events, "insolvent", seat, amount=debt)
+            for other in players_of(d):
+                if other != seat:
+                    gain_gold(d, other, debt, events, "insolvency")

@@ -1,0 +1,76 @@
+"""What one viewer may see: everything public, their own hand, their offers.
+
+Never shown: the generator, the deck order, other players' hands (only their
+size), the content of an offer to anyone but its two parties.
+"""
+
+from .board import principalities_of, totals
+from .data import CARDS, MAX_CITIES, MAX_ESTATES, REGION_NAMES, ROWS
+from .evaluation import victory_points
+
+
+def _player_view(d, seat, viewer):
+    p = d["players"][seat]
+    estates, citizens, cities = totals(d, seat)
+    out = {
+        "seat": seat, "name": None, "gold": p["gold"], "prestige": p["prestige"],
+        "victory_points": victory_points(d, seat),
+        "estates": estates, "citizens": citizens, "cities": cities,
+        "principalities": [REGION_NAMES[r] for r in principalities_of(d, seat)],
+        "titles": list(p["titles"]),
+        "marriage": None if p["marriage"] is None else {
+            "card": p["marriage"]["card"], "conveyed": [REGION_NAMES[r] for r in p["marriage"]["conveyed"]]},
+        "married_this_epoch": p["married_this_epoch"],
+    }
+    if viewer == seat:
+        out["hand"] = list(p["hand"])
+    else:
+        out["hand_size"] = len(p["hand"])
+    return out
+
+
+def _region_view(d, r):
+    reg = d["regions"][r]
+    return {"name": REGION_NAMES[r], "max_estates": MAX_ESTATES[r], "max_cities": MAX_CITIES[r],
+            "slots": [None if e is None else dict(e) for e in reg["slots"]],
+            "principality": reg["principality"]}
+
+
+def _offer_view(d, viewer):
+    offer = d["offer"]
+    if offer is None:
+        return None
+    if viewer in (offer["from"], offer["to"]):
+        return dict(offer)
+    return {"from": offer["from"], "to": offer["to"]}
+
+
+def view(d, viewer):
+    decision = d["decision"]
+    return {
+        "game": "anno1452", "options": dict(d["options"]), "num_players": d["num_players"],
+        "year": ROWS[d["row"]]["year"], "row": d["row"], "final_year": ROWS[d["final_row"]]["year"],
+        "action_round": d["ar"], "phase": d["phase"],
+        "to_act": [] if d["result"] else list(decision["seats"]) if decision else [],
+        "decision": None if decision is None else {k: v for k, v in decision.items()},
+        "order": list(d["order"]), "turn": d["turn"],
+        "king": d["king"], "anti_king": d["anti_king"], "soldiers": dict(d["soldiers"]),
+        "ottokar": d["options"]["scenario"] != "standard",
+        "regions": [_region_view(d, r) for r in range(len(REGION_NAMES))],
+        "deck_size": len(d["deck"]), "discard": list(d["discard"]),
+        "open_cards": list(d["open_cards"]),
+        "battle": None if d["battle"] is None else _battle_view(d["battle"]),
+        "landfrieden": list(d["landfrieden"]), "pacts": [list(p) for p in d["pacts"]],
+        "offer": _offer_view(d, viewer),
+        "players": [_player_view(d, s, viewer) for s in range(d["num_players"])],
+        "result": d["result"],
+    }
+
+
+def _battle_view(b):
+    return {k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v) for k, v in b.items()}
+
+
+def card_catalogue():
+    """The public card texts, for clients that render hands."""
+    return CARDS

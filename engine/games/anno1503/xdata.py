@@ -1,0 +1,107 @@
+"""Printed content and geometry of the Pirates & Aristocrats expansion.
+
+Loaded once from ``data/expansion.json`` (game-content.md §2). The pirate
+board sits east of the main board (global columns 12-17) so one ``[r, c]``
+names any square; the only passage between the boards is the pair of
+dolphin squares (§2.3). ``geometry(state)`` gives the rules the right board.
+"""
+
+from .data import (
+    ADJACENT_SPACES, COLS, DOLPHIN, MARKS, ROWS, SEA, SEA_NEIGHBOURS, SPACE_INDEX, SPACE_KEYS,
+    SPACES, TILES, _load,
+)
+
+XRULES = _load("expansion.json")
+EXPANSION = "pirates_aristocrats"
+LUXURIES = tuple(XRULES["luxuries"])
+_PIRATE = XRULES["pirate_board"]
+_OFFSET = _PIRATE["col_offset"]
+X_ROWS = max(ROWS, len(_PIRATE["grid"]))
+X_COLS = _OFFSET + len(_PIRATE["grid"][0])
+PORT = tuple(XRULES["port"])
+
+_PIRATE_CELLS = {
+    (r, c + _OFFSET): ch for r, line in enumerate(_PIRATE["grid"]) for c, ch in enumerate(line)
+}
+PIRATE_DOLPHIN = next(sq for sq, ch in _PIRATE_CELLS.items() if ch == "D")
+PIRATE_SQUARES = frozenset(sq for sq, ch in _PIRATE_CELLS.items() if ch == "P")
+_PIRATE_SEA = frozenset(sq for sq, ch in _PIRATE_CELLS.items() if not ch.isdigit())
+X_SEA = SEA | _PIRATE_SEA
+PIRATE_SPACES = tuple(sorted(sq for sq, ch in _PIRATE_CELLS.items() if ch.isdigit()))
+
+
+def _same_board(a, b):
+    """Squares on different boards touch only at the dolphin crossing."""
+    if (a[1] < _OFFSET) == (b[1] < _OFFSET):
+        return True
+    return {a, b} == {DOLPHIN, PIRATE_DOLPHIN}
+
+
+def _neighbours(sq):
+    r, c = sq
+    for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+        n = (r + dr, c + dc)
+        if 0 <= n[0] < X_ROWS and 0 <= n[1] < X_COLS and _same_board(sq, n):
+            yield n
+
+
+class Geometry:
+    """Island spaces (index order), marks and sea adjacency of one board set."""
+
+    def __init__(self, spaces, marks, sea_neighbours, adjacent_spaces, rows, cols):
+        self.spaces = spaces
+        self.space_index = {sq: i for i, sq in enumerate(spaces)}
+        self.space_keys = tuple(f"{r},{c}" for r, c in spaces)
+        self.marks = marks
+        self.sea_neighbours = sea_neighbours
+        self.adjacent_spaces = adjacent_spaces
+        self.rows, self.cols = rows, cols
+
+
+BASE_GEO = Geometry(SPACES, MARKS, SEA_NEIGHBOURS, ADJACENT_SPACES, ROWS, COLS)
+assert BASE_GEO.space_keys == SPACE_KEYS and BASE_GEO.space_index == SPACE_INDEX
+
+# Main-board spaces keep their base indices; pirate spaces follow.
+_X_SPACES = SPACES + PIRATE_SPACES
+_X_INDEX = {sq: i for i, sq in enumerate(_X_SPACES)}
+X_GEO = Geometry(
+    _X_SPACES,
+    MARKS + tuple(int(_PIRATE_CELLS[sq]) for sq in PIRATE_SPACES),
+    {sq: tuple(n for n in _neighbours(sq) if n in X_SEA) for sq in X_SEA},
+    {sq: tuple(_X_INDEX[n] for n in _neighbours(sq) if n in _X_INDEX and n != PORT) for sq in X_SEA},
+    X_ROWS, X_COLS,
+)
+PORT_INDEX = SPACE_INDEX[PORT]
+PIRATE_SPACE_INDICES = tuple(range(len(SPACES), len(_X_SPACES)))
+PORT_SEA = tuple(n for n in _neighbours(PORT) if n in SEA)
+
+
+def is_expansion(state):
+    return state.options.get("expansion") == EXPANSION
+
+
+def geometry(state):
+    return X_GEO if is_expansion(state) else BASE_GEO
+
+
+# --- tiles, cards, costs --------------------------------------------------------
+
+TILE_CROWN = tuple(bool(t.get("crown")) for t in TILES)
+TILE_STRENGTH = tuple(t.get("strength") for t in TILES)
+TILE_DISCOUNT = tuple(t.get("discount", 0) for t in TILES)
+EXPANSION_TILES = tuple(t["id"] for t in TILES if t.get("crown"))
+CANNON_PRICES = tuple(XRULES["cannon_prices"])
+COMBAT_DIE = tuple(XRULES["combat_die"])
+REPAIR_COST = tuple(XRULES["repair_cost"].items())
+MANOR_COSTS = tuple(tuple(step.items()) for step in XRULES["manor_costs"])
+_AB = XRULES["aristocrat_buildings"]
+ARISTO_BUILDINGS = tuple(_AB["order"])
+ARISTO_BY_BACK = {int(b): tuple(v) for b, v in _AB["by_back"].items()}
+ARISTO_COSTS = {name: tuple(cost.items()) for name, cost in _AB["costs"].items()}
+ARISTO_SITES, SKULL_SITE = _AB["sites"], _AB["skull_site"]
+PARK_GOLD, CATHEDRAL_CARDS = _AB["park_gold"], _AB["cathedral_cards"]
+CARD_TYPES = tuple(XRULES["aristocrat_cards"])
+CARD_DECK = tuple(name for name, n in XRULES["aristocrat_cards"].items() for _ in range(n))
+PIRATE_CARDS = tuple(XRULES["pirate_cards"])
+MAX_LAIRS = XRULES["max_lairs"]
+VICTORY = XRULES["victory"]

@@ -1,0 +1,80 @@
+"""Setup changes of the Pirates & Aristocrats expansion (game-content §2.2).
+
+Runs after the base layout and before the start rolls, so the base game's
+draws from the generator are untouched when the option is off.
+"""
+
+from .data import TILE_BACKS
+from .xdata import (
+    ARISTO_BUILDINGS, ARISTO_BY_BACK, CARD_DECK, EXPANSION_TILES, LUXURIES, PIRATE_CARDS,
+    PIRATE_SPACE_INDICES, PORT_INDEX, X_GEO, XRULES,
+)
+
+
+def new_aristocrat_holdings():
+    """A player's expansion holdings (dumped as ``players[i].aristocrat``)."""
+    return {
+        "manor": 0, "cannons": 0, "lairs": [], "buildings": [], "cards": [],
+        "damaged": [False, False],
+        "turn": {"luxury_sold": False, "exchanged": False, "sailed": False, "free_discovery": False},
+    }
+
+
+def set_up_expansion(s, backs):
+    _settler_and_citizen(s)
+    s.stacks.update(dict.fromkeys(LUXURIES, XRULES["luxury_stack_size"]))
+    s.x = {
+        "aristocrat_buildings": _aristocrat_supply(backs),
+        "expansion_reserve": _lay_out_pirate_sea(s, backs),
+        "pirate_deck": _shuffled(s, [c["id"] for c in PIRATE_CARDS]),
+        "pirate_discard": [],
+        "aristocrat_deck": _shuffled(s, list(CARD_DECK)),
+        "aristocrat_discard": [],
+        "combat": None,
+    }
+
+
+def _settler_and_citizen(s):
+    for i, old in enumerate(s.players):
+        hand = {c: n for c, n in old.hand.items() if n}
+        p = old.new(old.gold, hand, XRULES["start_slots"], new_aristocrat_holdings())
+        p.ship_at, p.ship_ap = old.ship_at, old.ship_ap
+        s.players[i] = p
+
+
+def _aristocrat_supply(backs):
+    supply = dict.fromkeys(ARISTO_BUILDINGS, 0)
+    for back in backs:
+        for name in ARISTO_BY_BACK[back]:
+            supply[name] += 1
+    return supply
+
+
+def _shuffled(s, items):
+    s.rng.shuffle(items)
+    return items
+
+
+def _lay_out_pirate_sea(s, backs):
+    """Expansion tiles by back on the pirate board only; the port replaces
+    its island space (it never holds a tile). Returns the expansion reserve;
+    stacks of unused backs are not used at all (like the base box)."""
+    s.spaces.extend([None] * len(PIRATE_SPACE_INDICES))
+    s.seen.extend([()] * len(PIRATE_SPACE_INDICES))
+    port_tile = s.spaces[PORT_INDEX]
+    if port_tile is not None:
+        # the port covers that space: its tile joins the base reserve
+        s.spaces[PORT_INDEX] = None
+        s.reserve = s.reserve + [port_tile]
+        s.rng.shuffle(s.reserve)
+    reserve = []
+    for back in backs:
+        stack = [t for t in EXPANSION_TILES if TILE_BACKS[t] == back]
+        s.rng.shuffle(stack)
+        for i in PIRATE_SPACE_INDICES:
+            if X_GEO.marks[i] == back and stack:
+                s.spaces[i] = stack.pop()
+        reserve.extend(stack)
+    s.rng.shuffle(reserve)
+    s.box = s.box + tuple(t for t in EXPANSION_TILES if TILE_BACKS[t] not in backs)
+    return reserve

@@ -1,0 +1,1 @@
+"""Tests of the Anno 1452 rules engine."""
