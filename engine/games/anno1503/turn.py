@@ -190,17 +190,26 @@ def tile_loss_options(player):
     return out
 
 
-def _resolve_pirates(state, seat, events):
+def _settled_by_protection_or_gold(state, seat, owed, shield, reason, events):
+    """Pirates and fire alike: nothing owed, a protecting building, or paying
+    in full settles the event (R#14: no partial payment). False when the
+    seat cannot pay and must lose something instead."""
     player = state.players[seat]
-    owed = island_tiles(player)
     if owed == 0:
-        return False
-    if owns(player, "smithy"):
-        event(events, "protected", seat, building="smithy")
-        return False
+        return True
+    if owns(player, shield):
+        event(events, "protected", seat, building=shield)
+        return True
     if player.gold >= owed:
         player.gold -= owed
-        event(events, "gold_paid", seat, amount=owed, reason="pirates")
+        event(events, "gold_paid", seat, amount=owed, reason=reason)
+        return True
+    return False
+
+
+def _resolve_pirates(state, seat, events):
+    player = state.players[seat]
+    if _settled_by_protection_or_gold(state, seat, island_tiles(player), "smithy", "pirates", events):
         return False
     options = tile_loss_options(player)
     if len(options) >= 2:
@@ -290,18 +299,9 @@ def put_reserve_tile(state, space, events):
 
 
 def _resolve_fire(state, seat, events):
-    player = state.players[seat]
-    owed = outside_red(player)
-    if owed == 0:
-        return False
-    if owns(player, "fire_brigade"):
-        event(events, "protected", seat, building="fire_brigade")
-        return False
-    if player.gold >= owed:
-        player.gold -= owed
-        event(events, "gold_paid", seat, amount=owed, reason="fire")
-        return False
-    remove_last_inhabitant(state, seat, events)
+    owed = outside_red(state.players[seat])
+    if not _settled_by_protection_or_gold(state, seat, owed, "fire_brigade", "fire", events):
+        remove_last_inhabitant(state, seat, events)
     return False
 
 
