@@ -123,11 +123,16 @@ def build_view(state, viewer, to_act):
             discovery["tile"] = tile_public(state.spaces[space])
     out = {
         "game": "anno1503",
+        "options": dict(state.options),
         "turn": state.turn,
+        "start_player": state.start_player,
         "active": state.active,
         "phase": state.phase,
         "num_players": state.num_players,
         "to_act": to_act,
+        # Seats still to resolve the current roll or event, in turn order:
+        # everyone at the table sees who is still to take a card or pay.
+        "queue": list(state.queue),
         "last_roll": dict(state.last_roll),
         "choice": _choice_view(state),
         "stacks": dict(state.stacks),

@@ -1,0 +1,171 @@
+"""AI ladder: tournaments between the AI levels, with Wilson intervals.
+
+For each game and variant in ``VARIANTS`` it plays
+
+- head to head (2 players, seats swapped every match): easy vs random,
+  medium vs easy, hard vs medium; a level should win at least 60%;
+- at the largest player count: one ``hard`` against ``medium`` everywhere
+  else (its seat rotates); it should win at least 1.6 times 1/n;
+
+and prints win rates with 95% Wilson intervals, match lengths, and the
+median/maximum time per decision of each level (decisions with a single
+legal action are excluded and counted separately).
+
+    .venv/bin/python bench/ai_ladder.py --matches 40 --hard-budget 0.1 --jobs 2
+
+``--matches`` is per pairing (the 4-player run uses the same number).
+"""
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+from engine.rng import mix_seed  # noqa: E402
+
+# (game id, options, largest player count): a new game or variant is one line.
+VARIANTS = [
+    ("anno1503", {}, 4),
+]
+PAIRINGS = [("easy", "random"), ("medium", "easy"), ("hard", "medium")]
+MAX_ACTIONS = 5000
+
+
+def wilson(wins, n, z=1.96):
+    """95% Wilson score interval for a proportion, as (low, high)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (centre - half, centre + half)
+
+
+class TimedPlayer:
+    """Wraps a level's player and records its decision times."""
+
+    def __init__(self, level, hard_budget):
+        options = {"time_budget": hard_budget} if level == "hard" else {}
+        self.player = engine.ai.get_player(level, **options)
+        self.times = []
+        self.singles = 0
+
+    def choose(self, game, seat, view, actions, seed=0):
+        if len(actions) == 1:
+            self.singles += 1
+            return actions[0]
+        start = time.perf_counter()
+        action = self.player.choose(game, seat, view, actions, seed=seed)
+        self.times.append(time.perf_counter() - start)
+        return action
+
+
+def play_one(task):
+    """One match; returns (winner seat or None, {level: (times, singles)}, length)."""
+    game_id, options, levels, seed, hard_budget = task
+    game = engine.get_game(game_id)
+    players = {level: TimedPlayer(level, hard_budget) for level in set(levels)}
+    state = game.setup(len(levels), options, seed)
+    length = 0
+    while game.outcome(state) is None and length < MAX_ACTIONS:
+        seat = game.to_act(state)[0]
+        actions = game.legal_actions(state, seat)
+        view = game.view(state, seat)
+        action = players[levels[seat]].choose(game, seat, view, actions, seed=mix_seed(seed, length))
+        state, _ = game.apply(state, seat, action)
+        length += 1
+    outcome = game.outcome(state)
+    winner = outcome["winners"][0] if outcome else None
+    timing = {level: (p.times, p.singles) for level, p in players.items()}
+    return winner, timing, length
+
+
+def head_to_head(game_id, options, strong, weak, matches, hard_budget, first_seed):
+    tasks = []
+    for m in range(matches):
+        levels = (strong, weak) if m % 2 == 0 else (weak, strong)
+        tasks.append((game_id, options, levels, first_seed + m, hard_budget))
+    return tasks
+
+
+def one_against_field(game_id, options, n, matches, hard_budget, first_seed):
+    tasks = []
+    for m in range(matches):
+        levels = ["medium"] * n
+        levels[m % n] = "hard"
+        tasks.append((game_id, options, tuple(levels), first_seed + m, hard_budget))
+    return tasks
+
+
+def summarize(label, tasks, results, hero, fair, timing_acc):
+    wins = sum(1 for t, (w, _, _) in zip(tasks, results) if w is not None and t[2][w] == hero)
+    unfinished = sum(1 for w, _, _ in results if w is None)
+    n = len(results)
+    low, high = wilson(wins, n)
+    lengths = [length for _, _, length in results]
+    for _, timing, _ in results:
+        for level, (times, singles) in timing.items():
+            acc = timing_acc.setdefault(level, [[], 0])
+            acc[0].extend(times)
+            acc[1] += singles
+    verdict = "ok" if wins / max(n, 1) >= fair else "BELOW TARGET"
+    print(f"  {label:<28} {hero} wins {wins:>4}/{n:<4} = {wins / max(n, 1):6.1%}  "
+          f"95% CI [{low:5.1%}, {high:5.1%}]  target {fair:.0%} {verdict}; "
+          f"median length {statistics.median(lengths):.0f} actions, unfinished {unfinished}")
+
+
+def print_timings(timing_acc):
+    print("  time per decision (multi-action decisions only):")
+    for level in engine.ai.LEVELS:
+        if level not in timing_acc:
+            continue
+        times, singles = timing_acc[level]
+        if times:
+            print(f"    {level:<7} n={len(times):>7}  median {statistics.median(times) * 1000:8.2f} ms  "
+                  f"max {max(times) * 1000:8.1f} ms  (single-action decisions: {singles})")
+
+
+def run(args):
+    wanted = set(args.games.split(",")) if args.games else None
+    with Pool(args.jobs) as pool:
+        for game_id, options, largest in VARIANTS:
+            if wanted and game_id not in wanted:
+                continue
+            print(f"{game_id} {options or '(base)'}: {args.matches} matches per pairing, "
+                  f"hard budget {args.hard_budget}s per decision, {args.jobs} jobs")
+            timing_acc = {}
+            for k, (strong, weak) in enumerate(PAIRINGS):
+                tasks = head_to_head(game_id, options, strong, weak, args.matches, args.hard_budget,
+                                     args.seed + 10_000 * k)
+                results = pool.map(play_one, tasks, chunksize=1)
+                summarize(f"2p {strong} vs {weak}", tasks, results, strong, 0.6, timing_acc)
+            tasks = one_against_field(game_id, options, largest, args.matches, args.hard_budget,
+                                      args.seed + 90_000)
+            results = pool.map(play_one, tasks, chunksize=1)
+            summarize(f"{largest}p hard vs {largest - 1} medium", tasks, results, "hard",
+                      1.6 / largest, timing_acc)
+            print_timings(timing_acc)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", default="", help="comma-separated game ids (default: all known)")
+    parser.add_argument("--matches", type=int, default=200, help="matches per pairing")
+    parser.add_argument("--hard-budget", type=float, default=1.0, help="seconds per hard decision")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument("--seed", type=int, default=1, help="first match seed")
+    args = parser.parse_args(argv)
+    started = time.time()
+    run(args)
+    print(f"total {time.time() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,250 @@
+"""A heuristic value of an Anno 1503 position for one seat.
+
+The value reads only what that seat may know: public holdings, its own
+hand, and tiles it looked at (others count at the average of the unknown
+tiles with that back). It rewards progress towards the three most advanced
+of the five goals (a match is won with any three), cards by what they would
+complete next, and ships by how close they are to a tile worth taking.
+"""
+
+from ...games.anno1503.data import (
+    ADJACENT_SPACES, COMMODITIES, DEVELOP, GOALS, PIONEER_COST, SEA, SEA_NEIGHBOURS,
+    SELL, SHIP_COST, TILE_BACKS, TILE_KINDS, BUYER_OF,
+)
+from ...games.anno1503.rules import citizen_merchant_count, pioneer_settler_count
+from .sample import BASE_TILE_BACKS
+
+_NEED = dict(GOALS)
+GOAL_NAMES = tuple(name for name, _ in GOALS)
+GOLD, OFFICES, AGREEMENTS, BUILDINGS, MERCHANTS = range(5)
+WIN = 100.0
+# Partial credit of each inhabitant kind towards three merchants.
+_MERCHANT_CREDIT = {"pioneer": 0.0, "settler": 0.2, "citizen": 0.55, "merchant": 1.0}
+_HAND_LIMIT = 5
+_OUTSIDE_TOP3 = 0.15  # progress on a goal outside the best three still has some value
+_VP_BONUS = 0.6
+
+
+def _sea_steps():
+    """All-pairs sea distances (the board has about 40 sea squares)."""
+    out = {}
+    for src in SEA:
+        dist = {src: 0}
+        todo = [src]
+        for sq in todo:
+            for n in SEA_NEIGHBOURS[sq]:
+                if n not in dist:
+                    dist[n] = dist[sq] + 1
+                    todo.append(n)
+        out[src] = dist
+    return out
+
+
+_STEPS = _sea_steps()
+# space index -> sea squares from which a ship may discover it
+_SHORE = {}
+for _sq, _spaces in ADJACENT_SPACES.items():
+    for _i in _spaces:
+        _SHORE.setdefault(_i, []).append(_sq)
+
+
+def _buildings_reachable(player, supply):
+    """Owned buildings plus types still in the supply that the seat lacks."""
+    owned = [b for b in player.buildings if b is not None]
+    return len(owned) + sum(1 for b, n in supply.items() if n > 0 and b not in owned)
+
+
+def goal_progress(player, supply=None):
+    """Five fractions in [0, 1], in GOALS order.
+
+    With the building ``supply`` given, a public-building goal that can no
+    longer be reached counts for little, so the seat turns to another goal.
+    """
+    slots = player.slots
+    offices = 5 - player.branch_offices.count(None)
+    buildings = 4 - player.buildings.count(None)
+    if supply is not None and _buildings_reachable(player, supply) < _NEED["public_buildings"]:
+        buildings *= 0.3
+    merchant = sum(_MERCHANT_CREDIT[k] for k in slots if k is not None and k != "pioneer")
+    return [
+        # convex: early gold is spent freely, the last coins before 30 are kept
+        min(player.gold / _NEED["gold"], 1.0) ** 1.5,
+        min(offices / _NEED["branch_offices"], 1.0),
+        min(len(player.trade_agreements) / _NEED["trade_agreements"], 1.0),
+        min(buildings / _NEED["public_buildings"], 1.0),
+        min(merchant / _NEED["merchants"], 1.0),
+    ]
+
+
+def goal_score(progress):
+    ranked = sorted(progress, reverse=True)
+    done = sum(1 for x in progress if x >= 1.0)
+    return ranked[0] + ranked[1] + ranked[2] + _OUTSIDE_TOP3 * (ranked[3] + ranked[4]) + _VP_BONUS * done
+
+
+def goal_gain(progress, goal, delta):
+    """How much the goal score changes when ``goal`` progresses by ``delta``."""
+    changed = list(progress)
+    changed[goal] = max(0.0, min(changed[goal] + delta, 1.0))
+    return goal_score(changed) - goal_score(progress)
+
+
+# --- tiles ------------------------------------------------------------------
+
+
+def kind_values(player, progress):
+    """What taking a tile of each kind is worth to ``player`` now."""
+    free_bridge = player.branch_offices.count(None) > 0
+    upgradable = any(k is not None and k != "merchant" for k in player.slots)
+    return {
+        "branch_office": goal_gain(progress, OFFICES, 1 / 4) + 0.05 if free_bridge else 0.0,
+        "trade_agreement": (
+            goal_gain(progress, AGREEMENTS, 1 / 3) + 0.04 if len(player.trade_agreements) < 3 else 0.0
+        ),
+        "treasure_gold": goal_gain(progress, GOLD, 0.4 * (1.5 - progress[GOLD])) + 0.05,
+        "treasure_upgrade": 0.12 if upgradable else 0.0,
+    }
+
+
+class TileBeliefs:
+    """What ``seat`` expects of each face-down tile: averages by back."""
+
+    def __init__(self, state, seat):
+        player = state.players[seat]
+        values = kind_values(player, goal_progress(player))
+        self.kind_values = values
+        known = set(state.removed)
+        for p in state.players:
+            known.update(t for t in p.branch_offices if t is not None)
+            known.update(p.trade_agreements)
+        self.mine = {}
+        for i, tile in enumerate(state.spaces):
+            if tile is not None and seat in state.seen[i]:
+                known.add(tile)
+                self.mine[i] = values.get(TILE_KINDS[tile], 0.0)
+        sums = {}
+        backs = set(range(2, state.num_players + 1))
+        for t, b in enumerate(BASE_TILE_BACKS):
+            if b in backs and t not in known:
+                total, n = sums.get(b, (0.0, 0))
+                sums[b] = (total + values.get(TILE_KINDS[t], 0.0), n + 1)
+        self.by_back = {b: total / n for b, (total, n) in sums.items()}
+
+    def space_value(self, state, space):
+        tile = state.spaces[space]
+        if tile is None:
+            return 0.0
+        if space in self.mine:
+            return self.mine[space]
+        return self.by_back.get(TILE_BACKS[tile], 0.0)
+
+
+def ship_value(state, player, ship, beliefs):
+    at = player.ship_at[ship]
+    if at is None:
+        return 0.0
+    steps = _STEPS[at]
+    best = 0.0
+    for space, shore in _SHORE.items():
+        if state.spaces[space] is None:
+            continue
+        v = beliefs.space_value(state, space)
+        if v <= best:
+            continue
+        d = min(steps.get(sq, 99) for sq in shore)
+        best = max(best, 0.7 * v / (1 + 0.25 * d))
+    return best
+
+
+# --- cards --------------------------------------------------------------------
+
+
+def _targets(player, progress):
+    """(cost, gain) of what the cards in hand would pay for next."""
+    out = []
+    slots = player.slots
+    free = slots.count(None)
+    if free and pioneer_settler_count(player) < 4:
+        gain = _INHABITANT["pioneer"]
+        if 7 - free >= 3:  # the next slot carries a public building
+            gain += goal_gain(progress, BUILDINGS, 1 / 4)
+        out.append((PIONEER_COST, gain))
+    for kind in ("pioneer", "settler", "citizen"):
+        if kind not in slots:
+            continue
+        if kind == "settler" and citizen_merchant_count(player) >= 3:
+            continue
+        to, cost = DEVELOP[kind]
+        credit = (_MERCHANT_CREDIT[to] - _MERCHANT_CREDIT[kind]) / 3
+        step = _INHABITANT[to] - _INHABITANT[kind]
+        out.append((cost, goal_gain(progress, MERCHANTS, credit) + step))
+    if player.ship_at.count(None) == 2:
+        out.append((SHIP_COST, 0.12))
+    return out
+
+
+def _gold_margin(gold):
+    """Goal value of one more coin (the gold progress is convex)."""
+    if gold >= _NEED["gold"]:
+        return 0.0
+    return ((gold + 1) / _NEED["gold"]) ** 1.5 - (gold / _NEED["gold"]) ** 1.5
+
+
+def hand_value(player, progress):
+    hand = player.hand
+    unit_values = []
+    needed = dict.fromkeys(COMMODITIES, 0)
+    worth = dict.fromkeys(COMMODITIES, 0.0)
+    for cost, gain in _targets(player, progress):
+        n = sum(k for _, k in cost)
+        for c, k in cost:
+            needed[c] += k
+            worth[c] = max(worth[c], 0.8 * gain / n)
+    gold_weight = goal_gain(progress, GOLD, 0.0) + _gold_margin(player.gold) + 0.004
+    for c in COMMODITIES:
+        kind = BUYER_OF[c]
+        sale = (SELL[kind][0] * gold_weight) if kind in player.slots else 0.01
+        for unit in range(hand[c]):
+            unit_values.append(worth[c] if unit < needed[c] and worth[c] > sale else sale)
+    unit_values.sort(reverse=True)
+    return sum(unit_values[:_HAND_LIMIT]) + 0.005 * sum(unit_values[_HAND_LIMIT:])
+
+
+# Inhabitants buy goods (income) and are steps towards merchants.
+_INHABITANT = {"pioneer": 0.06, "settler": 0.15, "citizen": 0.26, "merchant": 0.38}
+
+
+def _inhabitant_value(player):
+    return sum(_INHABITANT[k] for k in player.slots if k is not None)
+
+
+def evaluate(state, seat, beliefs=None):
+    """The value of ``state`` for ``seat`` (own holdings only)."""
+    if state.winner is not None:
+        return WIN if state.winner == seat else -WIN
+    player = state.players[seat]
+    progress = goal_progress(player, state.buildings)
+    if beliefs is None:
+        beliefs = TileBeliefs(state, seat)
+    value = goal_score(progress) + _inhabitant_value(player) + 0.005 * min(player.gold, 10)
+    value += hand_value(player, progress)
+    value += max(ship_value(state, player, 0, beliefs), ship_value(state, player, 1, beliefs))
+    return value
+
+
+def public_strength(state, seat):
+    """A seat's value from public information only (hand counted by size)."""
+    player = state.players[seat]
+    progress = goal_progress(player, state.buildings)
+    return goal_score(progress) + _inhabitant_value(player) + 0.04 * min(player.hand_size(), 5)
+
+
+def relative_value(state, seat, beliefs=None):
+    """Own value minus the strongest opponent's: the search's leaf value."""
+    if state.winner is not None:
+        return WIN if state.winner == seat else -WIN
+    mine = evaluate(state, seat, beliefs)
+    rival = max(public_strength(state, s) for s in range(state.num_players) if s != seat)
+    return mine - rival
+
+

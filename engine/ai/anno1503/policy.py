@@ -1,0 +1,83 @@
+"""The strategic policy of ``easy`` and ``medium``: one-step greedy on the value.
+
+Each legal action is scored by the value (``evaluate``) of the position it
+leads to. Actions whose result would depend on something the seat cannot
+see are scored without applying them: ``end_turn`` (the next roll),
+``discover`` (the tile) and ``big_branch_office`` (the card drawn) get an
+expected value, and ``discard`` removes the card without passing the turn.
+So the policy may run on any state consistent with the seat's view, and in
+the search it runs directly on a sampled world at no extra cost.
+
+Unknown action types (an expansion's) are scored neutrally: like ending
+the turn, so they are chosen only when nothing else helps.
+"""
+
+from ...games.anno1503.data import SPACE_INDEX
+from .evaluate import GOLD, TileBeliefs, evaluate, goal_gain, goal_progress
+
+# A small edge for ending the turn: pointless moves are not made.
+_END_TURN_EDGE = 0.002
+
+
+def _discover_score(state, seat, action, base, beliefs):
+    space = SPACE_INDEX[tuple(action["space"])]
+    if seat in state.seen[space]:
+        return base - 1.0 if beliefs.space_value(state, space) <= 0.0 else base + 0.2
+    return base + 0.25 * beliefs.space_value(state, space)
+
+
+def _bbo_score(state, seat, base):
+    progress = goal_progress(state.players[seat])
+    return base + goal_gain(progress, GOLD, -2 / 30) + 0.05
+
+
+def _discard_score(state, seat, action, beliefs):
+    world = state.clone()
+    world.players[seat].hand[action["commodity"]] -= 1
+    return evaluate(world, seat, beliefs)
+
+
+def score_actions(game, state, seat, actions):
+    """``[(score, index)]`` for every action, higher is better."""
+    beliefs = TileBeliefs(state, seat)
+    base = evaluate(state, seat, beliefs)
+    out = []
+    for i, action in enumerate(actions):
+        kind = action["type"]
+        if kind == "end_turn":
+            score = base + _END_TURN_EDGE
+        elif kind == "discover":
+            score = _discover_score(state, seat, action, base, beliefs)
+        elif kind == "big_branch_office":
+            score = _bbo_score(state, seat, base)
+        elif kind == "discard":
+            score = _discard_score(state, seat, action, beliefs)
+        elif kind not in _KNOWN:
+            score = base
+        else:
+            after, _ = game.apply(state, seat, action)
+            # Tile beliefs change only when tiles move; otherwise reuse them (speed).
+            reuse = None if kind in _MOVES_TILES else beliefs
+            score = evaluate(after, seat, reuse)
+        out.append((score, i))
+    return out
+
+
+_MOVES_TILES = frozenset(("lose_tile", "place_reserve_tile", "take_tile", "return_tile"))
+_KNOWN = frozenset((
+    "choose_commodity", "lose_tile", "place_reserve_tile", "build_ship", "place_pioneer",
+    "develop", "sell", "buy", "move_ship", "take_tile", "return_tile",
+))
+
+
+def greedy_choice(game, state, seat, actions, noise=0.0, rng=None):
+    """The best-scoring action; ``noise`` adds uniform jitter (the easy level)."""
+    if len(actions) == 1:
+        return actions[0]
+    scored = score_actions(game, state, seat, actions)
+    if noise and rng is not None:
+        scored = [(s + noise * rng.below(1000) / 1000.0, i) for s, i in scored]
+    best = max(scored, key=lambda si: (si[0], -si[1]))
+    return actions[best[1]]
+
+

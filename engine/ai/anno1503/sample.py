@@ -1,0 +1,149 @@
+"""Determinization: a full Anno 1503 state consistent with one seat's view.
+
+The search must simulate with the game's own rules, which need a whole
+state, but a seat may only use its view. This module fills in what the view
+hides, drawing uniformly among the fillings consistent with it:
+
+- other seats' hands: the commodity cards not in the stacks or the seat's
+  own hand, dealt to the others to match their public hand sizes;
+- face-down tiles: tiles of the used backs that the seat has not located
+  (not seen on a space, not on an island, not removed) are dealt to the
+  unseen spaces by the back each shows; the rest form the reserve, shuffled;
+- the generator (future dice) gets a fresh seed.
+
+Tiles another seat looked at get a sampled identity too, but their
+``seen`` marks are kept, so simulated opponents act as if they knew them.
+"""
+
+from ...games.anno1503 import data
+
+COMMODITIES = data.COMMODITIES
+_STACK_SIZE = data.RULES["stack_size"]
+# The base game uses the first tiles only (the expansion appends its own).
+BASE_TILE_BACKS = data.TILE_BACKS[: getattr(data, "BASE_TILE_COUNT", len(data.TILE_BACKS))]
+
+
+def used_backs(num_players):
+    return tuple(range(2, num_players + 1))
+
+
+def located_tiles(view):
+    """Tile ids the viewer can place: seen on a space, held, or removed."""
+    known = {t["id"] for t in view["removed"]}
+    for space in view["spaces"]:
+        tile = space["tile"]
+        if tile is not None and "id" in tile:
+            known.add(tile["id"])
+    discovery = view.get("discovery")
+    if discovery and "tile" in discovery:
+        known.add(discovery["tile"]["id"])
+    for p in view["players"]:
+        known.update(t["id"] for t in p["trade_agreements"])
+        known.update(t["id"] for t in p["branch_offices"].values() if t is not None)
+    return known
+
+
+def unknown_tiles(view):
+    """Tile ids of the used backs whose place the viewer does not know."""
+    backs = used_backs(view["num_players"])
+    known = located_tiles(view)
+    return [t for t, b in enumerate(BASE_TILE_BACKS) if b in backs and t not in known]
+
+
+def _deal_hands(view, seat, rng):
+    pool = []
+    own = view["players"][seat]["hand"]
+    for c in COMMODITIES:
+        pool.extend([c] * (_STACK_SIZE - view["stacks"][c] - own[c]))
+    rng.shuffle(pool)
+    hands = []
+    for p in view["players"]:
+        if "hand" in p:
+            hands.append(dict(p["hand"]))
+            continue
+        hand = dict.fromkeys(COMMODITIES, 0)
+        for _ in range(p["hand_size"]):
+            hand[pool.pop()] += 1
+        hands.append(hand)
+    return hands
+
+
+def _deal_tiles(view, rng):
+    """(spaces dict, reserve list) with unknown tiles dealt by back."""
+    by_back = {}
+    for t in unknown_tiles(view):
+        by_back.setdefault(BASE_TILE_BACKS[t], []).append(t)
+    for tiles in by_back.values():
+        rng.shuffle(tiles)
+    spaces = {}
+    discovery = view.get("discovery")
+    for entry in view["spaces"]:
+        r, c = entry["space"]
+        tile = entry["tile"]
+        if tile is None:
+            spaces[f"{r},{c}"] = None
+        elif "id" in tile:
+            spaces[f"{r},{c}"] = tile["id"]
+        elif discovery and "tile" in discovery and discovery["space"] == [r, c]:
+            spaces[f"{r},{c}"] = discovery["tile"]["id"]
+        else:
+            spaces[f"{r},{c}"] = by_back[tile["back"]].pop()
+    reserve = [t for tiles in by_back.values() for t in tiles]
+    rng.shuffle(reserve)
+    if len(reserve) != view["reserve_size"]:
+        raise ValueError("the view's tiles do not add up; cannot determinize")
+    return spaces, reserve
+
+
+def _player_dump(entry, hand):
+    return {
+        "gold": entry["gold"],
+        "hand": hand,
+        "slots": list(entry["slots"]),
+        "buildings": list(entry["buildings"]),
+        "branch_offices": {
+            b: (t["id"] if t is not None else None) for b, t in entry["branch_offices"].items()
+        },
+        "trade_agreements": [t["id"] for t in entry["trade_agreements"]],
+        "ships": [dict(s) for s in entry["ships"]],
+        "turn": entry["turn"],
+    }
+
+
+def sample_dump(view, seat, rng, options=None):
+    """A dump (DESIGN.md format) consistent with ``view``; ``rng`` draws the rest.
+
+    Raises ``ValueError`` when the view cannot be completed (e.g. a variant
+    with state this module does not know), so callers can fall back.
+    """
+    hands = _deal_hands(view, seat, rng)
+    spaces, reserve = _deal_tiles(view, rng)
+    backs = used_backs(view["num_players"])
+    discovery = view.get("discovery")
+    return {
+        "game": "anno1503",
+        "rules_version": 1,
+        "options": dict(options or view.get("options") or {"expansion": "none"}),
+        "num_players": view["num_players"],
+        "seed": 0,
+        "rng": rng.next64(),
+        "turn": view["turn"],
+        "start_player": view.get("start_player", 0),
+        "active": view["active"],
+        "phase": view["phase"],
+        "last_roll": dict(view["last_roll"]),
+        "queue": list(view.get("queue", ())),
+        "choice": view["choice"],
+        "stacks": dict(view["stacks"]),
+        "buildings": dict(view["buildings"]),
+        "spaces": spaces,
+        "seen": {f"{s['space'][0]},{s['space'][1]}": list(s["seen_by"]) for s in view["spaces"] if s["seen_by"]},
+        "reserve": reserve,
+        "box": [t for t, b in enumerate(BASE_TILE_BACKS) if b not in backs],
+        "removed": [t["id"] for t in view["removed"]],
+        "discovery": None if discovery is None else {"ship": discovery["ship"], "space": list(discovery["space"])},
+        "winner": view["winner"],
+        "players": [_player_dump(p, h) for p, h in zip(view["players"], hands)],
+    }
+
+

@@ -1,0 +1,27 @@
+"""The ladder bench's pieces: Wilson intervals and one cheap match."""
+
+import importlib.util
+from pathlib import Path
+
+_PATH = Path(__file__).resolve().parents[3] / "bench" / "ai_ladder.py"
+_SPEC = importlib.util.spec_from_file_location("ai_ladder", _PATH)
+ladder = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(ladder)
+
+
+def test_wilson_interval_brackets_the_rate_and_narrows_with_more_matches():
+    low, high = ladder.wilson(60, 100)
+    assert low < 0.6 < high
+    assert abs(low - 0.502) < 0.005 and abs(high - 0.691) < 0.005  # textbook values
+    low2, high2 = ladder.wilson(600, 1000)
+    assert high2 - low2 < high - low
+    assert ladder.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_one_match_reports_a_winner_and_the_timings_of_each_level():
+    winner, timing, length = ladder.play_one(("anno1503", {}, ("medium", "random"), 3, 0.05))
+    assert winner in (0, 1)
+    assert set(timing) == {"medium", "random"}
+    times, singles = timing["medium"]
+    assert len(times) > 0 and singles >= 0
+    assert 0 < length < ladder.MAX_ACTIONS
