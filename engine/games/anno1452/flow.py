@@ -22,9 +22,8 @@ DECISION_ACTIONS = {
     "discard": ("discard", "keep_hand"),
     "er_special": ("play_special", "pass"),
     "open_swap": ("swap_open", "pass"),
-    "trade": ("offer", "end_trading"),
-    "offer_reply": ("accept_offer", "decline_offer"),
     "position": ("choose_position",),
+    # "trade" and "offer_reply" are added by game.py from trade.DECISIONS.
 }
 
 

@@ -31,6 +31,8 @@ from .view import view
 register_steps(evaluation.STEPS)
 register_steps(battle.STEPS)
 register_steps(trade.STEPS)
+# The trade module owns its decisions' action lists (bundled offers).
+DECISION_ACTIONS.update(trade.DECISIONS)
 
 SCENARIO_PLAYERS = {"standard": (3, 4), "ottokar_a": (2, 3), "ottokar_b": (2, 3)}
 OPTIONS = {

@@ -1,10 +1,12 @@
 """What one viewer may see: everything public, their own hand, their offers.
 
 Never shown: the generator, the deck order, other players' hands (only their
-size), the content of an offer to anyone but its two parties.
+size), the content of an offer to anyone but its two parties, a draft offer
+to anyone but its author.
 """
 
 from .board import principalities_of, totals
+from .state import copy_data
 from .data import CARDS, MAX_CITIES, MAX_ESTATES, REGION_NAMES, ROWS
 from .evaluation import victory_points
 
@@ -41,8 +43,14 @@ def _offer_view(d, viewer):
     if offer is None:
         return None
     if viewer in (offer["from"], offer["to"]):
-        return dict(offer)
+        return copy_data(offer)
     return {"from": offer["from"], "to": offer["to"]}
+
+
+def _draft_view(d, viewer):
+    """A draft being composed is its author's alone (not even the addressee's)."""
+    draft = d["trade"]["draft"] if d["trade"] else None
+    return copy_data(draft) if draft is not None and draft["from"] == viewer else None
 
 
 def view(d, viewer):
@@ -61,7 +69,7 @@ def view(d, viewer):
         "open_cards": list(d["open_cards"]),
         "battle": None if d["battle"] is None else _battle_view(d["battle"]),
         "landfrieden": list(d["landfrieden"]), "pacts": [list(p) for p in d["pacts"]],
-        "offer": _offer_view(d, viewer),
+        "offer": _offer_view(d, viewer), "draft": _draft_view(d, viewer),
         "players": [_player_view(d, s, viewer) for s in range(d["num_players"])],
         "result": d["result"],
     }

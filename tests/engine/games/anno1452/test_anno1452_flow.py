@@ -1,10 +1,10 @@
-"""The time table, the evaluation round's decisions, expert trade, views."""
+"""The time table, the evaluation round's decisions, the 2-player open cards, views."""
 
 import pytest
 
 from engine.errors import IllegalActionError
 
-from .anno1452_helpers import GAME, R, act, blank, load, of_type, put, run_steps, script_dice
+from .anno1452_helpers import GAME, act, blank, load, of_type, run_steps, script_dice
 
 
 def _last_turn_of_round(number, options=None, num_players=3):
@@ -83,63 +83,7 @@ def test_turn_order_king_chooses_then_prestige():
     assert state.data["order"] == [1, 2, 3, 0]
 
 
-def _trade_state(num_players=3):
-    d = blank(num_players=num_players, options={"rules": "expert"})
-    d["phase"] = "evaluation"
-    state = load(d)
-    run_steps(state, [["trade"], ["epoch"]])
-    return state
-
-
-def test_trade_offer_accepted_is_carried_out():
-    state = _trade_state()
-    assert GAME.to_act(state) == [0]
-    d = GAME.dump(state)
-    theirs = put(d, "Bayern", 1)
-    state, events = act(load(d), 0, type="offer", to=1, give_gold=5, ask_estate=theirs)
-    assert GAME.to_act(state) == [1]
-    assert state.data["offer"]["give_gold"] == 5
-    assert GAME.view(state, 2)["offer"] == {"from": 0, "to": 1}
-    assert GAME.view(state, 1)["offer"]["ask_estate"] == theirs
-    state, _ = act(state, 1, type="accept_offer")
-    assert state.data["players"][0]["gold"] == 10 and state.data["players"][1]["gold"] == 20
-    assert state.data["regions"][R["Bayern"]]["slots"][0]["owner"] == 0
-
-
-def test_pact_is_binding_and_declined_offers_change_nothing():
-    state = _trade_state()
-    state, _ = act(state, 0, type="offer", to=2, give_gold=1)
-    state, _ = act(state, 2, type="decline_offer")
-    assert state.data["players"][0]["gold"] == 15
-    state, _ = act(state, 1, type="offer", to=0, pact="yes")
-    state, _ = act(state, 0, type="accept_offer")
-    assert state.data["pacts"] == [[0, 1]]
-    for seat in (2, 0, 1, 2):
-        if GAME.to_act(state) == [seat]:
-            state, _ = act(state, seat, type="end_trading")
-    while state.data["decision"]["kind"] == "trade":
-        seat = GAME.to_act(state)[0]
-        state, _ = act(state, seat, type="end_trading")
-    assert state.data["phase"] == "action"
-    d = GAME.dump(state)
-    mine = put(d, "Bayern", 0)
-    theirs = put(d, "Bayern", 1)
-    d["decision"]["seats"] = [0]
-    with pytest.raises(IllegalActionError) as err:
-        act(load(d), 0, type="attack", target=theirs, **{"from": mine})
-    assert err.value.reason == "non_aggression_pact"
-
-
-def test_offer_limit_ends_the_phase():
-    state = _trade_state()
-    for _ in range(3):
-        while GAME.to_act(state) != [0]:
-            state, _ = act(state, GAME.to_act(state)[0], type="end_trading")
-        state, _ = act(state, 0, type="offer", to=1, give_gold=1)
-        state, _ = act(state, 1, type="decline_offer")
-    while GAME.to_act(state) != [0]:
-        state, _ = act(state, GAME.to_act(state)[0], type="end_trading")
-    assert {a["type"] for a in GAME.legal_actions(state, 0)} == {"end_trading"}
+# Trade offers (bundles, pacts, the offer limit) are in test_anno1452_trade.py.
 
 
 def test_two_player_open_cards_alternate():
