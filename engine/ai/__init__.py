@@ -12,7 +12,10 @@ from .random_player import RandomPlayer
 
 LEVELS = ("random", "easy", "medium", "hard")
 # game id -> module with ``make_player(level, **options)``
-GAME_MODULES = {"anno1503": "engine.ai.anno1503"}
+GAME_MODULES = {
+    "anno1503": "engine.ai.anno1503",
+    "anno1452": "engine.ai.anno1452",
+}
 
 
 class LevelPlayer:

@@ -47,6 +47,14 @@ def _offer_view(d, viewer):
     return {"from": offer["from"], "to": offer["to"]}
 
 
+def _trade_view(d):
+    """Who is done trading and how many offers each made: public; drafts are not."""
+    trade = d["trade"]
+    if not trade:
+        return None
+    return {"done": list(trade["done"]), "offers": dict(trade["offers"]), "cursor": trade["cursor"]}
+
+
 def _draft_view(d, viewer):
     """A draft being composed is its author's alone (not even the addressee's)."""
     draft = d["trade"]["draft"] if d["trade"] else None
@@ -70,6 +78,11 @@ def view(d, viewer):
         "battle": None if d["battle"] is None else _battle_view(d["battle"]),
         "landfrieden": list(d["landfrieden"]), "pacts": [list(p) for p in d["pacts"]],
         "offer": _offer_view(d, viewer), "draft": _draft_view(d, viewer),
+        "trade": _trade_view(d),
+        # Public at the table; an AI needs them to rebuild a consistent state.
+        "new_order": None if d.get("new_order") is None else list(d["new_order"]),
+        "event_acted": d["event_acted"], "interregnum": d["interregnum"],
+        "crowned": d["crowned"], "anti_king_row": d.get("anti_king_row"),
         "players": [_player_view(d, s, viewer) for s in range(d["num_players"])],
         "result": d["result"],
     }

@@ -1,0 +1,23 @@
+"""Anno 1452 AI: greedy ``easy``/``medium`` players and a searching ``hard``.
+
+``make_player(level, **options)`` is what ``engine.ai.get_player`` calls.
+Modules: ``sample`` (a state consistent with a view), ``evaluate`` (the
+heuristic value), ``cards`` (a card's worth), ``battle_odds``, ``policy``
+(one-step greedy on the value), ``decisions`` (battle, cards, trade),
+``players``.
+"""
+
+from .players import GreedyPlayer, SearchPlayer
+
+# easy: noisy scores and one random move in five (deliberate mistakes)
+_EASY = {"noise": 2.0, "blunder_rate": 0.3}
+
+
+def make_player(level, time_budget=1.0, **options):
+    if level == "easy":
+        return GreedyPlayer("easy", **{**_EASY, **options})
+    if level == "medium":
+        return GreedyPlayer("medium", **options)
+    if level == "hard":
+        return SearchPlayer(time_budget=time_budget, **options)
+    raise ValueError(f"no {level!r} player for anno1452")
