@@ -91,15 +91,22 @@ def action_schemas(game):
     return _schemas_by_game(game.id)
 
 
+@lru_cache(maxsize=None)
+def _validators_by_game(game_id):
+    # Building a Schema deep-copies its fields: do it once per game, not per
+    # request (an instance holds no per-call state, so threads can share it).
+    return {t: cls() for t, cls in _schemas_by_game(game_id).items()}
+
+
 def validate_action(game, action):
     """Return the ``{field: [messages]}`` problems of ``action``, or {}."""
     if not isinstance(action, dict):
         return {"action": ["must be an object"]}
-    schemas = action_schemas(game)
-    schema = schemas.get(action.get("type")) if isinstance(action.get("type"), str) else None
+    validators = _validators_by_game(game.id)
+    schema = validators.get(action.get("type")) if isinstance(action.get("type"), str) else None
     if schema is None:
-        return {"type": [f"must be one of: {', '.join(sorted(schemas))}"]}
-    return schema().validate(action)
+        return {"type": [f"must be one of: {', '.join(sorted(validators))}"]}
+    return schema.validate(action)
 
 
 def register_in_spec(spec, games):

@@ -19,6 +19,7 @@ from .action_schemas import register_in_spec
 from .config import load_config
 from .context import Services
 from .errors import ApiError, from_http_exception, unexpected_error_body
+from .json_provider import OrjsonProvider
 from .routes import catalogue, history, matches, ops, playing
 from .schemas import ErrorSchema
 
@@ -63,11 +64,17 @@ class TabulaApi(flask_smorest.Api):
     ERROR_SCHEMA = ErrorSchema
 
     def handle_http_exception(self, error):
+        over_limit = guards.pending_rate_limit_error()
+        if over_limit is not None:
+            return _api_error(over_limit)
         status, body, headers = from_http_exception(error)
         return body, status, headers
 
 
 def _api_error(error):
+    # A route that counts its request along with its read (guards.read_match)
+    # may fail before that read: count it now, and 429 wins as it would have.
+    error = guards.pending_rate_limit_error() or error
     response = jsonify(error.body())
     response.status_code = error.status
     response.headers.update(error.headers)
@@ -75,6 +82,9 @@ def _api_error(error):
 
 
 def _unexpected(error):
+    over_limit = guards.pending_rate_limit_error()
+    if over_limit is not None:
+        return _api_error(over_limit)
     status, body = unexpected_error_body(error)
     response = jsonify(body)
     response.status_code = status
@@ -92,6 +102,7 @@ def create_app(config=None):
     """Build the app; ``config`` overrides environment and defaults (tests)."""
     settings = load_config(config)
     app = Flask("service")
+    app.json = OrjsonProvider(app)
     app.config.update(
         API_TITLE="Tabula",
         API_VERSION="1",
@@ -109,6 +120,7 @@ def create_app(config=None):
     ops.register_plain_routes(app, api)
     app.before_request(guards.check_rate_limit)
     app.before_request(guards.check_json_body)
+    app.after_request(guards.count_unread_charge)
     app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(Exception, _unexpected)
     return app

@@ -31,11 +31,15 @@ class Plan:
     on_duplicate: object = None  # callable(stored idempotency value) -> response
 
 
-def change_match(services, match_id, plan_change, schedule_ai=True):
-    """Run ``plan_change(stored) -> Plan`` until its commit wins; return the response."""
+def change_match(services, match_id, plan_change, schedule_ai=True, first=None):
+    """Run ``plan_change(stored) -> Plan`` until its commit wins; return the response.
+
+    ``first``: the match as the caller already read it, used for the first
+    attempt instead of reading it again.
+    """
     store = services.store
-    for _ in range(MAX_ATTEMPTS):
-        stored = store.load(match_id)
+    for attempt in range(MAX_ATTEMPTS):
+        stored = first if attempt == 0 and first is not None else store.load(match_id)
         if stored is None:
             raise not_found("match", match_id=match_id)
         old_status = stored.doc["status"]

@@ -2,7 +2,8 @@
 
 Rate limit: a fixed-window counter in Redis per bearer token (its hash) or,
 without one, per client address; ``RATE_LIMIT`` requests per
-``RATE_LIMIT_WINDOW_S`` (generous by default). Health, readiness and the
+``RATE_LIMIT_WINDOW_S`` (generous by default). Routes on the hot path count
+in the same round trip as their first read of the match (``read_match``). Health, readiness and the
 spec are exempt. When Redis is down the limit fails open: the route then
 answers 503 itself if it needs storage.
 
@@ -16,7 +17,7 @@ import json
 import time
 
 import redis
-from flask import current_app, request
+from flask import current_app, g, request
 
 from .errors import ApiError
 from .tokens import bearer_token
@@ -31,28 +32,98 @@ def _identity():
     return "a:" + (request.remote_addr or "unknown")
 
 
+class RateCharge:
+    """One request to count against its identity's window.
+
+    A route that reads its match first (its class sets ``defers_rate_limit``)
+    sends the count in the same Redis round trip as that read
+    (``read_match``); every other request is counted before its route runs.
+    """
+
+    def __init__(self, limit, window):
+        now = time.time()
+        self.limit = limit
+        self.window = window
+        self.index = int(now // window)
+        self.now = now
+        self.key = f"ratelimit:{_identity()}:{self.index}"
+        self.ttl = window + 1
+
+    def count_now(self, client):
+        pipe = client.pipeline(transaction=False)
+        pipe.incr(self.key)
+        pipe.expire(self.key, self.ttl, nx=True)
+        return pipe.execute()[0]
+
+    def error_if_over(self, count):
+        """The 429 for ``count`` requests in this window, or None."""
+        if count <= self.limit:
+            return None
+        retry_after = max(1, int((self.index + 1) * self.window - self.now + 0.999))
+        return ApiError(429, "rate_limited", f"more than {self.limit} requests in {self.window} s",
+                        headers={"Retry-After": str(retry_after)}, retry_after_s=retry_after)
+
+    def enforce(self, count):
+        error = self.error_if_over(count)
+        if error is not None:
+            raise error
+
+
+def _route_defers_rate_limit():
+    view = current_app.view_functions.get(request.endpoint)
+    return getattr(getattr(view, "view_class", None), "defers_rate_limit", False)
+
+
 def check_rate_limit():
     if request.path in EXEMPT_PATHS:
         return
     services = current_app.extensions["tabula"]
     limit = services.config["RATE_LIMIT"]
-    window = services.config["RATE_LIMIT_WINDOW_S"]
     if limit <= 0:
         return
-    now = time.time()
-    index = int(now // window)
-    key = f"ratelimit:{_identity()}:{index}"
-    try:
-        pipe = services.redis.pipeline(transaction=False)
-        pipe.incr(key)
-        pipe.expire(key, window + 1, nx=True)
-        count = pipe.execute()[0]
-    except redis.RedisError:
+    charge = RateCharge(limit, services.config["RATE_LIMIT_WINDOW_S"])
+    if _route_defers_rate_limit():
+        g.rate_charge = charge
         return
-    if count > limit:
-        retry_after = max(1, int((index + 1) * window - now + 0.999))
-        raise ApiError(429, "rate_limited", f"more than {limit} requests in {window} s",
-                       headers={"Retry-After": str(retry_after)}, retry_after_s=retry_after)
+    try:
+        count = charge.count_now(services.redis)
+    except redis.RedisError:
+        return  # fail open: the route answers 503 itself if it needs storage
+    charge.enforce(count)
+
+
+def read_match(store, match_id, token_hash=None):
+    """``store.load`` plus this request's deferred rate-limit count, one round trip.
+
+    The 429 comes before anything the read tells (404, 401...), as when the
+    count is taken before the route.
+    """
+    charge = g.pop("rate_charge", None)
+    if charge is None:
+        return store.load(match_id, token_hash)
+    stored, count = store.load_counted(match_id, token_hash, charge.key, charge.ttl)
+    charge.enforce(count)
+    return stored
+
+
+def pending_rate_limit_error():
+    """For error handlers: count a deferred request its route never read for
+    (it failed first, e.g. a malformed body) and return its 429, if over."""
+    charge = g.pop("rate_charge", None)
+    if charge is None:
+        return None
+    try:
+        count = charge.count_now(current_app.extensions["tabula"].redis)
+    except redis.RedisError:
+        return None
+    return charge.error_if_over(count)
+
+
+def count_unread_charge(response):
+    """after_request safety net: a deferred count its route never sent (a
+    route that answers without reading its match) is still counted."""
+    pending_rate_limit_error()
+    return response
 
 
 def check_json_body():

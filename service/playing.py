@@ -27,9 +27,13 @@ from .errors import (
 from .storage import Change, idem_key
 
 
-def legal_actions(services, match_id, seat):
-    """GET /v1/matches/{id}/actions -> ``{"version", "seat", "actions"}``."""
-    stored = services.store.load(match_id)
+def legal_actions(services, match_id, seat, stored=None):
+    """GET /v1/matches/{id}/actions -> ``{"version", "seat", "actions"}``.
+
+    ``stored``: the match as the route already read it (saves a round trip).
+    """
+    if stored is None:
+        stored = services.store.load(match_id)
     if stored is None:
         raise not_found("match", match_id=match_id)
     doc = stored.doc
@@ -67,15 +71,21 @@ class Submission:
         self.version = version
         self.if_match = if_match
         self.idempotency_key = idempotency_key
-        self.fingerprint = fingerprint(body if body is not None else {"action": action})
+        # Only an idempotency record needs the fingerprint (hashing costs).
+        self.fingerprint = None
+        if idempotency_key is not None:
+            self.fingerprint = fingerprint(body if body is not None else {"action": action})
         self.choose = choose
         self.respond = respond
         self.schedule_ai = schedule_ai
 
 
-def submit_action(services, match_id, submission):
+def submit_action(services, match_id, submission, stored=None):
     """Apply one action; returns ``{"version", "events", "match"}``
     (``{"version", "doc"}`` when ``submission.respond`` is False).
+
+    ``stored``: the match as the caller already read it, planned against
+    first (a conflicting commit re-reads it).
 
     Raises 409 (game_over, not_your_turn, version_conflict, illegal_action),
     412 (If-Match), 422 (malformed action, or an idempotency key reused with
@@ -99,7 +109,7 @@ def submit_action(services, match_id, submission):
                 return Plan(replay_of(record))
         return _plan_action(stored, submission, record_key, replay_of)
 
-    return change_match(services, match_id, plan, schedule_ai=submission.schedule_ai)
+    return change_match(services, match_id, plan, schedule_ai=submission.schedule_ai, first=stored)
 
 
 def _check_guards(doc, submission):

@@ -100,8 +100,30 @@ class Store:
         With ``token_hash``, the seat that token acts for comes in the same
         round trip (``token_seat``, None when unknown here).
         """
-        fields = ["rev", "doc", "state"] + ([f"tok:{token_hash}"] if token_hash else [])
-        values = self.redis.hmget(match_key(match_id), fields)
+        values = self.redis.hmget(match_key(match_id), self._load_fields(token_hash))
+        return self._stored(match_id, token_hash, values)
+
+    def load_counted(self, match_id, token_hash, counter_key, counter_ttl_s):
+        """``(load(match_id, token_hash), counter after INCR)`` in one round trip.
+
+        The counter (a rate-limit window, outside the match's slot) gets its
+        TTL on first use. A pipeline, not a script, so the two slots may live
+        on different cluster nodes.
+        """
+        fields = self._load_fields(token_hash)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.incr(counter_key)
+        pipe.expire(counter_key, counter_ttl_s, nx=True)
+        pipe.hmget(match_key(match_id), fields)
+        count, _, values = pipe.execute()
+        return self._stored(match_id, token_hash, values), count
+
+    @staticmethod
+    def _load_fields(token_hash):
+        return ["rev", "doc", "state"] + ([f"tok:{token_hash}"] if token_hash else [])
+
+    @staticmethod
+    def _stored(match_id, token_hash, values):
         rev, doc, state = values[:3]
         if rev is None or doc is None:
             return None

@@ -64,3 +64,11 @@ def require_seat(store, match_id, token):
     if not exists:
         raise not_found("match", match_id=match_id)
     return _resolve(store, match_id, token, True, seat)
+
+
+def seat_in(store, stored, match_id, token):
+    """``require_seat`` for a match already loaded with the token's hash
+    (``stored`` None: 404); saves the probe's round trip."""
+    if stored is None:
+        raise not_found("match", match_id=match_id)
+    return _resolve(store, match_id, token, True, stored.token_seat)

@@ -4,9 +4,10 @@ import marshmallow as ma
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from ..guards import read_match
 from ..playing import Submission, legal_actions, submit_action
 from ..schemas import ActionListSchema, ActionResultSchema, PostActionSchema
-from ..tokens import require_seat
+from ..tokens import hash_token, seat_in
 from .common import BEARER, documents_errors, services, token, version_header
 
 blp = Blueprint("playing", __name__, url_prefix="/v1/matches",
@@ -22,30 +23,41 @@ class ActionHeadersSchema(ma.Schema):
                                            "again, nothing applied twice; other body: 422.")})
 
 
+def _load_with_seat(match_id):
+    """The match and the bearer's seat in it: one Redis round trip, which also
+    counts the request for the rate limit (hence ``defers_rate_limit``)."""
+    bearer = token()
+    store = services().store
+    stored = read_match(store, match_id, hash_token(bearer) if bearer else None)
+    return stored, seat_in(store, stored, match_id, bearer)
+
+
 @blp.route("/<match_id>/actions")
 class Actions(MethodView):
+    defers_rate_limit = True
+
     @blp.doc(operationId="listActions", security=BEARER)
     @blp.response(200, ActionListSchema)
     @documents_errors(blp, 401, 403, 404)
     def get(self, match_id):
         """Every legal action of your seat now (empty when you have nothing to decide)."""
-        seat = require_seat(services().store, match_id, token())
-        return legal_actions(services(), match_id, seat)
+        stored, seat = _load_with_seat(match_id)
+        return legal_actions(services(), match_id, seat, stored)
 
     @blp.doc(operationId="postAction", security=BEARER)
-    @blp.arguments(ActionHeadersSchema, location="headers")
-    @blp.arguments(PostActionSchema)
+    @blp.arguments(ActionHeadersSchema(), location="headers")
+    @blp.arguments(PostActionSchema())
     @blp.response(200, ActionResultSchema)
     @documents_errors(blp, 400, 401, 403, 404, 409, 412, 413, conflict=(
         "`illegal_action` (`details.reason` names the rule), `not_your_turn` (also while the "
         "match waits for players), `game_over`, `version_conflict` (`details.current_version`)."))
     def post(self, headers, body, match_id):
         """Play one action; every element of the action list can be posted unchanged."""
-        seat = require_seat(services().store, match_id, token())
+        stored, seat = _load_with_seat(match_id)
         if_match = headers.get("if_match")
         submission = Submission(
             seat, body["action"], version=body.get("version"),
             if_match=version_header(if_match) if if_match is not None else None,
             idempotency_key=headers.get("idempotency_key"), body=body,
         )
-        return submit_action(services(), match_id, submission)
+        return submit_action(services(), match_id, submission, stored)

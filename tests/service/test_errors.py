@@ -121,3 +121,25 @@ def test_tokens_401_and_403(client):
     assert_error(client.get(actions, headers=bearer(other["tokens"]["0"])), 403, "forbidden")
     assert_error(client.get(f"/v1/matches/{match_id}", headers=bearer("made-up")), 401, "unauthorized")
     assert_error(client.post(f"/v1/matches/{match_id}/resign"), 401, "unauthorized")
+
+
+def test_action_routes_count_with_their_read_and_429_comes_first(redis_server):
+    """/actions counts its request in the same round trip as its read of the
+    match; a request that fails before that read (bad body) still counts,
+    and over the limit 429 wins over 422 and 404 as it does elsewhere."""
+    app = make_app(redis_server.url, RATE_LIMIT=4, RATE_LIMIT_WINDOW_S=60)
+    client = app.test_client()
+    created = create(client)  # counted for the client address, not the token
+    match_id, token = created["match"]["id"], created["tokens"]["0"]
+    path = f"/v1/matches/{match_id}/actions"
+    assert client.get(path, headers=bearer(token)).status_code == 200
+    assert client.get(path, headers=bearer(token)).status_code == 200
+    assert_error(client.post(path, headers=bearer(token), json={"action": 5}), 422, "validation_error")
+    assert client.get(path, headers=bearer(token)).status_code == 200  # the 4th: still allowed
+    assert_error(client.post(path, headers=bearer(token), json={"action": 5}), 429, "rate_limited")
+    response = client.get(path, headers=bearer(token))
+    assert_error(response, 429, "rate_limited")
+    assert 1 <= int(response.headers["Retry-After"]) <= 60
+    assert_error(client.get("/v1/matches/nope/actions", headers=bearer(token)), 429, "rate_limited")
+    # Another token has its own budget.
+    assert client.get(path, headers=bearer(created["tokens"]["1"])).status_code == 200
