@@ -32,6 +32,9 @@ from engine.rng import mix_seed  # noqa: E402
 # (game id, options, largest player count): a new game or variant is one line.
 VARIANTS = [
     ("anno1503", {}, 4),
+    ("anno1503", {"expansion": "pirates_aristocrats"}, 4),
+    ("anno1452", {}, 4),
+    ("anno1452", {"rules": "expert"}, 4),
 ]
 PAIRINGS = [("easy", "random"), ("medium", "easy"), ("hard", "medium")]
 MAX_ACTIONS = 5000

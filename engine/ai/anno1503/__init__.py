@@ -2,7 +2,9 @@
 
 ``make_player(level, **options)`` is what ``engine.ai.get_player`` calls.
 Modules: ``sample`` (a state consistent with a view), ``evaluate`` (the
-heuristic value), ``policy`` (one-step greedy on the value), ``players``.
+heuristic value), ``policy`` (one-step greedy on the value), ``players``;
+the Pirates & Aristocrats expansion adds ``xsample``, ``xevaluate`` and
+``xpolicy`` (used whenever the state or view has the expansion).
 """
 
 from .players import GreedyPlayer, SearchPlayer

@@ -25,14 +25,14 @@ _OUTSIDE_TOP3 = 0.15  # progress on a goal outside the best three still has some
 _VP_BONUS = 0.6
 
 
-def _sea_steps():
+def sea_steps(neighbours=SEA_NEIGHBOURS):
     """All-pairs sea distances (the board has about 40 sea squares)."""
     out = {}
-    for src in SEA:
+    for src in neighbours:
         dist = {src: 0}
         todo = [src]
         for sq in todo:
-            for n in SEA_NEIGHBOURS[sq]:
+            for n in neighbours[sq]:
                 if n not in dist:
                     dist[n] = dist[sq] + 1
                     todo.append(n)
@@ -40,7 +40,7 @@ def _sea_steps():
     return out
 
 
-_STEPS = _sea_steps()
+_STEPS = sea_steps()
 # space index -> sea squares from which a ship may discover it
 _SHORE = {}
 for _sq, _spaces in ADJACENT_SPACES.items():
@@ -104,6 +104,13 @@ def kind_values(player, progress):
         "treasure_gold": goal_gain(progress, GOLD, 0.4 * (1.5 - progress[GOLD])) + 0.05,
         "treasure_upgrade": 0.12 if upgradable else 0.0,
     }
+
+
+def tile_beliefs(state, seat):
+    """The tile beliefs of the game being played (base or expansion)."""
+    if state.x is not None:
+        return xevaluate.XTileBeliefs(state, seat)
+    return TileBeliefs(state, seat)
 
 
 class TileBeliefs:
@@ -220,6 +227,8 @@ def _inhabitant_value(player):
 
 def evaluate(state, seat, beliefs=None):
     """The value of ``state`` for ``seat`` (own holdings only)."""
+    if state.x is not None:
+        return xevaluate.x_evaluate(state, seat, beliefs)
     if state.winner is not None:
         return WIN if state.winner == seat else -WIN
     player = state.players[seat]
@@ -234,6 +243,8 @@ def evaluate(state, seat, beliefs=None):
 
 def public_strength(state, seat):
     """A seat's value from public information only (hand counted by size)."""
+    if state.x is not None:
+        return xevaluate.x_public_strength(state, seat)
     player = state.players[seat]
     progress = goal_progress(player, state.buildings)
     return goal_score(progress) + _inhabitant_value(player) + 0.04 * min(player.hand_size(), 5)
@@ -248,3 +259,5 @@ def relative_value(state, seat, beliefs=None):
     return mine - rival
 
 
+# The expansion's value builds on this module's helpers (imported last: no cycle).
+from . import xevaluate  # noqa: E402

@@ -11,6 +11,7 @@ from ..random_player import RandomPlayer
 from .evaluate import relative_value
 from .policy import greedy_choice, score_actions
 from .sample import sample_dump
+from .xsample import is_expansion_view
 
 # Measured on the 2-core build box (load ~2.5): a rollout takes ~2 ms with 2
 # players (max ~6) and ~7.5 ms with 4 (max ~13). budget * 200 / n^1.25
@@ -19,6 +20,9 @@ from .sample import sample_dump
 _CALIBRATION = 200
 _COST_EXPONENT = 1.25
 _SEARCH_PHASES = frozenset(("main", "tile_decision", "discard"))
+# The expansion's values between moves differ several times less than the
+# base game's (gold is a means, not a goal): easy's jitter is scaled to match.
+_EXPANSION_NOISE = 0.3
 
 
 def sample_state(game, view, seat, rng):
@@ -30,7 +34,7 @@ def sample_state(game, view, seat, rng):
 
 
 # When no state can be sampled from the view (a variant this module does not
-# model yet, e.g. the expansion), actions are picked by type in this order;
+# model, or an inconsistent view), actions are picked by type in this order;
 # unknown types sit in the middle, neutral, before ending the turn.
 _FALLBACK_ORDER = (
     "take_tile", "develop", "place_pioneer", "sell", "discover", "build_ship",
@@ -65,7 +69,8 @@ class GreedyPlayer:
         world = sample_state(game, view, seat, rng)
         if world is None:
             return fallback_choice(actions, rng)
-        return greedy_choice(game, world, seat, actions, self.noise, rng)
+        noise = self.noise * (_EXPANSION_NOISE if is_expansion_view(view) else 1.0)
+        return greedy_choice(game, world, seat, actions, noise, rng)
 
 
 class SearchPlayer:

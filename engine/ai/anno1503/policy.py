@@ -8,21 +8,27 @@ expected value, and ``discard`` removes the card without passing the turn.
 So the policy may run on any state consistent with the seat's view, and in
 the search it runs directly on a sampled world at no extra cost.
 
-Unknown action types (an expansion's) are scored neutrally: like ending
-the turn, so they are chosen only when nothing else helps.
+The expansion's actions are applied and valued like the base ones, except
+answers to a pirate attack (``xpolicy``: the odds of the fight against the
+cost of paying) and a Sea Hero tie, scored without rolling the dice.
+Unknown action types are scored neutrally, like ending the turn.
 """
 
-from ...games.anno1503.data import SPACE_INDEX
-from .evaluate import GOLD, TileBeliefs, evaluate, goal_gain, goal_progress
+from ...games.anno1503.xdata import X_GEO
+from .evaluate import GOLD, evaluate, goal_gain, goal_progress, tile_beliefs
+from .xpolicy import X_APPLIED, respond_score, worth_taking
 
 # A small edge for ending the turn: pointless moves are not made.
 _END_TURN_EDGE = 0.002
 
 
 def _discover_score(state, seat, action, base, beliefs):
-    space = SPACE_INDEX[tuple(action["space"])]
+    space = X_GEO.space_index[tuple(action["space"])]  # main-board indices are the base ones
     if seat in state.seen[space]:
-        return base - 1.0 if beliefs.space_value(state, space) <= 0.0 else base + 0.2
+        worth = beliefs.space_value(state, space) > 0.0
+        if state.x is not None:
+            worth = worth and worth_taking(state, seat, action["ship"], space, beliefs)
+        return base + 0.2 if worth else base - 1.0
     return base + 0.25 * beliefs.space_value(state, space)
 
 
@@ -39,7 +45,7 @@ def _discard_score(state, seat, action, beliefs):
 
 def score_actions(game, state, seat, actions):
     """``[(score, index)]`` for every action, higher is better."""
-    beliefs = TileBeliefs(state, seat)
+    beliefs = tile_beliefs(state, seat)
     base = evaluate(state, seat, beliefs)
     out = []
     for i, action in enumerate(actions):
@@ -52,6 +58,8 @@ def score_actions(game, state, seat, actions):
             score = _bbo_score(state, seat, base)
         elif kind == "discard":
             score = _discard_score(state, seat, action, beliefs)
+        elif kind == "respond" and state.choice["kind"] in ("pirate_attack", "sea_hero"):
+            score = respond_score(state, seat, action, base)
         elif kind not in _KNOWN:
             score = base
         else:
@@ -67,7 +75,7 @@ _MOVES_TILES = frozenset(("lose_tile", "place_reserve_tile", "take_tile", "retur
 _KNOWN = frozenset((
     "choose_commodity", "lose_tile", "place_reserve_tile", "build_ship", "place_pioneer",
     "develop", "sell", "buy", "move_ship", "take_tile", "return_tile",
-))
+)) | X_APPLIED
 
 
 def greedy_choice(game, state, seat, actions, noise=0.0, rng=None):

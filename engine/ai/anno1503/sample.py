@@ -13,12 +13,16 @@ hides, drawing uniformly among the fillings consistent with it:
 
 Tiles another seat looked at get a sampled identity too, but their
 ``seen`` marks are kept, so simulated opponents act as if they knew them.
+The Pirates & Aristocrats expansion's hidden parts (aristocrat cards, deck
+orders, crowned tiles, the expansion reserve) are filled in by ``xsample``.
 """
 
 from ...games.anno1503 import data
+from . import xsample
 
 COMMODITIES = data.COMMODITIES
 _STACK_SIZE = data.RULES["stack_size"]
+_STACK_SIZES = dict.fromkeys(xsample.LUXURIES, xsample.LUXURY_STACK_SIZE)
 # The base game uses the first tiles only (the expansion appends its own).
 BASE_TILE_BACKS = data.TILE_BACKS[: getattr(data, "BASE_TILE_COUNT", len(data.TILE_BACKS))]
 
@@ -47,21 +51,29 @@ def unknown_tiles(view):
     """Tile ids of the used backs whose place the viewer does not know."""
     backs = used_backs(view["num_players"])
     known = located_tiles(view)
-    return [t for t, b in enumerate(BASE_TILE_BACKS) if b in backs and t not in known]
+    out = [t for t, b in enumerate(BASE_TILE_BACKS) if b in backs and t not in known]
+    if xsample.is_expansion_view(view):
+        known |= xsample.located_expansion_tiles(view)
+        out += xsample.unknown_expansion_tiles(view, known, backs)
+    return out
+
+
+def _is_pirate_board(space):
+    return space[1] >= data.COLS
 
 
 def _deal_hands(view, seat, rng):
     pool = []
     own = view["players"][seat]["hand"]
-    for c in COMMODITIES:
-        pool.extend([c] * (_STACK_SIZE - view["stacks"][c] - own[c]))
+    for c in own:  # the expansion adds luxuries (hand cards too) to the keys
+        pool.extend([c] * (_STACK_SIZES.get(c, _STACK_SIZE) - view["stacks"][c] - own[c]))
     rng.shuffle(pool)
     hands = []
     for p in view["players"]:
         if "hand" in p:
             hands.append(dict(p["hand"]))
             continue
-        hand = dict.fromkeys(COMMODITIES, 0)
+        hand = dict.fromkeys(own, 0)
         for _ in range(p["hand_size"]):
             hand[pool.pop()] += 1
         hands.append(hand)
@@ -69,11 +81,16 @@ def _deal_hands(view, seat, rng):
 
 
 def _deal_tiles(view, rng):
-    """(spaces dict, reserve list) with unknown tiles dealt by back."""
-    by_back = {}
+    """(spaces dict, reserve, expansion reserve) with unknown tiles dealt by back.
+
+    Base tiles stay on the main board and in the reserve, expansion tiles
+    (crowned) on the pirate board and in the expansion reserve.
+    """
+    by_back, x_by_back = {}, {}
     for t in unknown_tiles(view):
-        by_back.setdefault(BASE_TILE_BACKS[t], []).append(t)
-    for tiles in by_back.values():
+        piles = x_by_back if t >= data.BASE_TILE_COUNT else by_back
+        piles.setdefault(data.TILE_BACKS[t], []).append(t)
+    for tiles in (*by_back.values(), *x_by_back.values()):
         rng.shuffle(tiles)
     spaces = {}
     discovery = view.get("discovery")
@@ -87,16 +104,21 @@ def _deal_tiles(view, rng):
         elif discovery and "tile" in discovery and discovery["space"] == [r, c]:
             spaces[f"{r},{c}"] = discovery["tile"]["id"]
         else:
-            spaces[f"{r},{c}"] = by_back[tile["back"]].pop()
+            piles = x_by_back if _is_pirate_board((r, c)) else by_back
+            spaces[f"{r},{c}"] = piles[tile["back"]].pop()
     reserve = [t for tiles in by_back.values() for t in tiles]
     rng.shuffle(reserve)
+    x_reserve = [t for tiles in x_by_back.values() for t in tiles]
+    rng.shuffle(x_reserve)
     if len(reserve) != view["reserve_size"]:
         raise ValueError("the view's tiles do not add up; cannot determinize")
-    return spaces, reserve
+    if "expansion" in view and len(x_reserve) != view["expansion"]["expansion_reserve_size"]:
+        raise ValueError("the view's expansion tiles do not add up; cannot determinize")
+    return spaces, reserve, x_reserve
 
 
-def _player_dump(entry, hand):
-    return {
+def _player_dump(entry, hand, cards=None):
+    out = {
         "gold": entry["gold"],
         "hand": hand,
         "slots": list(entry["slots"]),
@@ -108,6 +130,9 @@ def _player_dump(entry, hand):
         "ships": [dict(s) for s in entry["ships"]],
         "turn": entry["turn"],
     }
+    if "aristocrat" in entry:
+        out["aristocrat"] = xsample.player_aristocrat(entry, cards)
+    return out
 
 
 def sample_dump(view, seat, rng, options=None):
@@ -117,9 +142,13 @@ def sample_dump(view, seat, rng, options=None):
     with state this module does not know), so callers can fall back.
     """
     hands = _deal_hands(view, seat, rng)
-    spaces, reserve = _deal_tiles(view, rng)
+    spaces, reserve, x_reserve = _deal_tiles(view, rng)
     backs = used_backs(view["num_players"])
     discovery = view.get("discovery")
+    cards = [None] * view["num_players"]
+    extra = {}
+    if xsample.is_expansion_view(view):
+        extra, cards = xsample.expansion_top_level(view, seat, rng, x_reserve)
     return {
         "game": "anno1503",
         "rules_version": 1,
@@ -139,11 +168,20 @@ def sample_dump(view, seat, rng, options=None):
         "spaces": spaces,
         "seen": {f"{s['space'][0]},{s['space'][1]}": list(s["seen_by"]) for s in view["spaces"] if s["seen_by"]},
         "reserve": reserve,
-        "box": [t for t, b in enumerate(BASE_TILE_BACKS) if b not in backs],
+        "box": _box(view, backs),
         "removed": [t["id"] for t in view["removed"]],
         "discovery": None if discovery is None else {"ship": discovery["ship"], "space": list(discovery["space"])},
         "winner": view["winner"],
-        "players": [_player_dump(p, h) for p, h in zip(view["players"], hands)],
+        "players": [_player_dump(p, h, c) for p, h, c in zip(view["players"], hands, cards)],
+        **extra,
     }
+
+
+def _box(view, backs):
+    """Tiles of unused backs (never in play): base ones, then the expansion's."""
+    box = [t for t, b in enumerate(BASE_TILE_BACKS) if b not in backs]
+    if xsample.is_expansion_view(view):
+        box += [t for t in xsample.EXPANSION_TILES if data.TILE_BACKS[t] not in backs]
+    return box
 
 

@@ -1,0 +1,263 @@
+"""The heuristic value of a Pirates & Aristocrats position for one seat.
+
+Six goals: a match is won with one home goal (merchants, public buildings,
+trade agreements) and two aristocrat goals (aristocrat buildings, lairs,
+manor). The value rewards the best home goal and the best two aristocrat
+goals, plus the means to reach them: gold (it buys luxuries, cannons and
+the first manor step), hand cards the next steps need, cannons (lairs are
+won by strength), aristocrat cards, and ships near a tile worth taking.
+Damaged ships and a pending pirate battle count against the seat.
+Like ``evaluate`` it reads only what the seat may know.
+"""
+
+from ...games.anno1503.data import DEVELOP, PIONEER_COST, SHIP_COST, SPACES, TILE_BACKS, TILE_KINDS
+from ...games.anno1503.xdata import (
+    ARISTO_COSTS, COMBAT_DIE, REPAIR_COST, EXPANSION_TILES, LUXURIES, MANOR_COSTS, MAX_LAIRS, TILE_STRENGTH, X_GEO,
+)
+from ...games.anno1503.xrules import cannons
+from .evaluate import WIN, _INHABITANT, _MERCHANT_CREDIT, _inhabitant_value, sea_steps
+
+_STEPS = sea_steps(X_GEO.sea_neighbours)
+_SHORE = {}
+for _sq, _spaces in X_GEO.adjacent_spaces.items():
+    for _i in _spaces:
+        _SHORE.setdefault(_i, []).append(_sq)
+_EXPANSION = frozenset(EXPANSION_TILES)
+_BASE_SPACE_COUNT = len(SPACES)  # pirate-board spaces follow the main board's
+
+_OUTSIDE = 0.15  # goals outside the best three still count a little
+_THIRD_ARISTO = 0.3  # a spare aristocrat goal matters more: lairs are won by dice
+_DONE_BONUS = 0.6
+_GOLD_UNIT = 0.004  # gold is a means now (luxuries, cannons), not a goal
+_GOLD_USEFUL = 30
+_GOLD_SPARE = 0.0003  # hoarded gold buys cards: spend it
+_CARD_UNIT = 0.07
+_CANNON_UNIT = 0.07
+_CANNON_USEFUL = 5  # strongest lair 6, with the die the 5th cannon still helps
+_DAMAGED = 0.12
+_PIRATE_RISK = 0.01  # about the 3 gold that pay most attacks off
+_HAND_LIMIT = 5
+# A needed card is worth this share of its step's gain (below 1: the step
+# is taken when paid for); spare cards about what they sell for.
+_SHARE = 0.8
+_SPARE_LUXURY = 0.02
+_SPARE_COMMODITY = 0.008
+_FLEET = 0.15
+_OFFICE_VALUE = {"branch_office": 0.1, "luxury_office": 0.2}
+_LOCKED = 0.75
+_LAIR_PROGRESS = (0.0, 0.6, 1.0)  # the first lair is worth more: it unlocks
+
+
+def win_probability(mine, theirs):
+    """Chance that strength ``mine`` beats ``theirs`` with the blue die (ties re-rolled)."""
+    wins = losses = 0
+    for a in COMBAT_DIE:
+        for d in COMBAT_DIE:
+            wins += mine + a > theirs + d
+            losses += mine + a < theirs + d
+    return wins / (wins + losses) if wins + losses else 0.5
+
+
+def x_progress(player, extra_lairs=0):
+    """Home goals then aristocrat goals, as fractions in [0, 1].
+
+    The last manor step and the third aristocrat site need a defeated lair:
+    without one, both goals count for less (so the first lair unlocks them).
+    ``extra_lairs`` values a lair not yet won.
+    """
+    x = player.x
+    merchant = sum(_MERCHANT_CREDIT[k] for k in player.slots if k is not None and k != "pioneer")
+    lairs = min(len(x["lairs"]) + extra_lairs, MAX_LAIRS)
+    locked = 1.0 if lairs else _LOCKED
+    return (
+        [min(merchant / 3, 1.0), (4 - player.buildings.count(None)) / 4, min(len(player.trade_agreements) / 3, 1.0)],
+        [min(len(x["buildings"]) / 3, 1.0) * locked, _LAIR_PROGRESS[lairs], x["manor"] / 9 * locked],
+    )
+
+
+def x_goal_score(home, aristo):
+    home, aristo = sorted(home, reverse=True), sorted(aristo, reverse=True)
+    done = sum(1 for v in home + aristo if v >= 1.0)
+    rest = _OUTSIDE * (home[1] + home[2]) + _THIRD_ARISTO * aristo[2]
+    return home[0] + aristo[0] + aristo[1] + rest + _DONE_BONUS * done
+
+
+def _targets(player):
+    """(cost, gain) of the seat's next steps towards goals still open: the
+    next manor step, the aristocrat building closest to paid, a ship (lairs
+    are won at sea), a repair, and inhabitants while no home goal is held."""
+    x = player.x
+    home, aristo = x_progress(player)
+    now = x_goal_score(home, aristo)
+    card = _CARD_UNIT if len(x["cards"]) < 4 else 0.0
+    out = []
+    if x["manor"] < len(MANOR_COSTS):
+        out.append((MANOR_COSTS[x["manor"]], x_goal_score(home, _bumped(aristo, 2, 1 / 9)) - now + card))
+    open_costs = [ARISTO_COSTS[b] for b in ARISTO_COSTS if b not in x["buildings"]]
+    if len(x["buildings"]) < 3 and open_costs:
+        cost = max(open_costs, key=lambda c: sum(min(player.hand[k], n) for k, n in c))
+        out.append((cost, x_goal_score(home, _bumped(aristo, 0, 1 / 3)) - now))
+    if player.ship_at.count(None) == 2 and len(x["lairs"]) < MAX_LAIRS:
+        out.append((SHIP_COST, _FLEET))
+    if any(x["damaged"]):
+        out.append((REPAIR_COST, _DAMAGED + _FLEET))
+    if max(home) < 1.0:
+        # inhabitants also buy goods: income the value does not show otherwise
+        if player.slots.count(None):
+            out.append((PIONEER_COST, _INHABITANT["pioneer"] + 0.05))
+        for kind in ("pioneer", "settler", "citizen"):
+            if kind in player.slots:
+                to, cost = DEVELOP[kind]
+                out.append((cost, _INHABITANT[to] - _INHABITANT[kind] + 0.1))
+    return out
+
+
+def x_hand_value(player):
+    """A card a next step needs is worth a share of the step's gain (the best
+    such step); spares about what they sell for; past the limit, nothing."""
+    needed, worth = {}, {}
+    for cost, gain in _targets(player):
+        n = sum(k for _, k in cost)
+        for card, k in cost:
+            needed[card] = max(needed.get(card, 0), k)
+            worth[card] = max(worth.get(card, 0.0), _SHARE * gain / n)
+    units = []
+    for card, n in player.hand.items():
+        spare = _SPARE_LUXURY if card in LUXURIES else _SPARE_COMMODITY
+        for k in range(n):
+            units.append(max(worth.get(card, 0.0), spare) if k < needed.get(card, 0) else spare)
+    units.sort(reverse=True)
+    return sum(units[:_HAND_LIMIT]) + 0.005 * sum(units[_HAND_LIMIT:])
+
+
+def lair_value(player, tile, home, aristo):
+    """Expected worth of attacking lair ``tile``: won, a goal step; lost, a damaged ship."""
+    if len(player.x["lairs"]) >= MAX_LAIRS:
+        return 0.0
+    p = win_probability(cannons(player), TILE_STRENGTH[tile])
+    gain = x_goal_score(*x_progress(player, extra_lairs=1)) - x_goal_score(home, aristo)
+    return p * (gain + 0.05) - (1 - p) * _DAMAGED
+
+
+def _bumped(values, i, delta):
+    out = list(values)
+    out[i] = min(out[i] + delta, 1.0)
+    return out
+
+
+class XTileBeliefs:
+    """Expected worth of face-down tiles for ``seat``, by board and back."""
+
+    def __init__(self, state, seat):
+        player = state.players[seat]
+        self.player = player
+        self.home, self.aristo = x_progress(player)
+        free_bridge = player.branch_offices.count(None) > 0
+        gain_agreement = x_goal_score(_bumped(self.home, 2, 1 / 3), self.aristo) - x_goal_score(self.home, self.aristo)
+        self.kind_values = {
+            "branch_office": _OFFICE_VALUE["branch_office"] if free_bridge else 0.0,
+            "luxury_office": _OFFICE_VALUE["luxury_office"] if free_bridge else 0.0,
+            "trade_agreement": gain_agreement + 0.03 if len(player.trade_agreements) < 3 else 0.0,
+            "treasure_gold": 0.1,
+            "treasure_upgrade": 0.12 if any(k not in (None, "merchant") for k in player.slots) else 0.0,
+        }
+        known = set(state.removed)
+        for p in state.players:
+            known.update(t for t in p.branch_offices if t is not None)
+            known.update(p.trade_agreements)
+            known.update(p.x["lairs"])
+        self.mine = {}
+        for i, tile in enumerate(state.spaces):
+            if tile is not None and seat in state.seen[i]:
+                known.add(tile)
+                self.mine[i] = self.seen_value(tile)
+        backs = set(range(2, state.num_players + 1))
+        sums = {}
+        for t, b in enumerate(TILE_BACKS):
+            if b in backs and t not in known:
+                key = (t in _EXPANSION, b)
+                total, n = sums.get(key, (0.0, 0))
+                sums[key] = (total + self.tile_value(t), n + 1)
+        self.by_back = {k: total / n for k, (total, n) in sums.items()}
+
+    def seen_value(self, tile):
+        """A known tile: one that costs the ship (taking sends it home) must be
+        worth more than a ship, else it is left alone (no discover loops)."""
+        value = self.tile_value(tile)
+        if TILE_KINDS[tile] != "lair" and value <= _FLEET:
+            return 0.0
+        return value
+
+    def tile_value(self, tile):
+        if TILE_KINDS[tile] == "lair":
+            return lair_value(self.player, tile, self.home, self.aristo)
+        return self.kind_values.get(TILE_KINDS[tile], 0.0)
+
+    def space_value(self, state, space):
+        tile = state.spaces[space]
+        if tile is None:
+            return 0.0
+        if space in self.mine:
+            return self.mine[space]
+        return self.by_back.get((space >= _BASE_SPACE_COUNT, TILE_BACKS[tile]), 0.0)
+
+
+
+def x_ship_value(state, player, ship, beliefs):
+    """A sound ship is worth having while lairs are to win; more near a good tile."""
+    if player.x["damaged"][ship]:
+        return -_DAMAGED
+    at = player.ship_at[ship]
+    if at is None:
+        return 0.0
+    steps = _STEPS.get(at, {})
+    best = 0.0  # the best tile's worth, discounted by the distance
+    for space, shore in _SHORE.items():
+        if state.spaces[space] is None:
+            continue
+        v = 0.7 * beliefs.space_value(state, space)
+        if v <= best:
+            continue
+        d = min(steps.get(sq, 99) for sq in shore)
+        # linear decay: the pirate board is far, every step there must count
+        best = max(best, v * max(0.1, 1 - 0.04 * d))
+    fleet = _FLEET if len(player.x["lairs"]) < MAX_LAIRS else 0.0
+    return fleet + best
+
+
+def _offices(player):
+    """Branch offices produce (luxury offices a luxury): income, not a goal."""
+    held = [TILE_KINDS[t] for t in player.branch_offices if t is not None]
+    return sum(_OFFICE_VALUE.get(kind, 0.0) for kind in held)
+
+
+def _means(player):
+    """Gold, cannons and aristocrat cards: what the next goals are bought with."""
+    x = player.x
+    value = _GOLD_UNIT * min(player.gold, _GOLD_USEFUL) + _GOLD_SPARE * max(player.gold - _GOLD_USEFUL, 0)
+    if len(x["lairs"]) < MAX_LAIRS:
+        value += _CANNON_UNIT * min(cannons(player), _CANNON_USEFUL)
+    return value + _CARD_UNIT * min(len(x["cards"]), 4)
+
+
+def x_evaluate(state, seat, beliefs=None):
+    if state.winner is not None:
+        return WIN if state.winner == seat else -WIN
+    player = state.players[seat]
+    if beliefs is None:
+        beliefs = XTileBeliefs(state, seat)
+    home, aristo = x_progress(player)
+    value = x_goal_score(home, aristo) + _inhabitant_value(player) + _means(player) + _offices(player)
+    value += x_hand_value(player)
+    ships = [x_ship_value(state, player, s, beliefs) for s in (0, 1)]
+    value += max(ships) + sum(min(v, 0.0) for v in ships)
+    combat = state.x["combat"]
+    if combat is not None and combat["seat"] == seat and combat["kind"] == "pirate":
+        value -= _PIRATE_RISK
+    return value
+
+
+def x_public_strength(state, seat):
+    player = state.players[seat]
+    home, aristo = x_progress(player)
+    return x_goal_score(home, aristo) + _inhabitant_value(player) + 0.04 * min(player.hand_size(), 5)

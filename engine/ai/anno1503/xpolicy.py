@@ -1,0 +1,71 @@
+"""Answers to the expansion's battles, scored without rolling the dice.
+
+Applying ``fight`` in a sampled world would score one roll of the dice; the
+policy needs the expectation instead: the chance to win (from both
+strengths, ``win_probability``) times the card's reward, against the loss.
+Paying costs the pay-off gold. Using the Sea Hero wins a tie for a card.
+Also: whether a seen tile is worth discovering again.
+"""
+
+from ...games.anno1503.data import TILE_KINDS
+from ...games.anno1503.xdata import LUXURIES, PIRATE_CARDS, XRULES
+from .xevaluate import _DAMAGED, _FLEET, _GOLD_UNIT, win_probability, x_ship_value
+from ...games.anno1503.xrules import cannons
+
+# The expansion's actions whose result the policy values by applying them.
+X_APPLIED = frozenset((
+    "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship",
+    "play_card", "exchange_card", "discard_card", "respond",
+))
+_PAY = XRULES["pay_off_pirates"]
+_LOSS = {"give": 0.08, "damage": _DAMAGED + 0.05, "half_gold": None}
+_REWARD_GOODS = 0.07  # a card won (a luxury counts a little more)
+
+
+def _reward(card):
+    value = 0.0
+    for what, n in card["win"].items():
+        if what == "gold":
+            value += _GOLD_UNIT * n
+        else:
+            value += n * (_REWARD_GOODS + (0.03 if what in LUXURIES else 0.0))
+    return value
+
+
+def _loss(card, player):
+    loss = _LOSS[card["loss"]]
+    return _GOLD_UNIT * (player.gold // 2) if loss is None else loss
+
+
+def respond_score(state, seat, action, base):
+    """The expected value of an answer to a pirate attack or a Sea Hero tie."""
+    option = action["option"]
+    combat = state.x["combat"]
+    if state.choice["kind"] == "sea_hero":
+        # The tie is won for one card; a reroll is an even fight again.
+        return base + (0.02 if option == "sea_hero" else 0.0)
+    player = state.players[seat]
+    card = PIRATE_CARDS[combat["card"]]
+    if option == "pay":
+        return base - _GOLD_UNIT * _PAY
+    p = win_probability(cannons(player), combat["strength"])
+    return base + p * _reward(card) - (1 - p) * _loss(card, player)
+
+
+def worth_taking(state, seat, ship, space, beliefs):
+    """Whether a tile the seat has seen is worth discovering again.
+
+    A lair is attacked on discovery (its value already weighs the odds).
+    Other tiles send the ship home when taken: they must be worth more than
+    the ship aiming elsewhere, else discover-and-return would loop forever.
+    """
+    if TILE_KINDS[state.spaces[space]] == "lair":
+        return True
+    value = beliefs.space_value(state, space)
+    if value <= _FLEET:
+        return False
+    # what the ship is worth without this tile to aim at
+    kept = beliefs.mine.pop(space, None)
+    without = x_ship_value(state, state.players[seat], ship, beliefs)
+    beliefs.mine[space] = kept
+    return value > without
