@@ -1,0 +1,21 @@
+"""Shared pytest setup: make the repository importable, add suite options.
+
+The repository root is put on ``sys.path`` so ``import engine`` works from
+any working directory without installing the project.
+"""
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--engine-matches",
+        type=int,
+        default=300,
+        help="seeded random matches per game for the engine invariant tests (default 300)",
+    )
