@@ -7,17 +7,11 @@ heuristic value), ``cards`` (a card's worth), ``battle_odds``, ``policy``
 ``players``.
 """
 
+from ..levels import level_factory
 from .players import GreedyPlayer, SearchPlayer
 
-# easy: noisy scores and one random move in five (deliberate mistakes)
+# easy: noisy scores and about one random move in three (deliberate mistakes)
 _EASY = {"noise": 2.0, "blunder_rate": 0.3}
 
 
-def make_player(level, time_budget=1.0, **options):
-    if level == "easy":
-        return GreedyPlayer("easy", **{**_EASY, **options})
-    if level == "medium":
-        return GreedyPlayer("medium", **options)
-    if level == "hard":
-        return SearchPlayer(time_budget=time_budget, **options)
-    raise ValueError(f"no {level!r} player for anno1452")
+make_player = level_factory("anno1452", GreedyPlayer, SearchPlayer, _EASY)

@@ -7,7 +7,8 @@ the view (``sample``) and runs the policy or the search on such samples.
 import time
 
 from ...rng import Rng, mix_seed
-from ..random_player import RandomPlayer
+from .. import levels
+from ..levels import sampler
 from .evaluate import relative_value
 from .policy import greedy_choice, score_actions
 from .sample import sample_dump
@@ -20,32 +21,20 @@ _CALIBRATION = 280
 _COST_EXPONENT = 1.5
 
 
-def sample_state(game, view, seat, rng):
-    """A state consistent with ``view``, or None when it cannot be built."""
-    try:
-        return game.load(sample_dump(view, seat, rng))
-    except (KeyError, ValueError, TypeError, IndexError):
-        return None
+sample_state = sampler(sample_dump)
 
 
-class GreedyPlayer:
+def _any_but_pass(actions, rng):
+    """For a view the sampler cannot complete: any action but a pass."""
+    return next((a for a in actions if a["type"] != "pass"), actions[0])
+
+
+class GreedyPlayer(levels.GreedyPlayer):
     """``medium`` (noise 0) or ``easy`` (noisy scores, some random moves)."""
 
-    def __init__(self, level="medium", noise=0.0, blunder_rate=0.0):
-        self.level = level
-        self.noise = noise
-        self.blunder_rate = blunder_rate
-
-    def choose(self, game, seat, view, actions, seed=0):
-        if len(actions) == 1:
-            return actions[0]
-        rng = Rng(mix_seed(seed, seat, "greedy"))
-        if self.blunder_rate and rng.below(1000) < self.blunder_rate * 1000:
-            return RandomPlayer().choose(game, seat, view, actions, seed=seed)
-        world = sample_state(game, view, seat, rng)
-        if world is None:  # a view the sampler cannot complete: any action but a pass
-            return next((a for a in actions if a["type"] != "pass"), actions[0])
-        return greedy_choice(game, world, seat, actions, self.noise, rng)
+    sample_state = staticmethod(sample_state)
+    greedy_choice = staticmethod(greedy_choice)
+    fallback = staticmethod(_any_but_pass)
 
 
 def _searchable(view):
