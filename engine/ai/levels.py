@@ -1,5 +1,6 @@
-"""What every game's AI package shares: the greedy player's shape and the
-factory that maps a level to a player.
+"""What every game's AI package shares: the greedy choice and player's
+shape, and the factory that maps a level to a player (the searching
+``hard`` player is in ``search``).
 
 A game's package supplies only what is game-specific: how to rebuild a state
 from a view (``sample_dump``), how to pick greedily on such a state, and
@@ -52,6 +53,23 @@ class GreedyPlayer:
             return self.fallback(actions, rng)
         noise = self.noise * self.noise_scale(view)
         return self.greedy_choice(game, world, seat, actions, noise, rng)
+
+
+def greedy(score_actions):
+    """``greedy_choice(game, state, seat, actions, noise=0.0, rng=None)`` for a
+    game's ``score_actions``: the best-scoring action, the first on ties;
+    ``noise`` adds uniform jitter to every score (the easy level)."""
+
+    def greedy_choice(game, state, seat, actions, noise=0.0, rng=None):
+        if len(actions) == 1:
+            return actions[0]
+        scored = score_actions(game, state, seat, actions)
+        if noise and rng is not None:
+            scored = [(s + noise * rng.below(1000) / 1000.0, i) for s, i in scored]
+        best = max(scored, key=lambda si: (si[0], -si[1]))
+        return actions[best[1]]
+
+    return greedy_choice
 
 
 def level_factory(game_id, greedy_player, search_player, easy_options):

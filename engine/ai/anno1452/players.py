@@ -4,10 +4,7 @@ Every player sees only its view: it samples one full state consistent with
 the view (``sample``) and runs the policy or the search on such samples.
 """
 
-import time
-
-from ...rng import Rng, mix_seed
-from .. import levels
+from .. import levels, search
 from ..levels import sampler
 from .evaluate import relative_value
 from .policy import greedy_choice, score_actions
@@ -43,68 +40,36 @@ def _searchable(view):
     return view["phase"] == "action" and view["battle"] is None and decision["kind"] == "action_turn"
 
 
-class SearchPlayer:
-    """``hard``: determinized flat Monte Carlo over the policy's best moves.
+def _rollout_over(view, seat):
+    """A rollout ends with the match, or when this seat's next turn begins."""
 
-    On each of ``worlds`` sampled states (other hands and deck order drawn
-    consistently with the view, fresh dice) every candidate is applied and
-    the match continued with the medium policy for every seat until this
-    seat's next turn (or ``max_rollout`` actions); the leaf is scored by
-    ``relative_value``. Candidates share the worlds (common random numbers).
-    The simulation count is ``time_budget * sims_per_second`` (default a
-    calibration by player count), so a decision is reproducible for a seed;
-    the wall clock (90% of the budget) only stops a search on a much slower
-    machine. Decisions outside an action turn are the medium player's.
-    """
+    def over(state):
+        d = state.data
+        decision = d["decision"]
+        if d["result"] is not None or decision is None:
+            return True
+        return decision["kind"] == "action_turn" and decision["seats"] == [seat]
 
-    level = "hard"
+    return over
+
+
+def _leaf_value(state, seat):
+    return relative_value(state.data, seat)
+
+
+class SearchPlayer(search.SearchPlayer):
+    """``hard``: determinized flat Monte Carlo over the policy's best moves
+    (``search``); decisions outside an action turn are the medium player's."""
+
+    sample_state = staticmethod(sample_state)
+    score_actions = staticmethod(score_actions)
+    greedy_choice = staticmethod(greedy_choice)
+    leaf_value = staticmethod(_leaf_value)
+    searchable = staticmethod(_searchable)
+    rollout_over = staticmethod(_rollout_over)
+    calibration = _CALIBRATION
+    cost_exponent = _COST_EXPONENT
+    medium = GreedyPlayer
 
     def __init__(self, time_budget=1.0, sims_per_second=None, candidates=4, max_rollout=200):
-        self.time_budget = time_budget
-        self.sims_per_second = sims_per_second
-        self.candidates = candidates
-        self.max_rollout = max_rollout
-        self.medium = GreedyPlayer()
-
-    def choose(self, game, seat, view, actions, seed=0):
-        if len(actions) == 1:
-            return actions[0]
-        deadline = time.perf_counter() + self.time_budget * 0.9
-        first = sample_state(game, view, seat, Rng(mix_seed(seed, seat, 0)))
-        if first is None or not _searchable(view):
-            return self.medium.choose(game, seat, view, actions, seed=seed)
-        ranked = sorted(score_actions(game, first, seat, actions), key=lambda si: (-si[0], si[1]))
-        picks = [i for _, i in ranked[: self.candidates]]
-        worlds = max(1, round(self.time_budget * self._rate(view) / len(picks)))
-        totals = dict.fromkeys(picks, 0.0)
-        for w in range(worlds):
-            world = first if w == 0 else sample_state(game, view, seat, Rng(mix_seed(seed, seat, w)))
-            values = [self._simulate(game, world, seat, actions[i], deadline) for i in picks]
-            if None in values:
-                break  # over the safety cap: this world is dropped (not reproducible)
-            for i, value in zip(picks, values):
-                totals[i] += value
-        best = max(picks, key=lambda i: (totals[i], -picks.index(i)))
-        return actions[best]
-
-    def _rate(self, view):
-        if self.sims_per_second is not None:
-            return self.sims_per_second
-        return _CALIBRATION / view["num_players"] ** _COST_EXPONENT
-
-    def _simulate(self, game, world, seat, action, deadline):
-        """The leaf value after ``action`` and medium play; None past the deadline."""
-        state, _ = game.apply(world, seat, action)
-        for _ in range(self.max_rollout):
-            d = state.data
-            decision = d["decision"]
-            if d["result"] is not None or decision is None:
-                break
-            if decision["kind"] == "action_turn" and decision["seats"] == [seat]:
-                break
-            if time.perf_counter() > deadline:
-                return None
-            actor = decision["seats"][0]
-            legal = game.legal_actions(state, actor)
-            state, _ = game.apply(state, actor, greedy_choice(game, state, actor, legal))
-        return relative_value(state.data, seat)
+        super().__init__(time_budget, sims_per_second, candidates, max_rollout)

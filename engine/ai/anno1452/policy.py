@@ -13,6 +13,7 @@ have rules of thumb in ``decisions``.
 from ...errors import EngineError
 from ...games.anno1452.board import totals
 from ...games.anno1452.data import BORDERS, CARDS, MAX_ESTATES, REGION_INDEX
+from ..levels import greedy
 from .battle_odds import stake, win_chance
 from .decisions import RULES
 from .evaluate import GOLD, relative_value
@@ -134,15 +135,8 @@ def _count(settle):
     return sum(1 for k in ("at", "at2", "at3") if settle.get(k) is not None)
 
 
-def greedy_choice(game, state, seat, actions, noise=0.0, rng=None):
-    """The best-scoring action; ``noise`` adds uniform jitter (the easy level)."""
-    if len(actions) == 1:
-        return actions[0]
-    scored = score_actions(game, state, seat, actions)
-    if noise and rng is not None:
-        scored = [(s + noise * rng.below(1000) / 1000.0, i) for s, i in scored]
-    best = max(scored, key=lambda si: (si[0], -si[1]))
-    return actions[best[1]]
+# The best-scoring action; easy adds noise (``levels.greedy``).
+greedy_choice = greedy(score_actions)
 
 
 __all__ = ["greedy_choice", "score_actions"]

@@ -15,6 +15,7 @@ Unknown action types are scored neutrally, like ending the turn.
 """
 
 from ...games.anno1503.xdata import X_GEO
+from ..levels import greedy
 from .evaluate import GOLD, evaluate, goal_gain, goal_progress, tile_beliefs
 from .xpolicy import X_APPLIED, respond_score, worth_taking
 
@@ -78,14 +79,7 @@ _KNOWN = frozenset((
 )) | X_APPLIED
 
 
-def greedy_choice(game, state, seat, actions, noise=0.0, rng=None):
-    """The best-scoring action; ``noise`` adds uniform jitter (the easy level)."""
-    if len(actions) == 1:
-        return actions[0]
-    scored = score_actions(game, state, seat, actions)
-    if noise and rng is not None:
-        scored = [(s + noise * rng.below(1000) / 1000.0, i) for s, i in scored]
-    best = max(scored, key=lambda si: (si[0], -si[1]))
-    return actions[best[1]]
+# The best-scoring action; easy adds noise (``levels.greedy``).
+greedy_choice = greedy(score_actions)
 
 
