@@ -2,7 +2,8 @@
 
 For each game and variant in ``VARIANTS`` it plays
 
-- head to head (2 players, seats swapped every match): easy vs random,
+- head to head (2 players, seats swapped every match; Anno 1452 in its
+  Ottokar scenarios, its 2-player game): easy vs random,
   medium vs easy, hard vs medium; a level should win at least 60%;
 - at the largest player count: one ``hard`` against ``medium`` everywhere
   else (its seat rotates); it should win at least 1.6 times 1/n;
@@ -12,6 +13,7 @@ median/maximum time per decision of each level (decisions with a single
 legal action are excluded and counted separately).
 
     .venv/bin/python bench/ai_ladder.py --matches 40 --hard-budget 0.1 --jobs 2
+    .venv/bin/python bench/ai_ladder.py --variants anno1452,expert --pairings medium-easy --no-field
 
 ``--matches`` is per pairing (the 4-player run uses the same number).
 """
@@ -29,13 +31,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engine  # noqa: E402
 from engine.rng import mix_seed  # noqa: E402
 
-# (game id, options, largest player count): a new game or variant is one line.
+# (game id, options, head to head?, largest player count): a new game or
+# variant is one line. Anno 1452's 2-player game is the Ottokar scenario
+# (game-content ruling 13), so its duels are played there; the Ottokar
+# scenarios take at most 3 players, the standard one 4.
 VARIANTS = [
-    ("anno1503", {}, 4),
-    ("anno1503", {"expansion": "pirates_aristocrats"}, 4),
-    ("anno1452", {}, 4),
-    ("anno1452", {"rules": "expert"}, 4),
+    ("anno1503", {}, True, 4),
+    ("anno1503", {"expansion": "pirates_aristocrats"}, True, 4),
 ]
+for _rules in ("basic", "expert"):
+    VARIANTS += [
+        ("anno1452", {"rules": _rules, "scenario": "ottokar_a"}, True, 3),
+        ("anno1452", {"rules": _rules, "scenario": "ottokar_b"}, True, 3),
+        ("anno1452", {"rules": _rules, "scenario": "standard"}, False, 4),
+    ]
 PAIRINGS = [("easy", "random"), ("medium", "easy"), ("hard", "medium")]
 MAX_ACTIONS = 5000
 
@@ -135,31 +144,49 @@ def print_timings(timing_acc):
                   f"max {max(times) * 1000:8.1f} ms  (single-action decisions: {singles})")
 
 
+def variant_label(game_id, options):
+    return game_id + "".join(f" {k}={v}" for k, v in sorted(options.items()))
+
+
+def selected_variants(args):
+    """The variants whose label contains every comma-separated word of --variants."""
+    words = [w for w in args.variants.split(",") if w]
+    for game_id, options, duel, largest in VARIANTS:
+        label = variant_label(game_id, options)
+        if all(w in label for w in words):
+            yield game_id, options, duel, largest, label
+
+
 def run(args):
-    wanted = set(args.games.split(",")) if args.games else None
+    pairings = [p for p in PAIRINGS if not args.pairings or f"{p[0]}-{p[1]}" in args.pairings.split(",")]
     with Pool(args.jobs) as pool:
-        for game_id, options, largest in VARIANTS:
-            if wanted and game_id not in wanted:
-                continue
-            print(f"{game_id} {options or '(base)'}: {args.matches} matches per pairing, "
-                  f"hard budget {args.hard_budget}s per decision, {args.jobs} jobs")
+        for game_id, options, duel, largest, label in selected_variants(args):
+            print(f"{label}: {args.matches} matches per pairing, "
+                  f"hard budget {args.hard_budget}s per decision, {args.jobs} jobs", flush=True)
             timing_acc = {}
-            for k, (strong, weak) in enumerate(PAIRINGS):
+            for k, (strong, weak) in enumerate(pairings if duel else []):
                 tasks = head_to_head(game_id, options, strong, weak, args.matches, args.hard_budget,
                                      args.seed + 10_000 * k)
                 results = pool.map(play_one, tasks, chunksize=1)
                 summarize(f"2p {strong} vs {weak}", tasks, results, strong, 0.6, timing_acc)
-            tasks = one_against_field(game_id, options, largest, args.matches, args.hard_budget,
-                                      args.seed + 90_000)
-            results = pool.map(play_one, tasks, chunksize=1)
-            summarize(f"{largest}p hard vs {largest - 1} medium", tasks, results, "hard",
-                      1.6 / largest, timing_acc)
+            if not args.no_field:
+                tasks = one_against_field(game_id, options, largest, args.matches, args.hard_budget,
+                                          args.seed + 90_000)
+                results = pool.map(play_one, tasks, chunksize=1)
+                summarize(f"{largest}p hard vs {largest - 1} medium", tasks, results, "hard",
+                          1.6 / largest, timing_acc)
             print_timings(timing_acc)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", default="", help="comma-separated game ids (default: all known)")
+    parser.add_argument("--variants", default="",
+                        help="comma-separated words that a variant's label must all contain, "
+                             "e.g. 'anno1452,expert' or 'pirates' (default: every variant)")
+    parser.add_argument("--pairings", default="",
+                        help="comma-separated head-to-head pairings, e.g. 'medium-easy,hard-medium' "
+                             "(default: all)")
+    parser.add_argument("--no-field", action="store_true", help="skip the hard-against-the-field run")
     parser.add_argument("--matches", type=int, default=200, help="matches per pairing")
     parser.add_argument("--hard-budget", type=float, default=1.0, help="seconds per hard decision")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")

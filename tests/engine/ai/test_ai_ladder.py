@@ -25,3 +25,19 @@ def test_one_match_reports_a_winner_and_the_timings_of_each_level():
     times, singles = timing["medium"]
     assert len(times) > 0 and singles >= 0
     assert 0 < length < ladder.MAX_ACTIONS
+
+
+def test_variants_are_selected_by_every_word_of_the_filter():
+    args = ladder.argparse.Namespace(variants="anno1452,expert")
+    labels = [v[4] for v in ladder.selected_variants(args)]
+    assert len(labels) == 3
+    assert all("anno1452" in label and "rules=expert" in label for label in labels)
+    everything = list(ladder.selected_variants(ladder.argparse.Namespace(variants="")))
+    assert len(everything) == len(ladder.VARIANTS)
+
+
+def test_anno1452_duels_are_in_the_ottokar_scenarios_only():
+    for game_id, options, duel, largest in ladder.VARIANTS:
+        if game_id == "anno1452":
+            assert duel == (options["scenario"] != "standard")
+            assert largest == (4 if options["scenario"] == "standard" else 3)
