@@ -1,0 +1,63 @@
+"""How the seeded Anno 1503 matches of the invariant suite are played."""
+
+from ..variants import Variant
+from .components import LUXURIES
+from .secrets import PERTURBATIONS, PERTURBATIONS_EXPANSION
+
+# Weighted-random play (support/policy.py): a uniform player mostly shuffles
+# ships and buys cards, so matches run to tens of thousands of actions.
+# Measured (lead): base mean ~3.3k actions per match, every type still chosen.
+BASE_WEIGHTS = {"buy": 0.05, "move_ship": 0.5, "end_turn": 0.3}
+# The expansion's aristocrat goals all need a defeated pirate lair (manor
+# step 9, the skull site) and luxuries, so progress actions weigh more,
+# selling luxuries less, and ships are drawn east to the pirate board
+# (columns 11.. are the passage and the pirate board, DESIGN.md Expansion).
+EXPANSION_WEIGHTS = {
+    "buy": 0.1, "move_ship": 1.0, "end_turn": 0.2, "build_manor": 10, "buy_cannon": 5,
+    "build_aristocrat": 10, "sell_luxury": 0.05, "take_tile": 3, "discover": 40, "build_ship": 5,
+    "exchange_card": 0.2, "play_card": 0.5,
+}
+PIRATE_BOARD_FIRST_COL = 11
+
+
+def _eastward(action):
+    return 4.0 if action["to"][1] >= PIRATE_BOARD_FIRST_COL else 1.0
+
+
+def _luxury_buy(action):
+    return 10.0 if action["commodity"] in LUXURIES else 1.0
+
+
+EXPANSION_REFINE = {"move_ship": _eastward, "buy": _luxury_buy}
+_X = {"expansion": "pirates_aristocrats"}
+MATCH_VARIANTS = (
+    Variant("anno1503 base", {}, (2, 3, 4), weights=BASE_WEIGHTS, coverage="anno1503 base"),
+    # A few uniform matches keep the uniform random player covered end to end.
+    # Uniform lengths range from 1.4k to over 200k actions (seeds 3000-3009:
+    # 2p 3000 and 3001 are 3.7k and 198k); these seeds were picked among the
+    # first ten per player count for ending within ~12k actions, to fit the
+    # suite's time budget.
+    Variant("anno1503 base uniform", {}, (2, 3, 4), coverage="anno1503 base",
+            fixed=((2, 3000), (2, 3004), (3, 3004), (3, 3007), (4, 3000), (4, 3001))),
+    Variant("anno1503 expansion", _X, (2, 3, 4), weights=EXPANSION_WEIGHTS, refine=EXPANSION_REFINE,
+            first_seed=5000, coverage="anno1503 expansion"),
+)
+_BASE_TYPES = frozenset({
+    "choose_commodity", "lose_tile", "place_reserve_tile", "build_ship", "place_pioneer", "develop",
+    "sell", "buy", "move_ship", "discover", "take_tile", "return_tile", "big_branch_office",
+    "end_turn", "discard",
+})
+COVERAGE = {
+    "anno1503 base": _BASE_TYPES,
+    "anno1503 expansion": _BASE_TYPES | {
+        "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship", "play_card",
+        "exchange_card", "respond", "discard_card",
+    },
+}
+
+
+def perturbation_names(options, num_players):
+    """The hidden-info edits every match of this variant must exercise."""
+    if options.get("expansion") == "pirates_aristocrats":
+        return PERTURBATIONS + PERTURBATIONS_EXPANSION
+    return PERTURBATIONS
