@@ -17,6 +17,7 @@ from engine.games.anno1452.board import majority_owner
 from engine.games.anno1452 import Anno1452
 from engine.games.anno1452.data import MAX_CITIES, MAX_ESTATES, NUM_CARDS
 
+from .secrecy import hand_leaks, step_generator
 from .variants import Variant
 
 GAME_ID = "anno1452"
@@ -205,30 +206,18 @@ def _others_offer(dump, viewer):
     return True
 
 
-def _generator(dump, viewer):
-    dump["rng"] = (dump["rng"] * 6364136223846793005 + 1442695040888963407) % (1 << 64)
-    return True
-
-
 _PERTURBERS = {
     "other_hands": _other_hands,
     "deck_order": _deck_order,
     "others_offer": _others_offer,
-    "generator": _generator,
+    "generator": step_generator,
 }
 PERTURBATIONS = tuple(_PERTURBERS)
 
 
 def view_leaks(view, dump, viewer):
     """Problems found in a view: other hands, forbidden keys, others' offers."""
-    problems = []
-    for entry in view["players"]:
-        seat = entry["seat"]
-        hand = dump["players"][seat]["hand"]
-        if seat == viewer and entry.get("hand") != hand:
-            problems.append(f"own hand shown as {entry.get('hand')}")
-        elif seat != viewer and ("hand" in entry or entry.get("hand_size") != len(hand)):
-            problems.append(f"seat {seat}'s hand is shown to {viewer}")
+    problems = hand_leaks(view, dump, viewer)
     for key in sorted(FORBIDDEN_VIEW_KEYS & set(view)):
         problems.append(f"forbidden key {key}")
     offer = dump["offer"]

@@ -12,6 +12,29 @@ from collections import Counter
 from .checks import first_diff, strict_json
 
 
+def step_generator(dump, viewer):
+    """A perturbation every game has: advance the hidden generator state."""
+    dump["rng"] = (dump["rng"] * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+    return True
+
+
+def hand_leaks(view, dump, viewer, size=len):
+    """Each seat's hand is shown to its owner only; others see ``hand_size``
+    (``size`` counts a dumped hand: a list of cards by default)."""
+    problems = []
+    for entry in view["players"]:
+        seat = entry["seat"]
+        hand = dump["players"][seat]["hand"]
+        if seat == viewer:
+            if entry.get("hand") != hand:
+                problems.append(f"own hand shown as {entry.get('hand')} instead of {hand}")
+        elif "hand" in entry:
+            problems.append(f"seat {seat}'s hand is in the view of {viewer}")
+        elif entry.get("hand_size") != size(hand):
+            problems.append(f"seat {seat} hand_size {entry.get('hand_size')} != {size(hand)}")
+    return problems
+
+
 def viewers(num_players):
     """Every seat, then the spectator."""
     return [*range(num_players), None]

@@ -4,7 +4,7 @@ that must leave the view unchanged, and leak detectors for views and events.
 
 import orjson
 
-from ..secrecy import find_dicts, find_keys, find_values
+from ..secrecy import find_dicts, find_keys, find_values, hand_leaks, step_generator
 from .bookkeeping import is_expansion
 from .components import PIRATE_CARD_KINDS, TILE_BACKS, TILE_COUNT
 
@@ -85,16 +85,11 @@ def _reserve_order(dump, viewer):
     return True
 
 
-def _generator(dump, viewer):
-    dump["rng"] = (dump["rng"] * 6364136223846793005 + 1442695040888963407) % (1 << 64)
-    return True
-
-
 _PERTURBERS = {
     "other_hands": _other_hands,
     "unseen_tiles": _unseen_tiles,
     "reserve_order": _reserve_order,
-    "generator": _generator,
+    "generator": step_generator,
 }
 PERTURBATIONS = tuple(_PERTURBERS)
 
@@ -111,17 +106,7 @@ def view_leaks(view, dump, viewer):
 
 
 def _hand_leaks(view, dump, viewer):
-    problems = []
-    for entry in view["players"]:
-        seat = entry["seat"]
-        hand = dump["players"][seat]["hand"]
-        if seat == viewer:
-            if entry.get("hand") != hand:
-                problems.append(f"own hand shown as {entry.get('hand')} instead of {hand}")
-        elif "hand" in entry:
-            problems.append(f"seat {seat}'s hand is in the view of {viewer}")
-        elif entry.get("hand_size") != sum(hand.values()):
-            problems.append(f"seat {seat} hand_size {entry.get('hand_size')} != {sum(hand.values())}")
+    problems = hand_leaks(view, dump, viewer, size=lambda hand: sum(hand.values()))
     problems += _hand_copies(view, dump, viewer)
     return problems
 
