@@ -11,13 +11,21 @@ accepted ``POST /v1/matches/{id}/actions``; in the trivial phase the same N
 clients post to ``/echo``. The phases alternate in ``--rounds`` short rounds
 so that the shared machine's background load hits both alike. The report
 gives requests/s, p50/p99 latency and the ratio moves/s over trivial
-requests/s (target >= 0.5).
+requests/s (target >= 0.5), and the CPU milliseconds per request of the
+server (gunicorn master and workers), of redis-server and of this client
+(Linux /proc): on a shared machine throughput swings with everyone else's
+load, CPU per request much less, and it shows where a request's cost goes.
 
-Choosing a move needs the legal actions. ``--legal local`` (default) computes
-them in the client with the engine from the match seed, so the server sees
-only the POSTs being measured; a client whose local state disagrees with the
-server falls back to reading ``/actions``. ``--legal server`` reads
-``GET /actions`` before every move, and that latency is reported too.
+Choosing a move needs the legal actions. ``--legal script`` (default) plays
+each client's matches with the engine before the phases start (a match is its
+seed plus its actions, and the bench picks the seeds), so while the clock
+runs a client only sends moves and checks their status, as cheaply as the
+trivial phase's client sends its echo: on a two-core machine the client's own
+CPU would otherwise be taken from the server's. ``--legal local`` computes
+them in the client during the phase, with the engine from the match seed; a
+client whose local state disagrees with the server falls back to reading
+``/actions``. ``--legal server`` reads ``GET /actions`` before every move,
+and that latency is reported too.
 
 Both phases stop by themselves: after ``--duration`` seconds or
 ``--max-moves`` requests each, whichever comes first. The first ``--warmup``
@@ -29,8 +37,10 @@ import argparse
 import http.client
 import os
 import random
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -54,8 +64,9 @@ class Http:
         self.port = port
         self.conn = None
 
-    def call(self, method, path, body=None, token=None):
-        """``(status, decoded body, seconds)``."""
+    def call(self, method, path, body=None, token=None, parse=True):
+        """``(status, decoded body, seconds)``; the body stays undecoded
+        (bytes) when ``parse`` is False."""
         payload = orjson.dumps(body) if body is not None else None
         headers = {"Content-Type": "application/json"} if payload is not None else {}
         if token:
@@ -81,7 +92,9 @@ class Http:
             if response.will_close:
                 self.conn.close()
                 self.conn = None
-            return response.status, (orjson.loads(data) if data else None), elapsed
+            if parse and data:
+                data = orjson.loads(data)
+            return response.status, data or None, elapsed
         raise AssertionError("unreachable")
 
 
@@ -131,7 +144,7 @@ class MatchPlayer:
 
     def _new_match(self):
         seed = self.rng.randrange(1 << 31)
-        options = {name: spec["default"] for name, spec in self.game.options.items()}
+        options = default_options(self.game)
         body = {"game": GAME_ID, "options": options, "seed": seed,
                 "seats": [{"kind": "human", "name": f"bench{i}"} for i in range(self.players)]}
         status, reply, _ = self.http.call("POST", "/v1/matches", body)
@@ -190,12 +203,87 @@ class MatchPlayer:
                 self.state = None  # local and server rules disagree: ask the server
 
 
+def default_options(game):
+    return {name: spec["default"] for name, spec in game.options.items()}
+
+
+def scripted_match(game, players, seed, length):
+    """The first ``length`` moves ``[(seat, action)]`` of a uniformly random
+    match from ``seed`` (fewer if it ends sooner)."""
+    rng = random.Random(seed)
+    state = game.setup(players, default_options(game), seed)
+    moves = []
+    while len(moves) < length and game.outcome(state) is None:
+        seat = game.to_act(state)[0]
+        action = rng.choice(game.legal_actions(state, seat))
+        moves.append((seat, action))
+        state, _ = game.apply(state, seat, action)
+    return moves
+
+
+class ScriptedPlayer:
+    """Posts moves played beforehand (``scripted_match``), one match after another.
+
+    Every accepted move raises the version by one (all seats are human), so
+    replies need not be decoded. A refused move ends that match's script.
+    Should the scripts run out mid-phase, more are played then (counted in
+    ``top_ups``: that client CPU falls inside the measurement).
+    """
+
+    def __init__(self, http, recorder, rng, players, moves):
+        self.http, self.recorder, self.rng = http, recorder, rng
+        self.game = engine.get_game(GAME_ID)
+        self.players = players
+        self.scripts = []
+        self.top_ups = 0
+        while sum(len(moves_) for _, moves_ in self.scripts) < moves:
+            self._script_one(moves)
+        self.pending = []
+
+    def _script_one(self, length):
+        seed = self.rng.randrange(1 << 31)
+        self.scripts.append((seed, scripted_match(self.game, self.players, seed, length)))
+
+    def _new_match(self):
+        if not self.scripts:
+            self.top_ups += 1
+            self._script_one(1000)
+        seed, moves = self.scripts.pop(0)
+        body = {"game": GAME_ID, "options": default_options(self.game), "seed": seed,
+                "seats": [{"kind": "human", "name": f"bench{i}"} for i in range(self.players)]}
+        status, reply, _ = self.http.call("POST", "/v1/matches", body)
+        if status != 201:
+            raise RuntimeError(f"POST /v1/matches -> {status}: {reply}")
+        self.match_id = reply["match"]["id"]
+        self.tokens = {int(seat): token for seat, token in reply["tokens"].items()}
+        self.version = reply["match"]["version"]
+        self.pending = moves[::-1]  # popped from the end
+
+    def step(self):
+        if not self.pending:
+            self._new_match()
+            return
+        seat, action = self.pending.pop()
+        started = time.monotonic()
+        status, reply, seconds = self.http.call(
+            "POST", f"/v1/matches/{self.match_id}/actions",
+            {"action": action, "version": self.version}, token=self.tokens[seat], parse=False)
+        self.recorder.add("move", started, seconds, ok=status == 200)
+        if status == 200:
+            self.version += 1
+        else:
+            self.pending = []
+
+
 class MoveClient:
     """A client thread's state across rounds: its connection and its match."""
 
     def __init__(self, port, recorder, index, args):
-        self.player = MatchPlayer(Http(port), recorder, random.Random(args.seed + index),
-                                  args.players, args.legal)
+        rng = random.Random(args.seed + index)
+        if args.legal == "script":
+            self.player = ScriptedPlayer(Http(port), recorder, rng, args.players, args.script_moves)
+        else:
+            self.player = MatchPlayer(Http(port), recorder, rng, args.players, args.legal)
 
     def run(self, budget):
         while budget.take():
@@ -213,30 +301,95 @@ class TrivialClient:
             self.recorder.add("echo", started, seconds, ok=status == 200)
 
 
+def process_tree(pid):
+    """``pid`` and its descendants (Linux /proc), e.g. gunicorn's master and workers."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(entry))
+    tree, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        tree.append(current)
+        todo.extend(children.get(current, []))
+    return tree
+
+
+def cpu_seconds(pids):
+    """User + system CPU seconds used so far by ``pids`` (Linux /proc; 0 elsewhere)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+class CpuMeter:
+    """CPU used by the server under test, redis-server and this client, per phase.
+
+    Throughput on a shared machine moves with everyone else's load; CPU
+    seconds per request do much less, and show where a request's cost goes.
+    """
+
+    def __init__(self, server_pid, redis_pid):
+        self.server_pids = process_tree(server_pid)
+        self.redis_pid = redis_pid
+        self.used = {"server": 0.0, "redis": 0.0, "client": 0.0}
+
+    def _sample(self):
+        return {"server": cpu_seconds(self.server_pids), "redis": cpu_seconds([self.redis_pid]),
+                "client": time.process_time()}
+
+    def measure(self, run):
+        before = self._sample()
+        run()
+        after = self._sample()
+        for key in self.used:
+            self.used[key] += after[key] - before[key]
+
+
 class Gunicorn:
     """A gunicorn child process with deploy/gunicorn.conf.py on a free port."""
 
     def __init__(self, app, env, args, extra=()):
         self.port = free_port()
+        self.workers = args.workers
+        self.ready_dir = tempfile.mkdtemp(prefix="tabula-bench-ready-")
         env = dict(env, TABULA_BIND=f"127.0.0.1:{self.port}", WEB_CONCURRENCY=str(args.workers),
                    GUNICORN_THREADS=str(args.threads), GUNICORN_ACCESSLOG="off",
-                   GUNICORN_MAX_REQUESTS="0", GUNICORN_LOGLEVEL="warning")
+                   GUNICORN_MAX_REQUESTS="0", GUNICORN_LOGLEVEL="warning",
+                   GUNICORN_READY_DIR=self.ready_dir)
         command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
                    *extra, app]
         self.proc = subprocess.Popen(command, cwd=ROOT, env=env)
 
     def wait_healthy(self, timeout=60):
+        """Wait until every worker has loaded the app (see post_worker_init in
+        deploy/gunicorn.conf.py) and /healthz answers. Clients that connected
+        while only the first worker was up would all stay on it (keep-alive):
+        the phase would measure one worker where the other phase has two."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"gunicorn exited with status {self.proc.returncode}")
             try:
-                if Http(self.port).call("GET", "/healthz")[0] == 200:
+                if (len(os.listdir(self.ready_dir)) >= self.workers
+                        and Http(self.port).call("GET", "/healthz")[0] == 200):
                     return self
             except OSError:
                 pass
             time.sleep(0.2)
-        raise RuntimeError("gunicorn did not answer /healthz")
+        raise RuntimeError("gunicorn did not answer /healthz with every worker up")
 
     def stop(self):
         self.proc.terminate()
@@ -245,15 +398,18 @@ class Gunicorn:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        shutil.rmtree(self.ready_dir, ignore_errors=True)
 
 
 class Phase:
     """N clients of one kind against one server, run in rounds."""
 
-    def __init__(self, client_class, port, args):
+    def __init__(self, client_class, server, redis_pid, args):
         self.recorders = [Recorder(float("inf")) for _ in range(args.clients)]
-        self.clients = [client_class(port, self.recorders[i], i, args) for i in range(args.clients)]
+        self.clients = [client_class(server.port, self.recorders[i], i, args)
+                        for i in range(args.clients)]
         self.counted_s = 0.0
+        self.cpu = CpuMeter(server.proc.pid, redis_pid)
 
     def run_round(self, warmup, duration, max_requests):
         start = time.monotonic()
@@ -263,9 +419,23 @@ class Phase:
         threads = [threading.Thread(target=client.run, args=(budget,)) for client in self.clients]
         for thread in threads:
             thread.start()
-        for thread in threads:
-            thread.join()
+        # CPU is counted from the end of the warm-up, like the requests, so a
+        # worker's one-off start-up work (imports, schemas) is not in it.
+        time.sleep(max(0.0, start + warmup - time.monotonic()))
+
+        def rest_of_round():
+            for thread in threads:
+                thread.join()
+
+        self.cpu.measure(rest_of_round)
         self.counted_s += time.monotonic() - (start + warmup)
+
+    def cpu_ms_per_request(self):
+        """``{"server", "redis", "client"}`` CPU milliseconds per counted request
+        (of every kind the phase sends)."""
+        counted = sum(sum(map(len, r.latencies.values())) + sum(r.errors.values())
+                      for r in self.recorders) or 1
+        return {key: round(1000 * used / counted, 3) for key, used in self.cpu.used.items()}
 
 
 def run_interleaved(phases, args):
@@ -304,17 +474,22 @@ def measure(args):
     """Returns ``{"move", "actions", "trivial"}`` summaries."""
     with RedisProcess() as redis_server:
         servers = start_servers(redis_server.url, args)
+        redis_pid = redis_server.proc.pid
         try:
-            moves = Phase(MoveClient, servers[0].port, args)
-            trivial = Phase(TrivialClient, servers[1].port, args) if not args.moves_only else None
+            moves = Phase(MoveClient, servers[0], redis_pid, args)
+            trivial = Phase(TrivialClient, servers[1], redis_pid, args) if not args.moves_only else None
             run_interleaved([p for p in (moves, trivial) if p], args)
         finally:
             for server in servers:
                 server.stop()
     result = {"move": summarize(moves.recorders, moves.counted_s, "move"),
-              "actions": summarize(moves.recorders, moves.counted_s, "actions")}
+              "actions": summarize(moves.recorders, moves.counted_s, "actions"),
+              "cpu_ms": {"move": moves.cpu_ms_per_request()},
+              "script_top_ups": sum(getattr(c.player, "top_ups", 0) for c in moves.clients)}
     result["trivial"] = (summarize(trivial.recorders, trivial.counted_s, "echo") if trivial
                          else summarize([], 1, "echo"))
+    if trivial:
+        result["cpu_ms"]["trivial"] = trivial.cpu_ms_per_request()
     return result
 
 
@@ -326,8 +501,11 @@ def parse_args(argv=None):
                         help="uncounted seconds before each phase's first round")
     parser.add_argument("--max-moves", type=int, default=200_000, help="request cap per phase")
     parser.add_argument("--players", type=int, default=4, help="seats per match (all human)")
-    parser.add_argument("--legal", choices=("local", "server"), default="local",
+    parser.add_argument("--legal", choices=("script", "local", "server"), default="script",
                         help="where clients get legal actions (see module docstring)")
+    parser.add_argument("--script-moves", type=int, default=None,
+                        help="with --legal script: moves each client plays beforehand "
+                             "(default: 400 per counted or warm-up second)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=16, help="gunicorn threads per worker")
     parser.add_argument("--seed", type=int, default=1)
@@ -335,7 +513,11 @@ def parse_args(argv=None):
     parser.add_argument("--rounds", type=int, default=3,
                         help="alternating rounds per phase (the duration is split)")
     parser.add_argument("--moves-only", action="store_true", help="skip the trivial app")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.script_moves is None:
+        # No client here has sustained 200 moves/s: twice that is ample.
+        args.script_moves = int(400 * (args.duration + args.warmup))
+    return args
 
 
 def report(args, result):
@@ -351,6 +533,14 @@ def report(args, result):
         if row["count"] or row["errors"]:
             print(f"{label:18}{row['count']:>8}{row['per_s']:>10}{row['p50_ms']!s:>9}"
                   f"{row['p99_ms']!s:>9}{row['errors']:>8}")
+    print("CPU ms per counted request (the moves phase also creates a match now and "
+          "then and, with --legal server, reads /actions):")
+    for label, cpu in result["cpu_ms"].items():
+        print(f"  {label:8} server {cpu['server']:.3f}  redis {cpu['redis']:.3f}  "
+              f"client {cpu['client']:.3f}")
+    if result["script_top_ups"]:
+        print(f"  (clients ran out of scripted moves {result['script_top_ups']} times and played "
+              "more during the phase: raise --script-moves)")
     if trivial["per_s"]:
         print(f"ratio moves/s over trivial requests/s: {ratio:.2f} (target >= 0.5)")
     return round(ratio, 3)

@@ -78,3 +78,17 @@ def child_exit(server, worker):
     except ImportError:
         return
     multiprocess.mark_process_dead(worker.pid)
+
+
+def post_worker_init(worker):
+    """With ``GUNICORN_READY_DIR`` set, mark this worker as serving (an empty file
+    named after its pid).
+
+    The HTTP benchmark waits for every worker this way: /healthz answers as
+    soon as the first worker is up, and clients that connect before the others
+    have loaded the app all stay on that first worker (keep-alive).
+    """
+    ready_dir = os.environ.get("GUNICORN_READY_DIR")
+    if ready_dir:
+        with open(os.path.join(ready_dir, str(worker.pid)), "w"):
+            pass

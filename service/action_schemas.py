@@ -103,10 +103,73 @@ def validate_action(game, action):
     if not isinstance(action, dict):
         return {"action": ["must be an object"]}
     validators = _validators_by_game(game.id)
-    schema = validators.get(action.get("type")) if isinstance(action.get("type"), str) else None
+    action_type = action.get("type")
+    schema = validators.get(action_type) if isinstance(action_type, str) else None
     if schema is None:
         return {"type": [f"must be one of: {', '.join(sorted(validators))}"]}
+    if _plain_checks_by_game(game.id)[action_type](action):
+        return {}
     return schema.validate(action)
+
+
+# --- a quick accept for well-formed actions ------------------------------------
+#
+# Every move is validated, and marshmallow's load walks a lot of generic code
+# for a handful of parameters. The checks below are built from the same
+# domain descriptions as the schemas and are stricter than them: when one
+# says yes, the schema finds no problem; when it says no, the schema runs and
+# gives its exact messages (tests/service/test_action_schemas.py holds them
+# to that).
+
+
+def _plain_value_check(domain):
+    """``value -> bool``: True only for values the domain's field loads as they are."""
+    kind = domain["kind"]
+    if kind == "enum":
+        values = tuple(domain["values"])
+
+        def check(v):
+            return type(v) is str and v in values
+    elif kind == "int":
+        low, high = domain["min"], domain["max"]
+
+        def check(v):
+            return type(v) is int and low <= v <= high
+    elif kind == "square":
+        rows, cols = domain["rows"], domain["cols"]
+
+        def check(v):
+            return (type(v) is list and len(v) == 2 and type(v[0]) is int and type(v[1]) is int
+                    and 0 <= v[0] < rows and 0 <= v[1] < cols)
+    else:
+        def check(v):
+            return True  # a Raw field: any value
+
+    if domain.get("optional", False):
+        return lambda v: v is None or check(v)
+    return check
+
+
+def _plain_action_check(action_type, described):
+    checks = {name: _plain_value_check(domain) for name, domain in described["params"].items()}
+    required = frozenset(name for name, domain in described["params"].items()
+                         if not domain.get("optional", False))
+    allowed = frozenset(checks) | {"type"}
+
+    def check(action):
+        if action.get("type") != action_type or not action.keys() <= allowed:
+            return False
+        if not required <= action.keys():
+            return False
+        return all(checks[name](value) for name, value in action.items() if name != "type")
+
+    return check
+
+
+@lru_cache(maxsize=None)
+def _plain_checks_by_game(game_id):
+    game = engine.get_game(game_id)
+    return {t: _plain_action_check(t, d) for t, d in game.describe_actions().items()}
 
 
 def register_in_spec(spec, games):

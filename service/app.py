@@ -71,6 +71,17 @@ class TabulaApi(flask_smorest.Api):
         return body, status, headers
 
 
+class TabulaFlask(Flask):
+    """Flask without the per-call coroutine check: no view or hook here is async.
+
+    ``ensure_sync`` runs for every hook, view and decorator layer of every
+    request (about twenty ``inspect.iscoroutinefunction`` calls per move).
+    """
+
+    def ensure_sync(self, func):
+        return func
+
+
 def _api_error(error):
     # A route that counts its request along with its read (guards.read_match)
     # may fail before that read: count it now, and 429 wins as it would have.
@@ -101,7 +112,7 @@ def _spec_kwargs():
 def create_app(config=None):
     """Build the app; ``config`` overrides environment and defaults (tests)."""
     settings = load_config(config)
-    app = Flask("service")
+    app = TabulaFlask("service")
     app.json = OrjsonProvider(app)
     app.config.update(
         API_TITLE="Tabula",

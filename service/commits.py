@@ -29,6 +29,9 @@ class Plan:
     change: Change | None = None
     new_token_hashes: list = field(default_factory=list)
     on_duplicate: object = None  # callable(stored idempotency value) -> response
+    # The engine state ``change`` stores, kept in this process's cache once
+    # committed (the next move of the match then skips loading it).
+    state_after: object = None
 
 
 def change_match(services, match_id, plan_change, schedule_ai=True, first=None):
@@ -48,6 +51,8 @@ def change_match(services, match_id, plan_change, schedule_ai=True, first=None):
             return plan.response
         result = store.commit(match_id, stored.rev, plan.change)
         if result.outcome == "OK":
+            if plan.state_after is not None:
+                services.states.put(match_id, result.payload, plan.state_after)
             doc = plan.change.doc
             after_commit(services, doc, plan.new_token_hashes, schedule_ai,
                          indexes=doc["status"] != old_status or bool(plan.new_token_hashes))

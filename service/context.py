@@ -9,7 +9,12 @@ from redis.retry import Retry
 from rq import Queue
 from rq.serializers import JSONSerializer
 
+from .state_cache import EngineStateCache
 from .storage import Store
+
+# Loaded engine states kept per process (one per match, least recently used
+# evicted): a loaded state is a few kilobytes, so a few megabytes at most.
+ENGINE_STATE_CACHE_SIZE = 512
 
 
 def redis_client(url, socket_timeout):
@@ -33,6 +38,7 @@ class Services:
         self.rq_redis = redis.Redis.from_url(config["RQ_REDIS_URL"], socket_connect_timeout=2.0)
         self.store = Store(self.redis, config["IDEMPOTENCY_TTL_S"])
         self.queue = Queue(config["AI_QUEUE"], connection=self.rq_redis, serializer=JSONSerializer)
+        self.states = EngineStateCache(ENGINE_STATE_CACHE_SIZE)
 
     def close(self):
         self.redis.close()

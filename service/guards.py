@@ -12,6 +12,7 @@ otherwise); over ``MAX_CONTENT_LENGTH`` is 413 (raised by werkzeug when the
 body is read).
 """
 
+import codecs
 import hashlib
 import json
 import time
@@ -140,3 +141,23 @@ def check_json_body():
         raise ApiError(400, "bad_request", f"the body is not valid JSON: {error}") from None
     if not isinstance(body, dict):
         raise ApiError(400, "bad_request", "the body must be a JSON object")
+    if _decoded_as_webargs_does(raw):
+        # A route may reuse this parse (see routes/playing.py's fast path).
+        g.json_body = body
+
+
+def _decoded_as_webargs_does(raw):
+    """True when ``json.loads(raw)`` read the same text as webargs' strict
+    ``raw.decode("utf-8")``: json.loads guesses the encoding from a BOM or
+    from NUL bytes in the first four, and decodes with ``surrogatepass``;
+    valid strict UTF-8 without a BOM or those NULs leaves it nothing to guess.
+    """
+    if raw.startswith(codecs.BOM_UTF8) or b"\0" in raw[:4]:
+        return False
+    if raw.isascii():
+        return True
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True

@@ -24,6 +24,7 @@ from .documents import (
     touch,
 )
 from .errors import ApiError, from_engine, validation
+from .state_cache import engine_state
 from .storage import Change
 from .tokens import hash_token, load_for_viewer, new_token, require_seat
 
@@ -115,7 +116,7 @@ def get_match(services, match_id, token, cached_versions=None):
     if cached_versions == "*" or doc["version"] in (cached_versions or ()):
         return doc["version"], None
     game = engine.get_game(doc["game"])
-    return doc["version"], match_body(game, doc, game.load(stored.state), viewer)
+    return doc["version"], match_body(game, doc, engine_state(services, game, stored), viewer)
 
 
 def lobby(services, status, game_id, page, page_size):
@@ -161,10 +162,12 @@ def join_match(services, match_id, body):
         doc["seq"] += 1
         event = new_event(doc["seq"], doc["version"], "player_joined", seat, {"name": body.get("name")})
         game = engine.get_game(doc["game"])
-        refresh_play_status(game, doc, game.load(stored.state))
+        state = engine_state(services, game, stored)
+        refresh_play_status(game, doc, state)
         touch(doc)
         change = Change(doc=doc, events=[event], set_tokens={token_hash: seat})
-        return Plan({"seat": seat, "token": token}, change, [token_hash])
+        # A join leaves the engine state as it is, at the new revision.
+        return Plan({"seat": seat, "token": token}, change, [token_hash], state_after=state)
 
     return change_match(services, match_id, plan)
 
@@ -183,10 +186,10 @@ def resign(services, match_id, token):
         doc["seq"] += 1
         event = new_event(doc["seq"], doc["version"], "player_resigned", seat, {"level": "medium"})
         game = engine.get_game(doc["game"])
-        state = game.load(stored.state)
+        state = engine_state(services, game, stored)
         refresh_play_status(game, doc, state)
         touch(doc)
         change = Change(doc=doc, events=[event], del_tokens=[token_hash])
-        return Plan(match_body(game, doc, state, None), change)
+        return Plan(match_body(game, doc, state, None), change, state_after=state)
 
     return change_match(services, match_id, plan)

@@ -24,6 +24,7 @@ from .errors import (
     validation,
     version_conflict,
 )
+from .state_cache import engine_state
 from .storage import Change, idem_key
 
 
@@ -40,7 +41,7 @@ def legal_actions(services, match_id, seat, stored=None):
     actions = []
     if doc["status"] == "active" and seat in doc["to_act"]:
         game = engine.get_game(doc["game"])
-        actions = game.legal_actions(game.load(stored.state), seat)
+        actions = game.legal_actions(engine_state(services, game, stored), seat)
     return {"version": doc["version"], "seat": seat, "actions": actions}
 
 
@@ -107,7 +108,7 @@ def submit_action(services, match_id, submission, stored=None):
             record = services.store.read_idempotency(record_key)
             if record is not None:
                 return Plan(replay_of(record))
-        return _plan_action(stored, submission, record_key, replay_of)
+        return _plan_action(services, stored, submission, record_key, replay_of)
 
     return change_match(services, match_id, plan, schedule_ai=submission.schedule_ai, first=stored)
 
@@ -125,11 +126,11 @@ def _check_guards(doc, submission):
                        seat=submission.seat)
 
 
-def _plan_action(stored, submission, record_key, replay_of):
+def _plan_action(services, stored, submission, record_key, replay_of):
     doc = stored.doc
     _check_guards(doc, submission)
     game = engine.get_game(doc["game"])
-    state = game.load(stored.state)
+    state = engine_state(services, game, stored)
     action = submission.action
     if submission.choose is not None:
         action = submission.choose(game, doc, state)
@@ -160,4 +161,4 @@ def _plan_action(stored, submission, record_key, replay_of):
         idem_value=orjson.dumps({"fp": submission.fingerprint, "response": response})
         if record_key else None,
     )
-    return Plan(response, change, on_duplicate=replay_of)
+    return Plan(response, change, on_duplicate=replay_of, state_after=new_state)

@@ -20,10 +20,15 @@ status change; the lobby listing repairs an entry whose status is stale):
 Everything is JSON (orjson), never pickle.
 """
 
+import os
+import threading
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 
+import hiredis
 import orjson
+from redis.exceptions import NoScriptError
 
 STATUSES = ("waiting", "active", "finished")
 
@@ -59,8 +64,13 @@ class StoredMatch:
     id: str
     rev: str
     doc: dict
-    state: dict
+    state_json: bytes  # decoded on first use: a cached engine state needs no decoding
     token_seat: int | None = None  # seat of the token asked for in ``load``
+
+    @cached_property
+    def state(self):
+        """The engine's dump, as stored (JSON-decoded)."""
+        return orjson.loads(self.state_json)
 
 
 @dataclass
@@ -80,7 +90,7 @@ class Change:
 class CommitResult:
     def __init__(self, outcome, payload=None):
         self.outcome = outcome  # "OK" | "CONFLICT" | "DUP"
-        self.payload = payload
+        self.payload = payload  # OK: the new rev; DUP: the stored idempotency value
 
 
 class Store:
@@ -91,6 +101,48 @@ class Store:
         self.idempotency_ttl_s = idempotency_ttl_s
         source = resources.files("service").joinpath("lua/commit.lua").read_text()
         self._commit = client.register_script(source)
+        self._local = threading.local()
+
+    # --- the hot round trips (a move's read, every commit) -------------------
+
+    def _round_trip(self, *commands):
+        """Send ``commands`` in one write; return their replies as hiredis parses
+        them (bytes, ints, lists), raising the first error reply.
+
+        A move's two round trips go through here rather than redis-py's
+        command layer (pipeline objects, reply callbacks, observability hooks),
+        which cost several times the CPU of the commands themselves. Same
+        pool, same retry policy on connection errors, same exceptions.
+        """
+        packed = b"".join(hiredis.pack_command(command) for command in commands)
+        conn = self._thread_connection()
+        return conn.retry.call_with_retry(
+            lambda: _send_and_read(conn, packed, len(commands)),
+            lambda _error: conn.disconnect())
+
+    def _thread_connection(self):
+        """This thread's own connection from the pool, kept rather than returned.
+
+        Taking one from the pool and giving it back costs two lock rounds and
+        a readiness poll per call; a connection used by one thread only, and
+        dropped on any error (see ``_send_and_read``), never has replies
+        pending. A forked child gets its own (its parent's socket is shared).
+        """
+        pid = os.getpid()
+        held = getattr(self._local, "held", None)
+        if held is None or held[0] != pid:
+            held = self._local.held = (pid, self.redis.connection_pool.get_connection())
+        return held[1]
+
+    def _eval_commit(self, keys, args):
+        """EVALSHA of commit.lua, loading the script when the server lacks it."""
+        command = ("EVALSHA", self._commit.sha, len(keys), *keys, *args)
+        try:
+            return self._round_trip(command)[0]
+        except NoScriptError:
+            # A restarted (or another) server: what redis-py's Script does too.
+            self._commit.sha = self.redis.script_load(self._commit.script)
+            return self._round_trip(("EVALSHA", self._commit.sha, *command[2:]))[0]
 
     # --- reading ---------------------------------------------------------
 
@@ -111,11 +163,10 @@ class Store:
         on different cluster nodes.
         """
         fields = self._load_fields(token_hash)
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.incr(counter_key)
-        pipe.expire(counter_key, counter_ttl_s, nx=True)
-        pipe.hmget(match_key(match_id), fields)
-        count, _, values = pipe.execute()
+        count, _, values = self._round_trip(
+            ("INCR", counter_key),
+            ("EXPIRE", counter_key, counter_ttl_s, "NX"),
+            ("HMGET", match_key(match_id), *fields))
         return self._stored(match_id, token_hash, values), count
 
     @staticmethod
@@ -128,7 +179,7 @@ class Store:
         if rev is None or doc is None:
             return None
         seat = values[3] if token_hash else None
-        return StoredMatch(match_id, rev.decode(), orjson.loads(doc), orjson.loads(state),
+        return StoredMatch(match_id, rev.decode(), orjson.loads(doc), state,
                            None if seat is None else int(seat))
 
     def probe(self, match_id, token_hash):
@@ -196,11 +247,13 @@ class Store:
         args += [change.idem_value or "", self.idempotency_ttl_s]
         keys = [match_key(match_id), events_key(match_id), actions_key(match_id),
                 change.idem_key or idem_key(match_id, "-", "-")]
-        reply = self._commit(keys=keys, args=args)
+        reply = self._eval_commit(keys, args)
         outcome = reply[0].decode()
         payload = reply[1] if len(reply) > 1 else None
         if outcome == "DUP":
             payload = orjson.loads(payload)
+        elif outcome == "OK":
+            payload = payload.decode()  # the new revision
         if outcome == "SEQ":
             raise RuntimeError(f"event seq out of order in match {match_id}: stream ends at {payload!r}")
         return CommitResult(outcome, payload)
@@ -233,3 +286,18 @@ class Store:
 
     def active_match_ids(self, limit=1000):
         return [i.decode() for i in self.redis.zrevrange(lobby_key("active", None), 0, limit - 1)]
+
+
+def _send_and_read(conn, packed, replies):
+    """One attempt of ``Store._round_trip`` on ``conn``."""
+    conn.send_packed_command([packed])
+    out = []
+    try:
+        for _ in range(replies):
+            out.append(conn.read_response())
+    except BaseException:
+        # An error reply leaves the later replies unread: never use this
+        # connection again with them pending.
+        conn.disconnect()
+        raise
+    return out

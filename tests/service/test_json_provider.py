@@ -22,3 +22,8 @@ def test_response_is_json_with_a_trailing_newline(app):
         response = app.json.response({"ok": True, "k": 1})
     assert response.mimetype == "application/json"
     assert response.get_data(as_text=True) == '{"ok":true,"k":1}\n'
+
+
+def test_non_string_keys_are_still_encoded_as_before(app):
+    provider = OrjsonProvider(app)
+    assert provider.dumps({1: "a", "b": {2: 3}}) == '{"1":"a","b":{"2":3}}'
