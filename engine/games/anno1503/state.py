@@ -117,12 +117,16 @@ class Player:
             "buildings": list(self.buildings),
             "branch_offices": {str(b + 1): t for b, t in enumerate(self.branch_offices)},
             "trade_agreements": list(self.trade_agreements),
-            "ships": [
-                {"at": list(at) if at else None, "ap": ap}
-                for at, ap in zip(self.ship_at, self.ship_ap)
-            ],
-            "turn": {"sold": dict(self.sold), "buys": self.buys, "big_branch_office_used": self.bbo_used},
+            "ships": self.ships_dump(),
+            "turn": self.turn_dump(),
         }
+
+    # Shared by the dump and the views (all of it is public).
+    def ships_dump(self):
+        return [{"at": list(at) if at else None, "ap": ap} for at, ap in zip(self.ship_at, self.ship_ap)]
+
+    def turn_dump(self):
+        return {"sold": dict(self.sold), "buys": self.buys, "big_branch_office_used": self.bbo_used}
 
     @classmethod
     def load(cls, data):

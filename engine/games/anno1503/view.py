@@ -26,19 +26,29 @@ def _space_view(state, geo, index, viewer):
     return {"space": [r, c], "mark": geo.marks[index], "tile": shown, "seen_by": list(state.seen[index])}
 
 
-def _island(seat):
-    island = ISLANDS[ISLAND_IDS[seat]]
+def _island_template(island_id):
+    island = ISLANDS[island_id]
     return {
-        "id": ISLAND_IDS[seat],
+        "id": island_id,
         "colour": island["colour"],
         "production": {str(n): island["production"][n] for n in range(1, 6)},
         "gray_bridges": list(island["gray_bridges"]),
     }
 
 
+# Printed islands never change: built once, copied per view (a view is the
+# caller's to edit).
+_ISLANDS = [_island_template(island_id) for island_id in ISLAND_IDS]
+
+
+def _island(seat):
+    t = _ISLANDS[seat]
+    return {"id": t["id"], "colour": t["colour"], "production": dict(t["production"]),
+            "gray_bridges": list(t["gray_bridges"])}
+
+
 def _player_view(state, seat, viewer):
     p = state.players[seat]
-    dumped = p.dump()
     held = goals(p) if p.x is None else x_goals(p)
     out = {
         "seat": seat,
@@ -48,16 +58,19 @@ def _player_view(state, seat, viewer):
         "goals": held,
     }
     if seat == viewer:
-        out["hand"] = dumped["hand"]
+        out["hand"] = dict(p.hand)
     else:
         out["hand_size"] = p.hand_size()
     out["island"] = _island(seat)
-    for key in ("slots", "buildings", "branch_offices", "trade_agreements", "ships", "turn"):
-        out[key] = dumped[key]
-    out["trade_agreements"] = [tile_public(t) for t in p.trade_agreements]
+    # The public part of the player's dump (state.Player.dump), tiles shown face up.
+    out["slots"] = list(p.slots)
+    out["buildings"] = list(p.buildings)
     out["branch_offices"] = {
-        b: (tile_public(t) if t is not None else None) for b, t in dumped["branch_offices"].items()
+        str(b + 1): (tile_public(t) if t is not None else None) for b, t in enumerate(p.branch_offices)
     }
+    out["trade_agreements"] = [tile_public(t) for t in p.trade_agreements]
+    out["ships"] = p.ships_dump()
+    out["turn"] = p.turn_dump()
     if p.x is not None:
         out["aristocrat"] = _aristocrat_view(p, seat == viewer)
     return out
