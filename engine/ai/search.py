@@ -19,9 +19,6 @@ import time
 
 from ..rng import Rng, mix_seed
 
-# Rollouts stop at this share of the budget; the rest covers sampling and scoring.
-_DEADLINE_SHARE = 0.9
-
 
 class SearchPlayer:
     """``hard``. A game's subclass supplies, as static methods:
@@ -34,7 +31,14 @@ class SearchPlayer:
     - ``rollout_over(view, seat)``: a predicate on states that ends a rollout;
 
     and the class attributes ``calibration``, ``cost_exponent`` and ``medium``
-    (the greedy player class).
+    (the greedy player class). Optional attributes:
+
+    - ``policy_weight``: each world adds this times the policy's own score of
+      a candidate to its rollout value, so that with few worlds one lucky
+      roll of the dice does not outweigh a clearly better move;
+    - ``deadline_share``: rollouts stop at this share of the budget; the rest
+      covers sampling, scoring and the rollout step that crosses the line
+      (long where a step weighs hundreds of actions).
     """
 
     level = "hard"
@@ -43,6 +47,8 @@ class SearchPlayer:
     calibration = 100
     cost_exponent = 1.0
     medium = None
+    policy_weight = 0.0
+    deadline_share = 0.9
 
     def __init__(self, time_budget=1.0, sims_per_second=None, candidates=4, max_rollout=400):
         self.time_budget = time_budget
@@ -54,11 +60,11 @@ class SearchPlayer:
     def choose(self, game, seat, view, actions, seed=0):
         if len(actions) == 1:
             return actions[0]
-        deadline = time.perf_counter() + self.time_budget * _DEADLINE_SHARE
+        deadline = time.perf_counter() + self.time_budget * self.deadline_share
         first = self.sample_state(game, view, seat, Rng(mix_seed(seed, seat, 0)))
         if first is None or not self.searchable(view):
             return self.fallback.choose(game, seat, view, actions, seed=seed)
-        picks = self._candidates(game, first, seat, actions)
+        picks, priors = self._candidates(game, first, seat, actions)
         if len(picks) == 1:
             return actions[picks[0]]
         totals = dict.fromkeys(picks, 0.0)
@@ -68,15 +74,16 @@ class SearchPlayer:
             values = self._try_all(game, world, seat, [actions[i] for i in picks], stop, deadline)
             if values is None:
                 break  # over the safety cap: this world is dropped (not reproducible)
-            for i, value in zip(picks, values):
-                totals[i] += value
+            for i, value, prior in zip(picks, values, priors):
+                totals[i] += value + self.policy_weight * prior
         best = max(picks, key=lambda i: (totals[i], -picks.index(i)))
         return actions[best]
 
     def _candidates(self, game, state, seat, actions):
-        """Indices of the policy's ``candidates`` best actions, best first."""
+        """``(indices, scores)`` of the policy's ``candidates`` best actions, best first."""
         ranked = sorted(self.score_actions(game, state, seat, actions), key=lambda si: (-si[0], si[1]))
-        return [i for _, i in ranked[: self.candidates]]
+        top = ranked[: self.candidates]
+        return [i for _, i in top], [score for score, _ in top]
 
     def _worlds(self, view, candidates):
         """How many worlds the budget pays for, each trying every candidate."""

@@ -5,8 +5,9 @@ easy level's noise applies to them too. The value ``base`` of the position
 is passed for rules that compare with standing still.
 """
 
+from ...games.anno1452.battle import side_estate
 from ...games.anno1452.board import iter_estates
-from ...games.anno1452.data import BORDERS
+from ...games.anno1452.data import BORDERS, CARDS
 from .cards import DRAW, card_value
 from .evaluate import CARD, GOLD
 
@@ -24,8 +25,37 @@ def _soldiers(d, seat, actions, base):
     return _by(actions, lambda a: a["count"])
 
 
+# What a reaction card adds to a battle, in rough points; below _KEEP_REACTION
+# it is kept for a later battle. A truce saves the whole Estate, extra dice
+# every round beat a single first strike; archers and treason depend on the
+# Citizens that fight.
+_REACTION_WORTH = {"waffenstillstand": 3.0, "verstaerkung": 2.0, "hinterhalt": 1.6, "befestigung": 1.4}
+_KEEP_REACTION = 0.3
+
+
+def _fighting_citizens(d, b, side):
+    estate = side_estate(d, b, side)
+    return estate["citizens"] if estate else 0
+
+
+def reaction_worth(d, seat, effect):
+    b = d["battle"]
+    side = "attacker" if b["attacker"] == seat else "defender"
+    other = "defender" if side == "attacker" else "attacker"
+    if effect == "bogenschuetzen":
+        return 0.4 * _fighting_citizens(d, b, side)
+    if effect == "verrat":
+        theirs = _fighting_citizens(d, b, other)
+        return 0.6 * min(2, theirs) if theirs else 0.6
+    return _REACTION_WORTH.get(effect, 0.0)
+
+
 def _reaction(d, seat, actions, base):
-    return _by(actions, lambda a: 0.0 if a.get("card") is None else 1.0 + (a["card"] % 7) / 100)
+    def score(a):
+        if a.get("card") is None:
+            return _KEEP_REACTION
+        return reaction_worth(d, seat, CARDS[a["card"]]["effect"])
+    return _by(actions, score)
 
 
 def _losses(d, seat, actions, base):

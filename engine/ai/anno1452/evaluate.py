@@ -1,19 +1,38 @@
 """The heuristic value of an Anno 1452 position for one seat.
 
-Victory points as they stand, plus what turns into points later: income over
-the evaluation rounds still to come (gold is 1 point per 10 but also buys
-Estates and Citizens, so it counts a bit more), a lead in the prestige
-categories (+1 prestige per ER), cards in hand. ``relative_value`` subtracts
-the best opponent so attacks and plague count what they take from others.
+The final score is Estates + Citizens/2 + Cities + Principality cards +
+gold/10 + Prestige (0-20; each point above 20 becomes 5 gold). Matches are
+decided by what turns into those points before the end, so the value is the
+points as they stand plus:
+
+- income over the evaluation rounds still to come (1/10 point per gold, a
+  bit more while gold can still buy Estates and Citizens);
+- the prestige categories: a lead is +1 Prestige per ER while it holds, the
+  last place -1;
+- the coronation at the next ER: the seat with the fewest Estates (ties: more
+  Prestige) gains 3 Prestige, 3 cards and the King's Soldiers, worth more
+  than an Estate, so the value must see it or the policy builds the crown
+  away every epoch;
+- cards in hand while they can still be played.
+
+Prestige beyond 20 is worth only its 5 gold, so gains near the cap count
+less. ``relative_value`` subtracts the best opponent so attacks and plague
+count what they take from others.
 """
 
 from ...games.anno1452.board import principalities_of, totals
+from ...games.anno1452.data import GOLD_PER_PRESTIGE, KING_SOLDIERS, PRESTIGE_MAX, ROWS
+from ...games.anno1452.deck import CROWN_CARDS, CROWN_PRESTIGE
 from ...games.anno1452.evaluation import income_of
 
 GOLD = 0.15          # a gold coin: 1/10 point, more while it can still be spent
 RESERVE = 20         # gold beyond this is only worth its final 1/10 point: spend it
 CARD = 0.35          # a card in hand: a future action
-CATEGORY_LEAD = 0.6  # leading a prestige category: +1 prestige per ER to come
+CATEGORY_LEAD = 1.3  # leading a prestige category: +1 prestige per ER, and the other seats -1
+LEAD_HORIZON = 4     # ERs ahead a lead is counted for
+LEAD_DECAY = 0.5     # a lead of m holds beyond the next ER with odds 1 - LEAD_DECAY**m
+INCOME = 0.12        # a gold of income per ER still to come
+SOLDIER = 0.1        # a King's Soldier: attack power until the next coronation
 _CATEGORIES = 4
 
 
@@ -26,16 +45,60 @@ def _categories(d, seat):
     return (estates, citizens, cities, len(principalities_of(d, seat)))
 
 
-def _lead_bonus(d, seat, counts):
+def prestige_worth(prestige, gain):
+    """What ``gain`` more Prestige is worth from ``prestige``: 1 a point up
+    to 20, then the 5 gold each point converts to."""
+    room = max(0, PRESTIGE_MAX - prestige)
+    inside = min(gain, room)
+    return inside + (gain - inside) * GOLD_PER_PRESTIGE / 10
+
+
+def _margin_worth(margin, ers):
+    """A category lead of ``margin`` over ``ers`` ERs to come: +1 at the next
+    ER for sure, then more the wider it is (a lead of one is easily lost)."""
+    if margin <= 0 or ers <= 0:
+        return 0.0
+    return CATEGORY_LEAD * (1 + (ers - 1) * (1 - LEAD_DECAY ** margin))
+
+
+def _lead_bonus(d, seat, counts, ers):
+    """Prestige categories: +1 to the leader, -1 to the last, per ER."""
     mine = counts[seat]
     bonus = 0.0
     for cat in range(_CATEGORIES):
         others = [c[cat] for s, c in enumerate(counts) if s != seat]
-        if mine[cat] > max(others):
-            bonus += CATEGORY_LEAD
-        elif mine[cat] < min(others):
-            bonus -= CATEGORY_LEAD
+        bonus += _margin_worth(mine[cat] - max(others), ers)
+        bonus -= _margin_worth(min(others) - mine[cat], ers)
     return bonus
+
+
+def coronation_pending(d):
+    """Whether a King is elected at the next (or the running) ER."""
+    row, final = d["row"], d["final_row"]
+    if d["phase"] == "evaluation":
+        return not d["crowned"] and not d["interregnum"] and row != final and ROWS[row]["coronation"]
+    if d["phase"] != "action":
+        return False
+    return row + 1 < final and ROWS[row + 1]["coronation"]
+
+
+def crown_shares(d, counts):
+    """Per seat, the share of the next crown it is in line for (fewest
+    Estates, then most Prestige; dice split the rest)."""
+    n = d["num_players"]
+    if not coronation_pending(d):
+        return [0.0] * n
+    briber = d["er_effects"]["bestechung"] if d["phase"] == "evaluation" else None
+    if briber is not None:  # Bestechung der Kurfürsten buys this crown
+        return [1.0 if s == briber else 0.0 for s in range(n)]
+    keys = [(-counts[s][0], d["players"][s]["prestige"]) for s in range(n)]
+    best = max(keys)
+    tied = [s for s in range(n) if keys[s] == best]
+    return [1.0 / len(tied) if s in tied else 0.0 for s in range(n)]
+
+
+def crown_worth(prestige):
+    return prestige_worth(prestige, CROWN_PRESTIGE) + CROWN_CARDS * CARD + KING_SOLDIERS * SOLDIER
 
 
 def gold_value(gold, left):
@@ -44,22 +107,36 @@ def gold_value(gold, left):
     return min(gold, RESERVE) * GOLD + max(0, gold - RESERVE) * 0.1
 
 
-def value(d, seat, counts=None):
+def _soldiers(d, seat):
+    if d["king"] == seat:
+        return d["soldiers"]["king"] * SOLDIER
+    if d["anti_king"] == seat:
+        return d["soldiers"]["anti_king"] * SOLDIER
+    return 0.0
+
+
+def value(d, seat, counts=None, crowns=None):
     """Points now and to come for ``seat`` (state dict ``d``)."""
     counts = counts or [_categories(d, s) for s in range(d["num_players"])]
     estates, citizens, cities, principalities = counts[seat]
     p = d["players"][seat]
     left = remaining_ers(d)
     points = estates + citizens / 2 + cities + principalities + p["prestige"]
-    points += gold_value(p["gold"], left) + income_of(d, seat) * left * 0.12
-    points += len(p["hand"]) * CARD * (1 if left else 0)
-    points += len(p["titles"]) * 0.2
-    return points + _lead_bonus(d, seat, counts) * min(left, 3) / 3
+    points += gold_value(p["gold"], left) + income_of(d, seat) * left * INCOME
+    if left:
+        points += len(p["hand"]) * CARD + len(p["titles"]) * 0.2 + _soldiers(d, seat)
+        lead = _lead_bonus(d, seat, counts, min(left, LEAD_HORIZON))
+        # Prestige beyond 20 is worth only its gold: a lead near the cap counts less.
+        points += lead if lead <= 0 else prestige_worth(p["prestige"], lead)
+    if crowns is not None and crowns[seat]:
+        points += crowns[seat] * crown_worth(p["prestige"])
+    return points
 
 
 def relative_value(d, seat):
     """``seat``'s value minus the best opponent's."""
     counts = [_categories(d, s) for s in range(d["num_players"])]
-    mine = value(d, seat, counts)
-    best = max(value(d, s, counts) for s in range(d["num_players"]) if s != seat)
+    crowns = crown_shares(d, counts)
+    mine = value(d, seat, counts, crowns)
+    best = max(value(d, s, counts, crowns) for s in range(d["num_players"]) if s != seat)
     return mine - best

@@ -16,6 +16,10 @@ from .sample import sample_dump
 # (99, 54, 35) fills about half the budget and stays inside the 90% cap.
 _CALIBRATION = 280
 _COST_EXPONENT = 1.5
+# Rollouts stop at 70% of the budget: one rollout step can take tens of ms
+# (hundreds of legal settles with 4 players), and the step that crosses the
+# line must still end within the budget.
+_DEADLINE_SHARE = 0.7
 
 
 sample_state = sampler(sample_dump)
@@ -70,6 +74,11 @@ class SearchPlayer(search.SearchPlayer):
     calibration = _CALIBRATION
     cost_exponent = _COST_EXPONENT
     medium = GreedyPlayer
+
+    # Battle dice make a handful of worlds noisy: each world also counts the
+    # policy's one-step score of the candidate (the search's prior).
+    policy_weight = 1.0
+    deadline_share = _DEADLINE_SHARE
 
     def __init__(self, time_budget=1.0, sims_per_second=None, candidates=4, max_rollout=200):
         super().__init__(time_budget, sims_per_second, candidates, max_rollout)

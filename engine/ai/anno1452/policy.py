@@ -54,7 +54,9 @@ def _deferred_bonus(d, seat, action):
     _, citizens, cities = totals(d, seat)
     others = d["num_players"] - 1
     return {"sondersteuer": citizens * GOLD, "messe": cities * GOLD, "steuerpacht": others * 2 * GOLD * 1.5,
-            "reichstag": 0.6, "landfrieden": 0.4, "bestechung": 1.0 - 10 * GOLD}.get(effect, 0.0)
+            "reichstag": 0.6, "landfrieden": 0.4,
+            # the crown it buys is in the value; the 10 gold are paid at the coronation
+            "bestechung": -10 * GOLD}.get(effect, 0.0)
 
 
 def _setup_bonus(action):

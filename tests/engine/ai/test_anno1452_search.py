@@ -1,0 +1,64 @@
+"""The Anno 1452 hard player blends its rollouts with the policy's own score."""
+
+import engine
+from engine.ai import get_player
+from engine.ai.anno1452.players import SearchPlayer, sample_state
+from engine.ai.anno1452.policy import score_actions
+from engine.rng import Rng, mix_seed
+
+GAME = engine.get_game("anno1452")
+
+
+def _turns(count, seed=5):
+    """Action turns with a choice, reached by medium play (2 players)."""
+    medium = get_player("medium")
+    state = GAME.setup(2, {"scenario": "ottokar_a"}, seed)
+    out = []
+    for step in range(2000):
+        if GAME.outcome(state) is not None or len(out) >= count:
+            break
+        seat = GAME.to_act(state)[0]
+        actions = GAME.legal_actions(state, seat)
+        if state.data["decision"]["kind"] == "action_turn" and len(actions) > 1 and step % 7 == 0:
+            out.append((state, seat, actions))
+        action = medium.choose(GAME, seat, GAME.view(state, seat), actions, seed=mix_seed(seed, step))
+        state, _ = GAME.apply(state, seat, action)
+    return out
+
+
+def _policy_best(state, seat, actions):
+    world = sample_state(GAME, GAME.view(state, seat), seat, Rng(mix_seed(3, seat, 0)))
+    scored = score_actions(GAME, world, seat, actions)
+    return actions[max(scored, key=lambda si: (si[0], -si[1]))[1]]
+
+
+def test_an_overwhelming_policy_weight_follows_the_policy():
+    hard = SearchPlayer(time_budget=30.0, sims_per_second=0.3)
+    hard.policy_weight = 1e6
+    for state, seat, actions in _turns(4):
+        chosen = hard.choose(GAME, seat, GAME.view(state, seat), actions, seed=3)
+        assert chosen == _policy_best(state, seat, actions)
+
+
+def test_the_rollouts_decide_without_the_policy_weight_and_the_policy_with_a_large_one():
+    """A fake rollout that always prefers the policy's second choice: the
+    search follows it at weight 0, and the policy's first at a large weight."""
+    for state, seat, actions in _turns(8):
+        view = GAME.view(state, seat)
+        world = sample_state(GAME, view, seat, Rng(mix_seed(3, seat, 0)))  # the search's first world
+        ranked = sorted(score_actions(GAME, world, seat, actions), key=lambda si: (-si[0], si[1]))
+        if ranked[0][0] > ranked[1][0]:
+            break
+    else:
+        raise AssertionError("no position ranks its top two moves apart")
+    first, second = actions[ranked[0][1]], actions[ranked[1][1]]
+
+    class PrefersSecond(SearchPlayer):
+        def _simulate(self, game, world, seat, action, stop, deadline):
+            return 1.0 if action == second else 0.0
+
+    search = PrefersSecond(time_budget=30.0, sims_per_second=0.3)
+    search.policy_weight = 0.0
+    assert search.choose(GAME, seat, view, actions, seed=3) == second
+    search.policy_weight = 1e6
+    assert search.choose(GAME, seat, view, actions, seed=3) == first
