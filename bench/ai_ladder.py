@@ -36,7 +36,7 @@ from engine.rng import mix_seed  # noqa: E402
 # (game-content ruling 13), so its duels are played there; the Ottokar
 # scenarios take at most 3 players, the standard one 4.
 VARIANTS = [
-    ("anno1503", {}, True, 4),
+    ("anno1503", {"expansion": "none"}, True, 4),
     ("anno1503", {"expansion": "pirates_aristocrats"}, True, 4),
 ]
 for _rules in ("basic", "expert"):

@@ -89,8 +89,13 @@ class SearchPlayer:
         """How many worlds the budget pays for, each trying every candidate."""
         rate = self.sims_per_second
         if rate is None:
-            rate = self.calibration / view["num_players"] ** self.cost_exponent
+            rate = self.calibration_for(view) / view["num_players"] ** self.cost_exponent
         return max(1, round(self.time_budget * rate / candidates))
+
+    def calibration_for(self, view):
+        """Simulations per second of budget before the player-count scaling;
+        a game whose variants differ in rollout cost may choose per view."""
+        return self.calibration
 
     def _try_all(self, game, world, seat, candidates, stop, deadline):
         """Each candidate's rollout value on one world, or None past the deadline."""

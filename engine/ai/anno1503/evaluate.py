@@ -9,9 +9,11 @@ complete next, and ships by how close they are to a tile worth taking.
 
 from ...games.anno1503.data import (
     ADJACENT_SPACES, COMMODITIES, DEVELOP, GOALS, PIONEER_COST, SEA, SEA_NEIGHBOURS,
-    SELL, SHIP_COST, TILE_BACKS, TILE_KINDS, BUYER_OF,
+    SELL, SHIP_COST, START, TILE_BACKS, TILE_KINDS, BUYER_OF,
 )
-from ...games.anno1503.rules import citizen_merchant_count, pioneer_settler_count
+from ...games.anno1503.rules import (
+    citizen_merchant_count, island_tiles, outside_red, owns, pioneer_settler_count,
+)
 from .sample import BASE_TILE_BACKS
 
 _NEED = dict(GOALS)
@@ -54,25 +56,53 @@ def _buildings_reachable(player, supply):
     return len(owned) + sum(1 for b, n in supply.items() if n > 0 and b not in owned)
 
 
+def merchant_progress(slots):
+    """Progress towards three merchants: only the three most developed
+    inhabitants count (settlers beyond them would make 2 merchants and
+    4 settlers look nearly done, and the last development worthless)."""
+    credits = sorted((_MERCHANT_CREDIT[k] for k in slots if k is not None), reverse=True)
+    return min(sum(credits[: _NEED["merchants"]]) / _NEED["merchants"], 1.0)
+
+
+def gold_progress(gold):
+    # convex: early gold is spent freely, the last coins before 30 are kept
+    return min(gold / _NEED["gold"], 1.0) ** 1.5
+
+
+# Coins above 30 keep the gold goal through a pirate raid or a fire (each
+# costs gold unless a Smithy / Fire Brigade protects): worth a little each.
+_BUFFER_UNIT = 0.012
+
+
+def gold_buffer(player, gold):
+    """The value of ``gold`` above the goal as insurance against raids and fires."""
+    spare = gold - _NEED["gold"]
+    if spare <= 0:
+        return 0.0
+    owed = 0
+    if not owns(player, "smithy"):
+        owed = island_tiles(player)
+    if not owns(player, "fire_brigade"):
+        owed = max(owed, outside_red(player))
+    return _BUFFER_UNIT * min(spare, owed)
+
+
 def goal_progress(player, supply=None):
     """Five fractions in [0, 1], in GOALS order.
 
     With the building ``supply`` given, a public-building goal that can no
     longer be reached counts for little, so the seat turns to another goal.
     """
-    slots = player.slots
     offices = 5 - player.branch_offices.count(None)
     buildings = 4 - player.buildings.count(None)
     if supply is not None and _buildings_reachable(player, supply) < _NEED["public_buildings"]:
         buildings *= 0.3
-    merchant = sum(_MERCHANT_CREDIT[k] for k in slots if k is not None and k != "pioneer")
     return [
-        # convex: early gold is spent freely, the last coins before 30 are kept
-        min(player.gold / _NEED["gold"], 1.0) ** 1.5,
+        gold_progress(player.gold),
         min(offices / _NEED["branch_offices"], 1.0),
         min(len(player.trade_agreements) / _NEED["trade_agreements"], 1.0),
         min(buildings / _NEED["public_buildings"], 1.0),
-        min(merchant / _NEED["merchants"], 1.0),
+        merchant_progress(player.slots),
     ]
 
 
@@ -118,7 +148,9 @@ class TileBeliefs:
 
     def __init__(self, state, seat):
         player = state.players[seat]
-        values = kind_values(player, goal_progress(player))
+        # with the supply: an unreachable building goal must not hide the
+        # tiles' worth (offices and agreements are then the goals left)
+        values = kind_values(player, goal_progress(player, state.buildings))
         self.kind_values = values
         known = set(state.removed)
         for p in state.players:
@@ -147,7 +179,17 @@ class TileBeliefs:
 
 
 def ship_value(state, player, ship, beliefs):
-    at = player.ship_at[ship]
+    return square_value(state, player.ship_at[ship], beliefs)
+
+
+# How fast a tile's worth fades with the sea distance to it. Gentle: late in
+# a match the tiles left are far from the start square, and a ship sent to
+# them must still look worth its three cards (else the match stalls).
+_DISTANCE_DECAY = 0.12
+
+
+def square_value(state, at, beliefs):
+    """What a ship on square ``at`` is worth: the best tile, discounted by the distance."""
     if at is None:
         return 0.0
     steps = _STEPS[at]
@@ -159,22 +201,23 @@ def ship_value(state, player, ship, beliefs):
         if v <= best:
             continue
         d = min(steps.get(sq, 99) for sq in shore)
-        best = max(best, 0.7 * v / (1 + 0.25 * d))
+        best = max(best, 0.7 * v / (1 + _DISTANCE_DECAY * d))
     return best
 
 
 # --- cards --------------------------------------------------------------------
 
 
-def _targets(player, progress):
-    """(cost, gain) of what the cards in hand would pay for next."""
+def _targets(player, progress, supply=None, new_ship=0.12):
+    """(cost, gain) of what the cards in hand would pay for next; ``new_ship``
+    is what a ship built now would be worth."""
     out = []
     slots = player.slots
     free = slots.count(None)
     if free and pioneer_settler_count(player) < 4:
         gain = _INHABITANT["pioneer"]
         if 7 - free >= 3:  # the next slot carries a public building
-            gain += goal_gain(progress, BUILDINGS, 1 / 4)
+            gain += goal_gain(progress, BUILDINGS, _building_step(player, supply))
         out.append((PIONEER_COST, gain))
     for kind in ("pioneer", "settler", "citizen"):
         if kind not in slots:
@@ -182,37 +225,90 @@ def _targets(player, progress):
         if kind == "settler" and citizen_merchant_count(player) >= 3:
             continue
         to, cost = DEVELOP[kind]
-        credit = (_MERCHANT_CREDIT[to] - _MERCHANT_CREDIT[kind]) / 3
+        developed = list(slots)
+        developed[slots.index(kind)] = to
+        credit = merchant_progress(developed) - progress[MERCHANTS]
         step = _INHABITANT[to] - _INHABITANT[kind]
         out.append((cost, goal_gain(progress, MERCHANTS, credit) + step))
     if player.ship_at.count(None) == 2:
-        out.append((SHIP_COST, 0.12))
+        out.append((SHIP_COST, new_ship))
     return out
 
 
-def _gold_margin(gold):
-    """Goal value of one more coin (the gold progress is convex)."""
-    if gold >= _NEED["gold"]:
-        return 0.0
-    return ((gold + 1) / _NEED["gold"]) ** 1.5 - (gold / _NEED["gold"]) ** 1.5
+def _building_step(player, supply):
+    """The building goal's progress for one more building (as ``goal_progress``)."""
+    if supply is not None and _buildings_reachable(player, supply) < _NEED["public_buildings"]:
+        return 0.3 / _NEED["public_buildings"]
+    return 1 / _NEED["public_buildings"]
 
 
-def hand_value(player, progress):
-    hand = player.hand
-    unit_values = []
-    needed = dict.fromkeys(COMMODITIES, 0)
-    worth = dict.fromkeys(COMMODITIES, 0.0)
-    for cost, gain in _targets(player, progress):
-        n = sum(k for _, k in cost)
-        for c, k in cost:
-            needed[c] += k
-            worth[c] = max(worth[c], 0.8 * gain / n)
-    gold_weight = goal_gain(progress, GOLD, 0.0) + _gold_margin(player.gold) + 0.004
+# A card not yet sold is worth this share of what selling it would add: the
+# sale is then better than holding (no hoarding at 29 gold), and a goal
+# completed now beats gold that would take turns of sales to collect.
+_UNSOLD_SHARE = 0.5
+# Each further sale is further away (one card per inhabitant and turn): a
+# goal that five sales would complete is not worth a goal completed now.
+_LATER_SALE = 0.7
+_GOLD_FLOOR = 0.004  # a coin past every gold need still buys something
+
+
+def _sale_values(player, progress):
+    """{commodity: [value of the 1st, 2nd, ... card sold]}: the goal value the
+    coins add when the cards are sold one after another, dearest first.
+
+    Valued in sequence, not at one coin's margin: at 29 gold the first sale
+    completes the goal, the next ones add next to nothing (valuing each card
+    at the margin made five cards look worth more than the goal itself).
+    """
+    units = []
     for c in COMMODITIES:
         kind = BUYER_OF[c]
-        sale = (SELL[kind][0] * gold_weight) if kind in player.slots else 0.01
-        for unit in range(hand[c]):
-            unit_values.append(worth[c] if unit < needed[c] and worth[c] > sale else sale)
+        if kind in player.slots:
+            units += [(SELL[kind][0], c)] * player.hand[c]
+    units.sort(reverse=True)
+    out = {c: [] for c in COMMODITIES}
+    gold, changed = player.gold, list(progress)
+    held = goal_score(changed) + gold_buffer(player, gold)
+    share = _UNSOLD_SHARE
+    for price, c in units[:_HAND_LIMIT]:
+        gold += price
+        changed[GOLD] = gold_progress(gold)
+        after = goal_score(changed) + gold_buffer(player, gold)
+        out[c].append(share * (after - held) + _GOLD_FLOOR * price)
+        held = after
+        share *= _LATER_SALE
+    return out
+
+
+def _reserved_units(player, progress, supply, new_ship):
+    """Worth of the cards set aside for the next steps: the steps most worth
+    per card claim their cards first, and a card serves one step only (a
+    second wood is not worth a pioneer when only one pioneer can be placed)."""
+    steps = []
+    for cost, gain in _targets(player, progress, supply, new_ship):
+        steps.append((0.8 * gain / sum(k for _, k in cost), cost))
+    steps.sort(key=lambda step: -step[0])
+    left = dict(player.hand)
+    reserved = {c: [] for c in COMMODITIES}
+    for worth, cost in steps:
+        for c, k in cost:
+            take = min(k, left[c])
+            left[c] -= take
+            reserved[c] += [worth] * take
+    return reserved
+
+
+def hand_value(player, progress, supply=None, new_ship=0.12):
+    """Each card is worth the more of the step it is reserved for and its
+    sale; past the hand limit, next to nothing."""
+    reserved = _reserved_units(player, progress, supply, new_ship)
+    sales = _sale_values(player, progress)
+    unit_values = []
+    for c in COMMODITIES:
+        for unit in range(player.hand[c]):
+            worth = reserved[c][unit] if unit < len(reserved[c]) else 0.0
+            sale = sales[c][unit] if unit < len(sales[c]) else 0.01
+            unit_values.append(max(worth, sale))
     unit_values.sort(reverse=True)
     return sum(unit_values[:_HAND_LIMIT]) + 0.005 * sum(unit_values[_HAND_LIMIT:])
 
@@ -236,7 +332,9 @@ def evaluate(state, seat, beliefs=None):
     if beliefs is None:
         beliefs = TileBeliefs(state, seat)
     value = goal_score(progress) + _inhabitant_value(player) + 0.005 * min(player.gold, 10)
-    value += hand_value(player, progress)
+    value += gold_buffer(player, player.gold)
+    new_ship = square_value(state, START, beliefs) if player.ship_at.count(None) == 2 else 0.0
+    value += hand_value(player, progress, state.buildings, new_ship)
     value += max(ship_value(state, player, 0, beliefs), ship_value(state, player, 1, beliefs))
     return value
 

@@ -11,12 +11,20 @@ from .policy import greedy_choice, score_actions
 from .sample import sample_dump
 from .xsample import is_expansion_view
 
-# Measured on the 2-core build box (load ~2.5): a rollout takes ~2 ms with 2
-# players (max ~6) and ~7.5 ms with 4 (max ~13). budget * 200 / n^1.25
-# simulations (84/s with 2 players, 35/s with 4) fill about half the budget
-# on average and stay inside the 90% cap in slow positions at moderate load.
-_CALIBRATION = 200
-_COST_EXPONENT = 1.25
+# Simulations per second: calibration / n^0.25. A rollout only finishes the
+# seat's own turn (see ``_rollout_over``), several times shorter than the
+# former rollout to its next turn (~2 ms with 2 players, ~7.5 ms with 4),
+# and its length hardly depends on the player count any more.
+# Measured on the shared 2-core box at load ~10 with a 0.2 s budget and
+# 2 players: base game, 420 simulations/s -> median 55 ms per hard decision;
+# the expansion's turns are longer (420/s -> median 180 ms, at the 90% cap),
+# hence its lower rate.
+_CALIBRATION = 600
+_X_CALIBRATION = 300
+_COST_EXPONENT = 0.25
+# Rollouts to the end of the own turn vary little between worlds: a wider
+# choice of first moves pays more than more worlds per move.
+_CANDIDATES = 6
 _SEARCH_PHASES = frozenset(("main", "tile_decision", "discard"))
 # The expansion's values between moves differ several times less than the
 # base game's (gold is a means, not a goal): easy's jitter is scaled to match.
@@ -62,8 +70,13 @@ def _searchable(view):
 
 
 def _rollout_over(view, seat):
-    """A rollout ends with a winner or when this seat's next turn begins."""
-    horizon = view["turn"] + view["num_players"]
+    """A rollout ends with a winner or when this seat's turn is over.
+
+    Not at its next turn: the other seats' turns and the dice added more
+    noise than signal with the few worlds the budget pays for (hard lost to
+    medium), while the rest of the own turn is what one-step greedy misses
+    (a buy that pays for a development, a move that reaches a tile)."""
+    horizon = view["turn"] + 1
     return lambda state: state.winner is not None or state.turn >= horizon
 
 
@@ -79,3 +92,9 @@ class SearchPlayer(search.SearchPlayer):
     calibration = _CALIBRATION
     cost_exponent = _COST_EXPONENT
     medium = GreedyPlayer
+
+    def __init__(self, time_budget=1.0, sims_per_second=None, candidates=_CANDIDATES, max_rollout=400):
+        super().__init__(time_budget, sims_per_second, candidates, max_rollout)
+
+    def calibration_for(self, view):
+        return _X_CALIBRATION if is_expansion_view(view) else _CALIBRATION

@@ -16,26 +16,44 @@ Unknown action types are scored neutrally, like ending the turn.
 
 from ...games.anno1503.xdata import X_GEO
 from ..levels import greedy
-from .evaluate import GOLD, evaluate, goal_gain, goal_progress, tile_beliefs
+from .evaluate import GOLD, evaluate, goal_gain, goal_progress, gold_progress, tile_beliefs
 from .xpolicy import X_APPLIED, respond_score, worth_taking
 
 # A small edge for ending the turn: pointless moves are not made.
 _END_TURN_EDGE = 0.002
 
 
-def _discover_score(state, seat, action, base, beliefs):
+def _discover_score(game, state, seat, action, base, beliefs):
     space = X_GEO.space_index[tuple(action["space"])]  # main-board indices are the base ones
     if seat in state.seen[space]:
+        if state.x is None:
+            return _known_tile_score(game, state, seat, action, base)
         worth = beliefs.space_value(state, space) > 0.0
-        if state.x is not None:
-            worth = worth and worth_taking(state, seat, action["ship"], space, beliefs)
+        worth = worth and worth_taking(state, seat, action["ship"], space, beliefs)
         return base + 0.2 if worth else base - 1.0
     return base + 0.25 * beliefs.space_value(state, space)
 
 
+def _known_tile_score(game, state, seat, action, base):
+    """A tile the seat has seen (base game): the value after taking it the
+    best way, when that beats the position now (ship and cards included);
+    else discovering it would only be returned, a loop: never worth it."""
+    found, _ = game.apply(state, seat, action)
+    best = None
+    for take in game.legal_actions(found, seat):
+        if take["type"] == "take_tile":
+            value = evaluate(game.apply(found, seat, take)[0], seat)
+            best = value if best is None else max(best, value)
+    if best is None or best <= base + _END_TURN_EDGE:
+        return base - 1.0
+    return best
+
+
 def _bbo_score(state, seat, base):
-    progress = goal_progress(state.players[seat])
-    return base + goal_gain(progress, GOLD, -2 / 30) + 0.05
+    player = state.players[seat]
+    progress = goal_progress(player, state.buildings)
+    paid = gold_progress(max(player.gold - 2, 0)) - progress[GOLD]
+    return base + goal_gain(progress, GOLD, paid) + 0.05
 
 
 def _discard_score(state, seat, action, beliefs):
@@ -54,7 +72,7 @@ def score_actions(game, state, seat, actions):
         if kind == "end_turn":
             score = base + _END_TURN_EDGE
         elif kind == "discover":
-            score = _discover_score(state, seat, action, base, beliefs)
+            score = _discover_score(game, state, seat, action, base, beliefs)
         elif kind == "big_branch_office":
             score = _bbo_score(state, seat, base)
         elif kind == "discard":

@@ -10,14 +10,43 @@ Damaged ships and a pending pirate battle count against the seat.
 Like ``evaluate`` it reads only what the seat may know.
 """
 
+import heapq
+
 from ...games.anno1503.data import DEVELOP, PIONEER_COST, SHIP_COST, SPACES, TILE_BACKS, TILE_KINDS
 from ...games.anno1503.xdata import (
-    ARISTO_COSTS, COMBAT_DIE, REPAIR_COST, EXPANSION_TILES, LUXURIES, MANOR_COSTS, MAX_LAIRS, TILE_STRENGTH, X_GEO,
+    ARISTO_COSTS, COMBAT_DIE, EXPANSION_TILES, LUXURIES, MANOR_COSTS, MAX_LAIRS, PIRATE_SQUARES,
+    REPAIR_COST, TILE_STRENGTH, X_GEO,
 )
 from ...games.anno1503.xrules import cannons
-from .evaluate import WIN, _INHABITANT, _MERCHANT_CREDIT, _inhabitant_value, sea_steps
+from .evaluate import WIN, _INHABITANT, _MERCHANT_CREDIT, _inhabitant_value
 
-_STEPS = sea_steps(X_GEO.sea_neighbours)
+# Entering a pirate square ends the ship's move (its AP drop to 0) and
+# starts a battle: it costs about a turn's sailing, not one step. Without
+# this the shortest way to a lair ran through a pirate square that the
+# policy then refused to enter: the ship sat still next to the lairs.
+_PIRATE_STEP = 3
+
+
+def weighted_sea_steps(neighbours, pirate_squares, pirate_step=_PIRATE_STEP):
+    """All-pairs sea distances where entering a pirate square costs ``pirate_step``."""
+    out = {}
+    for src in neighbours:
+        dist = {src: 0}
+        frontier = [(0, src)]
+        while frontier:  # Dijkstra
+            d, sq = heapq.heappop(frontier)
+            if d > dist[sq]:
+                continue
+            for n in neighbours[sq]:
+                nd = d + (pirate_step if n in pirate_squares else 1)
+                if nd < dist.get(n, nd + 1):
+                    dist[n] = nd
+                    heapq.heappush(frontier, (nd, n))
+        out[src] = dist
+    return out
+
+
+_STEPS = weighted_sea_steps(X_GEO.sea_neighbours, PIRATE_SQUARES)
 _SHORE = {}
 for _sq, _spaces in X_GEO.adjacent_spaces.items():
     for _i in _spaces:
@@ -82,10 +111,11 @@ def x_goal_score(home, aristo):
     return home[0] + aristo[0] + aristo[1] + rest + _DONE_BONUS * done
 
 
-def _targets(player):
+def _targets(player, supply=None):
     """(cost, gain) of the seat's next steps towards goals still open: the
-    next manor step, the aristocrat building closest to paid, a ship (lairs
-    are won at sea), a repair, and inhabitants while no home goal is held."""
+    next manor step, the aristocrat building closest to paid (of those left
+    in the ``supply``), a ship (lairs are won at sea), a repair, and
+    inhabitants while no home goal is held."""
     x = player.x
     home, aristo = x_progress(player)
     now = x_goal_score(home, aristo)
@@ -93,7 +123,10 @@ def _targets(player):
     out = []
     if x["manor"] < len(MANOR_COSTS):
         out.append((MANOR_COSTS[x["manor"]], x_goal_score(home, _bumped(aristo, 2, 1 / 9)) - now + card))
-    open_costs = [ARISTO_COSTS[b] for b in ARISTO_COSTS if b not in x["buildings"]]
+    # only buildings still to be had: cards kept for a building another
+    # seat took are dead weight (the seat then never bought the card it lacked)
+    open_costs = [ARISTO_COSTS[b] for b in ARISTO_COSTS
+                  if b not in x["buildings"] and (supply is None or supply.get(b, 0) > 0)]
     if len(x["buildings"]) < 3 and open_costs:
         cost = max(open_costs, key=lambda c: sum(min(player.hand[k], n) for k, n in c))
         out.append((cost, x_goal_score(home, _bumped(aristo, 0, 1 / 3)) - now))
@@ -112,11 +145,11 @@ def _targets(player):
     return out
 
 
-def x_hand_value(player):
+def x_hand_value(player, supply=None):
     """A card a next step needs is worth a share of the step's gain (the best
     such step); spares about what they sell for; past the limit, nothing."""
     needed, worth = {}, {}
-    for cost, gain in _targets(player):
+    for cost, gain in _targets(player, supply):
         n = sum(k for _, k in cost)
         for card, k in cost:
             needed[card] = max(needed.get(card, 0), k)
@@ -248,7 +281,7 @@ def x_evaluate(state, seat, beliefs=None):
         beliefs = XTileBeliefs(state, seat)
     home, aristo = x_progress(player)
     value = x_goal_score(home, aristo) + _inhabitant_value(player) + _means(player) + _offices(player)
-    value += x_hand_value(player)
+    value += x_hand_value(player, state.x["aristocrat_buildings"])
     ships = [x_ship_value(state, player, s, beliefs) for s in (0, 1)]
     value += max(ships) + sum(min(v, 0.0) for v in ships)
     combat = state.x["combat"]

@@ -41,3 +41,9 @@ def test_anno1452_duels_are_in_the_ottokar_scenarios_only():
         if game_id == "anno1452":
             assert duel == (options["scenario"] != "standard")
             assert largest == (4 if options["scenario"] == "standard" else 3)
+
+
+def test_the_base_game_can_be_selected_without_the_expansion():
+    args = ladder.argparse.Namespace(variants="anno1503,expansion=none")
+    labels = [v[4] for v in ladder.selected_variants(args)]
+    assert labels == ["anno1503 expansion=none"]
