@@ -131,6 +131,22 @@ class Budget:
             return self._left >= 0
 
 
+def default_options(game):
+    return {name: spec["default"] for name, spec in game.options.items()}
+
+
+def create_human_match(http, game, players, seed):
+    """POST a match of ``game`` with the default options and ``players``
+    human seats from ``seed``; returns ``(match id, {seat: token}, match)``."""
+    body = {"game": game.id, "options": default_options(game), "seed": seed,
+            "seats": [{"kind": "human", "name": f"bench{i}"} for i in range(players)]}
+    status, reply, _ = http.call("POST", "/v1/matches", body)
+    if status != 201:
+        raise RuntimeError(f"POST /v1/matches -> {status}: {reply}")
+    tokens = {int(seat): token for seat, token in reply["tokens"].items()}
+    return reply["match"]["id"], tokens, reply["match"]
+
+
 class MatchPlayer:
     """Plays every seat of its own matches with random legal moves."""
 
@@ -144,16 +160,9 @@ class MatchPlayer:
 
     def _new_match(self):
         seed = self.rng.randrange(1 << 31)
-        options = default_options(self.game)
-        body = {"game": GAME_ID, "options": options, "seed": seed,
-                "seats": [{"kind": "human", "name": f"bench{i}"} for i in range(self.players)]}
-        status, reply, _ = self.http.call("POST", "/v1/matches", body)
-        if status != 201:
-            raise RuntimeError(f"POST /v1/matches -> {status}: {reply}")
-        self.match_id = reply["match"]["id"]
-        self.tokens = {int(seat): token for seat, token in reply["tokens"].items()}
-        self._follow(reply["match"])
-        self.state = self.game.setup(self.players, options, seed) if self.use_local else None
+        self.match_id, self.tokens, match = create_human_match(self.http, self.game, self.players, seed)
+        self._follow(match)
+        self.state = self.game.setup(self.players, default_options(self.game), seed) if self.use_local else None
 
     def _follow(self, match):
         self.version = match["version"]
@@ -203,10 +212,6 @@ class MatchPlayer:
                 self.state = None  # local and server rules disagree: ask the server
 
 
-def default_options(game):
-    return {name: spec["default"] for name, spec in game.options.items()}
-
-
 def scripted_match(game, players, seed, length):
     """The first ``length`` moves ``[(seat, action)]`` of a uniformly random
     match from ``seed`` (fewer if it ends sooner)."""
@@ -249,14 +254,8 @@ class ScriptedPlayer:
             self.top_ups += 1
             self._script_one(1000)
         seed, moves = self.scripts.pop(0)
-        body = {"game": GAME_ID, "options": default_options(self.game), "seed": seed,
-                "seats": [{"kind": "human", "name": f"bench{i}"} for i in range(self.players)]}
-        status, reply, _ = self.http.call("POST", "/v1/matches", body)
-        if status != 201:
-            raise RuntimeError(f"POST /v1/matches -> {status}: {reply}")
-        self.match_id = reply["match"]["id"]
-        self.tokens = {int(seat): token for seat, token in reply["tokens"].items()}
-        self.version = reply["match"]["version"]
+        self.match_id, self.tokens, match = create_human_match(self.http, self.game, self.players, seed)
+        self.version = match["version"]
         self.pending = moves[::-1]  # popped from the end
 
     def step(self):
