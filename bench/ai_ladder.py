@@ -134,6 +134,8 @@ def summarize(label, tasks, results, hero, fair, timing_acc):
 
 
 def print_timings(timing_acc):
+    if not any(times for times, _ in timing_acc.values()):
+        return
     print("  time per decision (multi-action decisions only):")
     for level in engine.ai.LEVELS:
         if level not in timing_acc:
