@@ -8,7 +8,7 @@ complete next, and ships by how close they are to a tile worth taking.
 """
 
 from ...games.anno1503.data import (
-    ADJACENT_SPACES, COMMODITIES, DEVELOP, GOALS, PIONEER_COST, SEA, SEA_NEIGHBOURS,
+    ADJACENT_SPACES, COMMODITIES, DEVELOP, GOALS, PIONEER_COST, SEA_NEIGHBOURS,
     SELL, SHIP_COST, START, TILE_BACKS, TILE_KINDS, BUYER_OF,
 )
 from ...games.anno1503.rules import (
