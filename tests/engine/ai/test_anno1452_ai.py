@@ -9,6 +9,8 @@ from engine.ai.anno1452.players import sample_state
 from engine.ai.anno1452.policy import score_actions
 from engine.rng import Rng, mix_seed
 
+from . import support
+
 GAME = engine.get_game("anno1452")
 LEVELS = ("random", "easy", "medium", "hard")
 # A fixed, small search (about 8 simulations per decision) under a wall-clock
@@ -28,19 +30,7 @@ def player(level):
 
 def positions(num_players, options, seed, count, every=5):
     """States with a real decision, reached by medium play."""
-    medium = get_player("medium")
-    state = GAME.setup(num_players, options, seed)
-    out = []
-    for step in range(3000):
-        if GAME.outcome(state) is not None or len(out) >= count:
-            break
-        seat = GAME.to_act(state)[0]
-        actions = GAME.legal_actions(state, seat)
-        if step % every == 0 and len(actions) > 1:
-            out.append(state)
-        action = medium.choose(GAME, seat, GAME.view(state, seat), actions, seed=mix_seed(seed, step))
-        state, _ = GAME.apply(state, seat, action)
-    return out
+    return support.positions(GAME, num_players, options, seed, count, every)
 
 
 def hidden_variant(state, seat):

@@ -1,29 +1,20 @@
 """The Anno 1452 hard player blends its rollouts with the policy's own score."""
 
 import engine
-from engine.ai import get_player
 from engine.ai.anno1452.players import SearchPlayer, sample_state
 from engine.ai.anno1452.policy import score_actions
 from engine.rng import Rng, mix_seed
+
+from . import support
 
 GAME = engine.get_game("anno1452")
 
 
 def _turns(count, seed=5):
     """Action turns with a choice, reached by medium play (2 players)."""
-    medium = get_player("medium")
-    state = GAME.setup(2, {"scenario": "ottokar_a"}, seed)
-    out = []
-    for step in range(2000):
-        if GAME.outcome(state) is not None or len(out) >= count:
-            break
-        seat = GAME.to_act(state)[0]
-        actions = GAME.legal_actions(state, seat)
-        if state.data["decision"]["kind"] == "action_turn" and len(actions) > 1 and step % 7 == 0:
-            out.append((state, seat, actions))
-        action = medium.choose(GAME, seat, GAME.view(state, seat), actions, seed=mix_seed(seed, step))
-        state, _ = GAME.apply(state, seat, action)
-    return out
+    states = support.positions(GAME, 2, {"scenario": "ottokar_a"}, seed, count, every=7, steps=2000,
+                               keep=lambda state: state.data["decision"]["kind"] == "action_turn")
+    return [(s, GAME.to_act(s)[0], GAME.legal_actions(s, GAME.to_act(s)[0])) for s in states]
 
 
 def _policy_best(state, seat, actions):

@@ -9,8 +9,10 @@ import engine
 from engine.ai import get_player
 from engine.ai.anno1503.policy import greedy_choice
 from engine.ai.anno1503.players import sample_state
-from engine.rng import Rng, mix_seed
+from engine.rng import Rng
 from engine.runner import play_match
+
+from . import support
 
 GAME = engine.get_game("anno1503")
 LEVELS = ("random", "easy", "medium", "hard")
@@ -26,19 +28,7 @@ def player(level):
 
 def positions(num_players, seed, count, every=7):
     """Mid-game states with a real decision, reached by medium play."""
-    medium = get_player("medium")
-    state = GAME.setup(num_players, {}, seed)
-    out = []
-    for step in range(2000):
-        if GAME.outcome(state) is not None or len(out) >= count:
-            break
-        seat = GAME.to_act(state)[0]
-        actions = GAME.legal_actions(state, seat)
-        if step % every == 0 and len(actions) > 1:
-            out.append(state)
-        action = medium.choose(GAME, seat, GAME.view(state, seat), actions, seed=mix_seed(seed, step))
-        state, _ = GAME.apply(state, seat, action)
-    return out
+    return support.positions(GAME, num_players, {}, seed, count, every, steps=2000)
 
 
 def hidden_variant(state, seat):

@@ -11,6 +11,8 @@ from engine.ai.anno1503.policy import score_actions
 from engine.games.anno1503.data import TILE_BACKS
 from engine.rng import Rng, mix_seed
 
+from . import support
+
 GAME = engine.get_game("anno1503")
 OPTIONS = {"expansion": "pirates_aristocrats"}
 LEVELS = ("easy", "medium", "hard")
@@ -27,19 +29,8 @@ def positions(num_players, seed, count, every=5, steps=1500):
     """States with a real decision, reached by medium against random play
     (random play wanders into pirate squares and lairs: battles happen)."""
     medium, rand = get_player("medium"), get_player("random")
-    state = GAME.setup(num_players, OPTIONS, seed)
-    out = []
-    for step in range(steps):
-        if GAME.outcome(state) is not None or len(out) >= count:
-            break
-        seat = GAME.to_act(state)[0]
-        actions = GAME.legal_actions(state, seat)
-        if step % every == 0 and len(actions) > 1:
-            out.append(state)
-        chooser = medium if seat % 2 == 0 else rand
-        action = chooser.choose(GAME, seat, GAME.view(state, seat), actions, seed=mix_seed(seed, step))
-        state, _ = GAME.apply(state, seat, action)
-    return out
+    return support.positions(GAME, num_players, OPTIONS, seed, count, every, steps,
+                             choosers=lambda seat: medium if seat % 2 == 0 else rand)
 
 
 def _battle_positions():
