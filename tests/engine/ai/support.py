@@ -22,3 +22,33 @@ def positions(game, num_players, options, seed, count, every=5, steps=3000, choo
         action = choose_for(seat).choose(game, seat, game.view(state, seat), actions, seed=mix_seed(seed, step))
         state, _ = game.apply(state, seat, action)
     return out
+
+
+def swap_a_card_between_hands(hands):
+    """Two of ``hands`` (commodity -> count) exchange one card of different
+    kinds, so every hand keeps its size; False when no two can."""
+    for a in hands:
+        for b in hands:
+            for ca, na in a.items():
+                for cb, nb in b.items():
+                    if a is not b and ca != cb and na and nb:
+                        a[ca], b[ca] = a[ca] - 1, b[ca] + 1
+                        b[cb], a[cb] = b[cb] - 1, a[cb] + 1
+                        return True
+    return False
+
+
+def assert_blind_to_hidden(game, player, state, other, seed, same_actions=True):
+    """``other`` differs from ``state`` only in what the seat to act cannot
+    see: the views (and, with ``same_actions``, the legal actions) are equal,
+    and ``player`` chooses the same for the same seed."""
+    seat = game.to_act(state)[0]
+    assert game.dump(other) != game.dump(state), "nothing hidden was changed"
+    view = game.view(state, seat)
+    assert game.view(other, seat) == view
+    actions = game.legal_actions(state, seat)
+    other_actions = game.legal_actions(other, seat)
+    if same_actions:
+        assert other_actions == actions
+    mine = player.choose(game, seat, view, actions, seed=seed)
+    assert mine == player.choose(game, seat, game.view(other, seat), other_actions, seed=seed)

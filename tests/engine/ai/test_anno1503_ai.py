@@ -36,7 +36,7 @@ def hidden_variant(state, seat):
     dump = GAME.dump(state)
     dump["rng"] = dump["rng"] ^ 0x5DEECE66D
     dump["reserve"] = list(reversed(dump["reserve"]))
-    _swap_a_card_between_other_hands(dump["players"], seat)
+    support.swap_a_card_between_hands([p["hand"] for i, p in enumerate(dump["players"]) if i != seat])
     unseen = [k for k, t in dump["spaces"].items()
               if t is not None and seat not in dump["seen"].get(k, [])]
     by_back = {}
@@ -47,24 +47,6 @@ def hidden_variant(state, seat):
             a, b = keys[0], keys[1]
             dump["spaces"][a], dump["spaces"][b] = dump["spaces"][b], dump["spaces"][a]
     return GAME.load(dump)
-
-
-def _swap_a_card_between_other_hands(players, seat):
-    """Two other seats exchange one card of different commodities.
-
-    Hand sizes and stacks stay as they were, so the state stays consistent
-    (with two players the opponent's hand is fixed by public counts).
-    """
-    others = [p["hand"] for i, p in enumerate(players) if i != seat]
-    for a in others:
-        for b in others:
-            for ca, na in a.items():
-                for cb, nb in b.items():
-                    if a is not b and ca != cb and na and nb:
-                        a[ca], b[ca] = a[ca] - 1, b[ca] + 1
-                        b[cb], a[cb] = b[cb] - 1, a[cb] + 1
-                        return True
-    return False
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -90,15 +72,7 @@ def test_no_peeking_at_hidden_information(level):
     p = player(level)
     checked = 0
     for state in positions(2, seed=8, count=5) + positions(4, seed=9, count=3):
-        seat = GAME.to_act(state)[0]
-        other = hidden_variant(state, seat)
-        assert GAME.dump(other) != GAME.dump(state)  # something hidden did change
-        view = GAME.view(state, seat)
-        assert GAME.view(other, seat) == view
-        actions = GAME.legal_actions(state, seat)
-        assert GAME.legal_actions(other, seat) == actions
-        assert p.choose(GAME, seat, view, actions, seed=5) == p.choose(
-            GAME, seat, GAME.view(other, seat), actions, seed=5)
+        support.assert_blind_to_hidden(GAME, p, state, hidden_variant(state, GAME.to_act(state)[0]), seed=5)
         checked += 1
     assert checked >= 4
 

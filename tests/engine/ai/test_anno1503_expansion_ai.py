@@ -83,23 +83,10 @@ def hidden_variant(state, seat):
     for key in ("reserve", "expansion_reserve", "pirate_deck", "aristocrat_deck", "aristocrat_discard"):
         dump[key] = list(reversed(dump[key]))
     others = [p for i, p in enumerate(dump["players"]) if i != seat]
-    _swap_commodities(others)
+    support.swap_a_card_between_hands([p["hand"] for p in others])
     _swap_aristocrat_cards(dump, others)
     _swap_unseen_tiles(dump, seat)
     return GAME.load(dump)
-
-
-def _swap_commodities(others):
-    """Two other seats exchange one card of different kinds (counts kept)."""
-    hands = [p["hand"] for p in others]
-    for a in hands:
-        for b in hands:
-            for ca, na in a.items():
-                for cb, nb in b.items():
-                    if a is not b and ca != cb and na and nb:
-                        a[ca], b[ca] = a[ca] - 1, b[ca] + 1
-                        b[cb], a[cb] = b[cb] - 1, a[cb] + 1
-                        return
 
 
 def _swap_aristocrat_cards(dump, others):
@@ -132,15 +119,7 @@ def test_no_peeking_at_hidden_expansion_information(level):
     states = positions(2, seed=8, count=4, every=23) + positions(4, seed=9, count=3, every=31)
     states += _battle_positions()[:1]
     for state in states:
-        seat = GAME.to_act(state)[0]
-        other = hidden_variant(state, seat)
-        assert GAME.dump(other) != GAME.dump(state)
-        view = GAME.view(state, seat)
-        assert GAME.view(other, seat) == view
-        actions = GAME.legal_actions(state, seat)
-        assert GAME.legal_actions(other, seat) == actions
-        assert p.choose(GAME, seat, view, actions, seed=5) == p.choose(
-            GAME, seat, GAME.view(other, seat), actions, seed=5)
+        support.assert_blind_to_hidden(GAME, p, state, hidden_variant(state, GAME.to_act(state)[0]), seed=5)
     assert len(states) >= 6
 
 
