@@ -20,6 +20,7 @@ from .config import load_config
 from .context import Services
 from .errors import ApiError, from_http_exception, unexpected_error_body
 from .json_provider import OrjsonProvider
+from .move_lane import MoveLane
 from .routes import catalogue, history, matches, ops, playing
 from .schemas import ErrorSchema
 
@@ -83,7 +84,7 @@ class TabulaFlask(Flask):
 
 
 def _api_error(error):
-    # A route that counts its request along with its read (guards.read_match)
+    # A route that counts its request along with its read (guards.load_charged)
     # may fail before that read: count it now, and 429 wins as it would have.
     error = guards.pending_rate_limit_error() or error
     response = jsonify(error.body())
@@ -100,6 +101,13 @@ def _unexpected(error):
     response = jsonify(body)
     response.status_code = status
     return response
+
+
+def error_response(error):
+    """The response the app's error handlers give ``error`` (an ApiError or
+    any other exception); needs an app context. For service/move_lane.py,
+    which answers outside Flask's request handling."""
+    return _api_error(error) if isinstance(error, ApiError) else _unexpected(error)
 
 
 def _spec_kwargs():
@@ -134,4 +142,5 @@ def create_app(config=None):
     app.after_request(guards.count_unread_charge)
     app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(Exception, _unexpected)
+    app.wsgi_app = MoveLane(app, app.wsgi_app, error_response)
     return app

@@ -3,8 +3,8 @@
 Rate limit: a fixed-window counter in Redis per bearer token (its hash) or,
 without one, per client address; ``RATE_LIMIT`` requests per
 ``RATE_LIMIT_WINDOW_S`` (generous by default). Routes on the hot path count
-in the same round trip as their first read of the match (``read_match``). Health, readiness and the
-spec are exempt. When Redis is down the limit fails open: the route then
+in the same round trip as their first read of the match (``load_charged``).
+Health, readiness and the spec are exempt. When Redis is down the limit fails open: the route then
 answers 503 itself if it needs storage.
 
 Body: a POST with a body must be a JSON object (400 ``bad_request``
@@ -13,7 +13,6 @@ body is read).
 """
 
 import codecs
-import hashlib
 import json
 import time
 
@@ -21,15 +20,20 @@ import redis
 from flask import current_app, g, request
 
 from .errors import ApiError
-from .tokens import bearer_token
+from .tokens import bearer_token, hash_token
 
 EXEMPT_PATHS = frozenset({"/healthz", "/readyz", "/openapi.yaml", "/openapi.json", "/docs"})
+
+
+def token_identity(token_hash):
+    """The rate-limit identity of a bearer token (by its hash)."""
+    return "t:" + token_hash
 
 
 def _identity():
     token = bearer_token(request.headers)
     if token:
-        return "t:" + hashlib.sha256(token.encode("utf-8")).hexdigest()
+        return token_identity(hash_token(token))
     return "a:" + (request.remote_addr or "unknown")
 
 
@@ -38,17 +42,23 @@ class RateCharge:
 
     A route that reads its match first (its class sets ``defers_rate_limit``)
     sends the count in the same Redis round trip as that read
-    (``read_match``); every other request is counted before its route runs.
+    (``load_charged``); every other request is counted before its route runs.
     """
 
-    def __init__(self, limit, window):
+    def __init__(self, limit, window, identity):
         now = time.time()
         self.limit = limit
         self.window = window
         self.index = int(now // window)
         self.now = now
-        self.key = f"ratelimit:{_identity()}:{self.index}"
+        self.key = f"ratelimit:{identity}:{self.index}"
         self.ttl = window + 1
+
+    @classmethod
+    def configured(cls, config, identity):
+        """The charge of one request under ``config``, or None when the limit is off."""
+        limit = config["RATE_LIMIT"]
+        return cls(limit, config["RATE_LIMIT_WINDOW_S"], identity) if limit > 0 else None
 
     def count_now(self, client):
         pipe = client.pipeline(transaction=False)
@@ -79,10 +89,9 @@ def check_rate_limit():
     if request.path in EXEMPT_PATHS:
         return
     services = current_app.extensions["tabula"]
-    limit = services.config["RATE_LIMIT"]
-    if limit <= 0:
+    charge = RateCharge.configured(services.config, _identity())
+    if charge is None:
         return
-    charge = RateCharge(limit, services.config["RATE_LIMIT_WINDOW_S"])
     if _route_defers_rate_limit():
         g.rate_charge = charge
         return
@@ -93,13 +102,12 @@ def check_rate_limit():
     charge.enforce(count)
 
 
-def read_match(store, match_id, token_hash=None):
-    """``store.load`` plus this request's deferred rate-limit count, one round trip.
+def load_charged(store, match_id, token_hash, charge):
+    """``store.load`` plus the rate-limit count ``charge`` (None: none), one round trip.
 
     The 429 comes before anything the read tells (404, 401...), as when the
     count is taken before the route.
     """
-    charge = g.pop("rate_charge", None)
     if charge is None:
         return store.load(match_id, token_hash)
     stored, count = store.load_counted(match_id, token_hash, charge.key, charge.ttl)
@@ -141,12 +149,9 @@ def check_json_body():
         raise ApiError(400, "bad_request", f"the body is not valid JSON: {error}") from None
     if not isinstance(body, dict):
         raise ApiError(400, "bad_request", "the body must be a JSON object")
-    if _decoded_as_webargs_does(raw):
-        # A route may reuse this parse (see routes/playing.py's fast path).
-        g.json_body = body
 
 
-def _decoded_as_webargs_does(raw):
+def decoded_as_webargs_does(raw):
     """True when ``json.loads(raw)`` read the same text as webargs' strict
     ``raw.decode("utf-8")``: json.loads guesses the encoding from a BOM or
     from NUL bytes in the first four, and decodes with ``surrogatepass``;

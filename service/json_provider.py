@@ -37,8 +37,12 @@ class OrjsonProvider(DefaultJSONProvider):
         except TypeError:  # too large an int, for example
             return super().dumps(obj, **kwargs).encode("utf-8")
 
+    def response_bytes(self, obj):
+        """The body ``response`` sends for ``obj``."""
+        return self._dump_bytes(obj) + b"\n"
+
     def response(self, *args, **kwargs):
         # Bytes straight from orjson: a move's response is several kilobytes,
         # not worth decoding to str only for werkzeug to encode it again.
         obj = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(self._dump_bytes(obj) + b"\n", mimetype=self.mimetype)
+        return self._app.response_class(self.response_bytes(obj), mimetype=self.mimetype)

@@ -1,0 +1,151 @@
+"""The move's own WSGI lane: a plain ``POST /v1/matches/{id}/actions`` is
+answered without Flask's request machinery.
+
+A move is the API's hot path. Through Flask it paid for a request context,
+URL routing, two before-request hooks, webargs' argument parsing, the view
+layers, marshmallow's response dump and a Response object: together more CPU
+than the game, the checks and the storage of the move itself. This
+middleware sits in front of ``app.wsgi_app`` and answers the requests it can
+answer exactly as the Flask route would, with the same operation
+(``routes.playing.post_action``), the same rate-limit count, the same
+response bytes and, for every error, the app's own error response.
+
+It takes only plain requests, those for which webargs' result is certain:
+an ASCII path of that route; ``Content-Type: application/json``; a
+``Content-Length`` within the app's limit; a bearer token; a JSON object
+holding an object ``action`` and optionally an integer ``version`` in range,
+and nothing else (decoded as webargs decodes it); an ``Idempotency-Key`` of 1
+to 255 characters, if any. Everything else goes on to Flask untouched
+(a body already read is handed on in a fresh stream), where the documented
+path answers it, its errors included. ``tests/service/test_move_lane.py``
+compares both lanes byte for byte.
+"""
+
+import io
+import json
+import re
+
+from flask import Flask
+
+from .fast_dump import compile_dump
+from .guards import RateCharge, decoded_as_webargs_does, token_identity
+from .routes.playing import post_action
+from .schemas import MAX_SEED, ActionResultSchema
+from .tokens import bearer_token, hash_token
+
+_ROUTE = re.compile(r"/v1/matches/([^/]+)/actions")
+_BODY_KEYS = frozenset({"action", "version"})
+_dump_action_result = compile_dump(ActionResultSchema())
+
+
+class PlainMove:
+    """A plain move request, read off the WSGI environ."""
+
+    def __init__(self, match_id, bearer, headers, body):
+        self.match_id = match_id
+        self.bearer = bearer
+        self.headers = headers  # as ActionHeadersSchema loads them
+        self.body = body  # as PostActionSchema loads it
+
+
+def _header(environ, name):
+    return environ.get("HTTP_" + name.upper().replace("-", "_"))
+
+
+def plain_arguments(body, header):
+    """``(headers, body)`` as the two ``@blp.arguments`` of ``Actions.post``
+    would load them, when they certainly accept the request unchanged; else
+    None. ``body``: the parsed JSON object; ``header(name)``: a header's value."""
+    if not body.keys() <= _BODY_KEYS or type(body.get("action")) is not dict:
+        return None
+    version = body.get("version", 0)
+    if type(version) is not int or not 0 <= version <= MAX_SEED:
+        return None
+    headers = {}
+    if_match = header("If-Match")
+    if if_match is not None:
+        headers["if_match"] = if_match
+    key = header("Idempotency-Key")
+    if key is not None:
+        if not 1 <= len(key) <= 255:
+            return None
+        headers["idempotency_key"] = key
+    return headers, body
+
+
+def _is_json(content_type):
+    return content_type.partition(";")[0].strip().lower() == "application/json"
+
+
+def _read_body(environ, max_length):
+    """The request body, or None when it is not one to read here (no length,
+    over the limit, cut short). What is read is put back for Flask."""
+    length = environ.get("CONTENT_LENGTH", "")
+    if not (length.isascii() and length.isdigit()) or not 0 < int(length) <= max_length:
+        return None
+    raw = environ["wsgi.input"].read(int(length))
+    environ["wsgi.input"] = io.BytesIO(raw)
+    return raw if len(raw) == int(length) else None
+
+
+def _json_object(raw):
+    """``raw`` parsed as check_json_body parses it, when that is a JSON object
+    webargs would read alike; else None."""
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return None
+    if type(body) is not dict or not decoded_as_webargs_does(raw):
+        return None
+    return body
+
+
+def plain_move(environ, max_length):
+    """The environ's request as a PlainMove, or None when it is not plain."""
+    if environ.get("REQUEST_METHOD") != "POST":
+        return None
+    path = environ.get("PATH_INFO", "")
+    route = _ROUTE.fullmatch(path)
+    if route is None or not path.isascii() or not _is_json(environ.get("CONTENT_TYPE", "")):
+        return None
+    bearer = bearer_token({"Authorization": _header(environ, "Authorization") or ""})
+    if bearer is None:
+        return None
+    raw = _read_body(environ, max_length)
+    body = None if raw is None else _json_object(raw)
+    arguments = None if body is None else plain_arguments(body, lambda name: _header(environ, name))
+    if arguments is None:
+        return None
+    return PlainMove(route.group(1), bearer, *arguments)
+
+
+class MoveLane:
+    """WSGI middleware: plain moves here, every other request to ``flask_wsgi``."""
+
+    def __init__(self, app: Flask, flask_wsgi, error_response):
+        self.app = app
+        self.flask_wsgi = flask_wsgi
+        self.error_response = error_response  # exception -> Response, in an app context
+        self.services = app.extensions["tabula"]
+
+    def __call__(self, environ, start_response):
+        move = plain_move(environ, self.app.config["MAX_CONTENT_LENGTH"])
+        if move is None:
+            return self.flask_wsgi(environ, start_response)
+        try:
+            data = self._answer(move)
+        except Exception as error:  # noqa: BLE001  (the app's handlers decide, as in Flask)
+            with self.app.app_context():
+                response = self.error_response(error)
+            return response(environ, start_response)
+        # What Flask sends for the route's return value: app.json.response().
+        start_response("200 OK", [("Content-Type", self.app.json.mimetype),
+                                  ("Content-Length", str(len(data)))])
+        return [data]
+
+    def _answer(self, move):
+        """The 200 response body of ``move``; raises what the route would raise."""
+        charge = RateCharge.configured(self.services.config, token_identity(hash_token(move.bearer)))
+        result = post_action(self.services, move.bearer, charge, move.headers, move.body,
+                             move.match_id)
+        return self.app.json.response_bytes(_dump_action_result(result))
