@@ -71,6 +71,8 @@ class SearchPlayer:
         stop = self.rollout_over(view, seat)
         for w in range(self._worlds(view, len(picks))):
             world = first if w == 0 else self.sample_state(game, view, seat, Rng(mix_seed(seed, seat, w)))
+            if world is None:
+                continue  # no world this seed: the others decide (still reproducible)
             values = self._try_all(game, world, seat, [actions[i] for i in picks], stop, deadline)
             if values is None:
                 break  # over the safety cap: this world is dropped (not reproducible)

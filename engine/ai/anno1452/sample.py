@@ -3,14 +3,15 @@
 What the view hides is drawn uniformly: the cards nobody public holds (not in
 the seat's hand, the discard, the open cards, titles or marriages) are dealt
 to the other seats to match their hand sizes and the rest form the deck in a
-random order; the generator (future dice) gets a fresh seed. Internal fields
-the view does not carry (the step queue, ER bookkeeping) are rebuilt: the
-queue exactly for an action turn outside a battle (the seats still to act,
-then the round's end), empty otherwise, so a one-step look-ahead still works.
+random order; the generator (future dice) gets a fresh seed. The Special
+Actions played in this evaluation round come from the view. The step queue,
+which the view does not carry, is rebuilt: exactly for an action turn outside
+a battle (the seats still to act, then the round's end), empty otherwise, so
+a one-step look-ahead still works.
 """
 
 from ...games.anno1452.data import NUM_CARDS, REGION_INDEX, ROWS
-from ...games.anno1452.evaluation import empty_effects
+from ...games.anno1452.state import copy_data
 
 
 def unseen_cards(view, seat):
@@ -93,6 +94,7 @@ def sample_dump(view, seat, rng):
         "soldiers": dict(view["soldiers"]), "battle": view["battle"],
         "landfrieden": list(view["landfrieden"]), "pacts": [list(p) for p in view["pacts"]],
         "offer": view["offer"] if view["offer"] is None or "give" in view["offer"] else None,
-        "trade": _trade(view), "swap": None, "er_used": [], "er_effects": empty_effects(),
+        "trade": _trade(view), "swap": None, "er_used": list(view["er_used"]),
+        "er_effects": copy_data(view["er_effects"]),
         "new_order": None if view["new_order"] is None else list(view["new_order"]),
     }

@@ -18,7 +18,7 @@ from ...games.anno1503.xdata import (
     REPAIR_COST, TILE_STRENGTH, X_GEO,
 )
 from ...games.anno1503.xrules import cannons
-from .evaluate import WIN, _INHABITANT, _MERCHANT_CREDIT, _inhabitant_value
+from .evaluate import WIN, _INHABITANT, _inhabitant_value, merchant_progress
 
 # Entering a pirate square ends the ship's move (its AP drop to 0) and
 # starts a battle: it costs about a turn's sailing, not one step. Without
@@ -95,11 +95,10 @@ def x_progress(player, extra_lairs=0):
     ``extra_lairs`` values a lair not yet won.
     """
     x = player.x
-    merchant = sum(_MERCHANT_CREDIT[k] for k in player.slots if k is not None and k != "pioneer")
     lairs = min(len(x["lairs"]) + extra_lairs, MAX_LAIRS)
     locked = 1.0 if lairs else _LOCKED
     return (
-        [min(merchant / 3, 1.0), (4 - player.buildings.count(None)) / 4, min(len(player.trade_agreements) / 3, 1.0)],
+        [merchant_progress(player.slots), (4 - player.buildings.count(None)) / 4, min(len(player.trade_agreements) / 3, 1.0)],
         [min(len(x["buildings"]) / 3, 1.0) * locked, _LAIR_PROGRESS[lairs], x["manor"] / 9 * locked],
     )
 

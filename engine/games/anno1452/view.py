@@ -83,6 +83,9 @@ def view(d, viewer):
         "new_order": None if d.get("new_order") is None else list(d["new_order"]),
         "event_acted": d["event_acted"], "interregnum": d["interregnum"],
         "crowned": d["crowned"], "anti_king_row": d.get("anti_king_row"),
+        # Special Actions played this evaluation round (face up at the table):
+        # who has played one, and what their ER texts hold for the round.
+        "er_used": list(d["er_used"]), "er_effects": copy_data(d["er_effects"]),
         "players": [_player_view(d, s, viewer) for s in range(d["num_players"])],
         "result": d["result"],
     }

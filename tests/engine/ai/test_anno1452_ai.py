@@ -60,6 +60,24 @@ def test_sampled_world_shows_the_same_view(num_players, options):
         assert GAME.legal_actions(world, seat) == GAME.legal_actions(state, seat)
 
 
+def test_special_actions_of_the_evaluation_round_are_in_the_view_and_the_world():
+    """A Bestechung played this ER decides the crown: the seat sees it, and so
+    does every world it samples (they used to start the round afresh)."""
+    state = positions(3, {}, seed=11, count=1)[0]
+    dump = GAME.dump(state)
+    dump["er_used"] = [2]
+    dump["er_effects"]["bestechung"] = 2
+    dump["er_effects"]["messe"] = [2]
+    state = GAME.load(dump)
+    seat = GAME.to_act(state)[0]
+    view = GAME.view(state, seat)
+    assert view["er_used"] == [2]
+    assert view["er_effects"]["bestechung"] == 2 and view["er_effects"]["messe"] == [2]
+    world = GAME.dump(sample_state(GAME, view, seat, Rng(5)))
+    assert world["er_used"] == dump["er_used"]
+    assert world["er_effects"] == dump["er_effects"]
+
+
 @pytest.mark.parametrize("num_players, options", VARIANTS)
 def test_every_level_picks_a_legal_action_reproducibly(num_players, options):
     for state in positions(num_players, options, seed=3, count=6, every=9):

@@ -53,3 +53,27 @@ def test_the_rollouts_decide_without_the_policy_weight_and_the_policy_with_a_lar
     assert search.choose(GAME, seat, view, actions, seed=3) == second
     search.policy_weight = 1e6
     assert search.choose(GAME, seat, view, actions, seed=3) == first
+
+
+def test_a_world_that_cannot_be_sampled_is_skipped():
+    """Only the first world is sampled: the rest come back None and the
+    search decides on that one world, as the same search with one world does."""
+    worlds = []
+
+    class OneWorld(SearchPlayer):
+        @staticmethod
+        def sample_state(game, view, seat, rng):
+            worlds.append(rng)
+            return sample_state(game, view, seat, rng) if len(worlds) == 1 else None
+
+    class FirstOnly(SearchPlayer):
+        def _worlds(self, view, candidates):
+            return 1
+
+    for state, seat, actions in _turns(3):
+        view = GAME.view(state, seat)
+        worlds.clear()
+        chosen = OneWorld(time_budget=30.0, sims_per_second=0.3).choose(GAME, seat, view, actions, seed=3)
+        assert len(worlds) > 1  # later worlds were asked for, and were None
+        assert chosen == FirstOnly(time_budget=30.0, sims_per_second=0.3).choose(
+            GAME, seat, view, actions, seed=3)

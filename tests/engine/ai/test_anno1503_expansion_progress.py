@@ -7,7 +7,8 @@ ran through a pirate square it then refused to enter.
 """
 
 import engine
-from engine.ai.anno1503.xevaluate import _STEPS, _targets
+from engine.ai.anno1503.evaluate import merchant_progress
+from engine.ai.anno1503.xevaluate import _STEPS, _targets, x_progress
 from engine.games.anno1503.xdata import ARISTO_COSTS, PIRATE_SQUARES
 
 GAME = engine.get_game("anno1503")
@@ -40,3 +41,13 @@ def test_a_pirate_square_costs_more_than_a_step_on_the_way():
     assert (3, 14) in PIRATE_SQUARES
     assert _STEPS[(3, 13)][(3, 15)] > 2
     assert _STEPS[(3, 13)][(2, 13)] == 1
+
+
+def test_only_the_three_best_inhabitants_count_towards_merchants():
+    # Two merchants and four settlers are one development short of the goal,
+    # as in the base game's value (the expansion's used to count all six).
+    def edit(dump, player):
+        player["slots"] = ["merchant", "merchant", "settler", "settler", "settler", "settler"]
+
+    home, _ = x_progress(_seat0(edit).players[0])
+    assert home[0] == merchant_progress(["merchant", "merchant", "settler"]) < 0.9
