@@ -6,17 +6,21 @@ that touches gold, prestige and the generator, so the 0-20 bounds, the
 insolvency rule and the seeded dice are applied in one place.
 """
 
+import marshal
+
 from ...rng import Rng
 from .data import GOLD_PER_PRESTIGE, OTTOKAR_ID, PRESTIGE_MAX
 
 
 def _copy(value):
-    """Deep copy of plain JSON data, faster than ``copy.deepcopy``."""
-    if type(value) is dict:
-        return {k: _copy(v) for k, v in value.items()}
-    if type(value) is list:
-        return [_copy(v) for v in value]
-    return value
+    """Deep copy of plain JSON data.
+
+    A marshal round trip (in memory) is about twice as fast as a recursive
+    copy, and cloning is a large part of every AI rollout step. It keeps a
+    container that appears twice shared in the copy; the state never holds
+    one twice (it is JSON, and ``test_anno1452_random`` checks every step).
+    """
+    return marshal.loads(marshal.dumps(value))
 
 
 class State:

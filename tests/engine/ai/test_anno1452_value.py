@@ -154,3 +154,50 @@ def test_archers_are_kept_when_no_citizen_fights():
     assert _reaction_choice(d, 0, [archers]) is None
     _battle(d, attacker_citizens=3)
     assert _reaction_choice(d, 0, [archers]) == archers
+
+
+def test_tallies_count_what_the_rules_count():
+    """One pass over the map gives each seat's categories and income exactly
+    as the rules' own functions do, Ottokar's Estates and ER effects included."""
+    from engine.games.anno1452.evaluation import income_of
+
+    from . import support
+
+    checked = ottokar = 0
+    for num_players, options in ((4, {}), (3, {"scenario": "ottokar_b"}), (2, {"scenario": "ottokar_a"})):
+        for state in support.positions(GAME, num_players, options, 3, 12, every=11):
+            d = state.data
+            ottokar += any(e and e["owner"] == "ottokar" for r in d["regions"] for e in r["slots"])
+            for effects in ({}, {"sondersteuer": [0], "messe": [1]}):
+                d["er_effects"].update(effects)
+                counts, incomes = evaluate.tallies(d)
+                assert counts == [evaluate._categories(d, s) for s in range(num_players)]
+                assert incomes == [income_of(d, s) for s in range(num_players)]
+                checked += 1
+    assert checked == 72
+    assert ottokar > 0
+
+
+def _lead_by_definition(counts, seat, ers):
+    """Each category: the margin over the best other seat if positive, minus
+    the margin under the worst other seat if negative."""
+    bonus = 0.0
+    for cat in range(4):
+        others = [c[cat] for s, c in enumerate(counts) if s != seat]
+        bonus += evaluate._margin_worth(counts[seat][cat] - max(others), ers)
+        bonus -= evaluate._margin_worth(min(others) - counts[seat][cat], ers)
+    return bonus
+
+
+def test_lead_bonuses_follow_their_definition():
+    import itertools
+    import random
+
+    rng = random.Random(4)
+    cases = [[(2, 3, 1, 0), (2, 1, 1, 0)], [(5, 0, 0, 1), (3, 2, 0, 1), (5, 1, 2, 0)]]
+    cases += [[tuple(rng.randrange(4) for _ in range(4)) for _ in range(n)]
+              for n, _ in itertools.product((2, 3, 4), range(200))]
+    for counts in cases:
+        for ers in (1, 3):
+            expected = [_lead_by_definition(counts, s, ers) for s in range(len(counts))]
+            assert evaluate.lead_bonuses(counts, ers) == pytest.approx(expected)
