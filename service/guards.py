@@ -4,8 +4,8 @@ Rate limit: a fixed-window counter in Redis per bearer token (its hash) or,
 without one, per client address; ``RATE_LIMIT`` requests per
 ``RATE_LIMIT_WINDOW_S`` (generous by default). Routes on the hot path count
 in the same round trip as their first read of the match (``load_charged``).
-Health, readiness and the spec are exempt. When Redis is down the limit fails open: the route then
-answers 503 itself if it needs storage.
+Health, readiness and the spec are exempt. When Redis is down the limit
+fails open: the route then answers 503 itself if it needs storage.
 
 Body: a POST with a body must be a JSON object (400 ``bad_request``
 otherwise); over ``MAX_CONTENT_LENGTH`` is 413 (raised by werkzeug when the
@@ -147,6 +147,8 @@ def check_json_body():
         body = json.loads(raw)
     except ValueError as error:
         raise ApiError(400, "bad_request", f"the body is not valid JSON: {error}") from None
+    except RecursionError:
+        raise ApiError(400, "bad_request", "the body's JSON is nested too deeply") from None
     if not isinstance(body, dict):
         raise ApiError(400, "bad_request", "the body must be a JSON object")
 

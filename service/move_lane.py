@@ -81,8 +81,10 @@ def _read_body(environ, max_length):
     """The request body, or None when it is not one to read here (no length,
     over the limit, cut short). What is read is put back for Flask."""
     length = environ.get("CONTENT_LENGTH", "")
-    if not (length.isascii() and length.isdigit()) or not 0 < int(length) <= max_length:
+    if not (length.isascii() and length.isdigit()) or int(length) == 0:
         return None
+    if max_length is not None and int(length) > max_length:
+        return None  # Flask answers its 413
     raw = environ["wsgi.input"].read(int(length))
     environ["wsgi.input"] = io.BytesIO(raw)
     return raw if len(raw) == int(length) else None
@@ -93,7 +95,7 @@ def _json_object(raw):
     webargs would read alike; else None."""
     try:
         body = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # Flask answers its 400
         return None
     if type(body) is not dict or not decoded_as_webargs_does(raw):
         return None

@@ -32,6 +32,7 @@ def test_wrong_method_keeps_allow_header(client):
     ("[1, 2]", "application/json"),
     ('"a string"', "application/json"),
     ("game=anno1503", "application/x-www-form-urlencoded"),
+    ('{"a": ' * 3000, "application/json"),  # nested beyond json.loads' recursion limit
 ])
 def test_body_not_a_json_object_is_400(client, data, content_type):
     assert_error(client.post("/v1/matches", data=data, content_type=content_type), 400, "bad_request")
