@@ -2,9 +2,9 @@
 answered without Flask's request machinery.
 
 A move is the API's hot path. Through Flask it paid for a request context,
-URL routing, two before-request hooks, webargs' argument parsing, the view
-layers, marshmallow's response dump and a Response object: together more CPU
-than the game, the checks and the storage of the move itself. This
+URL routing, the request hooks, webargs' argument parsing, the view layers
+and a Response object: about 250 µs of a move's 650 µs in process, two
+thirds of what the operation itself (read, rules, commit) costs. This
 middleware sits in front of ``app.wsgi_app`` and answers the requests it can
 answer exactly as the Flask route would, with the same operation
 (``routes.playing.post_action``), the same rate-limit count, the same
