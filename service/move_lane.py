@@ -81,13 +81,12 @@ def _read_body(environ, max_length):
     """The request body, or None when it is not one to read here (no length,
     over the limit, cut short). What is read is put back for Flask."""
     length = environ.get("CONTENT_LENGTH", "")
-    if not (length.isascii() and length.isdigit()) or int(length) == 0:
-        return None
-    if max_length is not None and int(length) > max_length:
-        return None  # Flask answers its 413
-    raw = environ["wsgi.input"].read(int(length))
+    size = int(length) if length.isascii() and length.isdigit() else 0
+    if size == 0 or (max_length is not None and size > max_length):
+        return None  # over the limit: Flask answers its 413
+    raw = environ["wsgi.input"].read(size)
     environ["wsgi.input"] = io.BytesIO(raw)
-    return raw if len(raw) == int(length) else None
+    return raw if len(raw) == size else None
 
 
 def _json_object(raw):

@@ -20,10 +20,8 @@ less. ``relative_value`` subtracts the best opponent so attacks and plague
 count what they take from others.
 """
 
-from ...games.anno1452.board import principalities_of, totals
 from ...games.anno1452.data import GOLD_PER_PRESTIGE, KING_SOLDIERS, PRESTIGE_MAX, ROWS
 from ...games.anno1452.deck import CROWN_CARDS, CROWN_PRESTIGE
-from ...games.anno1452.evaluation import income_of
 
 GOLD = 0.15          # a gold coin: 1/10 point, more while it can still be spent
 RESERVE = 20         # gold beyond this is only worth its final 1/10 point: spend it
@@ -40,14 +38,10 @@ def remaining_ers(d):
     return max(0, d["final_row"] - d["row"])
 
 
-def _categories(d, seat):
-    estates, citizens, cities = totals(d, seat)
-    return (estates, citizens, cities, len(principalities_of(d, seat)))
-
-
 def tallies(d):
-    """``(counts, incomes)`` of every seat in one pass over the map: counts as
-    ``_categories`` gives them, incomes as ``evaluation.income_of``.
+    """``(counts, incomes)`` of every seat in one pass over the map: counts are
+    ``(estates, citizens, cities, principalities)``, incomes what
+    ``evaluation.income_of`` gives.
 
     The value is taken for every legal action of every rollout step; walking
     the map once instead of three times per seat is a fifth of a rollout."""
@@ -144,15 +138,14 @@ def _soldiers(d, seat):
     return 0.0
 
 
-def value(d, seat, counts=None, crowns=None, incomes=None, leads=None):
-    """Points now and to come for ``seat`` (state dict ``d``); ``counts`` and
-    ``incomes`` as ``tallies`` gives them, ``leads`` as ``lead_bonuses``,
-    when the caller has them."""
-    counts = counts or [_categories(d, s) for s in range(d["num_players"])]
+def value(d, seat, tallied=None, crowns=None, leads=None):
+    """Points now and to come for ``seat`` (state dict ``d``); ``tallied`` as
+    ``tallies`` gives it, ``leads`` as ``lead_bonuses``, when the caller has them."""
+    counts, incomes = tallied or tallies(d)
     estates, citizens, cities, principalities = counts[seat]
     p = d["players"][seat]
     left = remaining_ers(d)
-    income = incomes[seat] if incomes is not None else income_of(d, seat)
+    income = incomes[seat]
     points = estates + citizens / 2 + cities + principalities + p["prestige"]
     points += gold_value(p["gold"], left) + income * left * INCOME
     if left:
@@ -169,8 +162,8 @@ def value(d, seat, counts=None, crowns=None, incomes=None, leads=None):
 
 def relative_value(d, seat):
     """``seat``'s value minus the best opponent's."""
-    counts, incomes = tallies(d)
-    crowns = crown_shares(d, counts)
-    leads = lead_bonuses(counts, min(remaining_ers(d), LEAD_HORIZON))
-    values = [value(d, s, counts, crowns, incomes, leads) for s in range(d["num_players"])]
+    tallied = tallies(d)
+    crowns = crown_shares(d, tallied[0])
+    leads = lead_bonuses(tallied[0], min(remaining_ers(d), LEAD_HORIZON))
+    values = [value(d, s, tallied, crowns, leads) for s in range(d["num_players"])]
     return values[seat] - max(v for s, v in enumerate(values) if s != seat)

@@ -1,6 +1,9 @@
 """The Anno 1452 value tracks the final score, and the rules of thumb for
 non-active seats answer sensibly (battle reactions)."""
 
+import itertools
+import random
+
 import pytest
 
 import engine
@@ -14,8 +17,11 @@ from engine.ai.anno1452.evaluate import (
     relative_value,
     value,
 )
-from engine.games.anno1452.board import new_estate
+from engine.games.anno1452.board import new_estate, principalities_of, totals
 from engine.games.anno1452.data import CARDS, ROWS
+from engine.games.anno1452.evaluation import income_of
+
+from . import support
 
 GAME = engine.get_game("anno1452")
 
@@ -88,12 +94,12 @@ def test_the_coming_coronation_goes_to_the_fewest_estates():
     d = _action_position(row=4)
     assert ROWS[5]["coronation"] and coronation_pending(d)
     _add_estate(d, 1, 3)
-    counts = [evaluate._categories(d, s) for s in range(2)]
+    counts = evaluate.tallies(d)[0]
     assert crown_shares(d, counts) == [1.0, 0.0]
     # equal Estates: more Prestige wins the crown
     _add_estate(d, 0, 1)
     d["players"][1]["prestige"] = 11
-    counts = [evaluate._categories(d, s) for s in range(2)]
+    counts = evaluate.tallies(d)[0]
     assert crown_shares(d, counts) == [0.0, 1.0]
 
 
@@ -118,7 +124,7 @@ def test_bestechung_buys_the_crown_in_the_er():
     d = _action_position(row=5)
     d.update(phase="evaluation", crowned=False, interregnum=False)
     _add_estate(d, 1, 3)
-    counts = [evaluate._categories(d, s) for s in range(2)]
+    counts = evaluate.tallies(d)[0]
     assert crown_shares(d, counts) == [1.0, 0.0]
     d["er_effects"]["bestechung"] = 1
     assert crown_shares(d, counts) == [0.0, 1.0]
@@ -159,10 +165,6 @@ def test_archers_are_kept_when_no_citizen_fights():
 def test_tallies_count_what_the_rules_count():
     """One pass over the map gives each seat's categories and income exactly
     as the rules' own functions do, Ottokar's Estates and ER effects included."""
-    from engine.games.anno1452.evaluation import income_of
-
-    from . import support
-
     checked = ottokar = 0
     for num_players, options in ((4, {}), (3, {"scenario": "ottokar_b"}), (2, {"scenario": "ottokar_a"})):
         for state in support.positions(GAME, num_players, options, 3, 12, every=11):
@@ -171,7 +173,7 @@ def test_tallies_count_what_the_rules_count():
             for effects in ({}, {"sondersteuer": [0], "messe": [1]}):
                 d["er_effects"].update(effects)
                 counts, incomes = evaluate.tallies(d)
-                assert counts == [evaluate._categories(d, s) for s in range(num_players)]
+                assert counts == [(*totals(d, s), len(principalities_of(d, s))) for s in range(num_players)]
                 assert incomes == [income_of(d, s) for s in range(num_players)]
                 checked += 1
     assert checked == 72
@@ -190,9 +192,6 @@ def _lead_by_definition(counts, seat, ers):
 
 
 def test_lead_bonuses_follow_their_definition():
-    import itertools
-    import random
-
     rng = random.Random(4)
     cases = [[(2, 3, 1, 0), (2, 1, 1, 0)], [(5, 0, 0, 1), (3, 2, 0, 1), (5, 1, 2, 0)]]
     cases += [[tuple(rng.randrange(4) for _ in range(4)) for _ in range(n)]
