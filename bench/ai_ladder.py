@@ -63,9 +63,8 @@ def wilson(wins, n, z=1.96):
 class TimedPlayer:
     """Wraps a level's player and records its decision times."""
 
-    def __init__(self, level, hard_budget):
-        options = {"time_budget": hard_budget} if level == "hard" else {}
-        self.player = engine.ai.get_player(level, **options)
+    def __init__(self, level, hard_options):
+        self.player = engine.ai.get_player(level, **(hard_options if level == "hard" else {}))
         self.times = []
         self.singles = 0
 
@@ -81,9 +80,9 @@ class TimedPlayer:
 
 def play_one(task):
     """One match; returns (winner seat or None, {level: (times, singles)}, length)."""
-    game_id, options, levels, seed, hard_budget = task
+    game_id, options, levels, seed, hard_options = task
     game = engine.get_game(game_id)
-    players = {level: TimedPlayer(level, hard_budget) for level in set(levels)}
+    players = {level: TimedPlayer(level, hard_options) for level in set(levels)}
     state = game.setup(len(levels), options, seed)
     length = 0
     while game.outcome(state) is None and length < MAX_ACTIONS:
@@ -99,20 +98,20 @@ def play_one(task):
     return winner, timing, length
 
 
-def head_to_head(game_id, options, strong, weak, matches, hard_budget, first_seed):
+def head_to_head(game_id, options, strong, weak, matches, hard_options, first_seed):
     tasks = []
     for m in range(matches):
         levels = (strong, weak) if m % 2 == 0 else (weak, strong)
-        tasks.append((game_id, options, levels, first_seed + m, hard_budget))
+        tasks.append((game_id, options, levels, first_seed + m, hard_options))
     return tasks
 
 
-def one_against_field(game_id, options, n, matches, hard_budget, first_seed):
+def one_against_field(game_id, options, n, matches, hard_options, first_seed):
     tasks = []
     for m in range(matches):
         levels = ["medium"] * n
         levels[m % n] = "hard"
-        tasks.append((game_id, options, tuple(levels), first_seed + m, hard_budget))
+        tasks.append((game_id, options, tuple(levels), first_seed + m, hard_options))
     return tasks
 
 
@@ -159,7 +158,17 @@ def selected_variants(args):
             yield game_id, options, duel, largest, label
 
 
+def hard_player_options(args):
+    """What ``get_player("hard", ...)`` is given: the budget, and the number
+    of candidate moves where ``--hard-candidates`` overrides the game's own."""
+    options = {"time_budget": args.hard_budget}
+    if args.hard_candidates is not None:
+        options["candidates"] = args.hard_candidates
+    return options
+
+
 def run(args):
+    hard_options = hard_player_options(args)
     pairings = [p for p in PAIRINGS if not args.pairings or f"{p[0]}-{p[1]}" in args.pairings.split(",")]
     with Pool(args.jobs) as pool:
         for game_id, options, duel, largest, label in selected_variants(args):
@@ -167,12 +176,12 @@ def run(args):
                   f"hard budget {args.hard_budget}s per decision, {args.jobs} jobs", flush=True)
             timing_acc = {}
             for k, (strong, weak) in enumerate(pairings if duel else []):
-                tasks = head_to_head(game_id, options, strong, weak, args.matches, args.hard_budget,
+                tasks = head_to_head(game_id, options, strong, weak, args.matches, hard_options,
                                      args.seed + 10_000 * k)
                 results = pool.map(play_one, tasks, chunksize=1)
                 summarize(f"2p {strong} vs {weak}", tasks, results, strong, 0.6, timing_acc)
             if not args.no_field:
-                tasks = one_against_field(game_id, options, largest, args.matches, args.hard_budget,
+                tasks = one_against_field(game_id, options, largest, args.matches, hard_options,
                                           args.seed + 90_000)
                 results = pool.map(play_one, tasks, chunksize=1)
                 summarize(f"{largest}p hard vs {largest - 1} medium", tasks, results, "hard",
@@ -180,7 +189,7 @@ def run(args):
             print_timings(timing_acc)
 
 
-def main(argv=None):
+def arguments():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variants", default="",
                         help="comma-separated words that a variant's label must all contain, "
@@ -191,9 +200,15 @@ def main(argv=None):
     parser.add_argument("--no-field", action="store_true", help="skip the hard-against-the-field run")
     parser.add_argument("--matches", type=int, default=200, help="matches per pairing")
     parser.add_argument("--hard-budget", type=float, default=1.0, help="seconds per hard decision")
+    parser.add_argument("--hard-candidates", type=int, default=None,
+                        help="moves hard's search weighs (default: each game's own)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--seed", type=int, default=1, help="first match seed")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv=None):
+    args = arguments().parse_args(argv)
     started = time.time()
     run(args)
     print(f"total {time.time() - started:.0f} s")

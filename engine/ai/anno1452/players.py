@@ -7,7 +7,7 @@ the view (``sample``) and runs the policy or the search on such samples.
 from .. import levels, search
 from ..levels import sampler
 from .evaluate import relative_value
-from .policy import greedy_choice, score_actions
+from .policy import distinct_scores, greedy_choice
 from .sample import sample_dump
 
 # Simulations per second of budget, by player count. Measured on the 2-core
@@ -64,6 +64,17 @@ _HORIZON = {4: 1}
 _RATE_FACTOR = {4: 2}
 
 
+# Moves the search weighs: the policy's best eight distinct ones. The
+# policy's one-step score misses what the opponents' replies do to a move, so
+# the best move was often outside its top four (which could also hold one
+# settle in several places). Hard against mediums at a 0.2 s budget, 200
+# matches each on seeds 1000-1199, basic rules (one hard seat, rotating):
+# - 4 players: 63 and 64 wins with four candidates, clones included; 89, 97
+#   and 91 with 6, 8 and 12 of them; 90 and 91 with 6 and 8 distinct ones;
+# - 3 players (ottokar_a): 103, 109 and 112 wins with 6, 8 and 10 distinct.
+_CANDIDATES = 8
+
+
 def _turns_after(order, seat, other):
     """How many turns after ``seat``'s in the turn order ``other``'s comes."""
     return (order.index(other) - order.index(seat)) % len(order)
@@ -102,7 +113,11 @@ class SearchPlayer(search.SearchPlayer):
     (``search``); decisions outside an action turn are the medium player's."""
 
     sample_state = staticmethod(sample_state)
-    score_actions = staticmethod(score_actions)
+    # The candidates are distinct moves: the policy follows each Citizen
+    # count's best-placed settle with its other placements at almost the same
+    # score, and those filled three of the four candidates in 4-player
+    # positions full of settles.
+    score_actions = staticmethod(distinct_scores)
     greedy_choice = staticmethod(greedy_choice)
     leaf_value = staticmethod(_leaf_value)
     searchable = staticmethod(_searchable)
@@ -116,7 +131,7 @@ class SearchPlayer(search.SearchPlayer):
     policy_weight = 1.0
     deadline_share = _DEADLINE_SHARE
 
-    def __init__(self, time_budget=1.0, sims_per_second=None, candidates=4, max_rollout=200):
+    def __init__(self, time_budget=1.0, sims_per_second=None, candidates=_CANDIDATES, max_rollout=200):
         super().__init__(time_budget, sims_per_second, candidates, max_rollout)
 
     def calibration_for(self, view):

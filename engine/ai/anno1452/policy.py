@@ -103,13 +103,28 @@ def settle_representatives(d, seat, actions):
 
 def score_actions(game, state, seat, actions):
     """``[(score, index)]`` for every action, higher is better."""
+    scored, rep_scores = _score_distinct(game, state, seat, actions)
+    return [(rep_scores[_count(actions[i])] - 0.01 if s is None else s, i) for s, i in scored]
+
+
+def distinct_scores(game, state, seat, actions):
+    """``score_actions`` without the settles that only differ from their
+    Citizen count's representative in where the Citizens stand: the search's
+    candidates, which would otherwise be one settle in several places."""
+    scored, _ = _score_distinct(game, state, seat, actions)
+    return [(s, i) for s, i in scored if s is not None]
+
+
+def _score_distinct(game, state, seat, actions):
+    """``([(score or None, index)], {citizen count: representative's score})``:
+    None for a settle that follows its count's representative."""
     quiet = state.clone()
     quiet.data["queue"] = []
     d = quiet.data
     base = relative_value(d, seat)
     kind = d["decision"]["kind"]
     if kind in RULES:
-        return RULES[kind](d, seat, actions, base)
+        return RULES[kind](d, seat, actions, base), {}
     reps = settle_representatives(d, seat, actions)
     rep_scores = {}
     out = []
@@ -130,7 +145,7 @@ def score_actions(game, state, seat, actions):
             if i in reps:
                 rep_scores[reps[i]] = score
         out.append((score, i))
-    return [(rep_scores[_count(actions[i])] - 0.01 if s is None else s, i) for s, i in out]
+    return out, rep_scores
 
 
 def _count(settle):

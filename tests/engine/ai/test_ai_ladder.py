@@ -19,7 +19,7 @@ def test_wilson_interval_brackets_the_rate_and_narrows_with_more_matches():
 
 
 def test_one_match_reports_a_winner_and_the_timings_of_each_level():
-    winner, timing, length = ladder.play_one(("anno1503", {}, ("medium", "random"), 3, 0.05))
+    winner, timing, length = ladder.play_one(("anno1503", {}, ("medium", "random"), 3, {"time_budget": 0.05}))
     assert winner in (0, 1)
     assert set(timing) == {"medium", "random"}
     times, singles = timing["medium"]
@@ -47,3 +47,12 @@ def test_the_base_game_can_be_selected_without_the_expansion():
     args = ladder.argparse.Namespace(variants="anno1503,expansion=none")
     labels = [v[4] for v in ladder.selected_variants(args)]
     assert labels == ["anno1503 expansion=none"]
+
+
+def test_hard_is_given_the_budget_and_only_an_explicit_candidate_count():
+    parse = ladder.arguments()
+    assert ladder.hard_player_options(parse.parse_args(["--hard-budget", "0.2"])) == {"time_budget": 0.2}
+    options = ladder.hard_player_options(parse.parse_args(["--hard-candidates", "8"]))
+    assert options == {"time_budget": 1.0, "candidates": 8}
+    player = ladder.TimedPlayer("hard", options).player.for_game("anno1452")
+    assert (player.time_budget, player.candidates) == (1.0, 8)

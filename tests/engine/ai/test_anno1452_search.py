@@ -2,7 +2,7 @@
 
 import engine
 from engine.ai.anno1452.players import SearchPlayer, sample_state
-from engine.ai.anno1452.policy import score_actions
+from engine.ai.anno1452.policy import distinct_scores, score_actions
 from engine.rng import Rng, mix_seed
 
 from . import support
@@ -37,7 +37,7 @@ def test_the_rollouts_decide_without_the_policy_weight_and_the_policy_with_a_lar
     for state, seat, actions in _turns(8):
         view = GAME.view(state, seat)
         world = sample_state(GAME, view, seat, Rng(mix_seed(3, seat, 0)))  # the search's first world
-        ranked = sorted(score_actions(GAME, world, seat, actions), key=lambda si: (-si[0], si[1]))
+        ranked = sorted(distinct_scores(GAME, world, seat, actions), key=lambda si: (-si[0], si[1]))
         if ranked[0][0] > ranked[1][0]:
             break
     else:
@@ -53,6 +53,36 @@ def test_the_rollouts_decide_without_the_policy_weight_and_the_policy_with_a_lar
     assert search.choose(GAME, seat, view, actions, seed=3) == second
     search.policy_weight = 1e6
     assert search.choose(GAME, seat, view, actions, seed=3) == first
+
+
+def _citizen_count(settle):
+    return sum(1 for k in ("at", "at2", "at3") if settle.get(k) is not None)
+
+
+def _settle_counts(actions, indices):
+    return [_citizen_count(actions[i]) for i in indices if actions[i]["type"] == "settle"]
+
+
+def test_the_search_weighs_distinct_moves_not_one_settle_in_several_places():
+    """In 4-player positions full of settles the policy's own top six hold
+    the same settle in other places; the search's candidates hold one settle
+    per Citizen count, scored as the policy scores it."""
+    states = support.positions(GAME, 4, {}, 11, 12, every=9, steps=3000,
+                               keep=lambda state: state.data["decision"]["kind"] == "action_turn")
+    hard = SearchPlayer()
+    crowded = 0
+    for state in states:
+        seat = GAME.to_act(state)[0]
+        actions = GAME.legal_actions(state, seat)
+        world = sample_state(GAME, GAME.view(state, seat), seat, Rng(mix_seed(3, seat, 0)))
+        policy_top = sorted(score_actions(GAME, world, seat, actions), key=lambda si: (-si[0], si[1]))
+        counts = _settle_counts(actions, [i for _, i in policy_top[:hard.candidates]])
+        crowded += len(counts) != len(set(counts))
+        picks, _ = hard._candidates(GAME, world, seat, actions)
+        counts = _settle_counts(actions, picks)
+        assert len(counts) == len(set(counts)), [actions[i] for i in picks]
+        assert set(distinct_scores(GAME, world, seat, actions)) <= set(policy_top)
+    assert crowded, "no position where the policy's top moves repeat a settle"
 
 
 def test_a_world_that_cannot_be_sampled_is_skipped():
@@ -73,7 +103,7 @@ def test_a_world_that_cannot_be_sampled_is_skipped():
     for state, seat, actions in _turns(3):
         view = GAME.view(state, seat)
         worlds.clear()
-        chosen = OneWorld(time_budget=30.0, sims_per_second=0.3).choose(GAME, seat, view, actions, seed=3)
+        chosen = OneWorld(time_budget=30.0, sims_per_second=1.0).choose(GAME, seat, view, actions, seed=3)
         assert len(worlds) > 1  # later worlds were asked for, and were None
         assert chosen == FirstOnly(time_budget=30.0, sims_per_second=0.3).choose(
             GAME, seat, view, actions, seed=3)
