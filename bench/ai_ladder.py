@@ -172,8 +172,9 @@ def run(args):
     pairings = [p for p in PAIRINGS if not args.pairings or f"{p[0]}-{p[1]}" in args.pairings.split(",")]
     with Pool(args.jobs) as pool:
         for game_id, options, duel, largest, label in selected_variants(args):
+            weighs = "" if args.hard_candidates is None else f", {args.hard_candidates} hard candidates"
             print(f"{label}: {args.matches} matches per pairing, "
-                  f"hard budget {args.hard_budget}s per decision, {args.jobs} jobs", flush=True)
+                  f"hard budget {args.hard_budget}s per decision, {args.jobs} jobs{weighs}", flush=True)
             timing_acc = {}
             for k, (strong, weak) in enumerate(pairings if duel else []):
                 tasks = head_to_head(game_id, options, strong, weak, args.matches, hard_options,
