@@ -94,7 +94,7 @@ def settle_representatives(d, seat, actions):
     for i, a in enumerate(actions):
         if a["type"] != "settle":
             continue
-        spots = [a[k] for k in ("at", "at2", "at3") if a.get(k) is not None]
+        spots = settle_spots(a)
         key = sum(exposure[r] for r, _ in spots)
         if len(spots) not in best or key > best[len(spots)][0]:
             best[len(spots)] = (key, i)
@@ -104,7 +104,7 @@ def settle_representatives(d, seat, actions):
 def score_actions(game, state, seat, actions):
     """``[(score, index)]`` for every action, higher is better."""
     scored, rep_scores = _score_distinct(game, state, seat, actions)
-    return [(rep_scores[_count(actions[i])] - 0.01 if s is None else s, i) for s, i in scored]
+    return [(rep_scores[len(settle_spots(actions[i]))] - 0.01 if s is None else s, i) for s, i in scored]
 
 
 def distinct_scores(game, state, seat, actions):
@@ -148,8 +148,9 @@ def _score_distinct(game, state, seat, actions):
     return out, rep_scores
 
 
-def _count(settle):
-    return sum(1 for k in ("at", "at2", "at3") if settle.get(k) is not None)
+def settle_spots(settle):
+    """Where a settle's Citizens go, one spot per Citizen."""
+    return [settle[k] for k in ("at", "at2", "at3") if settle.get(k) is not None]
 
 
 # The best-scoring action; easy adds noise (``levels.greedy``).

@@ -2,7 +2,7 @@
 
 import engine
 from engine.ai.anno1452.players import SearchPlayer, sample_state
-from engine.ai.anno1452.policy import distinct_scores, score_actions
+from engine.ai.anno1452.policy import distinct_scores, score_actions, settle_spots
 from engine.rng import Rng, mix_seed
 
 from . import support
@@ -55,12 +55,8 @@ def test_the_rollouts_decide_without_the_policy_weight_and_the_policy_with_a_lar
     assert search.choose(GAME, seat, view, actions, seed=3) == first
 
 
-def _citizen_count(settle):
-    return sum(1 for k in ("at", "at2", "at3") if settle.get(k) is not None)
-
-
 def _settle_counts(actions, indices):
-    return [_citizen_count(actions[i]) for i in indices if actions[i]["type"] == "settle"]
+    return [len(settle_spots(actions[i])) for i in indices if actions[i]["type"] == "settle"]
 
 
 def test_the_search_weighs_distinct_moves_not_one_settle_in_several_places():
