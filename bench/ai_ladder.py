@@ -23,6 +23,7 @@ import math
 import statistics
 import sys
 import time
+from collections import namedtuple
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -78,8 +79,13 @@ class TimedPlayer:
         return action
 
 
+# One match: the winning seat (None if unfinished), {level: (times, singles)},
+# its length in actions, and each seat's final score (None if unfinished).
+Result = namedtuple("Result", "winner timing length scores")
+
+
 def play_one(task):
-    """One match; returns (winner seat or None, {level: (times, singles)}, length)."""
+    """One match, as a ``Result``."""
     game_id, options, levels, seed, hard_options = task
     game = engine.get_game(game_id)
     players = {level: TimedPlayer(level, hard_options) for level in set(levels)}
@@ -94,8 +100,28 @@ def play_one(task):
         length += 1
     outcome = game.outcome(state)
     winner = outcome["winners"][0] if outcome else None
+    scores = [outcome["scores"][str(s)] for s in range(len(levels))] if outcome else None
     timing = {level: (p.times, p.singles) for level, p in players.items()}
-    return winner, timing, length
+    return Result(winner, timing, length, scores)
+
+
+def score_margin(levels, scores, hero):
+    """The hero's final score minus the mean of the other seats' scores.
+
+    A match has one winner, but by how much the hero outscores the others
+    shows a change of strength in fewer matches than its win rate does."""
+    seat = levels.index(hero)
+    others = [score for s, score in enumerate(scores) if s != seat]
+    return scores[seat] - statistics.mean(others)
+
+
+def margin_summary(tasks, results, hero):
+    """``mean ± 95% half-width`` of the hero's score margin over finished matches."""
+    margins = [score_margin(t[2], r.scores, hero) for t, r in zip(tasks, results) if r.scores is not None]
+    if len(margins) < 2:
+        return "score margin n/a"
+    half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins))
+    return f"score margin {statistics.mean(margins):+.1f} ± {half:.1f}"
 
 
 def head_to_head(game_id, options, strong, weak, matches, hard_options, first_seed):
@@ -116,19 +142,20 @@ def one_against_field(game_id, options, n, matches, hard_options, first_seed):
 
 
 def summarize(label, tasks, results, hero, fair, timing_acc):
-    wins = sum(1 for t, (w, _, _) in zip(tasks, results) if w is not None and t[2][w] == hero)
-    unfinished = sum(1 for w, _, _ in results if w is None)
+    wins = sum(1 for t, r in zip(tasks, results) if r.winner is not None and t[2][r.winner] == hero)
+    unfinished = sum(1 for r in results if r.winner is None)
     n = len(results)
     low, high = wilson(wins, n)
-    lengths = [length for _, _, length in results]
-    for _, timing, _ in results:
-        for level, (times, singles) in timing.items():
+    lengths = [r.length for r in results]
+    for r in results:
+        for level, (times, singles) in r.timing.items():
             acc = timing_acc.setdefault(level, [[], 0])
             acc[0].extend(times)
             acc[1] += singles
     verdict = "ok" if wins / max(n, 1) >= fair else "BELOW TARGET"
     print(f"  {label:<28} {hero} wins {wins:>4}/{n:<4} = {wins / max(n, 1):6.1%}  "
           f"95% CI [{low:5.1%}, {high:5.1%}]  target {fair:.0%} {verdict}; "
+          f"{margin_summary(tasks, results, hero)}; "
           f"median length {statistics.median(lengths):.0f} actions, unfinished {unfinished}")
 
 

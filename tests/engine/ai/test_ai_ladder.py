@@ -18,13 +18,26 @@ def test_wilson_interval_brackets_the_rate_and_narrows_with_more_matches():
     assert ladder.wilson(0, 0) == (0.0, 1.0)
 
 
-def test_one_match_reports_a_winner_and_the_timings_of_each_level():
-    winner, timing, length = ladder.play_one(("anno1503", {}, ("medium", "random"), 3, {"time_budget": 0.05}))
+def test_one_match_reports_a_winner_the_timings_of_each_level_and_the_scores():
+    winner, timing, length, scores = ladder.play_one(("anno1503", {}, ("medium", "random"), 3, {"time_budget": 0.05}))
     assert winner in (0, 1)
+    assert len(scores) == 2 and scores[winner] == max(scores)
     assert set(timing) == {"medium", "random"}
     times, singles = timing["medium"]
     assert len(times) > 0 and singles >= 0
     assert 0 < length < ladder.MAX_ACTIONS
+
+
+def test_the_score_margin_is_the_hero_against_the_mean_of_the_other_seats():
+    assert ladder.score_margin(("medium", "hard", "medium"), [10, 16, 4], "hard") == 9
+    assert ladder.score_margin(("medium", "easy"), [7, 12], "medium") == -5
+    tasks = [("g", {}, ("hard", "medium"), 1, {}), ("g", {}, ("medium", "hard"), 2, {}),
+             ("g", {}, ("hard", "medium"), 3, {})]
+    results = [ladder.Result(0, {}, 10, [20, 10]), ladder.Result(0, {}, 10, [14, 10]),
+               ladder.Result(None, {}, 10, None)]
+    # Margins +10 and -4; the unfinished match has no scores and is left out.
+    assert ladder.margin_summary(tasks, results, "hard") == "score margin +3.0 ± 13.7"
+    assert ladder.margin_summary(tasks[2:], results[2:], "hard") == "score margin n/a"
 
 
 def test_variants_are_selected_by_every_word_of_the_filter():
