@@ -1,4 +1,5 @@
-"""The Anno 1452 players: ``easy`` and ``medium`` (greedy) and ``hard`` (search).
+"""The Anno 1452 players: ``easy`` and ``medium`` (greedy) and ``hard`` (search,
+and a bargainer in the expert game's trade).
 
 Every player sees only its view: it samples one full state consistent with
 the view (``sample``) and runs the policy or the search on such samples.
@@ -6,6 +7,7 @@ the view (``sample``) and runs the policy or the search on such samples.
 
 from .. import levels, search
 from ..levels import sampler
+from . import bargain
 from .evaluate import relative_value
 from .policy import distinct_scores, greedy_choice
 from .sample import sample_dump
@@ -38,6 +40,13 @@ class GreedyPlayer(levels.GreedyPlayer):
     sample_state = staticmethod(sample_state)
     greedy_choice = staticmethod(greedy_choice)
     fallback = staticmethod(_any_but_pass)
+
+
+class BargainingPlayer(GreedyPlayer):
+    """``hard``'s decisions outside its searched turns: medium's, except
+    that pacts are sold (``bargain``)."""
+
+    greedy_choice = staticmethod(bargain.greedy_choice)
 
 
 def _searchable(view):
@@ -110,7 +119,8 @@ def _leaf_value(state, seat):
 
 class SearchPlayer(search.SearchPlayer):
     """``hard``: determinized flat Monte Carlo over the policy's best moves
-    (``search``); decisions outside an action turn are the medium player's."""
+    (``search``); decisions outside an action turn are the medium player's,
+    except in trade, where it sells its pacts (``bargain``)."""
 
     sample_state = staticmethod(sample_state)
     # The candidates are distinct moves: the policy follows each Citizen
@@ -124,7 +134,8 @@ class SearchPlayer(search.SearchPlayer):
     rollout_over = staticmethod(_rollout_over)
     calibration = _CALIBRATION
     cost_exponent = _COST_EXPONENT
-    medium = GreedyPlayer
+    # Where hard does not search, it plays as medium but trades as a bargainer.
+    medium = BargainingPlayer
 
     # Battle dice make a handful of worlds noisy: each world also counts the
     # policy's one-step score of the candidate (the search's prior).
