@@ -40,7 +40,7 @@ def buyers(d, seat):
     return {other: price for other, price in prices.items() if price > 0}
 
 
-def _open_sale(d, seat, actions, prices):
+def _open_sale(actions, prices):
     """Start a draft to the partner who would pay most."""
     partner = max(prices, key=lambda s: (prices[s], -s))
     wanted = {"type": "draft_offer", "to": partner}
@@ -53,7 +53,7 @@ def _next_gold_step(asked, price):
     return max(fitting) if fitting else None
 
 
-def _compose_sale(d, draft, actions, price):
+def _compose_sale(draft, actions, price):
     """Give the pact, ask gold up to the price step by step, then send (with
     what is asked so far if the draft runs out of edits first)."""
     step = _next_gold_step(draft["ask"]["gold"], price)
@@ -73,10 +73,10 @@ def _trade(d, seat, actions, base):
     prices = buyers(d, seat)
     if draft is None:
         if prices and _offers_left(d, seat):
-            return _open_sale(d, seat, actions, prices)
+            return _open_sale(actions, prices)
         return RULES["trade"](d, seat, actions, base)
     if draft["to"] in prices:
-        return _compose_sale(d, draft, actions, prices[draft["to"]])
+        return _compose_sale(draft, actions, prices[draft["to"]])
     return RULES["trade"](d, seat, actions, base)
 
 
