@@ -3,6 +3,8 @@
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 _PATH = Path(__file__).resolve().parents[3] / "bench" / "ai_ladder.py"
 _SPEC = importlib.util.spec_from_file_location("ai_ladder", _PATH)
 ladder = importlib.util.module_from_spec(_SPEC)
@@ -23,8 +25,9 @@ def test_one_match_reports_a_winner_the_timings_of_each_level_and_the_scores():
     assert winner in (0, 1)
     assert len(scores) == 2 and scores[winner] == max(scores)
     assert set(timing) == {"medium", "random"}
-    times, singles = timing["medium"]
+    times, steady, singles = timing["medium"]
     assert len(times) > 0 and singles >= 0
+    assert len(steady) == len(times) and all(s <= t for s, t in zip(steady, times))
     assert 0 < length < ladder.MAX_ACTIONS
 
 
@@ -69,3 +72,47 @@ def test_hard_is_given_the_budget_and_only_an_explicit_candidate_count():
     assert options == {"time_budget": 1.0, "candidates": 8}
     player = ladder.TimedPlayer("hard", options).player.for_game("anno1452")
     assert (player.time_budget, player.candidates) == (1.0, 8)
+
+
+class _Stalled:
+    """A player whose first decision is charged a stall by a fake clock."""
+
+    def __init__(self, clock, answers):
+        self.clock, self.answers = clock, list(answers)
+
+    def choose(self, game, seat, view, actions, seed=0):
+        self.clock.now += 0.030 if len(self.answers) == 6 else 0.002
+        return self.answers.pop(0)
+
+
+class _Clock:
+    now = 0.0
+
+    def perf_counter(self):
+        return self.now
+
+
+def _timed_player(monkeypatch, level, answers):
+    clock = _Clock()
+    monkeypatch.setattr(ladder, "time", clock)
+    timed = ladder.TimedPlayer("random", {})
+    timed.level = level
+    timed.player = _Stalled(clock, answers)
+    return timed
+
+
+def test_a_slow_decision_is_timed_again_and_its_fastest_run_is_its_steady_time(monkeypatch):
+    timed = _timed_player(monkeypatch, "medium", ["a"] * 6)
+    assert timed.choose(None, 0, {}, ["a", "b"]) == "a"
+    assert timed.times == [0.030]
+    assert abs(timed.steady[0] - 0.002) < 1e-12  # 5 more runs of 2 ms each
+    assert timed.player.answers == []
+
+
+def test_hard_is_not_timed_again_and_a_changed_choice_is_an_error(monkeypatch):
+    hard = _timed_player(monkeypatch, "hard", ["a"] * 6)
+    hard.choose(None, 0, {}, ["a", "b"])
+    assert hard.steady == hard.times == [0.030] and len(hard.player.answers) == 5
+    fickle = _timed_player(monkeypatch, "medium", ["a", "a", "b", "a", "a", "a"])
+    with pytest.raises(AssertionError, match="chose differently"):
+        fickle.choose(None, 0, {}, ["a", "b"])
