@@ -105,8 +105,8 @@ class TimedPlayer:
 
 
 # One match: the winning seat (None if unfinished), {level: (times, steady
-# times, singles)},
-# its length in actions, and each seat's final score (None if unfinished).
+# times, singles)}, its length in actions, and each seat's final score (None
+# if unfinished).
 Result = namedtuple("Result", "winner timing length scores")
 
 
