@@ -78,10 +78,11 @@ class _Stalled:
     """A player whose first decision is charged a stall by a fake clock."""
 
     def __init__(self, clock, answers):
-        self.clock, self.answers = clock, list(answers)
+        self.clock, self.answers, self.calls = clock, list(answers), 0
 
     def choose(self, game, seat, view, actions, seed=0):
-        self.clock.now += 0.030 if len(self.answers) == 6 else 0.002
+        self.clock.now += 0.030 if self.calls == 0 else 0.002
+        self.calls += 1
         return self.answers.pop(0)
 
 
