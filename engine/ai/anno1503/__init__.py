@@ -2,7 +2,8 @@
 
 ``make_player(level, **options)`` is what ``engine.ai.get_player`` calls.
 Modules: ``sample`` (a state consistent with a view), ``evaluate`` (the
-heuristic value), ``policy`` (one-step greedy on the value), ``players``;
+heuristic value), ``policy`` (one-step greedy on the value), ``outlook``
+(hard's leaf value: one production roll ahead), ``players``;
 the Pirates & Aristocrats expansion adds ``xsample``, ``xevaluate`` and
 ``xpolicy`` (used whenever the state or view has the expansion).
 """

@@ -1,13 +1,17 @@
 """The Anno 1503 players: ``easy`` and ``medium`` (greedy) and ``hard`` (search).
 
+``hard`` values positions with its own inhabitant table
+(``evaluate.HARD_INHABITANT``) and its leaves one production roll ahead
+(``outlook``); in the expansion its value is medium's.
+
 Every player sees only its view: it samples one full state consistent with
 the view (``sample``) and runs the policy or the search on such samples.
 """
 
 from .. import levels, search
 from ..levels import sampler
-from .evaluate import relative_value
-from .policy import greedy_choice, score_actions
+from .outlook import hard_leaf_value
+from .policy import greedy_choice, hard_greedy_choice, hard_score_actions
 from .sample import sample_dump
 from .xsample import is_expansion_view
 
@@ -64,6 +68,13 @@ class GreedyPlayer(levels.GreedyPlayer):
         return _EXPANSION_NOISE if is_expansion_view(view) else 1.0
 
 
+class HardGreedyPlayer(GreedyPlayer):
+    """``hard``'s decisions outside its searched turns: medium's rule with
+    hard's inhabitant values (``evaluate.HARD_INHABITANT``)."""
+
+    greedy_choice = staticmethod(hard_greedy_choice)
+
+
 def _searchable(view):
     """Turns, tile decisions and discards: elsewhere medium's rule is as good."""
     return view["phase"] in _SEARCH_PHASES
@@ -81,17 +92,18 @@ def _rollout_over(view, seat):
 
 
 class SearchPlayer(search.SearchPlayer):
-    """``hard``: determinized flat Monte Carlo over the policy's best moves (``search``)."""
+    """``hard``: determinized flat Monte Carlo over the policy's best moves
+    (``search``), valued after the next production roll (``outlook``)."""
 
     sample_state = staticmethod(sample_state)
-    score_actions = staticmethod(score_actions)
-    greedy_choice = staticmethod(greedy_choice)
-    leaf_value = staticmethod(relative_value)
+    score_actions = staticmethod(hard_score_actions)
+    greedy_choice = staticmethod(hard_greedy_choice)
+    leaf_value = staticmethod(hard_leaf_value)
     searchable = staticmethod(_searchable)
     rollout_over = staticmethod(_rollout_over)
     calibration = _CALIBRATION
     cost_exponent = _COST_EXPONENT
-    medium = GreedyPlayer
+    medium = HardGreedyPlayer
     # Rollouts stop at 80% of the budget: in the expansion the step that
     # crosses a 90% line ended up to 232 ms into a 0.2 s budget (200-match
     # ladder), beyond the 10% allowed.

@@ -16,25 +16,27 @@ Unknown action types are scored neutrally, like ending the turn.
 
 from ...games.anno1503.xdata import X_GEO
 from ..levels import greedy
-from .evaluate import GOLD, evaluate, goal_gain, goal_progress, gold_progress, tile_beliefs
+from .evaluate import (
+    GOLD, HARD_INHABITANT, evaluate, goal_gain, goal_progress, gold_progress, tile_beliefs,
+)
 from .xpolicy import X_APPLIED, respond_score, worth_taking
 
 # A small edge for ending the turn: pointless moves are not made.
 _END_TURN_EDGE = 0.002
 
 
-def _discover_score(game, state, seat, action, base, beliefs):
+def _discover_score(game, state, seat, action, base, beliefs, inhabitant):
     space = X_GEO.space_index[tuple(action["space"])]  # main-board indices are the base ones
     if seat in state.seen[space]:
         if state.x is None:
-            return _known_tile_score(game, state, seat, action, base)
+            return _known_tile_score(game, state, seat, action, base, inhabitant)
         worth = beliefs.space_value(state, space) > 0.0
         worth = worth and worth_taking(state, seat, action["ship"], space, beliefs)
         return base + 0.2 if worth else base - 1.0
     return base + 0.25 * beliefs.space_value(state, space)
 
 
-def _known_tile_score(game, state, seat, action, base):
+def _known_tile_score(game, state, seat, action, base, inhabitant):
     """A tile the seat has seen (base game): the value after taking it the
     best way, when that beats the position now (ship and cards included);
     else discovering it would only be returned, a loop: never worth it."""
@@ -42,7 +44,7 @@ def _known_tile_score(game, state, seat, action, base):
     best = None
     for take in game.legal_actions(found, seat):
         if take["type"] == "take_tile":
-            value = evaluate(game.apply(found, seat, take)[0], seat)
+            value = evaluate(game.apply(found, seat, take)[0], seat, inhabitant=inhabitant)
             best = value if best is None else max(best, value)
     if best is None or best <= base + _END_TURN_EDGE:
         return base - 1.0
@@ -56,27 +58,28 @@ def _bbo_score(state, seat, base):
     return base + goal_gain(progress, GOLD, paid) + 0.05
 
 
-def _discard_score(state, seat, action, beliefs):
+def _discard_score(state, seat, action, beliefs, inhabitant):
     world = state.clone()
     world.players[seat].hand[action["commodity"]] -= 1
-    return evaluate(world, seat, beliefs)
+    return evaluate(world, seat, beliefs, inhabitant)
 
 
-def score_actions(game, state, seat, actions):
-    """``[(score, index)]`` for every action, higher is better."""
+def score_actions(game, state, seat, actions, inhabitant=None):
+    """``[(score, index)]`` for every action, higher is better; ``inhabitant``
+    is the value's table of inhabitants (medium's by default, ``evaluate``)."""
     beliefs = tile_beliefs(state, seat)
-    base = evaluate(state, seat, beliefs)
+    base = evaluate(state, seat, beliefs, inhabitant)
     out = []
     for i, action in enumerate(actions):
         kind = action["type"]
         if kind == "end_turn":
             score = base + _END_TURN_EDGE
         elif kind == "discover":
-            score = _discover_score(game, state, seat, action, base, beliefs)
+            score = _discover_score(game, state, seat, action, base, beliefs, inhabitant)
         elif kind == "big_branch_office":
             score = _bbo_score(state, seat, base)
         elif kind == "discard":
-            score = _discard_score(state, seat, action, beliefs)
+            score = _discard_score(state, seat, action, beliefs, inhabitant)
         elif kind == "respond" and state.choice["kind"] in ("pirate_attack", "sea_hero"):
             score = respond_score(state, seat, action, base)
         elif kind not in _KNOWN:
@@ -85,7 +88,7 @@ def score_actions(game, state, seat, actions):
             after, _ = game.apply(state, seat, action)
             # Tile beliefs change only when tiles move; otherwise reuse them (speed).
             reuse = None if kind in _MOVES_TILES else beliefs
-            score = evaluate(after, seat, reuse)
+            score = evaluate(after, seat, reuse, inhabitant)
         out.append((score, i))
     return out
 
@@ -97,7 +100,13 @@ _KNOWN = frozenset((
 )) | X_APPLIED
 
 
+def hard_score_actions(game, state, seat, actions):
+    """``score_actions`` with hard's inhabitant values (``HARD_INHABITANT``)."""
+    return score_actions(game, state, seat, actions, HARD_INHABITANT)
+
+
 # The best-scoring action; easy adds noise (``levels.greedy``).
 greedy_choice = greedy(score_actions)
+hard_greedy_choice = greedy(hard_score_actions)
 
 

@@ -124,9 +124,9 @@ def ask(state, seat, phase, kind, options, **extra):
 # --- production -------------------------------------------------------------
 
 
-def _production_options(state, seat):
-    """(options, branch commodity) for ``seat`` on the rolled number."""
-    number = state.last_roll["production"]
+def production_options(state, seat, number):
+    """(options, branch commodity) for ``seat`` on production ``number``
+    (1-5): the commodities it may take, a crowned branch's twice."""
     player = state.players[seat]
     home = ISLANDS[ISLAND_IDS[seat]]["production"][number]
     stacks = state.stacks
@@ -142,7 +142,7 @@ def _production_options(state, seat):
 
 
 def _resolve_production(state, seat, events):
-    options, branch = _production_options(state, seat)
+    options, branch = production_options(state, seat, state.last_roll["production"])
     if len(options) >= 2:
         ask(state, seat, "production", "production", options, branch=branch)
         return True

@@ -1,0 +1,54 @@
+"""``hard``'s leaf value in the base game: the position as the next
+production roll will leave it.
+
+Every seat takes one card on every roll, and the island decides which: a
+number gives its home commodity, a branch office on that number's bridge
+adds its own, and the ``?`` number any. Spice and tobacco, which citizens
+and merchants need, come only from ``?``, branch offices and buying, so the
+same hand is worth more to a seat whose island will bring the missing card.
+``evaluate`` sees the hand as it is; this value averages it over the six
+numbers of the die, the seat taking its best card on each (a 6 is an event:
+counted as no card). That also values where a branch office goes, which the
+hand alone cannot tell.
+
+Only what the seat may know is read: its own island and branch offices and
+the public stacks.
+"""
+
+from ...games.anno1503.turn import production_options
+from .evaluate import HARD_INHABITANT, evaluate, relative_value, tile_beliefs
+
+_FACES = 6
+_EVENT_FACE = 6
+
+
+def next_roll_value(state, seat, beliefs=None, inhabitant=HARD_INHABITANT):
+    """``evaluate`` averaged over the next production number."""
+    if state.winner is not None or state.x is not None:
+        return evaluate(state, seat, beliefs, inhabitant)
+    # tile beliefs read goal progress, which one card does not change
+    beliefs = beliefs or tile_beliefs(state, seat)
+    now = evaluate(state, seat, beliefs, inhabitant)
+    total = now
+    for number in range(1, _EVENT_FACE):
+        options, _ = production_options(state, seat, number)
+        cards = (_with_card(state, seat, c, beliefs, inhabitant) for c in set(options))
+        total += max(cards, default=now)
+    return total / _FACES
+
+
+def _with_card(state, seat, commodity, beliefs, inhabitant):
+    """The value with one more ``commodity`` card in hand. The card is put
+    in and taken out again rather than on a clone: this runs at every leaf."""
+    hand = state.players[seat].hand
+    hand[commodity] += 1
+    try:
+        return evaluate(state, seat, beliefs, inhabitant)
+    finally:
+        hand[commodity] -= 1
+
+
+def hard_leaf_value(state, seat):
+    """The search's leaf: the seat's value after the next roll, with hard's
+    inhabitant values, minus the strongest opponent's public strength."""
+    return relative_value(state, seat, inhabitant=HARD_INHABITANT, own_value=next_roll_value)
