@@ -15,11 +15,12 @@ Only what the seat may know is read: its own island and branch offices and
 the public stacks.
 """
 
+from ...games.anno1503.data import RULES
 from ...games.anno1503.turn import production_options
 from .evaluate import HARD_INHABITANT, evaluate, relative_value, tile_beliefs
 
-_FACES = 6
-_EVENT_FACE = 6
+# The die's top face is the event face; production numbers lie below it.
+_EVENT_FACE = RULES["event_die_face"]
 
 
 def next_roll_value(state, seat, beliefs=None, inhabitant=HARD_INHABITANT):
@@ -34,7 +35,7 @@ def next_roll_value(state, seat, beliefs=None, inhabitant=HARD_INHABITANT):
         options, _ = production_options(state, seat, number)
         cards = (_with_card(state, seat, c, beliefs, inhabitant) for c in set(options))
         total += max(cards, default=now)
-    return total / _FACES
+    return total / _EVENT_FACE
 
 
 def _with_card(state, seat, commodity, beliefs, inhabitant):
