@@ -17,6 +17,9 @@ prints the maximum of the re-timed ("steady") times: see ``RETIME_OVER``.
     .venv/bin/python bench/ai_ladder.py --variants anno1452,expert --pairings medium-easy --no-field
 
 ``--matches`` is per pairing (the 4-player run uses the same number).
+``--record FILE`` keeps every finished match in FILE, so that a run stopped
+part way (the whole ladder takes longer than a working session) goes on
+where it stopped when the same command is run again: see ``ladder_record``.
 """
 
 import argparse
@@ -24,14 +27,16 @@ import math
 import statistics
 import sys
 import time
-from collections import namedtuple
 from multiprocessing import Pool
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 import engine  # noqa: E402
+import ladder_timing  # noqa: E402
 from engine.rng import mix_seed  # noqa: E402
+from ladder_record import Record, Result, engine_fingerprint  # noqa: E402
 
 # (game id, options, head to head?, largest player count): a new game or
 # variant is one line. Anno 1452's 2-player game is the Ottokar scenario
@@ -104,12 +109,6 @@ class TimedPlayer:
         return elapsed
 
 
-# One match: the winning seat (None if unfinished), {level: (times, steady
-# times, singles)}, its length in actions, and each seat's final score (None
-# if unfinished).
-Result = namedtuple("Result", "winner timing length scores")
-
-
 def play_one(task):
     """One match, as a ``Result``."""
     game_id, options, levels, seed, hard_options = task
@@ -127,8 +126,14 @@ def play_one(task):
     outcome = game.outcome(state)
     winner = outcome["winners"][0] if outcome else None
     scores = [outcome["scores"][str(s)] for s in range(len(levels))] if outcome else None
-    timing = {level: (p.times, p.steady, p.singles) for level, p in players.items()}
+    timing = {level: ladder_timing.level_timing(p.times, p.steady, p.singles) for level, p in players.items()}
     return Result(winner, timing, length, scores)
+
+
+def play_indexed(numbered):
+    """``play_one`` for ``Pool.imap_unordered``: (index, task) -> (index, Result)."""
+    index, task = numbered
+    return index, play_one(task)
 
 
 def score_margin(levels, scores, hero):
@@ -167,37 +172,38 @@ def one_against_field(game_id, options, n, matches, hard_options, first_seed):
     return tasks
 
 
-def summarize(label, tasks, results, hero, fair, timing_acc):
+def summarize(label, tasks, block, hero, fair, timing_acc):
+    results = block.results
     wins = sum(1 for t, r in zip(tasks, results) if r.winner is not None and t[2][r.winner] == hero)
     unfinished = sum(1 for r in results if r.winner is None)
     n = len(results)
     low, high = wilson(wins, n)
     lengths = [r.length for r in results]
-    for r in results:
-        for level, (times, steady, singles) in r.timing.items():
-            acc = timing_acc.setdefault(level, [[], [], 0])
-            acc[0].extend(times)
-            acc[1].extend(steady)
-            acc[2] += singles
+    ladder_timing.merge_into(timing_acc, block.timing)
     verdict = "ok" if wins / max(n, 1) >= fair else "BELOW TARGET"
     print(f"  {label:<28} {hero} wins {wins:>4}/{n:<4} = {wins / max(n, 1):6.1%}  "
           f"95% CI [{low:5.1%}, {high:5.1%}]  target {fair:.0%} {verdict}; "
           f"{margin_summary(tasks, results, hero)}; "
-          f"median length {statistics.median(lengths):.0f} actions, unfinished {unfinished}")
+          f"median length {statistics.median(lengths):.0f} actions, unfinished {unfinished}; "
+          f"played {played_span(block)}")
+
+
+def played_span(block):
+    """When a pairing's matches finished, in UTC: one day, or first to last."""
+    first, last = (block.first or "")[:10], (block.last or "")[:10]
+    return first if first == last else f"{first} to {last}"
 
 
 def print_timings(timing_acc):
-    if not any(times for times, _, _ in timing_acc.values()):
+    if not any(t.n for t in timing_acc.values()):
         return
-    print("  time per decision (multi-action decisions only):")
+    print("  time per decision (multi-action decisions only; median to within 1%):")
     for level in engine.ai.LEVELS:
-        if level not in timing_acc:
-            continue
-        times, steady, singles = timing_acc[level]
-        if times:
-            print(f"    {level:<7} n={len(times):>7}  median {statistics.median(times) * 1000:8.2f} ms  "
-                  f"max {max(times) * 1000:8.1f} ms  steady max {max(steady) * 1000:8.1f} ms  "
-                  f"(single-action decisions: {singles})")
+        t = timing_acc.get(level)
+        if t is not None and t.n:
+            print(f"    {level:<7} n={t.n:>7}  median {ladder_timing.median(t) * 1000:8.2f} ms  "
+                  f"max {t.max * 1000:8.1f} ms  steady max {t.steady_max * 1000:8.1f} ms  "
+                  f"(single-action decisions: {t.singles})")
 
 
 def variant_label(game_id, options):
@@ -222,10 +228,23 @@ def hard_player_options(args):
     return options
 
 
+def open_record(path):
+    """The record at ``path`` (in memory only if None) for the engine as it is."""
+    settings = {"max_actions": MAX_ACTIONS, "retime_over": RETIME_OVER, "retimes": RETIMES}
+    record = Record(path, engine_fingerprint(ROOT, settings))
+    if record.started_afresh:
+        print(f"{path} held results of other engine code; it starts afresh", flush=True)
+    return record
+
+
 def run(args):
     hard_options = hard_player_options(args)
     pairings = [p for p in PAIRINGS if not args.pairings or f"{p[0]}-{p[1]}" in args.pairings.split(",")]
+    record = open_record(args.record)
     with Pool(args.jobs) as pool:
+        def play_many(todo):
+            return pool.imap_unordered(play_indexed, enumerate(todo))
+
         for game_id, options, duel, largest, label in selected_variants(args):
             weighs = "" if args.hard_candidates is None else f", {args.hard_candidates} hard candidates"
             print(f"{label}: {args.matches} matches per pairing, "
@@ -234,13 +253,13 @@ def run(args):
             for k, (strong, weak) in enumerate(pairings if duel else []):
                 tasks = head_to_head(game_id, options, strong, weak, args.matches, hard_options,
                                      args.seed + 10_000 * k)
-                results = pool.map(play_one, tasks, chunksize=1)
-                summarize(f"2p {strong} vs {weak}", tasks, results, strong, 0.6, timing_acc)
+                block = record.block(tasks, play_many)
+                summarize(f"2p {strong} vs {weak}", tasks, block, strong, 0.6, timing_acc)
             if not args.no_field:
                 tasks = one_against_field(game_id, options, largest, args.matches, hard_options,
                                           args.seed + 90_000)
-                results = pool.map(play_one, tasks, chunksize=1)
-                summarize(f"{largest}p hard vs {largest - 1} medium", tasks, results, "hard",
+                block = record.block(tasks, play_many)
+                summarize(f"{largest}p hard vs {largest - 1} medium", tasks, block, "hard",
                           1.6 / largest, timing_acc)
             print_timings(timing_acc)
 
@@ -260,6 +279,9 @@ def arguments():
                         help="moves hard's search weighs (default: each game's own)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--seed", type=int, default=1, help="first match seed")
+    parser.add_argument("--record", type=Path, default=None,
+                        help="keep finished matches in this file and play only those it lacks "
+                             "(e.g. bench/results/ai-ladder.jsonl)")
     return parser
 
 

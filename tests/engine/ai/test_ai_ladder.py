@@ -25,9 +25,9 @@ def test_one_match_reports_a_winner_the_timings_of_each_level_and_the_scores():
     assert winner in (0, 1)
     assert len(scores) == 2 and scores[winner] == max(scores)
     assert set(timing) == {"medium", "random"}
-    times, steady, singles = timing["medium"]
-    assert len(times) > 0 and singles >= 0
-    assert len(steady) == len(times) and all(s <= t for s, t in zip(steady, times))
+    medium = timing["medium"]
+    assert medium.n == sum(medium.hist.values()) > 0 and medium.singles >= 0
+    assert 0 < medium.steady_max <= medium.max
     assert 0 < length < ladder.MAX_ACTIONS
 
 

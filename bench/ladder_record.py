@@ -1,0 +1,171 @@
+"""A ladder's finished matches, kept in a file so that a stopped run goes on
+where it stopped.
+
+The whole ladder at hard's default budget takes longer than a working
+session on two cores, and a session's processes end with it. With a record,
+each finished match is written at once; a later run of the same command
+plays only the matches the record lacks, and prints the same table as one
+uninterrupted run would.
+
+A record holds results of one version of the engine only: its first line
+is a fingerprint of every file under ``engine/`` and of the ladder's own
+settings, and a record made with other code is started afresh (a changed
+player makes its old results meaningless). The rest are JSON lines:
+
+- ``{"match": key, "at": time, "result": ...}``: one finished match;
+- ``{"block": id, "first": time, "last": time, "results": ..., "timing": ...}``:
+  a whole pairing, once all its matches are in; it replaces their lines, so
+  the record stays small (per match a winner, a length and the scores; the
+  decision times of the pairing as one histogram per level).
+"""
+
+import hashlib
+import json
+import os
+from collections import namedtuple
+from datetime import datetime, timezone
+from pathlib import Path
+
+import ladder_timing
+
+# One match: the winning seat (None if unfinished), {level: LevelTiming}, its
+# length in actions, and each seat's final score (None if unfinished).
+Result = namedtuple("Result", "winner timing length scores")
+# A pairing's matches, in task order (their timing is None), with the timing
+# of all of them together and when its first and last matches finished.
+Block = namedtuple("Block", "results timing first last")
+
+
+def engine_fingerprint(root, settings):
+    """A digest of every file under ``root/engine`` and of ``settings``."""
+    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
+    files = sorted(p for p in (Path(root) / "engine").rglob("*")
+                   if p.is_file() and "__pycache__" not in p.parts)
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def match_key(task):
+    return json.dumps(task, sort_keys=True, separators=(",", ":"))
+
+
+def block_id(tasks):
+    joined = "\n".join(match_key(t) for t in tasks)
+    return hashlib.sha256(joined.encode()).hexdigest()[:16]
+
+
+def _now():
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _result_to_json(result):
+    timing = {level: ladder_timing.to_json(t) for level, t in result.timing.items()}
+    return {"winner": result.winner, "length": result.length, "scores": result.scores, "timing": timing}
+
+
+def _result_from_json(data):
+    timing = {level: ladder_timing.from_json(t) for level, t in data["timing"].items()}
+    return Result(data["winner"], timing, data["length"], data["scores"])
+
+
+def _block_to_json(bid, block):
+    return {"block": bid, "first": block.first, "last": block.last,
+            "results": [[r.winner, r.length, r.scores] for r in block.results],
+            "timing": {level: ladder_timing.to_json(t) for level, t in block.timing.items()}}
+
+
+def _block_from_json(data):
+    results = [Result(winner, None, length, scores) for winner, length, scores in data["results"]]
+    timing = {level: ladder_timing.from_json(t) for level, t in data["timing"].items()}
+    return Block(results, timing, data["first"], data["last"])
+
+
+def _read_lines(path):
+    """The file's JSON lines; a line cut short by a stopped run is skipped."""
+    if path is None or not path.exists():
+        return []
+    entries = []
+    for line in path.read_text().splitlines():
+        try:
+            entries.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return entries
+
+
+class Record:
+    """Finished matches and pairings; ``path=None`` keeps them in memory only."""
+
+    def __init__(self, path, fingerprint, clock=_now):
+        self.path = Path(path) if path is not None else None
+        self.fingerprint = fingerprint
+        self.clock = clock
+        self.matches = {}  # match key -> (Result, when it finished)
+        self.blocks = {}   # block id -> Block
+        self.started_afresh = False
+        self._load()
+
+    def _load(self):
+        entries = _read_lines(self.path)
+        if not entries or entries[0].get("engine") != self.fingerprint:
+            self.started_afresh = bool(entries)
+            self._rewrite()
+            return
+        for entry in entries[1:]:
+            if "match" in entry:
+                self.matches[entry["match"]] = (_result_from_json(entry["result"]), entry["at"])
+            elif "block" in entry:
+                self.blocks[entry["block"]] = _block_from_json(entry)
+
+    def block(self, tasks, play_many):
+        """The pairing of ``tasks``, as a ``Block``: from the record if it is
+        there, else played. ``play_many(todo)`` plays a list of tasks and
+        yields ``(index in todo, Result)`` in any order; it is given only the
+        matches the record lacks, and each is written as soon as it ends."""
+        bid = block_id(tasks)
+        if bid not in self.blocks:
+            todo = [t for t in tasks if match_key(t) not in self.matches]
+            for index, result in play_many(todo):
+                self._add_match(todo[index], result)
+            self._seal(bid, tasks)
+        return self.blocks[bid]
+
+    def _add_match(self, task, result):
+        key, at = match_key(task), self.clock()
+        self.matches[key] = (result, at)
+        self._append({"match": key, "at": at, "result": _result_to_json(result)})
+
+    def _seal(self, bid, tasks):
+        """Turns the pairing's matches into one block, in the file as well."""
+        finished = [self.matches.pop(match_key(t)) for t in tasks]
+        timing = {}
+        for result, _ in finished:
+            ladder_timing.merge_into(timing, result.timing)
+        results = [result._replace(timing=None) for result, _ in finished]
+        times = [at for _, at in finished]
+        self.blocks[bid] = Block(results, timing, min(times, default=None), max(times, default=None))
+        self._rewrite()
+
+    def _lines(self):
+        yield {"engine": self.fingerprint}
+        for bid, block in self.blocks.items():
+            yield _block_to_json(bid, block)
+        for key, (result, at) in self.matches.items():
+            yield {"match": key, "at": at, "result": _result_to_json(result)}
+
+    def _rewrite(self):
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_name(self.path.name + ".partial")
+        partial.write_text("".join(json.dumps(line) + "\n" for line in self._lines()))
+        os.replace(partial, self.path)
+
+    def _append(self, line):
+        if self.path is None:
+            return
+        with self.path.open("a") as f:
+            f.write(json.dumps(line) + "\n")
+            f.flush()
