@@ -98,10 +98,9 @@ def _read_lines(path):
 class Record:
     """Finished matches and pairings; ``path=None`` keeps them in memory only."""
 
-    def __init__(self, path, fingerprint, clock=_now):
+    def __init__(self, path, fingerprint):
         self.path = Path(path) if path is not None else None
         self.fingerprint = fingerprint
-        self.clock = clock
         self.matches = {}  # match key -> (Result, when it finished)
         self.blocks = {}   # block id -> Block
         self.started_afresh = False
@@ -133,7 +132,7 @@ class Record:
         return self.blocks[bid]
 
     def _add_match(self, task, result):
-        key, at = match_key(task), self.clock()
+        key, at = match_key(task), _now()
         self.matches[key] = (result, at)
         self._append({"match": key, "at": at, "result": _result_to_json(result)})
 
