@@ -111,9 +111,14 @@ class TimedPlayer:
 
 def play_one(task):
     """One match, as a ``Result``."""
-    game_id, options, levels, seed, hard_options = task
+    levels, hard_options = task[2], task[4]
+    return play_match(task, {level: TimedPlayer(level, hard_options) for level in set(levels)})
+
+
+def play_match(task, players):
+    """One match between ``players`` (a ``TimedPlayer`` per level), as a ``Result``."""
+    game_id, options, levels, seed, _ = task
     game = engine.get_game(game_id)
-    players = {level: TimedPlayer(level, hard_options) for level in set(levels)}
     state = game.setup(len(levels), options, seed)
     length = 0
     while game.outcome(state) is None and length < MAX_ACTIONS:

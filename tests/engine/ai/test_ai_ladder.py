@@ -117,3 +117,44 @@ def test_hard_is_not_timed_again_and_a_changed_choice_is_an_error(monkeypatch):
     fickle = _timed_player(monkeypatch, "medium", ["a", "a", "b", "a", "a", "a"])
     with pytest.raises(AssertionError, match="chose differently"):
         fickle.choose(None, 0, {}, ["a", "b"])
+
+
+_SLOW_PATH = _PATH.parent / "ladder_slow.py"
+_SLOW_SPEC = importlib.util.spec_from_file_location("ladder_slow", _SLOW_PATH)
+slow = importlib.util.module_from_spec(_SLOW_SPEC)
+_SLOW_SPEC.loader.exec_module(slow)
+
+
+def _slow_log(monkeypatch, over, answers):
+    clock = _Clock()
+    monkeypatch.setattr(slow.ai_ladder, "time", clock)
+    log = slow.SlowLog("random", {}, over)
+    log.level = "medium"
+    log.player = _Stalled(clock, answers)
+    return log
+
+
+def test_the_slow_log_notes_what_was_decided_when_the_steady_time_is_over_its_threshold(monkeypatch):
+    offer, done = {"type": "draft_offer"}, {"type": "end_trading"}
+    view = {"decision": {"kind": "trade"}}
+    log = _slow_log(monkeypatch, 0.001, [offer] * 6)
+    log.choose(None, 1, view, [offer, done], seed=7)
+    log.choose(None, 1, view, [done], seed=8)  # one legal action: not timed, not noted
+    assert log.slow == [{"decision_seed": 7, "seat": 1, "raw_ms": 30.0, "steady_ms": 2.0, "decision": "trade",
+                         "legal_actions": {"draft_offer": 1, "end_trading": 1}}]
+    # A stall alone is not slowness: the re-timed 2 ms are under a 5 ms threshold.
+    quick = _slow_log(monkeypatch, 0.005, [offer] * 6)
+    quick.choose(None, 1, view, [offer, done], seed=7)
+    assert quick.slow == []
+
+
+def test_the_slow_replay_plays_the_ladders_own_matches():
+    args = slow.arguments().parse_args(["--variant", "anno1452 rules=expert scenario=ottokar_b",
+                                        "--pairing", "hard-medium"])
+    game_id, options, largest = slow.find_variant(args.variant)
+    tasks = slow.pairing_tasks(args, game_id, options, largest)
+    assert tasks == ladder.head_to_head(game_id, options, "hard", "medium", 200, {"time_budget": 1.0}, 20_001)
+    args.pairing = "field"
+    assert slow.pairing_tasks(args, game_id, options, largest)[0][2:4] == (("hard", "medium", "medium"), 90_001)
+    with pytest.raises(SystemExit):
+        slow.find_variant("anno1452 rules=expert")
