@@ -160,6 +160,16 @@ def margin_summary(tasks, results, hero):
     return f"score margin {statistics.mean(margins):+.1f} ± {half:.1f}"
 
 
+def duel_first_seed(seed, k):
+    """The first match seed of the k-th pairing in ``PAIRINGS``."""
+    return seed + 10_000 * k
+
+
+def field_first_seed(seed):
+    """The first match seed of the hard-against-the-field run."""
+    return seed + 90_000
+
+
 def head_to_head(game_id, options, strong, weak, matches, hard_options, first_seed):
     tasks = []
     for m in range(matches):
@@ -257,12 +267,12 @@ def run(args):
             timing_acc = {}
             for k, (strong, weak) in enumerate(pairings if duel else []):
                 tasks = head_to_head(game_id, options, strong, weak, args.matches, hard_options,
-                                     args.seed + 10_000 * k)
+                                     duel_first_seed(args.seed, k))
                 block = record.block(tasks, play_many)
                 summarize(f"2p {strong} vs {weak}", tasks, block, strong, 0.6, timing_acc)
             if not args.no_field:
                 tasks = one_against_field(game_id, options, largest, args.matches, hard_options,
-                                          args.seed + 90_000)
+                                          field_first_seed(args.seed))
                 block = record.block(tasks, play_many)
                 summarize(f"{largest}p hard vs {largest - 1} medium", tasks, block, "hard",
                           1.6 / largest, timing_acc)

@@ -62,12 +62,12 @@ def pairing_tasks(args, game_id, options, largest):
     hard_options = ai_ladder.hard_player_options(args)
     if args.pairing == "field":
         return ai_ladder.one_against_field(game_id, options, largest, args.matches, hard_options,
-                                           args.seed + 90_000)
+                                           ai_ladder.field_first_seed(args.seed))
     names = [f"{strong}-{weak}" for strong, weak in ai_ladder.PAIRINGS]
     k = names.index(args.pairing)
     strong, weak = ai_ladder.PAIRINGS[k]
     return ai_ladder.head_to_head(game_id, options, strong, weak, args.matches, hard_options,
-                                  args.seed + 10_000 * k)
+                                  ai_ladder.duel_first_seed(args.seed, k))
 
 
 def find_variant(label):
