@@ -252,9 +252,29 @@ def open_record(path):
     return record
 
 
+def selected_pairings(args):
+    """``(k, strong, weak)`` of the duels ``--pairings`` selects. ``k`` is the
+    pairing's place in ``PAIRINGS`` whatever the filter, so a filtered run
+    plays the same seeds as the whole ladder (and shares its record)."""
+    names = [w for w in args.pairings.split(",") if w]
+    return [(k, strong, weak) for k, (strong, weak) in enumerate(PAIRINGS)
+            if not names or f"{strong}-{weak}" in names]
+
+
+def duel_tasks(args, game_id, options, k):
+    """The matches of the k-th pairing in ``PAIRINGS``."""
+    strong, weak = PAIRINGS[k]
+    return head_to_head(game_id, options, strong, weak, args.matches, hard_player_options(args),
+                        duel_first_seed(args.seed, k))
+
+
+def field_tasks(args, game_id, options, largest):
+    """The matches of one hard against ``largest - 1`` mediums."""
+    return one_against_field(game_id, options, largest, args.matches, hard_player_options(args),
+                             field_first_seed(args.seed))
+
+
 def run(args):
-    hard_options = hard_player_options(args)
-    pairings = [p for p in PAIRINGS if not args.pairings or f"{p[0]}-{p[1]}" in args.pairings.split(",")]
     record = open_record(args.record)
     with Pool(args.jobs) as pool:
         def play_many(todo):
@@ -265,14 +285,12 @@ def run(args):
             print(f"{label}: {args.matches} matches per pairing, "
                   f"hard budget {args.hard_budget}s per decision, {args.jobs} jobs{weighs}", flush=True)
             timing_acc = {}
-            for k, (strong, weak) in enumerate(pairings if duel else []):
-                tasks = head_to_head(game_id, options, strong, weak, args.matches, hard_options,
-                                     duel_first_seed(args.seed, k))
+            for k, strong, weak in selected_pairings(args) if duel else []:
+                tasks = duel_tasks(args, game_id, options, k)
                 block = record.block(tasks, play_many)
                 summarize(f"2p {strong} vs {weak}", tasks, block, strong, 0.6, timing_acc)
             if not args.no_field:
-                tasks = one_against_field(game_id, options, largest, args.matches, hard_options,
-                                          field_first_seed(args.seed))
+                tasks = field_tasks(args, game_id, options, largest)
                 block = record.block(tasks, play_many)
                 summarize(f"{largest}p hard vs {largest - 1} medium", tasks, block, "hard",
                           1.6 / largest, timing_acc)

@@ -59,15 +59,10 @@ def replay(job):
 
 
 def pairing_tasks(args, game_id, options, largest):
-    hard_options = ai_ladder.hard_player_options(args)
     if args.pairing == "field":
-        return ai_ladder.one_against_field(game_id, options, largest, args.matches, hard_options,
-                                           ai_ladder.field_first_seed(args.seed))
+        return ai_ladder.field_tasks(args, game_id, options, largest)
     names = [f"{strong}-{weak}" for strong, weak in ai_ladder.PAIRINGS]
-    k = names.index(args.pairing)
-    strong, weak = ai_ladder.PAIRINGS[k]
-    return ai_ladder.head_to_head(game_id, options, strong, weak, args.matches, hard_options,
-                                  ai_ladder.duel_first_seed(args.seed, k))
+    return ai_ladder.duel_tasks(args, game_id, options, names.index(args.pairing))
 
 
 def find_variant(label):

@@ -158,3 +158,15 @@ def test_the_slow_replay_plays_the_ladders_own_matches():
     assert slow.pairing_tasks(args, game_id, options, largest)[0][2:4] == (("hard", "medium", "medium"), 90_001)
     with pytest.raises(SystemExit):
         slow.find_variant("anno1452 rules=expert")
+
+
+def test_a_run_of_some_pairings_plays_the_same_matches_as_the_whole_ladder():
+    whole = ladder.arguments().parse_args([])
+    some = ladder.arguments().parse_args(["--pairings", "hard-medium"])
+    assert ladder.selected_pairings(some) == [(2, "hard", "medium")]
+    assert [k for k, _, _ in ladder.selected_pairings(whole)] == [0, 1, 2]
+    game = ("anno1452", {"rules": "expert", "scenario": "ottokar_b"})
+    (k, _, _), = ladder.selected_pairings(some)
+    tasks = ladder.duel_tasks(some, *game, k)
+    assert tasks == ladder.duel_tasks(whole, *game, 2)
+    assert tasks[0][3] == 20_001 and tasks[0][2] == ("hard", "medium")
