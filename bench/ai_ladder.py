@@ -53,6 +53,7 @@ for _rules in ("basic", "expert"):
         ("anno1452", {"rules": _rules, "scenario": "standard"}, False, 4),
     ]
 PAIRINGS = [("easy", "random"), ("medium", "easy"), ("hard", "medium")]
+PAIRING_NAMES = [f"{strong}-{weak}" for strong, weak in PAIRINGS]
 MAX_ACTIONS = 5000
 # This shared machine now and then stalls a running thread: a fixed 1.6 ms
 # loop, timed 10,000 times with nothing else running, took up to 19 ms, and
@@ -258,7 +259,7 @@ def selected_pairings(args):
     plays the same seeds as the whole ladder (and shares its record)."""
     names = [w for w in args.pairings.split(",") if w]
     return [(k, strong, weak) for k, (strong, weak) in enumerate(PAIRINGS)
-            if not names or f"{strong}-{weak}" in names]
+            if not names or PAIRING_NAMES[k] in names]
 
 
 def duel_tasks(args, game_id, options, k):
@@ -297,6 +298,17 @@ def run(args):
             print_timings(timing_acc)
 
 
+def add_match_options(parser):
+    """The options that fix a pairing's matches and how they are played;
+    ``ladder_slow`` takes them too, so that it replays the ladder's own."""
+    parser.add_argument("--matches", type=int, default=200, help="matches per pairing")
+    parser.add_argument("--hard-budget", type=float, default=1.0, help="seconds per hard decision")
+    parser.add_argument("--hard-candidates", type=int, default=None,
+                        help="moves hard's search weighs (default: each game's own)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument("--seed", type=int, default=1, help="first match seed")
+
+
 def arguments():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variants", default="",
@@ -306,12 +318,7 @@ def arguments():
                         help="comma-separated head-to-head pairings, e.g. 'medium-easy,hard-medium' "
                              "(default: all)")
     parser.add_argument("--no-field", action="store_true", help="skip the hard-against-the-field run")
-    parser.add_argument("--matches", type=int, default=200, help="matches per pairing")
-    parser.add_argument("--hard-budget", type=float, default=1.0, help="seconds per hard decision")
-    parser.add_argument("--hard-candidates", type=int, default=None,
-                        help="moves hard's search weighs (default: each game's own)")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
-    parser.add_argument("--seed", type=int, default=1, help="first match seed")
+    add_match_options(parser)
     parser.add_argument("--record", type=Path, default=None,
                         help="keep finished matches in this file and play only those it lacks "
                              "(e.g. bench/results/ai-ladder.jsonl)")

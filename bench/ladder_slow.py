@@ -46,8 +46,7 @@ class SlowLog(ai_ladder.TimedPlayer):
 
 
 def _decision_kind(view):
-    decision = view.get("decision") if isinstance(view, dict) else None
-    return decision.get("kind") if isinstance(decision, dict) else None
+    return (view.get("decision") or {}).get("kind")
 
 
 def replay(job):
@@ -61,8 +60,7 @@ def replay(job):
 def pairing_tasks(args, game_id, options, largest):
     if args.pairing == "field":
         return ai_ladder.field_tasks(args, game_id, options, largest)
-    names = [f"{strong}-{weak}" for strong, weak in ai_ladder.PAIRINGS]
-    return ai_ladder.duel_tasks(args, game_id, options, names.index(args.pairing))
+    return ai_ladder.duel_tasks(args, game_id, options, ai_ladder.PAIRING_NAMES.index(args.pairing))
 
 
 def find_variant(label):
@@ -75,17 +73,13 @@ def find_variant(label):
 def arguments():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variant", required=True, help="a variant's label as the ladder prints it")
-    parser.add_argument("--pairing", required=True, help="hard-medium, medium-easy, easy-random or field")
+    parser.add_argument("--pairing", required=True, choices=ai_ladder.PAIRING_NAMES + ["field"],
+                        help="a head-to-head pairing or the hard-against-the-field run")
     parser.add_argument("--level", default="medium", help="whose decisions to list")
     parser.add_argument("--over", type=float, default=0.02, help="list steady times over this (seconds)")
     parser.add_argument("--first", type=int, default=0, help="first match (index in the pairing)")
     parser.add_argument("--count", type=int, default=None, help="how many matches (default: the rest)")
-    # as the ladder's defaults, so the tasks are the ladder's own
-    parser.add_argument("--matches", type=int, default=200)
-    parser.add_argument("--hard-budget", type=float, default=1.0)
-    parser.add_argument("--hard-candidates", type=int, default=None)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=2)
+    ai_ladder.add_match_options(parser)
     return parser
 
 
