@@ -247,9 +247,11 @@ def hard_player_options(args):
 def open_record(path):
     """The record at ``path`` (in memory only if None) for the engine as it is."""
     settings = {"max_actions": MAX_ACTIONS, "retime_over": RETIME_OVER, "retimes": RETIMES}
-    record = Record(path, engine_fingerprint(ROOT, settings))
-    if record.started_afresh:
-        print(f"{path} held results of other engine code; it starts afresh", flush=True)
+    games = {game_id for game_id, *_ in VARIANTS}
+    record = Record(path, {game_id: engine_fingerprint(ROOT, settings, game_id) for game_id in sorted(games)})
+    if record.dropped:
+        print(f"{path}: {record.dropped} lines of other engine code dropped; their matches are played again",
+              flush=True)
     return record
 
 

@@ -7,16 +7,23 @@ each finished match is written at once; a later run of the same command
 plays only the matches the record lacks, and prints the same table as one
 uninterrupted run would.
 
-A record holds results of one version of the engine only: its first line
-is a fingerprint of every file under ``engine/`` and of the ladder's own
-settings, and a record made with other code is started afresh (a changed
-player makes its old results meaningless). The rest are JSON lines:
+A record holds results of one version of each game's code: every line of
+it carries the game's id and a fingerprint of the engine files that game
+runs on (its own rules and players and the shared engine) and of the
+ladder's own settings. A line made with other code is dropped when the
+record is read (a changed player makes its old results meaningless), so a
+change to one game's rules or players replays that game only. The first
+line lists the fingerprints, for the reader; the rest are JSON lines:
 
-- ``{"match": key, "at": time, "result": ...}``: one finished match;
-- ``{"block": id, "first": time, "last": time, "results": ..., "timing": ...}``:
-  a whole pairing, once all its matches are in; it replaces their lines, so
-  the record stays small (per match a winner, a length and the scores; the
-  decision times of the pairing as one histogram per level).
+- ``{"match": key, "game": id, "engine": fp, "at": time, "result": ...}``:
+  one finished match;
+- ``{"block": id, "game": id, "engine": fp, "first": time, "last": time,
+  "results": ..., "timing": ...}``: a whole pairing, once all its matches
+  are in; it replaces their lines, so the record stays small (per match a
+  winner, a length and the scores; the decision times of the pairing as one
+  histogram per level).
+
+A task is a tuple whose first item is its game's id.
 """
 
 import hashlib
@@ -36,12 +43,21 @@ Result = namedtuple("Result", "winner timing length scores")
 Block = namedtuple("Block", "results timing first last")
 
 
-def engine_fingerprint(root, settings):
-    """A digest of every file under ``root/engine`` and of ``settings``."""
+def engine_files(root, game_id):
+    """The files under ``root/engine`` that ``game_id`` runs on: all but the
+    other games' rules (``engine/games/<game>``) and players
+    (``engine/ai/<game>``)."""
+    engine = Path(root) / "engine"
+    games = {p.name for p in (engine / "games").iterdir() if p.is_dir()} - {game_id, "__pycache__"}
+    others = {engine / part / game for part in ("games", "ai") for game in games}
+    return sorted(p for p in engine.rglob("*")
+                  if p.is_file() and "__pycache__" not in p.parts and not others & set(p.parents))
+
+
+def engine_fingerprint(root, settings, game_id):
+    """A digest of the engine files ``game_id`` runs on and of ``settings``."""
     digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
-    files = sorted(p for p in (Path(root) / "engine").rglob("*")
-                   if p.is_file() and "__pycache__" not in p.parts)
-    for path in files:
+    for path in engine_files(root, game_id):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -96,27 +112,30 @@ def _read_lines(path):
 
 
 class Record:
-    """Finished matches and pairings; ``path=None`` keeps them in memory only."""
+    """Finished matches and pairings; ``path=None`` keeps them in memory only.
+    ``fingerprints`` maps each game's id to the fingerprint of its code now."""
 
-    def __init__(self, path, fingerprint):
+    def __init__(self, path, fingerprints):
         self.path = Path(path) if path is not None else None
-        self.fingerprint = fingerprint
+        self.fingerprints = dict(fingerprints)
         self.matches = {}  # match key -> (Result, when it finished)
-        self.blocks = {}   # block id -> Block
-        self.started_afresh = False
+        self.blocks = {}   # block id -> (game id, Block)
+        self.dropped = 0   # lines of other code left out when the record was read
         self._load()
 
+    def _current(self, entry):
+        return "game" in entry and entry.get("engine") == self.fingerprints.get(entry["game"])
+
     def _load(self):
-        entries = _read_lines(self.path)
-        if not entries or entries[0].get("engine") != self.fingerprint:
-            self.started_afresh = bool(entries)
-            self._rewrite()
-            return
-        for entry in entries[1:]:
-            if "match" in entry:
+        entries = [e for e in _read_lines(self.path) if "match" in e or "block" in e]
+        for entry in entries:
+            if not self._current(entry):
+                self.dropped += 1
+            elif "match" in entry:
                 self.matches[entry["match"]] = (_result_from_json(entry["result"]), entry["at"])
-            elif "block" in entry:
-                self.blocks[entry["block"]] = _block_from_json(entry)
+            else:
+                self.blocks[entry["block"]] = (entry["game"], _block_from_json(entry))
+        self._rewrite()
 
     def block(self, tasks, play_many):
         """The pairing of ``tasks``, as a ``Block``: from the record if it is
@@ -129,12 +148,12 @@ class Record:
             for index, result in play_many(todo):
                 self._add_match(todo[index], result)
             self._seal(bid, tasks)
-        return self.blocks[bid]
+        return self.blocks[bid][1]
 
     def _add_match(self, task, result):
         key, at = match_key(task), _now()
         self.matches[key] = (result, at)
-        self._append({"match": key, "at": at, "result": _result_to_json(result)})
+        self._append(self._match_line(key, result, at))
 
     def _seal(self, bid, tasks):
         """Turns the pairing's matches into one block, in the file as well."""
@@ -144,15 +163,23 @@ class Record:
             ladder_timing.merge_into(timing, result.timing)
         results = [result._replace(timing=None) for result, _ in finished]
         times = [at for _, at in finished]
-        self.blocks[bid] = Block(results, timing, min(times, default=None), max(times, default=None))
+        block = Block(results, timing, min(times, default=None), max(times, default=None))
+        self.blocks[bid] = (tasks[0][0], block)
         self._rewrite()
 
+    def _stamp(self, game_id):
+        return {"game": game_id, "engine": self.fingerprints[game_id]}
+
+    def _match_line(self, key, result, at):
+        game_id = json.loads(key)[0]
+        return {"match": key, **self._stamp(game_id), "at": at, "result": _result_to_json(result)}
+
     def _lines(self):
-        yield {"engine": self.fingerprint}
-        for bid, block in self.blocks.items():
-            yield _block_to_json(bid, block)
+        yield {"engines": self.fingerprints}
+        for bid, (game_id, block) in self.blocks.items():
+            yield {**_block_to_json(bid, block), **self._stamp(game_id)}
         for key, (result, at) in self.matches.items():
-            yield {"match": key, "at": at, "result": _result_to_json(result)}
+            yield self._match_line(key, result, at)
 
     def _rewrite(self):
         if self.path is None:

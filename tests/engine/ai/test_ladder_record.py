@@ -37,8 +37,11 @@ def test_merged_timings_equal_the_timing_of_all_decisions_together():
     assert timing_mod.from_json(json.loads(json.dumps(timing_mod.to_json(merged)))) == merged
 
 
-def _tasks(n=4):
-    return [("g", {"rules": "x"}, ("hard", "medium")[:: 1 if s % 2 else -1], s, {"time_budget": 0.1})
+V1 = {"g": "v1", "h": "w1"}  # each game's fingerprint
+
+
+def _tasks(n=4, game="g"):
+    return [(game, {"rules": "x"}, ("hard", "medium")[:: 1 if s % 2 else -1], s, {"time_budget": 0.1})
             for s in range(100, 100 + n)]
 
 
@@ -75,55 +78,80 @@ def _expected_block(tasks):
 def test_a_stopped_run_plays_only_the_matches_its_record_lacks(tmp_path):
     path, tasks = tmp_path / "ladder.jsonl", _tasks()
     with pytest.raises(KeyboardInterrupt):
-        record_mod.Record(path, "v1").block(tasks, _Player(stop_after=2))
+        record_mod.Record(path, V1).block(tasks, _Player(stop_after=2))
     again = _Player()
-    block = record_mod.Record(path, "v1").block(tasks, again)
+    block = record_mod.Record(path, V1).block(tasks, again)
     assert again.asked == [tasks[:2]]  # the last two had finished before the stop
     assert (block.results, block.timing) == _expected_block(tasks)
 
 
 def test_a_finished_pairing_is_one_line_and_is_read_back_without_playing(tmp_path):
     path, tasks = tmp_path / "ladder.jsonl", _tasks()
-    first = record_mod.Record(path, "v1").block(tasks, _Player())
-    assert len(path.read_text().splitlines()) == 2  # the fingerprint and the pairing
+    first = record_mod.Record(path, V1).block(tasks, _Player())
+    assert len(path.read_text().splitlines()) == 2  # the fingerprints and the pairing
     idle = _Player(stop_after=0)
-    assert record_mod.Record(path, "v1").block(tasks, idle) == first
+    assert record_mod.Record(path, V1).block(tasks, idle) == first
     assert idle.asked == []
     assert first.first <= first.last
 
 
-def test_a_record_of_other_engine_code_starts_afresh(tmp_path):
-    path, tasks = tmp_path / "ladder.jsonl", _tasks()
-    record_mod.Record(path, "v1").block(tasks, _Player())
-    fresh = record_mod.Record(path, "v2")
-    assert fresh.started_afresh
-    again = _Player()
-    fresh.block(tasks, again)
-    assert again.asked == [tasks]
-    assert json.loads(path.read_text().splitlines()[0]) == {"engine": "v2"}
+def test_the_matches_of_a_game_whose_code_changed_are_played_again_and_no_others(tmp_path):
+    path, changed, kept = tmp_path / "ladder.jsonl", _tasks(), _tasks(game="h")
+    record = record_mod.Record(path, V1)
+    record.block(changed, _Player())
+    record.block(kept, _Player())
+    with pytest.raises(KeyboardInterrupt):
+        record.block(_tasks(n=6, game="g")[4:], _Player(stop_after=1))  # an unfinished pairing
+    fresh = record_mod.Record(path, {**V1, "g": "v2"})
+    assert fresh.dropped == 2  # g's pairing and g's finished match
+    again, idle = _Player(), _Player(stop_after=0)
+    fresh.block(changed, again)
+    fresh.block(kept, idle)
+    assert (again.asked, idle.asked) == ([changed], [])
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[0] == {"engines": {"g": "v2", "h": "w1"}}
+    assert sorted((line["game"], line["engine"]) for line in lines[1:]) == [("g", "v2"), ("h", "w1")]
 
 
 def test_a_line_cut_short_by_a_stopped_run_is_skipped(tmp_path):
     path, tasks = tmp_path / "ladder.jsonl", _tasks()
     with pytest.raises(KeyboardInterrupt):
-        record_mod.Record(path, "v1").block(tasks, _Player(stop_after=1))
+        record_mod.Record(path, V1).block(tasks, _Player(stop_after=1))
     with path.open("a") as f:
         f.write('{"match": "[\\"g\\", {')
     again = _Player()
-    record_mod.Record(path, "v1").block(tasks, again)
+    record_mod.Record(path, V1).block(tasks, again)
     assert again.asked == [tasks[:3]]
 
 
-def test_the_fingerprint_follows_every_engine_file_and_the_settings(tmp_path):
-    (tmp_path / "engine" / "__pycache__").mkdir(parents=True)
-    rules = tmp_path / "engine" / "rules.json"
-    rules.write_text("{}")
-    base = record_mod.engine_fingerprint(tmp_path, {"max_actions": 5})
-    (tmp_path / "engine" / "__pycache__" / "rules.pyc").write_bytes(b"compiled")
-    assert record_mod.engine_fingerprint(tmp_path, {"max_actions": 5}) == base
-    assert record_mod.engine_fingerprint(tmp_path, {"max_actions": 6}) != base
-    rules.write_text('{"x": 1}')
-    assert record_mod.engine_fingerprint(tmp_path, {"max_actions": 5}) != base
+def _write(root, relative, text):
+    path = root / "engine" / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_a_games_fingerprint_follows_its_own_and_the_shared_engine_files_and_the_settings(tmp_path):
+    for relative in ("core.py", "ai/search.py", "games/g/rules.json", "ai/g/policy.py",
+                     "games/h/rules.json", "ai/h/policy.py"):
+        _write(tmp_path, relative, "{}")
+
+    def fingerprints(max_actions=5):
+        return [record_mod.engine_fingerprint(tmp_path, {"max_actions": max_actions}, game) for game in "gh"]
+
+    base = fingerprints()
+    assert base[0] != base[1]
+    (tmp_path / "engine" / "__pycache__").mkdir()
+    (tmp_path / "engine" / "__pycache__" / "core.pyc").write_bytes(b"compiled")
+    assert fingerprints() == base
+    assert fingerprints(max_actions=6)[0] != base[0]
+    _write(tmp_path, "ai/h/policy.py", '{"x": 1}')
+    changed_h = fingerprints()
+    assert changed_h[0] == base[0] and changed_h[1] != base[1]
+    _write(tmp_path, "games/g/rules.json", '{"x": 1}')
+    changed_g = fingerprints()
+    assert changed_g[0] != base[0] and changed_g[1] == changed_h[1]
+    _write(tmp_path, "ai/search.py", '{"x": 1}')
+    assert all(new != old for new, old in zip(fingerprints(), changed_g))
 
 
 def test_the_ladder_run_again_on_its_record_prints_the_same_table_without_playing(tmp_path, capsys, monkeypatch):
