@@ -126,14 +126,21 @@ def majority_owner(d, r):
     act as a fifth owner.
     """
     counts = {}
+    placed = 0
     for e in d["regions"][r]["slots"]:
         if e is not None:
             counts[e["owner"]] = counts.get(e["owner"], 0) + 1
-    unplaced = MAX_ESTATES[r] - sum(counts.values())
+            placed += 1
+    # The owner with the most, if no one else has as many (every Estate
+    # placement re-awards all regions, so this runs often).
+    leader, most, runner_up = None, 0, 0
     for owner, n in counts.items():
-        if n > unplaced and all(n > m for o, m in counts.items() if o != owner):
-            return owner
-    return None
+        if n > most:
+            leader, most, runner_up = owner, n, most
+        elif n > runner_up:
+            runner_up = n
+    unplaced = MAX_ESTATES[r] - placed
+    return leader if most > unplaced and most > runner_up else None
 
 
 def conveyed_by_marriage(d, seat, r):

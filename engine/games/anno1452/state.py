@@ -34,12 +34,32 @@ class State:
     def clone(self):
         return State(_copy(self.data))
 
+    def frozen(self):
+        """This position, for cloning many times and changing never: an AI
+        player applies each of its moves to one position, and its clones
+        skip half the copying work (the position is serialized once)."""
+        return FrozenState(self.data)
+
     def __eq__(self, other):
         return isinstance(other, State) and self.data == other.data
 
     def __repr__(self):
         d = self.data
         return f"<Anno1452 row={d['row']} phase={d['phase']} decision={d['decision']}>"
+
+
+class FrozenState(State):
+    """A ``State`` whose data must not change: its clones are read from the
+    data serialized when it was made."""
+
+    __slots__ = ("_serialized",)
+
+    def __init__(self, data):
+        super().__init__(data)
+        self._serialized = marshal.dumps(data)
+
+    def clone(self):
+        return State(marshal.loads(self._serialized))
 
 
 def copy_data(data):

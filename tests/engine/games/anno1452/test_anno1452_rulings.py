@@ -3,6 +3,7 @@
 import pytest
 
 from engine.errors import IllegalActionError, InvalidOptionsError
+from engine.games.anno1452.board import majority_owner
 from engine.games.anno1452.data import CARDS, HAND_SIZE
 from engine.games.anno1452.evaluation import income_of, victory_points
 
@@ -75,6 +76,24 @@ def test_r3_ottokar_majority_keeps_the_card_in_the_supply():
     put(d, "Tirol", "ottokar")
     state, _ = act(load(d), 0, type="build_estate", region="Tirol")
     assert state.data["regions"][R["Tirol"]]["principality"] is None
+
+
+@pytest.mark.parametrize("owners, majority", [
+    ([], None),
+    ([0], None),                    # Sachsen holds 5: four Estates are still unplaced
+    ([0, 0, 0], 0),                 # 3 against 2 unplaced
+    ([0, 0, 1, 1], None),           # a tie at the top
+    ([0, 0, 1, 1, 0], 0),
+    ([0, 0, 1], None),              # 2 against 2 unplaced
+    ([1, 0, 0, 2], 0),              # 2 against 1 unplaced and 1 each
+    (["ottokar"] * 3 + [0], "ottokar"),
+    ([2, 1, 0, 2, 1], None),        # a full region, tied
+])
+def test_r3_a_majority_beats_every_other_owner_and_the_unplaced_estates(owners, majority):
+    d = blank(num_players=3)
+    for owner in owners:
+        put(d, "Sachsen", owner)
+    assert majority_owner(d, R["Sachsen"]) == majority
 
 
 # 4. Initial Estates: distinct regions, the second borders the first.
