@@ -7,7 +7,9 @@ laptop, a container and a Kubernetes pod. Start with:
 
 ``gthread`` is the default worker class: requests are short and mostly wait
 on Redis, and a thread per open event stream is cheap at our scale (switch to
-``gevent`` only for thousands of concurrent streams, see stack-notes §4).
+``gevent`` only for thousands of concurrent streams, see stack-notes §4). It
+is gunicorn's own ``gthread`` worker with the API's JSON error body on the
+errors gunicorn answers before the app (service/gunicorn_worker.py).
 """
 
 import os
@@ -28,13 +30,23 @@ def _log_target(name, default):
 # TABULA_BIND is what `make run` sets; BIND is the common container variable.
 bind = os.environ.get("TABULA_BIND") or os.environ.get("BIND", "0.0.0.0:8000")
 
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+# gthread, with gunicorn's own refusals (414, 431, 400 on malformed HTTP) in
+# the contract's JSON shape; GUNICORN_WORKER_CLASS=gthread for the plain one.
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS",
+                              "service.gunicorn_worker.JsonErrorThreadWorker")
 # WEB_CONCURRENCY is gunicorn's own convention for the worker count; about
 # one process per core for gthread.
 workers = _int_env("WEB_CONCURRENCY", 2)
 # Threads per worker bound the concurrent requests (and open streams) a
 # worker serves; extra connections wait in the listen backlog.
 threads = _int_env("GUNICORN_THREADS", 16)
+
+# What gunicorn refuses before the app (documented in the README and the
+# API description): a request line (method, path, query) over 4094 bytes is
+# 414, a header line over 8190 bytes or more than 100 headers is 431.
+limit_request_line = _int_env("GUNICORN_LIMIT_REQUEST_LINE", 4094)
+limit_request_field_size = _int_env("GUNICORN_LIMIT_REQUEST_FIELD_SIZE", 8190)
+limit_request_fields = _int_env("GUNICORN_LIMIT_REQUEST_FIELDS", 100)
 
 # A request that takes 30 s is stuck: AI moves run in RQ workers, not here.
 timeout = _int_env("GUNICORN_TIMEOUT", 30)

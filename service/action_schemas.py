@@ -57,6 +57,13 @@ def _field_for(domain):
         common["metadata"]["description"] = (
             f"[row, col]: row 0..{rows - 1}, col 0..{cols - 1}. " + common["metadata"]["description"]
         ).strip()
+        # Each position has its own range (the items' common one is the larger).
+        # A one-element anyOf, not allOf: apispec turns a nullable field's allOf
+        # into an anyOf with null, which would leave `type: array` refusing null.
+        common["metadata"]["anyOf"] = [{"prefixItems": [
+            {"type": "integer", "minimum": 0, "maximum": rows - 1},
+            {"type": "integer", "minimum": 0, "maximum": cols - 1},
+        ]}]
         item = ma.fields.Integer(strict=True, validate=validate.Range(0, max(rows, cols) - 1))
         return ma.fields.List(item, validate=[validate.Length(2, 2), _square_validator(rows, cols)],
                               **common)

@@ -10,11 +10,14 @@ AI decision for up to ``AI_CHAIN_BUDGET_S``, then enqueues a job for the
 rest, so a long AI chain never holds one worker for long.
 
 A crashed or lost job must not stall a match: ``recover_if_stalled`` (on
-every read of a match, and from the worker's periodic sweep) re-enqueues a
-decision whose version has not moved for ``AI_STALL_S`` seconds unless its
-job is queued or running (and not older than ``JOB_TIMEOUT_S``). Seeds
-derive from the match seed, the version and the seat, so AI choices are
-reproducible.
+every read of a match, and from the workers' sweep of the deadline index,
+service/deadlines.py) re-enqueues a decision whose version has not moved for
+``AI_STALL_S`` seconds unless its job is queued, or running on a worker
+whose heartbeat is fresh, and not older than ``JOB_TIMEOUT_S``. Each worker
+beats its own heartbeat (a sorted set of worker names by last beat), so a
+worker killed in the middle of a job is noticed within ``WORKER_SEEN_S``.
+Seeds derive from the match seed, the version and the seat, so AI choices
+are reproducible.
 """
 
 import logging
@@ -26,13 +29,21 @@ from rq.job import Job, JobStatus
 import engine
 from engine.rng import mix_seed
 
-from .documents import view_for
+from . import deadlines
+from .documents import pending_ai_seat, view_for
 from .errors import ApiError
 
 log = logging.getLogger(__name__)
 
 JOB_TIMEOUT_S = 60
-HEARTBEAT_KEY = "tabula:worker:heartbeat"
+# Worker name -> time of its last heartbeat (epoch seconds), on the queue's Redis.
+HEARTBEATS_KEY = "tabula:workers"
+# Heartbeats older than this are dropped from the set.
+HEARTBEAT_FORGET_S = 3600
+# Due entries of the deadline index one sweep takes from each shard.
+SWEEP_BATCH = 100
+# Outranks every real version in the deadline index (for deleted matches).
+LAST_VERSION = 1 << 62
 
 # The worker process binds its Services here at start-up (see worker.py).
 _bound = {}
@@ -56,16 +67,6 @@ def job_id(match_id, version):
     return f"ai-{match_id}-{version}"
 
 
-def pending_ai_seat(doc):
-    """The first seat to act that an AI plays, or None."""
-    if doc["status"] != "active":
-        return None
-    for seat in doc["to_act"]:
-        if doc["seats"][seat]["kind"] == "ai":
-            return seat
-    return None
-
-
 def schedule(services, doc):
     """Enqueue the AI decision pending in ``doc``, if any; duplicates are no-ops."""
     if pending_ai_seat(doc) is None:
@@ -80,22 +81,21 @@ def schedule(services, doc):
         return None
 
 
-def recover_if_stalled(services, doc):
-    """Re-enqueue an AI decision that has not moved for ``AI_STALL_S`` seconds."""
+def recover_if_stalled(services, doc, now_ms=None):
+    """Re-enqueue an AI decision that has not moved for ``AI_STALL_S`` seconds
+    (by ``now_ms``, default now)."""
     if pending_ai_seat(doc) is None:
         return False
-    idle_ms = time.time() * 1000 - doc["updated_ms"]
+    idle_ms = (deadlines.now_ms() if now_ms is None else now_ms) - doc["updated_ms"]
     if idle_ms < services.config["AI_STALL_S"] * 1000:
         return False
     jid = job_id(doc["id"], doc["version"])
     try:
         job = Job.fetch(jid, connection=services.rq_redis, serializer=services.queue.serializer)
-        status = job.get_status(refresh=False)
-        in_hand = status in (JobStatus.QUEUED, JobStatus.STARTED)
-        if in_hand and idle_ms < JOB_TIMEOUT_S * 1000:
+        if _in_hand(services, job) and idle_ms < JOB_TIMEOUT_S * 1000:
             return False
-        # Failed, stopped, or queued/running for too long (its worker died
-        # or its list entry was lost): replace it.
+        # Failed, stopped, running on a dead worker, or queued/running for
+        # too long (its list entry was lost): replace it.
         services.queue.remove(job)
         job.delete()
     except NoSuchJobError:
@@ -103,6 +103,17 @@ def recover_if_stalled(services, doc):
     log.info("re-enqueueing stalled AI decision %s", jid)
     schedule(services, doc)
     return True
+
+
+def _in_hand(services, job):
+    """True when ``job`` is queued, or started by a worker that is alive."""
+    status = job.get_status(refresh=False)
+    if status == JobStatus.QUEUED:
+        return True
+    if status != JobStatus.STARTED:
+        return False
+    age = worker_beat_age(services, job.worker_name)
+    return age is not None and age <= services.config["WORKER_SEEN_S"]
 
 
 def _choose_for(seat):
@@ -153,21 +164,64 @@ def play_ai_turn(match_id, version):
     return outcome
 
 
-def sweep(services, limit=1000):
-    """Recover every stalled AI decision among active matches; returns the count."""
+def sweep(services, now_ms=None):
+    """Visit every match whose deadline-index entry is due: recover its
+    stalled AI decision, then move the entry to its next due time (or drop
+    it). Costs O(due entries); returns how many decisions it recovered."""
+    store = services.store
+    now = deadlines.now_ms() if now_ms is None else now_ms
     recovered = 0
-    ids = services.store.active_match_ids(limit)
-    for doc in services.store.load_docs(ids):
-        if doc is not None and recover_if_stalled(services, doc):
+    for match_id in store.due_matches(now, SWEEP_BATCH):
+        doc = store.load_doc(match_id)
+        if doc is None:  # deleted: nothing will ever be due
+            store.set_deadline(match_id, LAST_VERSION, None)
+            continue
+        if recover_if_stalled(services, doc, now):
             recovered += 1
+        store.set_deadline(match_id, doc["version"], deadlines.next_visit_ms(doc, services.config, now))
     return recovered
 
 
-def beat(services):
-    """Record that a worker is alive (read by /readyz)."""
-    services.rq_redis.set(HEARTBEAT_KEY, str(time.time()), ex=3600)
+def backfill_deadlines(services, batch=1000):
+    """Put every active match in the deadline index once (matches stored
+    before the index existed); entries already there are kept. Runs once
+    per Redis (a marker key), at a worker's start."""
+    if not services.redis.set("deadlines:backfilled", "1", nx=True):
+        return 0
+    added, start = 0, 0
+    while True:
+        ids = services.store.active_match_ids(start, batch)
+        for match_id in ids:
+            added += bool(services.store.set_deadline(match_id, -1, deadlines.now_ms()))
+        if len(ids) < batch:
+            return added
+        start += batch
 
 
-def last_beat_age(services):
-    raw = services.rq_redis.get(HEARTBEAT_KEY)
-    return None if raw is None else time.time() - float(raw)
+def beat(services, worker_name):
+    """Record that ``worker_name`` is alive (read by /readyz and the recovery
+    of jobs a dead worker held)."""
+    now = time.time()
+    pipe = services.rq_redis.pipeline(transaction=False)
+    pipe.zadd(HEARTBEATS_KEY, {worker_name: now})
+    pipe.zremrangebyscore(HEARTBEATS_KEY, "-inf", now - HEARTBEAT_FORGET_S)
+    pipe.execute()
+
+
+def forget(services, worker_name):
+    """A worker that stops cleanly drops its heartbeat at once."""
+    services.rq_redis.zrem(HEARTBEATS_KEY, worker_name)
+
+
+def worker_beat_age(services, worker_name):
+    """Seconds since ``worker_name``'s last heartbeat, or None."""
+    if not worker_name:
+        return None
+    score = services.rq_redis.zscore(HEARTBEATS_KEY, worker_name)
+    return None if score is None else time.time() - score
+
+
+def alive_workers(services, client=None):
+    """How many workers beat within ``WORKER_SEEN_S``."""
+    client = client or services.rq_redis
+    return client.zcount(HEARTBEATS_KEY, time.time() - services.config["WORKER_SEEN_S"], "+inf")

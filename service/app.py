@@ -14,7 +14,7 @@ from flask import Flask, jsonify
 
 import engine
 
-from . import guards
+from . import bodies, cors, guards
 from .action_schemas import register_in_spec
 from .config import load_config
 from .context import Services
@@ -22,7 +22,7 @@ from .errors import ApiError, from_http_exception, unexpected_error_body
 from .json_provider import OrjsonProvider
 from .move_lane import MoveLane
 from .routes import catalogue, history, matches, ops, playing
-from .schemas import ErrorSchema
+from .schemas import ErrorSchema, register_request_schemas
 
 log = logging.getLogger(__name__)
 
@@ -49,13 +49,41 @@ Decisions where the contract is silent:
   simply re-runs the checks).
 - An unknown or revoked bearer token is 401 even on routes that allow
   spectators (it is never silently downgraded to a spectator).
-- Rate limit: per token (or client address) fixed window; 429 carries
-  `Retry-After` (seconds) and `details.retry_after_s`.
+- Rate limits (fixed windows of `RATE_LIMIT_WINDOW_S`, default 60 s): every
+  request counts against its bearer token's window (`RATE_LIMIT`, default
+  1200) when the token is a live token of some match, else against its
+  client address's: a made-up, unknown or revoked token counts against the
+  address (its 401 too). `POST /v1/matches` also counts against a tighter
+  window per address (`CREATE_RATE_LIMIT`, default 60), whatever its token.
+  429 `rate_limited` carries `Retry-After` (seconds) and
+  `details.retry_after_s`. Health, readiness and the spec are exempt.
+- Dice: `fair` by default (the server commits to a secret, revealed with the
+  replay's `proof`); `dice: reproducible` with a `seed` makes the seed the
+  engine's and is shown in every `Match` (the creator knows the dice).
+- CORS: origins allowed by the server's `CORS_ORIGINS`; preflights on every
+  route; `Authorization`, `If-Match`, `If-None-Match`, `Idempotency-Key`,
+  `Last-Event-ID` allowed; no credentials.
+- While storage is unreachable or hangs, a request that needs it answers
+  503 `unavailable` within `REDIS_SOCKET_TIMEOUT_S` (plus a small margin).
 - 503 `unavailable` means the change was not made, except when storage
   timed out in the middle of the write: retry with the same
   `Idempotency-Key` to be safe.
 - `GET .../events` pages with `after` and `limit`; `last_seq` is the last
   seq returned and `more` says whether to ask again.
+- A lobby page past the end is an empty list (200; `X-Pagination` still
+  gives `total`).
+- Bodies: UTF-8 JSON objects of at most 64 KiB (`Content-Length` or
+  chunked; 413 above). A string holding a lone surrogate (`"\\ud800"`) is
+  422 `validation_error` with `details.fields` naming where. A number with a
+  zero fractional part (`3.0`) is the integer it spells (JSON Schema 2020-12).
+- A malformed action is 422 before `If-Match` (412) or `version` (409) are
+  looked at; a well-formed action of another game is 409 `illegal_action`,
+  `details.reason = "other_game_action"`. `join` with a seat the match does
+  not have is 422.
+- Refused before the app, in this same JSON shape: a request line over 4094
+  bytes, 414 `uri_too_long`; a header over 8190 bytes or more than 100
+  headers, 431 `headers_too_large`; malformed HTTP (e.g. `Content-Length:
+  -1`), 400 `bad_request`; an unknown transfer coding, 501 `not_implemented`.
 """
 
 
@@ -84,7 +112,7 @@ class TabulaFlask(Flask):
 
 
 def _api_error(error):
-    # A route that counts its request along with its read (guards.load_charged)
+    # A route that counts its request along with its read (rate_limit.load_charged)
     # may fail before that read: count it now, and 429 wins as it would have.
     error = guards.pending_rate_limit_error() or error
     response = jsonify(error.body())
@@ -134,13 +162,15 @@ def create_app(config=None):
     api = TabulaApi(app, spec_kwargs=_spec_kwargs())
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     register_in_spec(api.spec, [engine.get_game(g) for g in engine.list_games()])
+    register_request_schemas(api)
     for module in (catalogue, matches, playing, history, ops):
         api.register_blueprint(module.blp)
     ops.register_plain_routes(app, api)
     app.before_request(guards.check_rate_limit)
-    app.before_request(guards.check_json_body)
+    app.before_request(bodies.check_json_body)
     app.after_request(guards.count_unread_charge)
     app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(Exception, _unexpected)
+    app.extensions["tabula_cors"] = cors.install(app, settings["CORS_ORIGINS"])
     app.wsgi_app = MoveLane(app, app.wsgi_app, error_response)
     return app

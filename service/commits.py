@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import redis
 
 from . import ai
+from .deadlines import commit_deadline, due_ms
 from .errors import ApiError, not_found
 from .storage import Change
 
@@ -28,6 +29,7 @@ class Plan:
     response: object
     change: Change | None = None
     new_token_hashes: list = field(default_factory=list)
+    revoked_token_hashes: list = field(default_factory=list)
     on_duplicate: object = None  # callable(stored idempotency value) -> response
     # The engine state ``change`` stores, kept in this process's cache once
     # committed (the next move of the match then skips loading it).
@@ -46,16 +48,20 @@ def change_match(services, match_id, plan_change, schedule_ai=True, first=None):
         if stored is None:
             raise not_found("match", match_id=match_id)
         old_status = stored.doc["status"]
+        old_due = due_ms(stored.doc, services.config)  # the plan changes the doc in place
         plan = plan_change(stored)
         if plan.change is None:
             return plan.response
-        result = store.commit(match_id, stored.rev, plan.change)
+        doc = plan.change.doc
+        result = store.commit(match_id, stored.rev, plan.change,
+                              commit_deadline(old_due, doc, services.config))
         if result.outcome == "OK":
             if plan.state_after is not None:
                 services.states.put(match_id, result.payload, plan.state_after)
-            doc = plan.change.doc
+            tokens_moved = bool(plan.new_token_hashes or plan.revoked_token_hashes)
             after_commit(services, doc, plan.new_token_hashes, schedule_ai,
-                         indexes=doc["status"] != old_status or bool(plan.new_token_hashes))
+                         indexes=doc["status"] != old_status or tokens_moved,
+                         revoked_token_hashes=plan.revoked_token_hashes)
             return plan.response
         if result.outcome == "DUP":
             return plan.on_duplicate(result.payload)
@@ -64,13 +70,15 @@ def change_match(services, match_id, plan_change, schedule_ai=True, first=None):
 
 def create_match_record(services, doc, change, new_token_hashes):
     """Commit a new match (fails if the id exists, which random ids make unlikely)."""
-    result = services.store.commit(doc["id"], None, change)
+    result = services.store.commit(doc["id"], None, change,
+                                   commit_deadline(None, doc, services.config))
     if result.outcome != "OK":
         raise ApiError(503, "unavailable", "could not allocate a match id; retry")
     after_commit(services, doc, new_token_hashes)
 
 
-def after_commit(services, doc, new_token_hashes=(), schedule_ai=True, indexes=True):
+def after_commit(services, doc, new_token_hashes=(), schedule_ai=True, indexes=True,
+                 revoked_token_hashes=()):
     """Indexes and AI scheduling after a commit: best effort, never an error.
 
     The change is already stored, so failing the request now would lie
@@ -80,7 +88,7 @@ def after_commit(services, doc, new_token_hashes=(), schedule_ai=True, indexes=T
     """
     try:
         if indexes:  # only a status change or a new token moves an index
-            services.store.after_commit(doc, new_token_hashes)
+            services.store.after_commit(doc, new_token_hashes, revoked_token_hashes)
     except redis.RedisError:
         log.warning("lobby/token index update failed for match %s", doc["id"], exc_info=True)
     if not schedule_ai:

@@ -17,6 +17,15 @@ DEFAULTS = {
     # Requests per window per bearer token (or client address without one).
     "RATE_LIMIT": 1200,
     "RATE_LIMIT_WINDOW_S": 60,
+    # Match creations per window per client address, on top of RATE_LIMIT:
+    # each creation stores a match, so it is the costly request to flood.
+    "CREATE_RATE_LIMIT": 60,
+    # Origins whose browser pages may call the API (CORS): "*" or a
+    # comma-separated list of origins; empty: no CORS headers at all.
+    "CORS_ORIGINS": "",
+    # 0: refuse `dice: reproducible` (creator-known dice) on this server;
+    # every match then has fair dice.
+    "ALLOW_REPRODUCIBLE_DICE": 1,
     "AI_QUEUE": "ai",
     # An AI decision pending this long without progress is re-enqueued.
     "AI_STALL_S": 10,
@@ -24,12 +33,15 @@ DEFAULTS = {
     "AI_CHAIN_BUDGET_S": 1.0,
     # /readyz wants a worker heartbeat younger than this.
     "WORKER_SEEN_S": 60,
+    # /readyz wants at least this many workers with a fresh heartbeat.
+    "READY_MIN_WORKERS": 1,
     "IDEMPOTENCY_TTL_S": 24 * 3600,
     "REDIS_SOCKET_TIMEOUT_S": 5.0,
 }
 
-_INTS = {"MAX_CONTENT_LENGTH", "RATE_LIMIT", "RATE_LIMIT_WINDOW_S", "AI_STALL_S",
-         "WORKER_SEEN_S", "IDEMPOTENCY_TTL_S"}
+_INTS = {"MAX_CONTENT_LENGTH", "RATE_LIMIT", "RATE_LIMIT_WINDOW_S", "CREATE_RATE_LIMIT",
+         "AI_STALL_S", "WORKER_SEEN_S", "READY_MIN_WORKERS", "IDEMPOTENCY_TTL_S",
+         "ALLOW_REPRODUCIBLE_DICE"}
 _FLOATS = {"REDIS_SOCKET_TIMEOUT_S", "AI_CHAIN_BUDGET_S"}
 
 

@@ -4,11 +4,12 @@ Built once per process (the Flask app, or the RQ worker) from the config.
 """
 
 import redis
-from redis.backoff import ExponentialBackoff
+from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.retry import Retry
 from rq import Queue
 from rq.serializers import JSONSerializer
 
+from .breaker import Breaker, connection_class
 from .state_cache import EngineStateCache
 from .storage import Store
 
@@ -17,29 +18,61 @@ from .storage import Store
 ENGINE_STATE_CACHE_SIZE = 512
 
 
-def redis_client(url, socket_timeout):
-    """A client that fails fast when Redis is down (-> 503), not after minutes."""
+def redis_client(url, socket_timeout, breaker=None):
+    """A client that fails fast when Redis is down or hangs (-> 503), not after minutes.
+
+    A refused connection is retried twice within 0.2 s (a restarting
+    server); a timeout is not retried (it already took ``socket_timeout``),
+    and with ``breaker`` the calls after it fail at once (breaker.py).
+    TLS and unix-socket URLs keep redis-py's own connection class (no breaker).
+    """
+    extra = {} if breaker is None else {"connection_class": connection_class(breaker)}
     return redis.Redis.from_url(
         url,
         socket_timeout=socket_timeout,
         socket_connect_timeout=min(socket_timeout, 2.0),
-        retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 2),
+        retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 2, supported_errors=(redis.ConnectionError,)),
         health_check_interval=30,
+        **extra,
     )
 
 
 class Services:
     """Process-wide handles; cheap to share between threads (redis-py pools)."""
 
-    def __init__(self, config):
+    def __init__(self, config, worker=False):
         self.config = config
-        self.redis = redis_client(config["REDIS_URL"], config["REDIS_SOCKET_TIMEOUT_S"])
-        # RQ needs its own client: no decode_responses and its own timeouts.
-        self.rq_redis = redis.Redis.from_url(config["RQ_REDIS_URL"], socket_connect_timeout=2.0)
+        timeout = config["REDIS_SOCKET_TIMEOUT_S"]
+        self.breaker = Breaker()
+        self.redis = redis_client(config["REDIS_URL"], timeout, self.breaker)
+        if worker:
+            # An RQ worker's own client: RQ sets the timeouts its blocking
+            # dequeue needs, and the worker reconnects by itself (worker.py).
+            self.rq_redis = redis.Redis.from_url(config["RQ_REDIS_URL"], socket_connect_timeout=2.0)
+        else:
+            same = config["RQ_REDIS_URL"] == config["REDIS_URL"]
+            self.rq_redis = redis_client(config["RQ_REDIS_URL"], timeout,
+                                         self.breaker if same else Breaker())
         self.store = Store(self.redis, config["IDEMPOTENCY_TTL_S"])
         self.queue = Queue(config["AI_QUEUE"], connection=self.rq_redis, serializer=JSONSerializer)
         self.states = EngineStateCache(ENGINE_STATE_CACHE_SIZE)
 
+    def probe_clients(self):
+        """``(storage client, queue client)`` for /readyz: short timeouts, no
+        retry, no breaker, so readiness says within 2 s what is true now
+        (one client when both roles share a server)."""
+        timeout = min(0.9, self.config["REDIS_SOCKET_TIMEOUT_S"])
+        if getattr(self, "_probes", None) is None:
+            def probe(url):
+                return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout,
+                                            retry=Retry(NoBackoff(), 0))
+            storage = probe(self.config["REDIS_URL"])
+            same = self.config["RQ_REDIS_URL"] == self.config["REDIS_URL"]
+            self._probes = (storage, storage if same else probe(self.config["RQ_REDIS_URL"]))
+        return self._probes
+
     def close(self):
         self.redis.close()
         self.rq_redis.close()
+        for client in getattr(self, "_probes", None) or ():
+            client.close()

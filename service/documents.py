@@ -6,7 +6,6 @@ state is shown only through ``game.view`` and events only through
 ``engine.redact_event``; nothing else serializes them for a client.
 """
 
-import hashlib
 import time
 from datetime import datetime, timezone
 
@@ -20,16 +19,22 @@ def now():
     return iso.replace("+00:00", "Z"), ms
 
 
-def seed_commitment(seed):
-    return hashlib.sha256(str(seed).encode("ascii")).hexdigest()
-
-
 def touch(doc):
     doc["updated_at"], doc["updated_ms"] = now()
 
 
 def open_seats(doc):
     return [s["seat"] for s in doc["seats"] if s["kind"] == "open"]
+
+
+def pending_ai_seat(doc):
+    """The first seat to act that an AI plays, or None."""
+    if doc["status"] != "active":
+        return None
+    for seat in doc["to_act"]:
+        if doc["seats"][seat]["kind"] == "ai":
+            return seat
+    return None
 
 
 def refresh_play_status(game, doc, state):
@@ -95,7 +100,10 @@ _SUMMARY_KEYS = ("id", "game", "options", "status", "version", "seats", "to_act"
 
 def summary(doc):
     """The lobby's MatchSummary."""
-    return {key: doc.get(key) for key in _SUMMARY_KEYS}
+    body = {key: doc.get(key) for key in _SUMMARY_KEYS}
+    # Matches stored before fair dice existed took the creator's seed as it was.
+    body["dice"] = doc.get("dice", "reproducible")
+    return body
 
 
 def match_body(game, doc, state, viewer):

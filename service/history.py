@@ -1,6 +1,7 @@
 """Events (redacted per viewer) and the replay of a finished match."""
 
-from .documents import public_event
+from .dice import proof
+from .documents import public_event, summary
 from .errors import ApiError, not_found
 from .tokens import load_for_viewer
 
@@ -32,7 +33,8 @@ def replay(services, match_id):
         raise ApiError(409, "illegal_action", "the replay is available once the match is finished",
                        reason="match_not_finished")
     return {
-        "seed": doc["seed"], "game": doc["game"], "options": doc["options"],
+        "seed": doc["seed"], "dice": summary(doc)["dice"], "seed_commitment": doc["seed_commitment"],
+        "proof": proof(doc), "game": doc["game"], "options": doc["options"],
         "seats": doc["seats"], "actions": services.store.read_actions(match_id),
         "result": doc["result"],
     }

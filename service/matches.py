@@ -13,13 +13,13 @@ import engine
 
 from . import ai
 from .commits import Plan, change_match, create_match_record
+from .dice import Dice
 from .documents import (
     match_body,
     new_event,
     now,
     open_seats,
     refresh_play_status,
-    seed_commitment,
     summary,
     touch,
 )
@@ -72,6 +72,20 @@ def _seat_docs(requested):
     return seats, tokens, hashes
 
 
+def _dice(config, body):
+    """Fair dice unless the body asks for reproducible ones (which need a seed
+    and a server that allows them)."""
+    if body["dice"] == "fair":
+        return Dice.fair(body.get("seed"))
+    if not config["ALLOW_REPRODUCIBLE_DICE"]:
+        raise validation("this server deals fair dice only",
+                         fields={"dice": ["reproducible dice are not allowed on this server"]})
+    if "seed" not in body:
+        raise validation("reproducible dice need a seed",
+                         fields={"seed": ["required when dice is reproducible"]})
+    return Dice.reproducible(body["seed"])
+
+
 def create_match(services, body):
     """POST /v1/matches -> ``{"match", "tokens"}`` (the match as a spectator sees it)."""
     game = _game(body["game"])
@@ -80,16 +94,16 @@ def create_match(services, body):
         raise validation("wrong number of seats", fields={"seats": [
             f"{game.id} takes {game.min_players} to {game.max_players} seats"]})
     options = _options_with_defaults(game, body["options"])
-    seed = body["seed"] if "seed" in body else secrets.randbits(63)
+    dice = _dice(services.config, body)
     try:
-        state = game.setup(count, options, seed)
+        state = game.setup(count, options, dice.seed)
     except engine.EngineError as error:
         raise from_engine(error) from None
     seats, tokens, hashes = _seat_docs(body["seats"])
     created_at, created_ms = now()
     doc = {
-        "id": secrets.token_hex(8), "game": game.id, "options": options, "seed": seed,
-        "seed_commitment": seed_commitment(seed), "seats": seats, "status": "waiting",
+        "id": secrets.token_hex(8), "game": game.id, "options": options, **dice.doc_fields(),
+        "seats": seats, "status": "waiting",
         "version": 0, "seq": 0, "to_act": [], "result": None,
         "turn_timeout_s": body["turn_timeout_s"],
         "created_at": created_at, "created_ms": created_ms,
@@ -190,6 +204,7 @@ def resign(services, match_id, token):
         refresh_play_status(game, doc, state)
         touch(doc)
         change = Change(doc=doc, events=[event], del_tokens=[token_hash])
-        return Plan(match_body(game, doc, state, None), change, state_after=state)
+        return Plan(match_body(game, doc, state, None), change, state_after=state,
+                    revoked_token_hashes=[token_hash])
 
     return change_match(services, match_id, plan)

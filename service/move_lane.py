@@ -14,24 +14,28 @@ It takes only plain requests, those for which webargs' result is certain:
 an ASCII path of that route; ``Content-Type: application/json``; a
 ``Content-Length`` within the app's limit; a bearer token; a JSON object
 holding an object ``action`` and optionally an integer ``version`` in range,
-and nothing else (decoded as webargs decodes it); an ``Idempotency-Key`` of 1
-to 255 characters, if any. Everything else goes on to Flask untouched
-(a body already read is handed on in a fresh stream), where the documented
-path answers it, its errors included. ``tests/service/test_move_lane.py``
-compares both lanes byte for byte.
+and nothing else, as service/bodies.py reads a body for both lanes (decoded
+as webargs decodes it; no lone surrogate in any string); an
+``Idempotency-Key`` of 1 to 255 characters, if any (a chunked body is given
+its length first, bodies.size_unsized_body, for both lanes). Everything else
+goes on to Flask untouched (a body already read is handed on in a fresh
+stream), where the documented path answers it, its errors included.
+``tests/service/test_move_lane.py`` compares both lanes byte for byte.
 """
 
 import io
-import json
 import re
 
 from flask import Flask
 
+from .bodies import json_object, size_unsized_body
+from .errors import ApiError
+from .cors import cors_headers
 from .fast_dump import compile_dump
-from .guards import RateCharge, decoded_as_webargs_does, token_identity
+from .guards import request_charge
 from .routes.playing import post_action
 from .schemas import MAX_SEED, ActionResultSchema
-from .tokens import bearer_token, hash_token
+from .tokens import bearer_token
 
 _ROUTE = re.compile(r"/v1/matches/([^/]+)/actions")
 _BODY_KEYS = frozenset({"action", "version"})
@@ -41,11 +45,12 @@ _dump_action_result = compile_dump(ActionResultSchema())
 class PlainMove:
     """A plain move request, read off the WSGI environ."""
 
-    def __init__(self, match_id, bearer, headers, body):
+    def __init__(self, match_id, bearer, headers, body, address):
         self.match_id = match_id
         self.bearer = bearer
         self.headers = headers  # as ActionHeadersSchema loads them
         self.body = body  # as PostActionSchema loads it
+        self.address = address  # the client's, as Flask's request.remote_addr
 
 
 def _header(environ, name):
@@ -90,15 +95,13 @@ def _read_body(environ, max_length):
 
 
 def _json_object(raw):
-    """``raw`` parsed as check_json_body parses it, when that is a JSON object
-    webargs would read alike; else None."""
+    """``raw`` as bodies.json_object reads it (as check_json_body does, for
+    Flask), when it accepts it; else None: Flask answers its 400 or 422, after
+    the rate-limit count, as for any other route."""
     try:
-        body = json.loads(raw)
-    except (ValueError, RecursionError):  # Flask answers its 400
+        return json_object(raw)
+    except ApiError:
         return None
-    if type(body) is not dict or not decoded_as_webargs_does(raw):
-        return None
-    return body
 
 
 def plain_move(environ, max_length):
@@ -117,7 +120,7 @@ def plain_move(environ, max_length):
     arguments = None if body is None else plain_arguments(body, lambda name: _header(environ, name))
     if arguments is None:
         return None
-    return PlainMove(route.group(1), bearer, *arguments)
+    return PlainMove(route.group(1), bearer, *arguments, environ.get("REMOTE_ADDR") or "unknown")
 
 
 class MoveLane:
@@ -130,23 +133,29 @@ class MoveLane:
         self.services = app.extensions["tabula"]
 
     def __call__(self, environ, start_response):
+        # Every request enters here: a chunked body gets its length (or one
+        # over the limit, for both lanes' 413) before either lane reads it.
+        size_unsized_body(environ, self.app.config["MAX_CONTENT_LENGTH"])
         move = plain_move(environ, self.app.config["MAX_CONTENT_LENGTH"])
         if move is None:
             return self.flask_wsgi(environ, start_response)
+        cors = cors_headers(self.app.extensions.get("tabula_cors"), environ)
         try:
             data = self._answer(move)
         except Exception as error:  # noqa: BLE001  (the app's handlers decide, as in Flask)
             with self.app.app_context():
                 response = self.error_response(error)
+            response.headers.extend(cors)
             return response(environ, start_response)
-        # What Flask sends for the route's return value: app.json.response().
+        # What Flask sends for the route's return value: app.json.response(),
+        # and flask-cors' headers.
         start_response("200 OK", [("Content-Type", self.app.json.mimetype),
-                                  ("Content-Length", str(len(data)))])
+                                  ("Content-Length", str(len(data))), *cors])
         return [data]
 
     def _answer(self, move):
         """The 200 response body of ``move``; raises what the route would raise."""
-        charge = RateCharge.configured(self.services.config, token_identity(hash_token(move.bearer)))
+        charge = request_charge(self.services.config, move.bearer, move.address)
         result = post_action(self.services, move.bearer, charge, move.headers, move.body,
                              move.match_id)
         return self.app.json.response_bytes(_dump_action_result(result))

@@ -126,17 +126,38 @@ def _check_guards(doc, submission):
                        seat=submission.seat)
 
 
+def _refused_action(game, action, problems):
+    """The error for an action ``game``'s schema refuses (``problems``): 409
+    ``illegal_action`` (reason ``other_game_action``) when it is a well-formed
+    action of another game, which the API's schema (the union of every game's
+    actions) accepts; else 422 ``validation_error``."""
+    for other_id in engine.list_games():
+        if other_id != game.id and not validate_action(engine.get_game(other_id), action):
+            return ApiError(409, "illegal_action",
+                            f"an action of {other_id}; this match plays {game.id}",
+                            reason="other_game_action", game=game.id)
+    return validation("the action does not match its schema", fields=problems)
+
+
+def _check_action(game, action):
+    problems = validate_action(game, action)
+    if problems:
+        raise _refused_action(game, action, problems)
+
+
 def _plan_action(services, stored, submission, record_key, replay_of):
     doc = stored.doc
-    _check_guards(doc, submission)
     game = engine.get_game(doc["game"])
+    if submission.choose is None:
+        # A malformed action is refused (422) whatever the match's state: before
+        # If-Match (412), version and turn (409), which judge a well-formed one.
+        _check_action(game, submission.action)
+    _check_guards(doc, submission)
     state = engine_state(services, game, stored)
     action = submission.action
     if submission.choose is not None:
         action = submission.choose(game, doc, state)
-    problems = validate_action(game, action)
-    if problems:
-        raise validation("the action does not match its schema", fields=problems)
+        _check_action(game, action)
     try:
         new_state, events = game.apply(state, submission.seat, action)
     except engine.EngineError as error:

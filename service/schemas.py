@@ -1,8 +1,20 @@
 """Request and response schemas: they validate and they generate openapi.yaml.
 
 Per-game action schemas are built from the engine in ``action_schemas.py``;
-here an action is a ``oneOf`` over every game's ``<Game>Action`` union.
+here an action is an ``anyOf`` over every game's ``<Game>Action`` union (a
+``discard`` of one game can be a ``discard`` of another too).
+
+The documented request bodies say exactly what the server accepts: a seat
+request is one of three objects by ``kind`` (only an ``ai`` seat has a
+``level``); ``CreateMatch`` is one schema per game (its options, its seat
+counts, and what each seat count allows, found by asking the engine: see
+``create_match_components``); integers are JSON integers (``10.0`` is
+refused), with their real minima and maxima.
 """
+
+import copy
+import itertools
+from functools import lru_cache
 
 import marshmallow as ma
 from marshmallow import validate
@@ -13,7 +25,14 @@ from engine.ai import LEVELS
 from .action_schemas import component_name
 
 MAX_SEED = (1 << 63) - 1
+GAMES = tuple(engine.get_game(g) for g in engine.list_games())
+# The most seats any game takes: a seat number is below it.
+MAX_SEATS = max(game.max_players for game in GAMES)
+MIN_SEATS = min(game.min_players for game in GAMES)
+SEAT_KINDS = ("human", "ai", "open")
+STRICT_INTEGER = " A JSON integer (`3`, never `3.0`)."
 STATUS_VALUES = ("waiting", "active", "finished")
+DICE_MODES = ("fair", "reproducible")
 
 
 def _desc(text):
@@ -21,11 +40,12 @@ def _desc(text):
 
 
 def action_field(**kwargs):
-    """An action object: documented as the union of every game's actions."""
+    """An action object: documented as the union of every game's actions
+    (``anyOf``: an action can be one of two games' at once)."""
     refs = [{"$ref": f"#/components/schemas/{component_name(g)}"} for g in engine.list_games()]
     return ma.fields.Dict(metadata={
         "description": "`{\"type\": <action type>, ...parameters}`; see the game's action union.",
-        "oneOf": refs,
+        "anyOf": refs,
     }, **kwargs)
 
 
@@ -34,7 +54,8 @@ class ErrorSchema(ma.Schema):
         "Machine-readable code: bad_request, validation_error, unauthorized, forbidden, "
         "not_found, method_not_allowed, illegal_action, not_your_turn, game_over, "
         "version_conflict, seat_taken, precondition_failed, payload_too_large, "
-        "rate_limited, unavailable, internal_error."))
+        "rate_limited, unavailable, internal_error; from the server before the app: "
+        "uri_too_long (414), headers_too_large (431), not_implemented (501)."))
     message = ma.fields.String(required=True, metadata=_desc("Human-readable reason."))
     details = ma.fields.Dict(required=True, metadata=_desc(
         "validation_error: `fields` (field -> messages); illegal_action: `reason`; "
@@ -68,28 +89,85 @@ class GameSchema(ma.Schema):
 
 # --- matches -------------------------------------------------------------
 
-class SeatRequestSchema(ma.Schema):
-    kind = ma.fields.String(required=True, validate=validate.OneOf(["human", "ai", "open"]))
-    name = ma.fields.String(allow_none=True, validate=validate.Length(1, 64))
-    level = ma.fields.String(validate=validate.OneOf(LEVELS), metadata=_desc(
-        "AI level (kind `ai` only); default `medium`."))
+class _SeatRequest(ma.Schema):
+    name = ma.fields.String(allow_none=True, validate=validate.Length(1, 64), metadata=_desc(
+        "Optional display name (1 to 64 characters)."))
 
-    @ma.validates_schema
-    def _level_only_for_ai(self, data, **kwargs):
-        if "level" in data and data["kind"] != "ai":
-            raise ma.ValidationError("only ai seats have a level", "level")
+
+class HumanSeatRequestSchema(_SeatRequest):
+    """A seat for a person: the response's `tokens` holds its bearer token."""
+
+    kind = ma.fields.String(required=True, validate=validate.OneOf(["human"]))
+
+
+class AiSeatRequestSchema(_SeatRequest):
+    """A seat played by the server's AI (background workers)."""
+
+    kind = ma.fields.String(required=True, validate=validate.OneOf(["ai"]))
+    level = ma.fields.String(validate=validate.OneOf(LEVELS), metadata=_desc(
+        "AI level, weakest first in the catalogue's `ai_levels`; default `medium`."))
+
+
+class OpenSeatRequestSchema(_SeatRequest):
+    """A seat left open: `POST /v1/matches/{id}/join` fills it (no `level`)."""
+
+    kind = ma.fields.String(required=True, validate=validate.OneOf(["open"]))
+
+
+SEAT_REQUEST_SCHEMAS = {"human": HumanSeatRequestSchema, "ai": AiSeatRequestSchema,
+                        "open": OpenSeatRequestSchema}
+
+
+def _seat_request_ref(kind):
+    return f"#/components/schemas/{kind.capitalize()}SeatRequest"
+
+
+class SeatRequestField(ma.fields.Field):
+    """One seat request, loaded by the schema of its ``kind`` (documented as
+    their ``oneOf``, discriminated by ``kind``)."""
+
+    _loaders = {kind: cls() for kind, cls in SEAT_REQUEST_SCHEMAS.items()}
+
+    def __init__(self, **kwargs):
+        super().__init__(metadata={
+            "type": "object",
+            "oneOf": [{"$ref": _seat_request_ref(kind)} for kind in SEAT_KINDS],
+            "discriminator": {"propertyName": "kind",
+                              "mapping": {kind: _seat_request_ref(kind) for kind in SEAT_KINDS}},
+        }, **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, dict):
+            raise ma.ValidationError("Invalid input type.")
+        kind = value.get("kind")
+        loader = self._loaders.get(kind) if isinstance(kind, str) else None
+        if loader is None:
+            raise ma.ValidationError({"kind": [f"Must be one of: {', '.join(SEAT_KINDS)}."]})
+        return loader.load(value)
 
 
 class CreateMatchSchema(ma.Schema):
     game = ma.fields.String(required=True, metadata=_desc("A game id of the catalogue (404 otherwise)."))
     options = ma.fields.Dict(keys=ma.fields.String(), load_default=dict, metadata=_desc(
         "Game options; missing ones take their default."))
-    seats = ma.fields.List(ma.fields.Nested(SeatRequestSchema), required=True,
-                           validate=validate.Length(min=1, max=16))
+    seats = ma.fields.List(SeatRequestField(), required=True,
+                           validate=validate.Length(min=1, max=MAX_SEATS), metadata=_desc(
+                               "One per player, in seat order; the game's `min_players` to "
+                               "`max_players`."))
     seed = ma.fields.Integer(strict=True, validate=validate.Range(0, MAX_SEED), metadata=_desc(
-        "Optional; the server draws one otherwise. Revealed by `replay` when the match ends."))
+        "Optional. With `dice: fair` it is mixed into the server's secret (it alone does not "
+        "fix the dice); with `dice: reproducible` it is the engine's seed itself (required)."
+        + STRICT_INTEGER))
+    dice = ma.fields.String(load_default="fair", validate=validate.OneOf(DICE_MODES), metadata=_desc(
+        "`fair` (default): the dice come from a secret the server commits to before the first "
+        "action and reveals in the replay, mixed with `seed` if given; nobody, the creator "
+        "included, can know them in advance. `reproducible`: `seed` (required) alone fixes "
+        "every die and deck order, so the creator knows them; every viewer sees `dice` in the "
+        "Match. For tests, bots and research."))
     turn_timeout_s = ma.fields.Integer(strict=True, load_default=300,
-                                       validate=validate.Range(10, 7 * 24 * 3600))
+                                       validate=validate.Range(10, 7 * 24 * 3600), metadata=_desc(
+                                           "Seconds a human seat may take for one decision "
+                                           "before the `medium` AI decides for it." + STRICT_INTEGER))
 
 
 class SeatSchema(ma.Schema):
@@ -122,7 +200,11 @@ class MatchSummarySchema(ma.Schema):
     to_act = ma.fields.List(ma.fields.Integer(), required=True)
     result = ma.fields.Nested(ResultSchema, allow_none=True, required=True)
     seed_commitment = ma.fields.String(required=True, metadata=_desc(
-        "SHA-256 hex of the seed written as a decimal string."))
+        "`fair` dice: SHA-256 hex of the server's secret (64 hex digits, revealed by `replay`); "
+        "`reproducible` dice: SHA-256 hex of the seed written as a decimal string."))
+    dice = ma.fields.String(required=True, validate=validate.OneOf(DICE_MODES), metadata=_desc(
+        "`fair`: no one could know the dice in advance; `reproducible`: the creator chose the "
+        "seed, so the creator knows every die and deck order."))
     turn_timeout_s = ma.fields.Integer(required=True)
     created_at = ma.fields.String(required=True, metadata=_desc("ISO 8601, UTC."))
     updated_at = ma.fields.String(required=True)
@@ -142,14 +224,171 @@ class CreatedMatchSchema(ma.Schema):
 
 
 class JoinSchema(ma.Schema):
-    name = ma.fields.String(allow_none=True, validate=validate.Length(1, 64))
-    seat = ma.fields.Integer(strict=True, validate=validate.Range(0, 15), metadata=_desc(
-        "Optional: the lowest open seat otherwise."))
+    name = ma.fields.String(allow_none=True, validate=validate.Length(1, 64), metadata=_desc(
+        "Optional display name (1 to 64 characters)."))
+    seat = ma.fields.Integer(strict=True, validate=validate.Range(0, MAX_SEATS - 1), metadata=_desc(
+        "Optional: the lowest open seat otherwise. A seat the match does not have (at or "
+        "above its number of seats) is 422 `validation_error`." + STRICT_INTEGER))
 
 
 class JoinedSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     token = ma.fields.String(required=True)
+
+
+# --- the documented CreateMatch: one schema per game ----------------------
+
+
+def option_defaults(game):
+    """``{option: default}``: what a match gets for an option it leaves out."""
+    return {name: spec["default"] for name, spec in game.options.items()
+            if isinstance(spec, dict) and "default" in spec}
+
+
+def _sets_up(game, seats, options):
+    try:
+        game.setup(seats, options, 0)
+    except engine.EngineError:
+        return False
+    return True
+
+
+# Above this many combinations of choices, seat_count_rules tries each
+# option's choices alone (the others at their defaults).
+MAX_PROBED_COMBINATIONS = 4096
+
+
+def _option_choices(game):
+    return {name: list(spec["choices"]) for name, spec in game.options.items()
+            if isinstance(spec, dict) and spec.get("choices") is not None}
+
+
+def option_combinations(game):
+    """Every ``{option: choice}`` of the options with choices, or None when there
+    are more than MAX_PROBED_COMBINATIONS of them."""
+    choices = _option_choices(game)
+    count = 1
+    for values in choices.values():
+        count *= len(values)
+    if count > MAX_PROBED_COMBINATIONS:
+        return None
+    return [dict(zip(choices, combo)) for combo in itertools.product(*choices.values())]
+
+
+@lru_cache(maxsize=None)
+def seat_count_rules(game_id):
+    """``{seats: {option: [choices]}}``: for each seat count of the game, the
+    choices of each option some match of that size sets up with (the options
+    left out at their defaults, as the server fills them), asked of the
+    engine itself. Some games tie options to the player count (Anno 1452's
+    scenarios). The documented CreateMatch lets each option take any of its
+    choices independently; tests/service/test_openapi.py checks that every
+    combination of those sets up and no other does."""
+    game = engine.get_game(game_id)
+    defaults = option_defaults(game)
+    choices = _option_choices(game)
+    combinations = option_combinations(game)
+    rules = {}
+    for seats in range(game.min_players, game.max_players + 1):
+        if combinations is None:  # too many to try: each option alone
+            allowed = {name: {c for c in values if _sets_up(game, seats, {**defaults, name: c})}
+                       for name, values in choices.items()}
+        else:
+            allowed = {name: set() for name in choices}
+            for combination in combinations:
+                if _sets_up(game, seats, {**defaults, **combination}):
+                    for name, choice in combination.items():
+                        allowed[name].add(choice)
+        rules[seats] = {name: [c for c in values if c in allowed[name]]
+                        for name, values in choices.items()}
+    return rules
+
+
+def _options_schema(game, allowed):
+    properties, required = {}, []
+    for name, spec in game.options.items():
+        prop = {"description": spec.get("description") or name}
+        if name in allowed:
+            prop["enum"] = list(allowed[name])
+            if spec.get("default") in allowed[name]:
+                prop["default"] = spec["default"]
+            else:
+                required.append(name)  # its default does not set up with this many seats
+        properties[name] = prop
+    schema = {"type": "object", "additionalProperties": False, "properties": properties,
+              "description": "Options of this game; a missing one takes its `default`."}
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def _seat_count_groups(game_id):
+    """Consecutive seat counts that allow the same options: [(low, high, allowed)]."""
+    groups = []
+    for seats, allowed in seat_count_rules(game_id).items():
+        if any(not choices for choices in allowed.values()):
+            continue  # no match of this size sets up at all
+        if groups and groups[-1][2] == allowed and groups[-1][1] == seats - 1:
+            groups[-1] = (groups[-1][0], seats, allowed)
+        else:
+            groups.append((seats, seats, allowed))
+    return groups
+
+
+# `dice: reproducible` needs a `seed` (422 otherwise).
+_REPRODUCIBLE_NEEDS_SEED = {
+    "if": {"properties": {"dice": {"const": "reproducible"}}, "required": ["dice"]},
+    "then": {"required": ["seed"]},
+}
+
+
+def create_match_components(converter):
+    """``{component name: schema}``: ``CreateMatch`` (one of the games, by
+    ``game``) and ``<Game>CreateMatch`` per game; ``converter`` is apispec's
+    marshmallow converter (CreateMatchSchema documents the common fields)."""
+    base = converter.schema2jsonschema(CreateMatchSchema)
+    components, mapping = {}, {}
+    for game in GAMES:
+        variants = []
+        for low, high, allowed in _seat_count_groups(game.id):
+            variant = copy.deepcopy(base)
+            properties = variant["properties"]
+            properties["game"] = {"type": "string", "enum": [game.id], "description": game.title}
+            properties["options"] = _options_schema(game, allowed)
+            properties["seats"].update(minItems=low, maxItems=high)
+            if "required" in properties["options"]:
+                variant["required"] = [*variant["required"], "options"]
+            variant["allOf"] = [copy.deepcopy(_REPRODUCIBLE_NEEDS_SEED)]
+            variant["title"] = (f"{game.title}, {low} seats" if low == high
+                                else f"{game.title}, {low} to {high} seats")
+            variants.append(variant)
+        name = _camel_id(game.id) + "CreateMatch"
+        components[name] = variants[0] if len(variants) == 1 else {
+            "anyOf": variants,
+            "description": f"{game.title}: what each number of seats allows.",
+        }
+        mapping[game.id] = f"#/components/schemas/{name}"
+    components["CreateMatch"] = {
+        "description": "A new match of one game of the catalogue (`game`): its options and "
+                       "seat counts (an unknown `game` is 404 `not_found`).",
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "game", "mapping": mapping},
+    }
+    return components
+
+
+def _camel_id(game_id):
+    return "".join(part[:1].upper() + part[1:] for part in game_id.split("_"))
+
+
+def register_request_schemas(api):
+    """Add the documented request components to ``api.spec`` (flask_smorest.Api):
+    the three seat requests and the per-game CreateMatch."""
+    spec = api.spec
+    for kind, cls in SEAT_REQUEST_SCHEMAS.items():
+        spec.components.schema(f"{kind.capitalize()}SeatRequest", schema=cls)
+    for name, component in create_match_components(api.ma_plugin.converter).items():
+        spec.components.schema(name, component=component)
 
 
 class LobbyQuerySchema(ma.Schema):
@@ -168,7 +407,8 @@ class ActionListSchema(ma.Schema):
 class PostActionSchema(ma.Schema):
     action = action_field(required=True)
     version = ma.fields.Integer(strict=True, validate=validate.Range(0, MAX_SEED), metadata=_desc(
-        "Optional: the version the action was chosen at; stale -> 409 version_conflict."))
+        "Optional: the version the action was chosen at; stale -> 409 version_conflict."
+        + STRICT_INTEGER))
 
 
 class EventSchema(ma.Schema):
@@ -210,8 +450,23 @@ class ReplayActionSchema(ma.Schema):
     action = action_field(required=True)
 
 
+class DiceProofSchema(ma.Schema):
+    """What a fair match reveals at its end, to check its dice (see the README)."""
+
+    server_secret = ma.fields.String(required=True, metadata=_desc(
+        "The secret committed to by `seed_commitment` (64 hex digits)."))
+    client_seed = ma.fields.Integer(required=True, allow_none=True, metadata=_desc(
+        "The `seed` the creator sent, or null."))
+
+
 class ReplaySchema(ma.Schema):
-    seed = ma.fields.Integer(required=True)
+    seed = ma.fields.Integer(required=True, metadata=_desc(
+        "The engine's seed: `engine.runner.replay` with it and `actions` reaches `result`."))
+    dice = ma.fields.String(required=True, validate=validate.OneOf(DICE_MODES))
+    seed_commitment = ma.fields.String(required=True)
+    proof = ma.fields.Nested(DiceProofSchema, allow_none=True, required=True, metadata=_desc(
+        "`fair` dice: the secret and client seed the engine seed was derived from; "
+        "null for `reproducible` dice (the seed itself was committed to)."))
     game = ma.fields.String(required=True)
     options = ma.fields.Dict(required=True)
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
@@ -222,3 +477,5 @@ class ReplaySchema(ma.Schema):
 class HealthSchema(ma.Schema):
     status = ma.fields.String(required=True)
     checks = ma.fields.Dict()
+    workers_alive = ma.fields.Integer(metadata=_desc(
+        "/readyz: AI workers whose heartbeat is younger than `WORKER_SEEN_S`."))

@@ -15,13 +15,19 @@ cluster they are plain keys written after the commit, best effort, on each
 status change; the lobby listing repairs an entry whose status is stale):
 
 - ``lobby:<status|*>:<game|*>`` sorted sets of match ids by creation time
-- ``token:<sha256>``            match id of a token (only to tell 403 from 401)
+- ``deadlines:{<shard>}`` (+ ``:v``) the deadline index (service/deadlines.py):
+  match id -> due time, in ``DEADLINE_SHARDS`` sorted sets so no one key takes
+  every commit; written in the commit's round trip, never in its script
+- ``token:{<sha256>}``          match id of a live token: tells 403 from 401, and
+  whether a request may count against its token's rate-limit window
+  (``ratelimit:t:{<sha256>}:<window>``, same slot) rather than its address's
 
 Everything is JSON (orjson), never pickle.
 """
 
 import os
 import threading
+import zlib
 from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
@@ -54,7 +60,20 @@ def lobby_key(status, game):
 
 
 def token_index_key(token_hash):
-    return f"token:{token_hash}"
+    return f"token:{{{token_hash}}}"
+
+
+DEADLINE_SHARDS = 16
+
+
+def deadline_keys(match_id):
+    """The sorted set and version hash of ``match_id``'s shard (one slot)."""
+    shard = zlib.crc32(match_id.encode("utf-8")) % DEADLINE_SHARDS
+    return f"deadlines:{{{shard}}}", f"deadlines:{{{shard}}}:v"
+
+
+def _script(client, name):
+    return client.register_script(resources.files("service").joinpath(f"lua/{name}").read_text())
 
 
 @dataclass
@@ -99,8 +118,9 @@ class Store:
     def __init__(self, client, idempotency_ttl_s=24 * 3600):
         self.redis = client
         self.idempotency_ttl_s = idempotency_ttl_s
-        source = resources.files("service").joinpath("lua/commit.lua").read_text()
-        self._commit = client.register_script(source)
+        self._commit = _script(client, "commit.lua")
+        self._count_known = _script(client, "count_known.lua")
+        self._deadline = _script(client, "deadline.lua")
         self._local = threading.local()
 
     # --- the hot round trips (a move's read, every commit) -------------------
@@ -134,15 +154,58 @@ class Store:
             held = self._local.held = (pid, self.redis.connection_pool.get_connection())
         return held[1]
 
-    def _eval_commit(self, keys, args):
-        """EVALSHA of commit.lua, loading the script when the server lacks it."""
-        command = ("EVALSHA", self._commit.sha, len(keys), *keys, *args)
+    def _scripted_round_trip(self, *commands):
+        """``_round_trip`` of commands that may call our scripts by EVALSHA,
+        loading them when the server lacks them (a restarted or another
+        server: what redis-py's Script does too). A script's SHA never changes."""
         try:
-            return self._round_trip(command)[0]
+            return self._round_trip(*commands)
         except NoScriptError:
-            # A restarted (or another) server: what redis-py's Script does too.
-            self._commit.sha = self.redis.script_load(self._commit.script)
-            return self._round_trip(("EVALSHA", self._commit.sha, *command[2:]))[0]
+            for script in (self._commit, self._count_known, self._deadline):
+                self.redis.script_load(script.script)
+            return self._round_trip(*commands)
+
+    def _eval_commit(self, match_id, keys, args, deadline=None):
+        """EVALSHA of commit.lua, after the deadline index write ``deadline``
+        (``(version, due ms)``, or None) in the same round trip."""
+        commands = [("EVALSHA", self._commit.sha, len(keys), *keys, *args)]
+        if deadline is not None:
+            commands.insert(0, self._deadline_command(match_id, *deadline))
+        return self._scripted_round_trip(*commands)[-1]
+
+    # --- the deadline index ------------------------------------------------
+
+    def _deadline_command(self, match_id, version, due_ms):
+        return ("EVALSHA", self._deadline.sha, 2, *deadline_keys(match_id), match_id, version,
+                "" if due_ms is None else int(due_ms))
+
+    def set_deadline(self, match_id, version, due_ms):
+        """Write (``due_ms`` None: clear) a match's entry unless a newer version
+        wrote it; True when written."""
+        return self._scripted_round_trip(self._deadline_command(match_id, version, due_ms))[0] == 1
+
+    def due_matches(self, now_ms, limit):
+        """Ids of matches whose entry is due by ``now_ms``, earliest first per
+        shard, at most ``limit`` per shard (one round trip)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for shard in range(DEADLINE_SHARDS):
+            pipe.zrangebyscore(f"deadlines:{{{shard}}}", "-inf", now_ms, start=0, num=limit)
+        return [raw.decode() for ids in pipe.execute() for raw in ids]
+
+    # --- rate-limit counters ----------------------------------------------
+
+    def _counter_commands(self, counter_key, ttl_s, known_token):
+        if known_token is None:
+            return [("INCR", counter_key), ("EXPIRE", counter_key, ttl_s, "NX")]
+        return [("EVALSHA", self._count_known.sha, 2, token_index_key(known_token), counter_key, ttl_s)]
+
+    def count(self, counter_key, ttl_s, known_token=None):
+        """INCR a rate-limit window (TTL set on first use); returns the count.
+
+        ``known_token``: count only if that token hash is a live token's;
+        returns None (nothing counted) otherwise.
+        """
+        return _count(self._scripted_round_trip(*self._counter_commands(counter_key, ttl_s, known_token)))
 
     # --- reading ---------------------------------------------------------
 
@@ -155,19 +218,17 @@ class Store:
         values = self.redis.hmget(match_key(match_id), self._load_fields(token_hash))
         return self._stored(match_id, token_hash, values)
 
-    def load_counted(self, match_id, token_hash, counter_key, counter_ttl_s):
-        """``(load(match_id, token_hash), counter after INCR)`` in one round trip.
+    def load_counted(self, match_id, token_hash, counter_key, counter_ttl_s, known_token=None):
+        """``(load(match_id, token_hash), count(counter_key, ...))`` in one round trip.
 
-        The counter (a rate-limit window, outside the match's slot) gets its
-        TTL on first use. A pipeline, not a script, so the two slots may live
-        on different cluster nodes.
+        A pipeline, not one script, so the counter's slot and the match's may
+        live on different cluster nodes.
         """
         fields = self._load_fields(token_hash)
-        count, _, values = self._round_trip(
-            ("INCR", counter_key),
-            ("EXPIRE", counter_key, counter_ttl_s, "NX"),
+        replies = self._scripted_round_trip(
+            *self._counter_commands(counter_key, counter_ttl_s, known_token),
             ("HMGET", match_key(match_id), *fields))
-        return self._stored(match_id, token_hash, values), count
+        return self._stored(match_id, token_hash, replies[-1]), _count(replies[:-1])
 
     @staticmethod
     def _load_fields(token_hash):
@@ -222,11 +283,14 @@ class Store:
 
     # --- writing ---------------------------------------------------------
 
-    def commit(self, match_id, expected_rev, change):
+    def commit(self, match_id, expected_rev, change, deadline=None):
         """Write ``change`` if the match is still at ``expected_rev``.
 
         ``expected_rev`` None creates the match (fails if it exists). One
-        round trip; either everything is written or nothing.
+        round trip; either everything is written or nothing. ``deadline``
+        (``(version, due ms)``) goes to the deadline index in the same round
+        trip, whatever the commit's outcome: an early entry only costs the
+        sweeper a look.
         """
         args = [expected_rev or ""]
         fields = {"doc": orjson.dumps(change.doc)}
@@ -247,7 +311,7 @@ class Store:
         args += [change.idem_value or "", self.idempotency_ttl_s]
         keys = [match_key(match_id), events_key(match_id), actions_key(match_id),
                 change.idem_key or idem_key(match_id, "-", "-")]
-        reply = self._eval_commit(keys, args)
+        reply = self._eval_commit(match_id, keys, args, deadline)
         outcome = reply[0].decode()
         payload = reply[1] if len(reply) > 1 else None
         if outcome == "DUP":
@@ -258,7 +322,7 @@ class Store:
             raise RuntimeError(f"event seq out of order in match {match_id}: stream ends at {payload!r}")
         return CommitResult(outcome, payload)
 
-    def after_commit(self, doc, new_token_hashes=()):
+    def after_commit(self, doc, new_token_hashes=(), revoked_token_hashes=()):
         """Update the cross-slot indexes (lobby, token index); idempotent."""
         pipe = self.redis.pipeline(transaction=False)
         score = doc["created_ms"]
@@ -273,19 +337,34 @@ class Store:
             pipe.zadd(lobby_key(None, game), {doc["id"]: score})
         for token_hash in new_token_hashes:
             pipe.set(token_index_key(token_hash), doc["id"])
+        for token_hash in revoked_token_hashes:
+            pipe.delete(token_index_key(token_hash))
         pipe.execute()
 
     def lobby_page(self, status, game, offset, limit):
-        """``(match_ids, total)`` newest first."""
+        """``(match_ids, total)`` newest first; a page past the end is empty.
+
+        Redis takes range indexes as signed 64-bit integers (a larger one is
+        an error reply): both ends are capped far past any real lobby, so a
+        page at 2**63 asks for an empty range, as page 2 of a short lobby does.
+        """
         key = lobby_key(status, game)
+        last = 1 << 62  # the largest index sent (no sorted set comes near it)
         pipe = self.redis.pipeline(transaction=False)
-        pipe.zrevrange(key, offset, offset + limit - 1)
+        pipe.zrevrange(key, min(offset, last), min(offset + limit - 1, last))
         pipe.zcard(key)
         ids, total = pipe.execute()
         return [i.decode() for i in ids], total
 
-    def active_match_ids(self, limit=1000):
-        return [i.decode() for i in self.redis.zrevrange(lobby_key("active", None), 0, limit - 1)]
+    def active_match_ids(self, start=0, count=1000):
+        """Active matches, newest first, from ``start``."""
+        ids = self.redis.zrevrange(lobby_key("active", None), start, start + count - 1)
+        return [i.decode() for i in ids]
+
+
+def _count(replies):
+    """The count of ``_counter_commands``' replies (INCR's, or the script's)."""
+    return None if replies[0] == -1 else replies[0]
 
 
 def _send_and_read(conn, packed, replies):

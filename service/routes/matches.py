@@ -2,7 +2,6 @@
 
 from flask import Response, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from .. import matches
 from ..schemas import (
@@ -14,7 +13,15 @@ from ..schemas import (
     MatchSchema,
     MatchSummarySchema,
 )
-from .common import BEARER, OPTIONAL_BEARER, documents_errors, services, token, version_header
+from .common import (
+    BEARER,
+    OPTIONAL_BEARER,
+    Blueprint,
+    documents_errors,
+    services,
+    token,
+    version_header,
+)
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
                 description="Create matches, join open seats, read a match, resign.")
@@ -40,7 +47,13 @@ class Matches(MethodView):
         pagination_parameters.item_count = total
         return items
 
-    @blp.doc(operationId="createMatch")
+    # The body is loaded by CreateMatchSchema and documented as CreateMatch,
+    # one schema per game (schemas.create_match_components): what each game
+    # accepts, options and seat counts included.
+    @blp.doc(operationId="createMatch", requestBody={
+        "required": True,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CreateMatch"}}},
+    })
     @blp.arguments(CreateMatchSchema)
     @blp.response(201, CreatedMatchSchema, headers={
         "Location": {"description": "/v1/matches/{id}", "schema": {"type": "string"}}})
@@ -71,7 +84,7 @@ class MatchById(MethodView):
 @blp.route("/<match_id>/join")
 class Join(MethodView):
     @blp.doc(operationId="joinMatch")
-    @blp.arguments(JoinSchema)
+    @blp.arguments(JoinSchema, required=False)
     @blp.response(201, JoinedSchema)
     @documents_errors(blp, 400, 404, 409, 413, conflict="`seat_taken`: no open seat, or that seat is taken.")
     def post(self, body, match_id):

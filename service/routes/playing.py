@@ -3,13 +3,12 @@
 import marshmallow as ma
 from flask import g
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
-from ..guards import load_charged
+from ..rate_limit import load_charged
 from ..playing import Submission, legal_actions, submit_action
 from ..schemas import ActionListSchema, ActionResultSchema, PostActionSchema
 from ..tokens import hash_token, seat_in
-from .common import BEARER, documents_errors, services, token, version_header
+from .common import BEARER, Blueprint, documents_errors, services, token, version_header
 
 blp = Blueprint("playing", __name__, url_prefix="/v1/matches",
                 description="The legal actions of your seat; post one.")
@@ -27,7 +26,7 @@ class ActionHeadersSchema(ma.Schema):
 def _load_with_seat(services, bearer, charge, match_id):
     """The match and the bearer's seat in it: one Redis round trip, which also
     counts the request for the rate limit (hence ``defers_rate_limit``;
-    ``charge`` is that deferred count, guards.RateCharge or None)."""
+    ``charge`` is that deferred count, rate_limit.RateCharge or None)."""
     store = services.store
     stored = load_charged(store, match_id, hash_token(bearer) if bearer else None, charge)
     return stored, seat_in(store, stored, match_id, bearer)
@@ -50,8 +49,9 @@ class Actions(MethodView):
     @blp.arguments(PostActionSchema())
     @blp.response(200, ActionResultSchema)
     @documents_errors(blp, 400, 401, 403, 404, 409, 412, 413, conflict=(
-        "`illegal_action` (`details.reason` names the rule), `not_your_turn` (also while the "
-        "match waits for players), `game_over`, `version_conflict` (`details.current_version`)."))
+        "`illegal_action` (`details.reason` names the rule; `other_game_action`: a well-formed "
+        "action of another game), `not_your_turn` (also while the match waits for players), "
+        "`game_over`, `version_conflict` (`details.current_version`)."))
     def post(self, headers, body, match_id):
         """Play one action; every element of the action list can be posted unchanged."""
         # A plain request never gets here: service/move_lane.py answers it

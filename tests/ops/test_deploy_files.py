@@ -47,7 +47,10 @@ def test_gunicorn_config_reads_the_environment(monkeypatch):
     conf = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
     assert conf["bind"] == "127.0.0.1:9999"
     assert conf["workers"] == 3
-    assert conf["worker_class"] == "gthread"
+    # gthread, answering gunicorn's own errors in JSON (service/gunicorn_worker.py)
+    assert conf["worker_class"] == "service.gunicorn_worker.JsonErrorThreadWorker"
+    monkeypatch.setenv("GUNICORN_WORKER_CLASS", "gthread")
+    assert runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))["worker_class"] == "gthread"
     assert conf["accesslog"] is None
     assert conf["control_socket_disable"] is True
 
@@ -124,3 +127,11 @@ def test_kustomization_lists_every_manifest():
     listed = set(yaml.safe_load((DEPLOY / "k8s" / "kustomization.yaml").read_text())["resources"])
     present = {p.name for p in (DEPLOY / "k8s").glob("*.yaml")} - {"kustomization.yaml"}
     assert listed == present
+
+
+def test_container_configs_name_their_cors_origins():
+    compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+    assert "CORS_ORIGINS" in compose["services"]["api"]["environment"]
+    (config,) = _by_kind("ConfigMap").values()
+    origins = config["data"]["CORS_ORIGINS"]
+    assert origins and origins != "*"

@@ -24,7 +24,7 @@ def unreachable_redis_url():
 
 
 def make_app(url, **overrides):
-    config = {"REDIS_URL": url, "RATE_LIMIT": 0, **overrides}
+    config = {"REDIS_URL": url, "RATE_LIMIT": 0, "CREATE_RATE_LIMIT": 0, **overrides}
     app = create_app(config)
     app.testing = True
     return app

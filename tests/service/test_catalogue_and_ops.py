@@ -34,8 +34,8 @@ def test_healthz_needs_no_storage():
 def test_readyz_wants_storage_and_a_recent_worker(client, services):
     response = client.get("/readyz")
     assert response.status_code == 503
-    assert response.get_json()["checks"] == {"storage": "ok", "worker": "never seen"}
-    ai.beat(services)
+    assert response.get_json()["checks"] == {"storage": "ok", "worker": "0 of 1 workers alive"}
+    ai.beat(services, "w1")
     response = client.get("/readyz")
     assert response.status_code == 200, response.get_json()
 

@@ -67,7 +67,7 @@ def test_random_human_against_three_ai_workers(client, worker):
     deadline = time.monotonic() + 90
     _wait_for_ready(client, deadline)
     created = client.post("/v1/matches", json={
-        "game": "anno1503", "seed": seed,
+        "game": "anno1503", "seed": seed, "dice": "reproducible",
         "seats": [{"kind": "human", "name": "Rand"}] + [{"kind": "ai", "level": lvl} for lvl in LEVELS[1:]],
     }).get_json()
     match_id, token = created["match"]["id"], created["tokens"]["0"]

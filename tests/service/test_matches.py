@@ -16,7 +16,10 @@ def test_create_returns_match_location_tokens_and_commitment(client):
     assert response.headers["Location"] == f"/v1/matches/{match['id']}"
     assert list(body["tokens"]) == ["0"]
     assert match["status"] == "waiting" and match["to_act"] == [] and match["version"] == 0
-    assert match["seed_commitment"] == hashlib.sha256(b"42").hexdigest()
+    # Fair dice by default: the commitment is to the server's secret, not the seed.
+    assert match["dice"] == "fair"
+    assert len(match["seed_commitment"]) == 64
+    assert match["seed_commitment"] != hashlib.sha256(b"42").hexdigest()
     assert match["options"] == {"expansion": "none"}
     assert [s["kind"] for s in match["seats"]] == ["human", "ai", "open"]
     assert match["seats"][1]["level"] == "hard"

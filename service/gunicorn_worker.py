@@ -1,0 +1,115 @@
+"""gunicorn's ``gthread`` worker, answering the errors it raises itself in JSON.
+
+gunicorn refuses some requests before the app sees them: a request line over
+``limit_request_line`` (414), a header over ``limit_request_field_size`` or
+more than ``limit_request_fields`` headers (431), a request that is not valid
+HTTP/1.1, e.g. ``Content-Length: -1`` (400), a transfer coding other than
+chunked (501). Its own answer is an HTML page; this worker sends the
+contract's body instead, with gunicorn's status and reason:
+
+    {"error": "uri_too_long", "message": "...", "details": {"max_request_line": 4094}}
+
+Codes: 400 ``bad_request``, 403 ``forbidden``, 413 ``payload_too_large``,
+414 ``uri_too_long``, 417 ``expectation_failed``, 431 ``headers_too_large``,
+501 ``not_implemented``, 500 ``internal_error`` (a bug). gunicorn decides the
+status and writes the access log as before (its ``handle_error`` runs on a
+stand-in socket that only records the status line); only the bytes sent differ.
+
+deploy/gunicorn.conf.py makes it the default worker class:
+
+    worker_class = "service.gunicorn_worker.JsonErrorThreadWorker"
+
+It imports nothing of the app, so the gunicorn master loads it cheaply.
+"""
+
+import json
+from http import HTTPStatus
+
+from gunicorn import util
+from gunicorn.workers.gthread import ThreadWorker
+
+# gunicorn's status -> the contract's error code.
+ERROR_CODES = {
+    400: "bad_request",
+    403: "forbidden",
+    413: "payload_too_large",
+    414: "uri_too_long",
+    417: "expectation_failed",
+    431: "headers_too_large",
+    500: "internal_error",
+    501: "not_implemented",
+}
+
+# The longest part of gunicorn's own reason quoted in a message (it may echo
+# the offending request line or header).
+MAX_QUOTED = 200
+
+
+class _StatusRecorder:
+    """A stand-in client socket for gunicorn's handle_error: it keeps the
+    status line of the HTML answer gunicorn would send, and sends nothing."""
+
+    def __init__(self):
+        self.sent = b""
+
+    def gettimeout(self):
+        return 0.0  # util.write_nonblock then writes without touching the mode
+
+    def sendall(self, data):
+        self.sent += data
+
+    def status(self):
+        """``(status, reason)`` of the recorded answer; the reason is the
+        standard phrase (gunicorn sends 501 as "Bad Request")."""
+        line = self.sent.split(b"\r\n", 1)[0].decode("latin-1")
+        _, status, reason = (line.split(" ", 2) + ["", ""])[:3]
+        if not status.isdigit():
+            return 500, "Internal Server Error"
+        try:
+            return int(status), HTTPStatus(int(status)).phrase
+        except ValueError:
+            return int(status), reason
+
+
+def _message(status, reason, exc):
+    if status == 500:
+        return "internal error"
+    text = str(exc)
+    if len(text) > MAX_QUOTED:
+        text = text[:MAX_QUOTED] + "..."
+    return f"{reason}: {text}" if text else reason
+
+
+def error_document(status, reason, exc, cfg):
+    """The contract's error body (dict) for gunicorn's ``status`` on ``exc``."""
+    details = {}
+    if status == 414:
+        details = {"max_request_line": cfg.limit_request_line}
+    elif status == 431:
+        details = {"max_header_size": cfg.limit_request_field_size,
+                   "max_headers": cfg.limit_request_fields}
+    code = ERROR_CODES.get(status, "bad_request" if status < 500 else "internal_error")
+    return {"error": code, "message": _message(status, reason, exc), "details": details}
+
+
+def error_response(status, reason, document):
+    body = json.dumps(document).encode()
+    head = (f"HTTP/1.1 {status} {reason}\r\n"
+            "Connection: close\r\n"
+            "Content-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n")
+    return head.encode("latin-1") + body
+
+
+class JsonErrorThreadWorker(ThreadWorker):
+    """``gthread`` with the contract's JSON body on the errors gunicorn answers."""
+
+    def handle_error(self, req, client, addr, exc):
+        recorder = _StatusRecorder()
+        super().handle_error(req, recorder, addr, exc)  # status, logs, access log
+        status, reason = recorder.status()
+        document = error_document(status, reason, exc, self.cfg)
+        try:
+            util.write_nonblock(client, error_response(status, reason, document))
+        except Exception:  # noqa: BLE001  (the client is gone; as gunicorn does)
+            self.log.debug("Failed to send error message.")

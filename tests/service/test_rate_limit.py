@@ -1,0 +1,94 @@
+"""The rate limit cannot be bypassed with made-up tokens; creations have their own.
+
+Before: the limit was counted per bearer token before the token was known to
+be valid, so ``Authorization: Bearer <random>`` bought a fresh allowance on
+every request (1,250 ``GET /v1/games`` with random tokens: all 200).
+"""
+
+import secrets
+
+import pytest
+import redis
+
+from .conftest import make_app
+from .helpers import bearer, create, humans
+
+
+@pytest.fixture(autouse=True)
+def _empty_redis(redis_server):
+    redis.Redis.from_url(redis_server.url).flushdb()
+
+
+def _client(app, address):
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def _random_token():
+    return bearer(secrets.token_urlsafe(32))
+
+
+def test_made_up_tokens_count_against_the_address(redis_server):
+    app = make_app(redis_server.url, RATE_LIMIT=5, RATE_LIMIT_WINDOW_S=60)
+    attacker = _client(app, "198.51.100.1")
+    codes = [attacker.get("/v1/games", headers=_random_token()).status_code for _ in range(8)]
+    assert codes == [200] * 5 + [429] * 3
+    # A 401 is no way around it either: unknown tokens on a match route.
+    assert attacker.get("/v1/matches/abc/actions", headers=_random_token()).status_code == 429
+    assert attacker.get("/v1/games").status_code == 429  # the same address's budget
+    # Another address is not affected.
+    assert _client(app, "198.51.100.2").get("/v1/games").status_code == 200
+
+
+def test_unknown_tokens_on_the_move_path_count_against_the_address(redis_server):
+    app = make_app(redis_server.url, RATE_LIMIT=4, RATE_LIMIT_WINDOW_S=60, CREATE_RATE_LIMIT=0)
+    owner = _client(app, "198.51.100.3")
+    match_id = create(owner)["match"]["id"]  # counts 1 for 198.51.100.3
+    attacker = _client(app, "198.51.100.4")
+    path = f"/v1/matches/{match_id}/actions"
+    move = {"action": {"type": "end_turn"}}
+    codes = [attacker.post(path, headers=_random_token(), json=move).status_code for _ in range(6)]
+    assert codes == [401] * 4 + [429] * 2
+    codes = [attacker.get(path, headers=_random_token()).status_code for _ in range(2)]
+    assert codes == [429, 429]
+
+
+def test_a_known_token_has_its_own_budget(redis_server):
+    app = make_app(redis_server.url, RATE_LIMIT=3, RATE_LIMIT_WINDOW_S=60, CREATE_RATE_LIMIT=0)
+    client = _client(app, "198.51.100.5")
+    created = create(client, seats=humans(2))  # the address: 1
+    token = bearer(created["tokens"]["0"])
+    match = f"/v1/matches/{created['match']['id']}"
+    assert [client.get(match, headers=token).status_code for _ in range(4)] == [200, 200, 200, 429]
+    # The address still has 2 requests of its own left, the other seat 3.
+    assert [client.get(match).status_code for _ in range(3)] == [200, 200, 429]
+    assert client.get(match, headers=bearer(created["tokens"]["1"])).status_code == 200
+
+
+def test_a_revoked_token_counts_against_the_address(redis_server):
+    app = make_app(redis_server.url, RATE_LIMIT=4, RATE_LIMIT_WINDOW_S=60, CREATE_RATE_LIMIT=0)
+    client = _client(app, "198.51.100.6")
+    created = create(client, seats=humans(2))  # address: 1
+    token = bearer(created["tokens"]["0"])
+    match = f"/v1/matches/{created['match']['id']}"
+    assert client.post(f"{match}/resign", headers=token).status_code == 200  # token: 1
+    codes = [client.get(match, headers=token).status_code for _ in range(4)]
+    assert codes == [401, 401, 401, 429]  # address: 2, 3, 4, then over
+
+
+def test_creating_matches_has_its_own_tighter_limit(redis_server):
+    app = make_app(redis_server.url, RATE_LIMIT=100, RATE_LIMIT_WINDOW_S=60, CREATE_RATE_LIMIT=2)
+    client = _client(app, "198.51.100.7")
+    body = {"game": "anno1503", "seats": humans(2)}
+    codes = [client.post("/v1/matches", json=body, headers=_random_token()).status_code
+             for _ in range(3)]
+    assert codes == [201, 201, 429]
+    response = client.post("/v1/matches", json=body)
+    assert response.status_code == 429 and response.get_json()["error"] == "rate_limited"
+    assert "creations" in response.get_json()["message"]
+    assert 1 <= int(response.headers["Retry-After"]) <= 60
+    # Nothing was created by the refused requests; reading is still allowed.
+    listed = client.get("/v1/matches")
+    assert listed.status_code == 200 and len(listed.get_json()) == 2
+    assert _client(app, "198.51.100.8").post("/v1/matches", json=body).status_code == 201

@@ -1,0 +1,175 @@
+"""schemathesis fuzzes the served /openapi.yaml against the real stack.
+
+A private redis-server, an RQ worker (``python -m service.worker``) and
+gunicorn with deploy/gunicorn.conf.py on a free loopback port (rate limits
+off, so the fuzzer is not throttled). Real matches are created first so the
+fuzzer reaches past 404 and 401:
+
+- an active Anno 1503 match whose seat to act holds the bearer token sent on
+  every request (``Authorization: Bearer``), the match most path ids point at;
+- a waiting match with open seats for ``joinMatch``;
+- a finished Anno 1452 match (played to its end here) for ``getReplay``;
+- a match of its own, with its own token, for ``resign`` (which revokes it).
+
+``schemathesis run`` (the CLI) then runs every phase (examples, coverage,
+fuzzing, stateful with links inferred from ``Location`` headers) with
+``--checks all`` over every operation, bounded in examples
+(``--max-examples``), time (``--max-time``) and response time
+(``--max-response-time``). No check and no operation is left out; two
+operations expect one more status of schema-valid requests, for a bound of
+the match that no request schema can state (see the config). The test
+asserts that schemathesis reports no failure at all (no 5xx, no response
+outside the schema, no refused schema-valid request, no accepted
+schema-invalid one) and prints its summary either way. The spec has no
+examples, so that phase has nothing to run.
+
+    .venv/bin/pytest -p no:xdist -s tests/service/test_schemathesis.py
+"""
+
+import json
+import random
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from service.redis_process import RedisProcess
+
+from .live import LiveServer, RqWorker
+
+SCHEMATHESIS = [sys.executable, "-m", "schemathesis.cli"]
+MAX_EXAMPLES = 30
+RUN_TIMEOUT_S = 400  # the run takes about 2 minutes on two shared cores
+# schemathesis' default for positive_data_acceptance (5xx included: the
+# not_a_server_error check reports those), plus one status each for two
+# operations (see the config below for why).
+ACCEPTED = ["2xx", "3xx", "401", "403", "404", "409", "429", "5xx"]
+JOIN_STATUSES = json.dumps([*ACCEPTED, "422"])
+ACTION_STATUSES = json.dumps([*ACCEPTED, "412"])
+
+
+def _json(answer, status):
+    code, _, body = answer
+    assert code == status, (code, body[:500])
+    return json.loads(body)
+
+
+def _bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _create(server, body):
+    return _json(server.request("POST", "/v1/matches", body), 201)
+
+
+def _finished_match(server):
+    """An Anno 1452 match of two humans played to its end with random legal moves."""
+    created = _create(server, {"game": "anno1452", "seed": 5, "dice": "reproducible",
+                               "options": {"scenario": "ottokar_a"},
+                               "seats": [{"kind": "human", "name": "Ada"},
+                                         {"kind": "human", "name": "Bo"}]})
+    match = created["match"]
+    rng = random.Random(5)
+    for _ in range(2000):
+        if match["status"] == "finished":
+            return match["id"], created["tokens"]
+        token = created["tokens"][str(match["to_act"][0])]
+        listed = _json(server.request("GET", f"/v1/matches/{match['id']}/actions",
+                                      headers=_bearer(token)), 200)
+        body = {"action": rng.choice(listed["actions"]), "version": listed["version"]}
+        match = _json(server.request("POST", f"/v1/matches/{match['id']}/actions", body,
+                                     headers=_bearer(token)), 200)["match"]
+    raise AssertionError("the Anno 1452 match did not finish")
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    logs = tmp_path_factory.mktemp("schemathesis-logs")
+    with RedisProcess() as redis_server, \
+            RqWorker(redis_server.url, log=logs / "worker.log"), \
+            LiveServer(redis_server.url, workers=1, threads=8, log=logs / "gunicorn.log") as server:
+        yield server, logs
+
+
+def _config(server):
+    """schemathesis.toml: where, with which token, and which real ids."""
+    active = _create(server, {"game": "anno1503", "seats": [
+        {"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "random"}]})
+    active_id = active["match"]["id"]
+    token = next(iter(active["tokens"].values()))
+    waiting_id = _create(server, {"game": "anno1503", "seats": [
+        {"kind": "human", "name": "Cy"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}]},
+    )["match"]["id"]
+    resigning = _create(server, {"game": "anno1503", "seats": [
+        {"kind": "human", "name": "Di"}, {"kind": "human", "name": "Ed"}]})
+    finished_id, _ = _finished_match(server)
+    return f"""\
+base-url = "{server.url}"
+workers = 2
+request-timeout = 10.0
+max-stream-events = 5
+headers = {{ Authorization = "Bearer {token}" }}
+
+[generation]
+max-examples = {MAX_EXAMPLES}
+database = "none"
+
+[parameters]
+"path.match_id" = "{active_id}"
+
+# A seat number within the schema's maximum (the most seats any game has)
+# that this match does not have is 422: a bound of the match, not of the
+# body, which no schema of the operation can state (documented in `seat`).
+[[operations]]
+include-operation-id = "joinMatch"
+parameters = {{ "path.match_id" = "{waiting_id}" }}
+checks.positive_data_acceptance.expected-statuses = {JOIN_STATUSES}
+
+# An If-Match naming another version than the match's is well-formed and
+# refused with 412 (the contract's precondition_failed): the version lives
+# in the match, not in the request.
+[[operations]]
+include-operation-id = "postAction"
+checks.positive_data_acceptance.expected-statuses = {ACTION_STATUSES}
+
+[[operations]]
+include-operation-id = "getReplay"
+parameters = {{ "path.match_id" = "{finished_id}" }}
+
+[[operations]]
+include-operation-id = "resign"
+headers = {{ Authorization = "Bearer {resigning['tokens']['0']}" }}
+parameters = {{ "path.match_id" = "{resigning['match']['id']}" }}
+"""
+
+
+def test_schemathesis_finds_nothing(stack, tmp_path):
+    server, logs = stack
+    config = tmp_path / "schemathesis.toml"
+    config.write_text(_config(server))
+    command = [*SCHEMATHESIS, "--config-file", str(config), "--no-color", "run",
+               f"{server.url}/openapi.yaml",
+               "--checks", "all",
+               "--phases", "examples,coverage,fuzzing,stateful",
+               "--max-examples", str(MAX_EXAMPLES),
+               "--max-response-time", "5",
+               "--generation-deterministic",
+               "--max-time", "150",
+               "--report", "junit", "--report-dir", str(tmp_path / "report")]
+    started = time.monotonic()
+    run = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True,
+                         timeout=RUN_TIMEOUT_S)
+    elapsed = time.monotonic() - started
+    output = run.stdout + run.stderr
+    print(f"schemathesis ran {elapsed:.0f} s, exit status {run.returncode}")
+    print(output[-20000:])
+    if run.returncode != 0:
+        for name in ("gunicorn.log", "worker.log"):
+            path = logs / name
+            if path.exists():
+                print(f"--- {name} (tail) ---\n{path.read_text(errors='replace')[-5000:]}")
+    assert run.returncode == 0, "schemathesis found problems (its summary is above)"
+    tested = re.search(r"Selected: (\d+)/(\d+)\s+Tested: (\d+)", output)
+    assert tested and len(set(tested.groups())) == 1, "not every operation was tested"
