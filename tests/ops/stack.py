@@ -16,7 +16,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from service.devserver import private_dir_path
+from service.supervision import private_dir_path
 from service.redis_process import free_port
 
 ROOT = Path(__file__).resolve().parents[2]

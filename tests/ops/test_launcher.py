@@ -18,7 +18,7 @@ import psutil
 import pytest
 import requests
 
-from service import devserver
+from service import devserver, supervision
 from service.redis_process import RedisProcess, free_port
 
 from .stack import ROOT, alive, cmdlines, launch, wait_gone  # noqa: F401  (launch: a fixture)
@@ -244,7 +244,7 @@ def test_sigterm_twice_while_stdout_is_slow_stops_cleanly(tmp_path):
 
 def test_restart_waits_back_off(tmp_path):
     state = tmp_path / "rq-worker-1"
-    wait = devserver._restart_wait
+    wait = supervision._restart_wait
     assert wait(state, 0.5, now=1000.0) == (0, 0.0)  # the first start
     assert wait(state, 0.5, now=1001.0) == (1, 0.5)
     # Each restart soon after the previous one waits twice as long...
@@ -252,9 +252,9 @@ def test_restart_waits_back_off(tmp_path):
     assert wait(state, 0.5, now=1004.0) == (3, 2.0)
     for _ in range(10):
         count, seconds = wait(state, 0.5, now=1005.0)
-    assert seconds == devserver.RESTART_BACKOFF_MAX_S
+    assert seconds == supervision.RESTART_BACKOFF_MAX_S
     # ...and a run longer than HEALTHY_RUN_S starts over.
-    later = 1005.0 + seconds + devserver.HEALTHY_RUN_S + 1
+    later = 1005.0 + seconds + supervision.HEALTHY_RUN_S + 1
     assert wait(state, 0.5, now=later) == (count + 1, 0.5)
 
 
@@ -262,10 +262,10 @@ def test_supervisord_config_restarts_and_stops_by_group(tmp_path):
     settings = devserver.Settings.from_env({"TABULA_VAR_DIR": str(tmp_path / "var"),
                                             "TABULA_RQ_WORKERS": "3",
                                             "TABULA_RESTART_BACKOFF_S": "0.25"})
-    paths = devserver.SupervisorPaths.under(settings.var_dir)
+    paths = supervision.SupervisorPaths.under(settings.var_dir)
     server = devserver.private_redis(settings)
     try:
-        text = devserver.supervisord_config(settings, paths, devserver.programs(settings, server))
+        text = supervision.supervisord_config(settings, paths, supervision.programs(settings, server))
     finally:
         paths.cleanup()
     for line in ("nodaemon = true", "[program:redis-server]", "[program:rq-worker]",
