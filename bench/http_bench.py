@@ -360,7 +360,7 @@ class CpuMeter:
 class Gunicorn:
     """A gunicorn child process with deploy/gunicorn.conf.py on a free port."""
 
-    def __init__(self, app, env, args, extra=()):
+    def __init__(self, app, env, args, extra=(), log=None):
         self.port = free_port()
         self.workers = args.workers
         self.ready_dir = tempfile.mkdtemp(prefix="tabula-bench-ready-")
@@ -370,7 +370,7 @@ class Gunicorn:
                    GUNICORN_READY_DIR=self.ready_dir)
         command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
                    *extra, app]
-        self.proc = subprocess.Popen(command, cwd=ROOT, env=env)
+        self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
 
     def wait_healthy(self, timeout=60):
         """Wait until every worker has loaded the app (see post_worker_init in
@@ -492,6 +492,55 @@ def measure(args):
     return result
 
 
+def measure_observability(args):
+    """Moves/s with metrics and the request log on (``PROMETHEUS_MULTIPROC_DIR``,
+    ``METRICS=1``, ``REQUEST_LOG=1``, JSON lines to a file) against both off
+    (``METRICS=0``, ``REQUEST_LOG=0``), two servers measured in alternating rounds."""
+    base = dict(os.environ, RATE_LIMIT=str(10**9), CREATE_RATE_LIMIT=str(10**9), LOGLEVEL="INFO",
+                LOG_FORMAT="json")
+    base.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    work = Path(tempfile.mkdtemp(prefix="tabula-bench-obs-"))
+    (work / "prometheus").mkdir()
+    with RedisProcess() as redis_server, open(work / "requests.log", "wb") as log:
+        env = dict(base, REDIS_URL=redis_server.url, RQ_REDIS_URL=redis_server.url)
+        on = Gunicorn("service:create_app()", dict(env, METRICS="1", REQUEST_LOG="1",
+                      PROMETHEUS_MULTIPROC_DIR=str(work / "prometheus")), args, log=log)
+        off = Gunicorn("service:create_app()", dict(env, METRICS="0", REQUEST_LOG="0"), args)
+        try:
+            on.wait_healthy()
+            off.wait_healthy()
+            phases = {"on": Phase(MoveClient, on, redis_server.proc.pid, args),
+                      "off": Phase(MoveClient, off, redis_server.proc.pid, args)}
+            run_interleaved(list(phases.values()), args)
+        finally:
+            on.stop()
+            off.stop()
+        lines = (work / "requests.log").read_bytes().count(b'"logger":"tabula.request"')
+    shutil.rmtree(work, ignore_errors=True)
+    result = {name: {"move": summarize(phase.recorders, phase.counted_s, "move"),
+                     "cpu_ms": phase.cpu_ms_per_request()} for name, phase in phases.items()}
+    result["request_log_lines"] = lines
+    return result
+
+
+def report_observability(args, result):
+    print(f"\nmetrics + request log on vs off: clients={args.clients} gunicorn={args.workers} "
+          f"workers x {args.threads} threads, {args.duration:.0f} s per server in {args.rounds} "
+          f"alternating rounds (load average now {os.getloadavg()[0]:.1f})")
+    print(f"{'':6}{'moves':>8}{'per s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
+          f"{'server CPU ms/move':>20}")
+    for name in ("on", "off"):
+        row, cpu = result[name]["move"], result[name]["cpu_ms"]
+        print(f"{name:6}{row['count']:>8}{row['per_s']:>10}{row['p50_ms']!s:>9}{row['p99_ms']!s:>9}"
+              f"{row['errors']:>8}{cpu['server']:>20.3f}")
+    print(f"request log lines written (on): {result['request_log_lines']}")
+    ratio = result["on"]["move"]["per_s"] / result["off"]["move"]["per_s"]
+    cpu_ratio = result["off"]["cpu_ms"]["server"] / result["on"]["cpu_ms"]["server"]
+    print(f"ratio moves/s on over off: {ratio:.3f}; server CPU per move off over on: "
+          f"{cpu_ratio:.3f} (target >= 0.95)")
+    return round(ratio, 3)
+
+
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     # Enough clients to keep both servers busy: with few, a path with more hops
@@ -514,6 +563,9 @@ def parse_args(argv=None):
     parser.add_argument("--rounds", type=int, default=3,
                         help="alternating rounds per phase (the duration is split)")
     parser.add_argument("--moves-only", action="store_true", help="skip the trivial app")
+    parser.add_argument("--observability", action="store_true",
+                        help="instead: moves/s with metrics and the request log on versus off "
+                             "(METRICS, REQUEST_LOG), two servers in alternating rounds")
     args = parser.parse_args(argv)
     if args.script_moves is None:
         # No client here has sustained 200 moves/s: twice that is ample.
@@ -549,6 +601,13 @@ def report(args, result):
 
 def main(argv=None):
     args = parse_args(argv)
+    if args.observability:
+        result = measure_observability(args)
+        ratio = report_observability(args, result)
+        if args.json:
+            print(orjson.dumps({"args": vars(args), **result, "ratio": ratio}).decode())
+        return 0 if all(result[k]["move"]["count"] and not result[k]["move"]["errors"]
+                        for k in ("on", "off")) else 1
     result = measure(args)
     ratio = report(args, result)
     if args.json:

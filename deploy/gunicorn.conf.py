@@ -5,13 +5,18 @@ laptop, a container and a Kubernetes pod. Start with:
 
     gunicorn -c deploy/gunicorn.conf.py 'service:create_app()'
 
-``gthread`` is the default worker class: requests are short and mostly wait
-on Redis, and a thread per open event stream is cheap at our scale (switch to
-``gevent`` only for thousands of concurrent streams, see stack-notes §4). It
-is gunicorn's own ``gthread`` worker with the API's JSON error body on the
-errors gunicorn answers before the app (service/gunicorn_worker.py).
+``gevent`` is the default worker class: requests are short and mostly wait
+on Redis, and the live event streams (GET /v1/matches/{id}/stream) stay open
+for a whole match; under gevent an open stream is a greenlet waiting on its
+queue (a few KB), not a thread, and the process's one pub/sub connection
+feeds them all (service/live.py). It is gunicorn's own ``gevent`` worker with
+the API's JSON error body on the errors gunicorn answers before the app
+(service/gunicorn_worker.py); ``GUNICORN_WORKER_CLASS=
+service.gunicorn_worker.JsonErrorThreadWorker`` is the gthread one (then each
+open stream holds one of ``GUNICORN_THREADS``).
 """
 
+import logging
 import os
 
 
@@ -30,15 +35,17 @@ def _log_target(name, default):
 # TABULA_BIND is what `make run` sets; BIND is the common container variable.
 bind = os.environ.get("TABULA_BIND") or os.environ.get("BIND", "0.0.0.0:8000")
 
-# gthread, with gunicorn's own refusals (414, 431, 400 on malformed HTTP) in
-# the contract's JSON shape; GUNICORN_WORKER_CLASS=gthread for the plain one.
+# gevent, with gunicorn's own refusals (414, 431, 400 on malformed HTTP) in
+# the contract's JSON shape; GUNICORN_WORKER_CLASS=gevent for the plain one.
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS",
-                              "service.gunicorn_worker.JsonErrorThreadWorker")
+                              "service.gunicorn_worker.JsonErrorGeventWorker")
+# gevent: the concurrent connections (open streams included) of one worker.
+worker_connections = _int_env("GUNICORN_WORKER_CONNECTIONS", 4000)
 # WEB_CONCURRENCY is gunicorn's own convention for the worker count; about
 # one process per core for gthread.
 workers = _int_env("WEB_CONCURRENCY", 2)
-# Threads per worker bound the concurrent requests (and open streams) a
-# worker serves; extra connections wait in the listen backlog.
+# gthread only: threads per worker bound the concurrent requests (and open
+# streams) a worker serves; extra connections wait in the listen backlog.
 threads = _int_env("GUNICORN_THREADS", 16)
 
 # What gunicorn refuses before the app (documented in the README and the
@@ -63,7 +70,10 @@ max_requests_jitter = _int_env("GUNICORN_MAX_REQUESTS_JITTER", 500)
 # and gunicorn then kills healthy workers.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
-accesslog = _log_target("GUNICORN_ACCESSLOG", "-")
+# The app writes one JSON line per request itself (service/metrics.py: request
+# id, route, match id, status, duration), so gunicorn's access log is off
+# unless asked for ("-" for stdout, or a path).
+accesslog = _log_target("GUNICORN_ACCESSLOG", "off")
 errorlog = _log_target("GUNICORN_ERRORLOG", "-") or "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 
@@ -90,6 +100,40 @@ def child_exit(server, worker):
     except ImportError:
         return
     multiprocess.mark_process_dead(worker.pid)
+
+
+def _empty_metrics_dir():
+    """prometheus-client's multiprocess files must not outlive the master
+    that wrote them (a container restart would count old values again)."""
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not directory:
+        return
+    os.makedirs(directory, exist_ok=True)
+    for name in os.listdir(directory):
+        if name.endswith(".db"):
+            os.remove(os.path.join(directory, name))
+
+
+def on_starting(server):
+    """A fresh metrics directory; gunicorn's own lines on stderr (its error
+    log) in the app's format (``LOG_FORMAT``, service/logs.py); the workers
+    inherit it. An error log file keeps gunicorn's format."""
+    _empty_metrics_dir()
+    if errorlog != "-":
+        return
+    from service import logs  # noqa: PLC0415
+
+    formatter = logs.formatter()
+    for handler in logging.getLogger("gunicorn.error").handlers:
+        handler.setFormatter(formatter)
+
+
+def post_fork(server, worker):
+    """In each worker, before the app loads: every logger through the app's
+    structured pipeline (service/logs.py, ``LOG_FORMAT``), the request log included."""
+    from service import logs  # noqa: PLC0415
+
+    logs.configure(level=os.environ.get("LOGLEVEL") or "INFO")
 
 
 def post_worker_init(worker):

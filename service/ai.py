@@ -11,7 +11,7 @@ rest, so a long AI chain never holds one worker for long.
 
 A crashed or lost job must not stall a match: ``recover_if_stalled`` (on
 every read of a match, and from the workers' sweep of the deadline index,
-service/deadlines.py) re-enqueues a decision whose version has not moved for
+service/sweeper.py) re-enqueues a decision whose version has not moved for
 ``AI_STALL_S`` seconds unless its job is queued, or running on a worker
 whose heartbeat is fresh, and not older than ``JOB_TIMEOUT_S``. Each worker
 beats its own heartbeat (a sorted set of worker names by last beat), so a
@@ -29,7 +29,7 @@ from rq.job import Job, JobStatus
 import engine
 from engine.rng import mix_seed
 
-from . import deadlines
+from . import deadlines, metrics
 from .documents import pending_ai_seat, view_for
 from .errors import ApiError
 
@@ -40,10 +40,6 @@ JOB_TIMEOUT_S = 60
 HEARTBEATS_KEY = "tabula:workers"
 # Heartbeats older than this are dropped from the set.
 HEARTBEAT_FORGET_S = 3600
-# Due entries of the deadline index one sweep takes from each shard.
-SWEEP_BATCH = 100
-# Outranks every real version in the deadline index (for deleted matches).
-LAST_VERSION = 1 << 62
 
 # The worker process binds its Services here at start-up (see worker.py).
 _bound = {}
@@ -116,14 +112,17 @@ def _in_hand(services, job):
     return age is not None and age <= services.config["WORKER_SEEN_S"]
 
 
-def _choose_for(seat):
-    """The AI's decision function, called on the state the commit is checked against."""
+def chooser(seat):
+    """The AI's decision function for ``seat``, called on the state the commit
+    is checked against; a human seat (its turn timed out) gets ``medium``."""
 
     def choose(game, doc, state):
         view = view_for(game, doc, state, seat)
         actions = game.legal_actions(state, seat)
-        player = engine.ai.get_player(doc["seats"][seat]["level"] or "medium")
-        return player.choose(game, seat, view, actions, seed=mix_seed(doc["seed"], doc["version"], seat))
+        level = doc["seats"][seat]["level"] or "medium"
+        player = engine.ai.get_player(level)
+        with metrics.ai_decision(game.id, level):
+            return player.choose(game, seat, view, actions, seed=mix_seed(doc["seed"], doc["version"], seat))
 
     return choose
 
@@ -147,7 +146,7 @@ def play_ai_turn(match_id, version):
         if seat is None or time.monotonic() > deadline:
             schedule(services, doc)
             break
-        submission = Submission(seat, version=version, choose=_choose_for(seat),
+        submission = Submission(seat, version=version, choose=chooser(seat),
                                 respond=False, schedule_ai=False)
         try:
             # The committed document is the match now, unless someone wrote
@@ -162,40 +161,6 @@ def play_ai_turn(match_id, version):
             log.log(level, "AI move in %s at v%s refused: %s", match_id, version, error.code)
             return error.code
     return outcome
-
-
-def sweep(services, now_ms=None):
-    """Visit every match whose deadline-index entry is due: recover its
-    stalled AI decision, then move the entry to its next due time (or drop
-    it). Costs O(due entries); returns how many decisions it recovered."""
-    store = services.store
-    now = deadlines.now_ms() if now_ms is None else now_ms
-    recovered = 0
-    for match_id in store.due_matches(now, SWEEP_BATCH):
-        doc = store.load_doc(match_id)
-        if doc is None:  # deleted: nothing will ever be due
-            store.set_deadline(match_id, LAST_VERSION, None)
-            continue
-        if recover_if_stalled(services, doc, now):
-            recovered += 1
-        store.set_deadline(match_id, doc["version"], deadlines.next_visit_ms(doc, services.config, now))
-    return recovered
-
-
-def backfill_deadlines(services, batch=1000):
-    """Put every active match in the deadline index once (matches stored
-    before the index existed); entries already there are kept. Runs once
-    per Redis (a marker key), at a worker's start."""
-    if not services.redis.set("deadlines:backfilled", "1", nx=True):
-        return 0
-    added, start = 0, 0
-    while True:
-        ids = services.store.active_match_ids(start, batch)
-        for match_id in ids:
-            added += bool(services.store.set_deadline(match_id, -1, deadlines.now_ms()))
-        if len(ids) < batch:
-            return added
-        start += batch
 
 
 def beat(services, worker_name):

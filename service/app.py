@@ -14,14 +14,14 @@ from flask import Flask, jsonify
 
 import engine
 
-from . import bodies, cors, guards
+from . import bodies, cors, guards, metrics
 from .action_schemas import register_in_spec
 from .config import load_config
 from .context import Services
 from .errors import ApiError, from_http_exception, unexpected_error_body
 from .json_provider import OrjsonProvider
 from .move_lane import MoveLane
-from .routes import catalogue, history, matches, ops, playing
+from .routes import catalogue, history, matches, ops, playing, streams
 from .schemas import ErrorSchema, register_request_schemas
 
 log = logging.getLogger(__name__)
@@ -56,13 +56,22 @@ Decisions where the contract is silent:
   address (its 401 too). `POST /v1/matches` also counts against a tighter
   window per address (`CREATE_RATE_LIMIT`, default 60), whatever its token.
   429 `rate_limited` carries `Retry-After` (seconds) and
-  `details.retry_after_s`. Health, readiness and the spec are exempt.
+  `details.retry_after_s`. Health, readiness, `/metrics` and the spec are
+  exempt.
 - Dice: `fair` by default (the server commits to a secret, revealed with the
   replay's `proof`); `dice: reproducible` with a `seed` makes the seed the
   engine's and is shown in every `Match` (the creator knows the dice).
 - CORS: origins allowed by the server's `CORS_ORIGINS`; preflights on every
   route; `Authorization`, `If-Match`, `If-None-Match`, `Idempotency-Key`,
   `Last-Event-ID` allowed; no credentials.
+- Turn timers: with `turn_timeout_s` > 0 each pending human seat has a
+  `deadline` (`Match.deadlines`); past it the `medium` AI decides for the
+  seat (event `turn_timed_out`); a person's action that loses that race is
+  409 `illegal_action` (`details.reason` `turn_timed_out`); after
+  `TURN_TIMEOUTS_TO_AI` in a row the AI keeps the seat (`seat_handed_to_ai`).
+- Rematch: each call by a seat of a finished match returns the same new
+  match (201 when this call created it, else 200) with a new token for the
+  caller's seat; several calls by one seat each get a valid token.
 - While storage is unreachable or hangs, a request that needs it answers
   503 `unavailable` within `REDIS_SOCKET_TIMEOUT_S` (plus a small margin).
 - 503 `unavailable` means the change was not made, except when storage
@@ -97,6 +106,7 @@ class TabulaApi(flask_smorest.Api):
         if over_limit is not None:
             return _api_error(over_limit)
         status, body, headers = from_http_exception(error)
+        metrics.note_error(body["error"])
         return body, status, headers
 
 
@@ -115,6 +125,7 @@ def _api_error(error):
     # A route that counts its request along with its read (rate_limit.load_charged)
     # may fail before that read: count it now, and 429 wins as it would have.
     error = guards.pending_rate_limit_error() or error
+    metrics.note_error(error.code)
     response = jsonify(error.body())
     response.status_code = error.status
     response.headers.update(error.headers)
@@ -126,6 +137,7 @@ def _unexpected(error):
     if over_limit is not None:
         return _api_error(over_limit)
     status, body = unexpected_error_body(error)
+    metrics.note_error(body["error"])
     response = jsonify(body)
     response.status_code = status
     return response
@@ -163,7 +175,7 @@ def create_app(config=None):
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     register_in_spec(api.spec, [engine.get_game(g) for g in engine.list_games()])
     register_request_schemas(api)
-    for module in (catalogue, matches, playing, history, ops):
+    for module in (catalogue, matches, playing, history, streams, ops):
         api.register_blueprint(module.blp)
     ops.register_plain_routes(app, api)
     app.before_request(guards.check_rate_limit)
@@ -173,4 +185,9 @@ def create_app(config=None):
     app.register_error_handler(Exception, _unexpected)
     app.extensions["tabula_cors"] = cors.install(app, settings["CORS_ORIGINS"])
     app.wsgi_app = MoveLane(app, app.wsgi_app, error_response)
+    # Outermost: the request id, metrics and request log of both lanes.
+    metrics.configure(settings["METRICS"])
+    app.after_request(metrics.flask_after_request)
+    app.wsgi_app = metrics.RequestObserver(app.wsgi_app, metrics_on=bool(settings["METRICS"]),
+                                           request_log=bool(settings["REQUEST_LOG"]))
     return app

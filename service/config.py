@@ -36,13 +36,33 @@ DEFAULTS = {
     # /readyz wants at least this many workers with a fresh heartbeat.
     "READY_MIN_WORKERS": 1,
     "IDEMPOTENCY_TTL_S": 24 * 3600,
+    # 0: record no metrics (GET /metrics keeps its scrape-time gauges).
+    "METRICS": 1,
+    # 0: no request log line (one JSON line per request otherwise).
+    "REQUEST_LOG": 1,
+    # A human seat that times out this many decisions in a row is handed to
+    # the `medium` AI for good, as on resign.
+    "TURN_TIMEOUTS_TO_AI": 3,
     "REDIS_SOCKET_TIMEOUT_S": 5.0,
+    # Event streams (service/live.py): keep-alive interval, the life of a
+    # stream ticket, and how many events a stream may fall behind before it
+    # is told so (`too_far_behind`) and ended.
+    "STREAM_KEEPALIVE_S": 15.0,
+    "STREAM_TICKET_TTL_S": 60,
+    "STREAM_QUEUE_MAX": 1000,
+    # A stream that saw its match end stays open this long for a rematch
+    # (it announces `rematch_created`, then ends); 0: it ends at once.
+    "STREAM_REMATCH_WAIT_S": 30.0,
+    # Under gevent, the Redis connections a process may open for requests
+    # (a blocking pool: a greenlet waits for a free one).
+    "REDIS_MAX_CONNECTIONS": 32,
 }
 
-_INTS = {"MAX_CONTENT_LENGTH", "RATE_LIMIT", "RATE_LIMIT_WINDOW_S", "CREATE_RATE_LIMIT",
+_INTS = {"STREAM_TICKET_TTL_S", "STREAM_QUEUE_MAX", "REDIS_MAX_CONNECTIONS",
+         "MAX_CONTENT_LENGTH", "RATE_LIMIT", "RATE_LIMIT_WINDOW_S", "CREATE_RATE_LIMIT",
          "AI_STALL_S", "WORKER_SEEN_S", "READY_MIN_WORKERS", "IDEMPOTENCY_TTL_S",
-         "ALLOW_REPRODUCIBLE_DICE"}
-_FLOATS = {"REDIS_SOCKET_TIMEOUT_S", "AI_CHAIN_BUDGET_S"}
+         "ALLOW_REPRODUCIBLE_DICE", "METRICS", "REQUEST_LOG", "TURN_TIMEOUTS_TO_AI"}
+_FLOATS = {"STREAM_KEEPALIVE_S", "STREAM_REMATCH_WAIT_S", "REDIS_SOCKET_TIMEOUT_S", "AI_CHAIN_BUDGET_S"}
 
 
 def _convert(key, raw):

@@ -11,22 +11,35 @@ from rq.serializers import JSONSerializer
 
 from .breaker import Breaker, connection_class
 from .state_cache import EngineStateCache
-from .storage import Store
+from .storage import Store, threads_are_greenlets
 
 # Loaded engine states kept per process (one per match, least recently used
 # evicted): a loaded state is a few kilobytes, so a few megabytes at most.
 ENGINE_STATE_CACHE_SIZE = 512
 
 
-def redis_client(url, socket_timeout, breaker=None):
+def redis_client(url, socket_timeout, breaker=None, max_connections=None):
     """A client that fails fast when Redis is down or hangs (-> 503), not after minutes.
 
     A refused connection is retried twice within 0.2 s (a restarting
     server); a timeout is not retried (it already took ``socket_timeout``),
     and with ``breaker`` the calls after it fail at once (breaker.py).
     TLS and unix-socket URLs keep redis-py's own connection class (no breaker).
+
+    Under gevent (thousands of greenlets, storage.threads_are_greenlets) the
+    pool is a blocking one of ``max_connections``: a greenlet waits up to
+    ``socket_timeout`` for a free connection rather than opening one more.
     """
     extra = {} if breaker is None else {"connection_class": connection_class(breaker)}
+    if max_connections and threads_are_greenlets():
+        pool = redis.BlockingConnectionPool.from_url(
+            url, max_connections=max_connections, timeout=socket_timeout,
+            socket_timeout=socket_timeout,
+            socket_connect_timeout=min(socket_timeout, 2.0),
+            retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 2,
+                        supported_errors=(redis.ConnectionError,)),
+            health_check_interval=30, **extra)
+        return redis.Redis(connection_pool=pool)
     return redis.Redis.from_url(
         url,
         socket_timeout=socket_timeout,
@@ -44,7 +57,8 @@ class Services:
         self.config = config
         timeout = config["REDIS_SOCKET_TIMEOUT_S"]
         self.breaker = Breaker()
-        self.redis = redis_client(config["REDIS_URL"], timeout, self.breaker)
+        self.redis = redis_client(config["REDIS_URL"], timeout, self.breaker,
+                                  config.get("REDIS_MAX_CONNECTIONS"))
         if worker:
             # An RQ worker's own client: RQ sets the timeouts its blocking
             # dequeue needs, and the worker reconnects by itself (worker.py).

@@ -13,8 +13,9 @@ never late, and a match with a deadline is never out of reach:
 - entries are version-stamped: the newest version of a match wins a race
   between a commit and a sweeper that read an older document.
 
-Today's deadline is a pending AI decision's stall time (a crashed job is
-re-enqueued); the turn timers of human seats use the same index.
+Two kinds of deadline share the index: a pending AI decision's stall time
+(a crashed job is re-enqueued) and each pending human seat's turn timer
+(the ``medium`` AI decides for it: service/timers.py).
 """
 
 import time
@@ -28,9 +29,12 @@ def now_ms():
 
 def due_ms(doc, config):
     """When ``doc`` next needs the sweeper (epoch ms), or None."""
+    dues = []
     if pending_ai_seat(doc) is not None:
-        return doc["updated_ms"] + config["AI_STALL_S"] * 1000
-    return None
+        dues.append(doc["updated_ms"] + config["AI_STALL_S"] * 1000)
+    if doc["status"] == "active":
+        dues += (doc.get("deadlines") or {}).values()
+    return min(dues) if dues else None
 
 
 def commit_deadline(old_doc_due, new_doc, config):

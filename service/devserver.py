@@ -32,6 +32,7 @@ status`` shows the programs while it runs.
 
 import fcntl
 import os
+import shutil
 import signal
 import socket
 import stat
@@ -202,7 +203,22 @@ def child_env(settings, redis_url):
     env["READY_MIN_WORKERS"] = str(settings.rq_workers)
     # Local browser frontends may call the API (CORS), unless told otherwise.
     env.setdefault("CORS_ORIGINS", "*")
+    # Metrics of every gunicorn and RQ worker, added up by GET /metrics
+    # (emptied at each start: fresh_metrics_dir); logs for a person to read.
+    env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir(settings))
+    env.setdefault("LOG_FORMAT", "console")
     return env
+
+
+def metrics_dir(settings):
+    return settings.var_dir / "prometheus"
+
+
+def fresh_metrics_dir(settings):
+    """prometheus-client's multiprocess files start empty at every launch."""
+    path = metrics_dir(settings)
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
 
 
 # --- the launcher ----------------------------------------------------------
@@ -318,6 +334,7 @@ def run(settings):
     for fd in (1, 2):
         _append_mode(fd)
     pidfile.write()
+    fresh_metrics_dir(settings)
     try:
         config_text = supervisord_config(settings, supervisord.paths, programs(settings, redis_server))
         if redis_server is not None:

@@ -15,8 +15,7 @@ import engine
 def now():
     """``(iso8601 string, epoch milliseconds)`` in UTC."""
     ms = int(time.time() * 1000)
-    iso = datetime.fromtimestamp(ms / 1000, tz=timezone.utc).isoformat(timespec="milliseconds")
-    return iso.replace("+00:00", "Z"), ms
+    return iso_utc(ms), ms
 
 
 def touch(doc):
@@ -37,8 +36,11 @@ def pending_ai_seat(doc):
     return None
 
 
-def refresh_play_status(game, doc, state):
-    """Recompute ``status``, ``to_act`` and ``result`` from the engine state."""
+def refresh_play_status(game, doc, state, actor=None):
+    """Recompute ``status``, ``to_act``, ``result`` and the turn timers'
+    ``deadlines`` from the engine state; ``actor``: the seat whose action
+    this is (its next decision gets a fresh deadline)."""
+    before = list(doc.get("to_act", []))
     if doc["status"] == "waiting" and not open_seats(doc):
         doc["status"] = "active"
     outcome = game.outcome(state)
@@ -50,6 +52,31 @@ def refresh_play_status(game, doc, state):
         doc["to_act"] = list(game.to_act(state))
     else:
         doc["to_act"] = []
+    refresh_deadlines(doc, before, actor)
+
+
+def refresh_deadlines(doc, before, actor, now_ms=None):
+    """Each pending human seat's deadline (epoch ms) when the match has a
+    turn timer: a seat that just acted, or that was not pending before,
+    starts a fresh decision; a seat still waiting on the same decision (others
+    acted meanwhile) keeps its deadline."""
+    timeout_ms = doc.get("turn_timeout_s", 0) * 1000
+    old = doc.get("deadlines") or {}
+    now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+    deadlines = {}
+    for seat in doc["to_act"] if timeout_ms else ():
+        if doc["seats"][seat]["kind"] != "human":
+            continue
+        key = str(seat)
+        keep = key in old and seat in before and seat != actor
+        deadlines[key] = old[key] if keep else now_ms + timeout_ms
+    doc["deadlines"] = deadlines
+
+
+def iso_utc(ms):
+    """Epoch milliseconds as ISO 8601 in UTC."""
+    iso = datetime.fromtimestamp(ms / 1000, tz=timezone.utc).isoformat(timespec="milliseconds")
+    return iso.replace("+00:00", "Z")
 
 
 def _result(doc, outcome):
@@ -103,6 +130,8 @@ def summary(doc):
     body = {key: doc.get(key) for key in _SUMMARY_KEYS}
     # Matches stored before fair dice existed took the creator's seed as it was.
     body["dice"] = doc.get("dice", "reproducible")
+    body["deadlines"] = {seat: iso_utc(ms) for seat, ms in (doc.get("deadlines") or {}).items()}
+    body["rematch"] = doc.get("rematch")
     return body
 
 

@@ -4,7 +4,7 @@ Rate limit (service/rate_limit.py): ``RATE_LIMIT`` requests per
 ``RATE_LIMIT_WINDOW_S`` per known bearer token, else per client address,
 and ``CREATE_RATE_LIMIT`` match creations per address. Routes on the hot
 path count in the same round trip as their first read of the match
-(``load_charged``). Health, readiness and the spec are exempt. When Redis is
+(``load_charged``). Health, readiness, the spec and /metrics are exempt. When Redis is
 down the limit fails open: the route then answers 503 itself if it needs
 storage.
 
@@ -17,7 +17,8 @@ from flask import current_app, g, request
 from .rate_limit import RateCharge, create_window, request_window
 from .tokens import bearer_token, hash_token
 
-EXEMPT_PATHS = frozenset({"/healthz", "/readyz", "/openapi.yaml", "/openapi.json", "/docs"})
+EXEMPT_PATHS = frozenset({"/healthz", "/readyz", "/openapi.yaml", "/openapi.json", "/docs",
+                          "/metrics"})
 CREATE_ENDPOINT = "matches.Matches"
 
 

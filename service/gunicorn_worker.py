@@ -1,4 +1,5 @@
-"""gunicorn's ``gthread`` worker, answering the errors it raises itself in JSON.
+"""gunicorn's ``gevent`` and ``gthread`` workers, answering the errors they raise
+themselves in JSON.
 
 gunicorn refuses some requests before the app sees them: a request line over
 ``limit_request_line`` (414), a header over ``limit_request_field_size`` or
@@ -15,11 +16,15 @@ Codes: 400 ``bad_request``, 403 ``forbidden``, 413 ``payload_too_large``,
 status and writes the access log as before (its ``handle_error`` runs on a
 stand-in socket that only records the status line); only the bytes sent differ.
 
-deploy/gunicorn.conf.py makes it the default worker class:
+``JsonErrors`` does this for any worker class; deploy/gunicorn.conf.py makes
+the gevent one the default (thousands of open event streams per process,
+none holding a thread):
 
-    worker_class = "service.gunicorn_worker.JsonErrorThreadWorker"
+    worker_class = "service.gunicorn_worker.JsonErrorGeventWorker"
 
-It imports nothing of the app, so the gunicorn master loads it cheaply.
+``JsonErrorThreadWorker`` is the same for ``gthread``. It imports nothing of
+the app, so the gunicorn master loads it cheaply; gevent is imported only when
+the gevent worker class is asked for (module ``__getattr__``).
 """
 
 import json
@@ -101,8 +106,9 @@ def error_response(status, reason, document):
     return head.encode("latin-1") + body
 
 
-class JsonErrorThreadWorker(ThreadWorker):
-    """``gthread`` with the contract's JSON body on the errors gunicorn answers."""
+class JsonErrors:
+    """Mixin for a gunicorn worker class: the contract's JSON body on the
+    errors gunicorn answers itself (put it before the worker class)."""
 
     def handle_error(self, req, client, addr, exc):
         recorder = _StatusRecorder()
@@ -113,3 +119,20 @@ class JsonErrorThreadWorker(ThreadWorker):
             util.write_nonblock(client, error_response(status, reason, document))
         except Exception:  # noqa: BLE001  (the client is gone; as gunicorn does)
             self.log.debug("Failed to send error message.")
+
+
+class JsonErrorThreadWorker(JsonErrors, ThreadWorker):
+    """``gthread`` with the contract's JSON body on the errors gunicorn answers."""
+
+
+def __getattr__(name):
+    # gevent is imported only for the worker class that needs it.
+    if name == "JsonErrorGeventWorker":
+        from gunicorn.workers.ggevent import GeventWorker  # noqa: PLC0415
+
+        class JsonErrorGeventWorker(JsonErrors, GeventWorker):
+            """``gevent`` with the contract's JSON body on the errors gunicorn answers."""
+
+        globals()[name] = JsonErrorGeventWorker
+        return JsonErrorGeventWorker
+    raise AttributeError(name)

@@ -6,6 +6,7 @@ Each function is one operation called by one route; it raises ``ApiError``
 
 import logging
 import secrets
+from dataclasses import dataclass
 
 import redis
 
@@ -54,7 +55,7 @@ def _options_with_defaults(game, options):
     return full
 
 
-def _seat_docs(requested):
+def _seat_docs(requested, issue_tokens=True):
     seats, tokens, hashes = [], {}, {}
     for index, seat in enumerate(requested):
         kind = seat["kind"]
@@ -65,7 +66,7 @@ def _seat_docs(requested):
             "level": seat.get("level", "medium") if kind == "ai" else None,
             "resigned": False,
         })
-        if kind == "human":
+        if kind == "human" and issue_tokens:
             token, token_hash = new_token()
             tokens[str(index)] = token
             hashes[token_hash] = index
@@ -94,25 +95,40 @@ def create_match(services, body):
         raise validation("wrong number of seats", fields={"seats": [
             f"{game.id} takes {game.min_players} to {game.max_players} seats"]})
     options = _options_with_defaults(game, body["options"])
-    dice = _dice(services.config, body)
+    new = new_match(game, options, body["seats"], _dice(services.config, body), body["turn_timeout_s"])
+    change = Change(doc=new.doc, state=game.dump(new.state), set_tokens=new.token_hashes)
+    create_match_record(services, new.doc, change, list(new.token_hashes))
+    return {"match": match_body(game, new.doc, new.state, None), "tokens": new.tokens}
+
+
+@dataclass
+class NewMatch:
+    """A match made but not stored yet."""
+
+    doc: dict
+    state: object
+    tokens: dict  # seat (str) -> bearer token
+    token_hashes: dict  # token hash -> seat
+
+
+def new_match(game, options, seat_requests, dice, turn_timeout_s, match_id=None, tokens=True):
+    """A new match of ``game`` (``tokens``: one per human seat)."""
     try:
-        state = game.setup(count, options, dice.seed)
+        state = game.setup(len(seat_requests), options, dice.seed)
     except engine.EngineError as error:
         raise from_engine(error) from None
-    seats, tokens, hashes = _seat_docs(body["seats"])
+    seats, issued, hashes = _seat_docs(seat_requests, tokens)
     created_at, created_ms = now()
     doc = {
-        "id": secrets.token_hex(8), "game": game.id, "options": options, **dice.doc_fields(),
-        "seats": seats, "status": "waiting",
+        "id": match_id or secrets.token_hex(8), "game": game.id, "options": options,
+        **dice.doc_fields(), "seats": seats, "status": "waiting",
         "version": 0, "seq": 0, "to_act": [], "result": None,
-        "turn_timeout_s": body["turn_timeout_s"],
+        "turn_timeout_s": turn_timeout_s,
         "created_at": created_at, "created_ms": created_ms,
         "updated_at": created_at, "updated_ms": created_ms,
     }
     refresh_play_status(game, doc, state)
-    change = Change(doc=doc, state=game.dump(state), set_tokens=hashes)
-    create_match_record(services, doc, change, list(hashes))
-    return {"match": match_body(game, doc, state, None), "tokens": tokens}
+    return NewMatch(doc, state, issued, hashes)
 
 
 def get_match(services, match_id, token, cached_versions=None):

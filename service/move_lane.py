@@ -38,6 +38,9 @@ from .schemas import MAX_SEED, ActionResultSchema
 from .tokens import bearer_token
 
 _ROUTE = re.compile(r"/v1/matches/([^/]+)/actions")
+# The Flask URL rule of the route: the lane's requests are measured and
+# logged under it, like Flask's (service/metrics.py).
+ROUTE_RULE = "/v1/matches/<match_id>/actions"
 _BODY_KEYS = frozenset({"action", "version"})
 _dump_action_result = compile_dump(ActionResultSchema())
 
@@ -139,6 +142,8 @@ class MoveLane:
         move = plain_move(environ, self.app.config["MAX_CONTENT_LENGTH"])
         if move is None:
             return self.flask_wsgi(environ, start_response)
+        environ["tabula.route"] = ROUTE_RULE
+        environ["tabula.match_id"] = move.match_id
         cors = cors_headers(self.app.extensions.get("tabula_cors"), environ)
         try:
             data = self._answer(move)

@@ -13,9 +13,18 @@ import orjson
 
 import engine
 
+from . import metrics
 from .action_schemas import validate_action
 from .commits import Plan, change_match
-from .documents import engine_events, match_body, public_event, refresh_play_status, touch
+from .documents import (
+    engine_events,
+    match_body,
+    new_event,
+    public_event,
+    refresh_deadlines,
+    refresh_play_status,
+    touch,
+)
 from .errors import (
     ApiError,
     from_engine,
@@ -63,10 +72,11 @@ class Submission:
     ``(game, doc, state)`` called on the state the commit is checked against,
     so deciding costs no extra read. ``respond=False`` skips building the
     HTTP response (and ``schedule_ai=False`` the next AI job) for the AI loop.
+    ``timed_out``: the turn timer's decision for a human seat (timers.py).
     """
 
     def __init__(self, seat, action=None, version=None, if_match=None, idempotency_key=None,
-                 body=None, choose=None, respond=True, schedule_ai=True):
+                 body=None, choose=None, respond=True, schedule_ai=True, timed_out=False):
         self.seat = seat
         self.action = action
         self.version = version
@@ -79,6 +89,10 @@ class Submission:
         self.choose = choose
         self.respond = respond
         self.schedule_ai = schedule_ai
+        self.timed_out = timed_out
+        # The match's version when this submission was first planned: a turn
+        # time-out of its seat after that means the decision was made for it.
+        self.first_seen_version = None
 
 
 def submit_action(services, match_id, submission, stored=None):
@@ -108,9 +122,14 @@ def submit_action(services, match_id, submission, stored=None):
             record = services.store.read_idempotency(record_key)
             if record is not None:
                 return Plan(replay_of(record))
-        return _plan_action(services, stored, submission, record_key, replay_of)
+        planned[0] = _plan_action(services, stored, submission, record_key, replay_of)
+        return planned[0]
 
-    return change_match(services, match_id, plan, schedule_ai=submission.schedule_ai, first=stored)
+    planned = [None]  # the last fresh plan: its response comes back when its commit won
+    response = change_match(services, match_id, plan, schedule_ai=submission.schedule_ai, first=stored)
+    if planned[0] is not None and response is planned[0].response:
+        metrics.move_accepted(planned[0].change.doc["game"])
+    return response
 
 
 def _check_guards(doc, submission):
@@ -153,6 +172,7 @@ def _plan_action(services, stored, submission, record_key, replay_of):
         # If-Match (412), version and turn (409), which judge a well-formed one.
         _check_action(game, submission.action)
     _check_guards(doc, submission)
+    _check_not_timed_out(doc, submission)
     state = engine_state(services, game, stored)
     action = submission.action
     if submission.choose is not None:
@@ -163,8 +183,15 @@ def _plan_action(services, stored, submission, record_key, replay_of):
     except engine.EngineError as error:
         raise from_engine(error) from None
     doc["version"] += 1
-    numbered = engine_events(doc, doc["version"], events)
-    refresh_play_status(game, doc, new_state)
+    before = list(doc["to_act"])
+    numbered = _count_time_out(doc, submission)
+    numbered += engine_events(doc, doc["version"], events)
+    refresh_play_status(game, doc, new_state, actor=submission.seat)
+    revoked = []
+    if submission.timed_out and _timed_out_too_often(services, doc, submission.seat):
+        numbered.append(_hand_to_ai(doc, submission.seat))
+        refresh_deadlines(doc, before, submission.seat)
+        revoked = services.store.seat_token_hashes(stored.id, submission.seat)
     touch(doc)
     response = {"version": doc["version"], "doc": doc}
     if submission.respond:
@@ -181,5 +208,56 @@ def _plan_action(services, stored, submission, record_key, replay_of):
         idem_key=record_key,
         idem_value=orjson.dumps({"fp": submission.fingerprint, "response": response})
         if record_key else None,
+        del_tokens=revoked,
     )
-    return Plan(response, change, on_duplicate=replay_of, state_after=new_state)
+    return Plan(response, change, on_duplicate=replay_of, state_after=new_state,
+                revoked_token_hashes=revoked)
+
+
+def _check_not_timed_out(doc, submission):
+    """A person's action races with its own turn timer: exactly one applies.
+
+    If the timer made this seat's decision after the request was first
+    planned (its commit lost the race and is being planned again), the
+    person's action is refused rather than applied to the next decision.
+    """
+    if submission.choose is not None:
+        return
+    if submission.first_seen_version is None:
+        submission.first_seen_version = doc["version"]
+        return
+    timed_out_at = (doc.get("timed_out_at") or {}).get(str(submission.seat), -1)
+    if timed_out_at > submission.first_seen_version:
+        raise ApiError(409, "illegal_action", "your decision timed out: the AI made it for you",
+                       reason="turn_timed_out", seat=submission.seat, version=doc["version"])
+
+
+def _count_time_out(doc, submission):
+    """The ``turn_timed_out`` event of a timer's decision (as a list), and the
+    seat's count of time-outs in a row (a person's own action resets it)."""
+    key = str(submission.seat)
+    counts = doc.setdefault("timeouts", {})
+    if not submission.timed_out:
+        if submission.choose is None:
+            counts.pop(key, None)
+        return []
+    counts[key] = counts.get(key, 0) + 1
+    doc.setdefault("timed_out_at", {})[key] = doc["version"]
+    doc["seq"] += 1
+    return [new_event(doc["seq"], doc["version"], "turn_timed_out", submission.seat,
+                      {"consecutive": counts[key], "level": "medium"})]
+
+
+def _timed_out_too_often(services, doc, seat):
+    return (doc["seats"][seat]["kind"] == "human"
+            and doc["timeouts"].get(str(seat), 0) >= services.config["TURN_TIMEOUTS_TO_AI"])
+
+
+def _hand_to_ai(doc, seat):
+    """The seat goes to the ``medium`` AI for good, as on resign (a loss; its
+    tokens are revoked); returns the ``seat_handed_to_ai`` event."""
+    doc["seats"][seat].update(kind="ai", level="medium", resigned=True)
+    doc["seq"] += 1
+    return new_event(doc["seq"], doc["version"], "seat_handed_to_ai", seat,
+                     {"level": "medium", "reason": "turn_timeouts",
+                      "timeouts": doc["timeouts"][str(seat)]})

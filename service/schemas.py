@@ -31,6 +31,16 @@ MAX_SEATS = max(game.max_players for game in GAMES)
 MIN_SEATS = min(game.min_players for game in GAMES)
 SEAT_KINDS = ("human", "ai", "open")
 STRICT_INTEGER = " A JSON integer (`3`, never `3.0`)."
+MIN_TURN_TIMEOUT_S = 10
+MAX_TURN_TIMEOUT_S = 7 * 24 * 3600
+
+
+def _turn_timeout(value):
+    if value != 0 and not MIN_TURN_TIMEOUT_S <= value <= MAX_TURN_TIMEOUT_S:
+        raise ma.ValidationError(
+            f"0 (no timer) or from {MIN_TURN_TIMEOUT_S} to {MAX_TURN_TIMEOUT_S} seconds")
+
+
 STATUS_VALUES = ("waiting", "active", "finished")
 DICE_MODES = ("fair", "reproducible")
 
@@ -165,9 +175,14 @@ class CreateMatchSchema(ma.Schema):
         "every die and deck order, so the creator knows them; every viewer sees `dice` in the "
         "Match. For tests, bots and research."))
     turn_timeout_s = ma.fields.Integer(strict=True, load_default=300,
-                                       validate=validate.Range(10, 7 * 24 * 3600), metadata=_desc(
-                                           "Seconds a human seat may take for one decision "
-                                           "before the `medium` AI decides for it." + STRICT_INTEGER))
+                                       validate=_turn_timeout, metadata={
+                                           "description": (
+                                               "Seconds a human seat may take for one decision "
+                                               "before the `medium` AI decides for it; 0: no timer."
+                                               + STRICT_INTEGER),
+                                           "anyOf": [{"const": 0},
+                                                     {"minimum": MIN_TURN_TIMEOUT_S,
+                                                      "maximum": MAX_TURN_TIMEOUT_S}]})
 
 
 class SeatSchema(ma.Schema):
@@ -205,7 +220,14 @@ class MatchSummarySchema(ma.Schema):
     dice = ma.fields.String(required=True, validate=validate.OneOf(DICE_MODES), metadata=_desc(
         "`fair`: no one could know the dice in advance; `reproducible`: the creator chose the "
         "seed, so the creator knows every die and deck order."))
-    turn_timeout_s = ma.fields.Integer(required=True)
+    turn_timeout_s = ma.fields.Integer(required=True, metadata=_desc("0: no turn timer."))
+    deadlines = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True,
+                               metadata=_desc(
+        "With a turn timer: each pending human seat (as a string) -> when its decision times "
+        "out (ISO 8601, UTC); then the `medium` AI decides for it (event `turn_timed_out`), "
+        "and after `TURN_TIMEOUTS_TO_AI` time-outs in a row the AI keeps the seat."))
+    rematch = ma.fields.String(allow_none=True, required=True, metadata=_desc(
+        "The id of the rematch, once a seat asked for one (`POST .../rematch`)."))
     created_at = ma.fields.String(required=True, metadata=_desc("ISO 8601, UTC."))
     updated_at = ma.fields.String(required=True)
 
@@ -229,6 +251,14 @@ class JoinSchema(ma.Schema):
     seat = ma.fields.Integer(strict=True, validate=validate.Range(0, MAX_SEATS - 1), metadata=_desc(
         "Optional: the lowest open seat otherwise. A seat the match does not have (at or "
         "above its number of seats) is 422 `validation_error`." + STRICT_INTEGER))
+
+
+class RematchSchema(ma.Schema):
+    match = ma.fields.Nested(MatchSchema, required=True, metadata=_desc(
+        "The new match, as the caller's seat sees it."))
+    seat = ma.fields.Integer(required=True, metadata=_desc("The caller's seat (the same as before)."))
+    token = ma.fields.String(required=True, metadata=_desc(
+        "A bearer token for that seat in the new match (each call issues a new one)."))
 
 
 class JoinedSchema(ma.Schema):
@@ -479,3 +509,28 @@ class HealthSchema(ma.Schema):
     checks = ma.fields.Dict()
     workers_alive = ma.fields.Integer(metadata=_desc(
         "/readyz: AI workers whose heartbeat is younger than `WORKER_SEEN_S`."))
+
+
+# --- live event streams (service/live.py, service/routes/streams.py) ---------
+
+class StreamQuerySchema(ma.Schema):
+    after = ma.fields.Integer(validate=validate.Range(0, MAX_SEED), metadata=_desc(
+        "Send the events with `seq` > `after` first (default: only events after the "
+        "first `Match`). `Last-Event-ID` wins when both are given."))
+    ticket = ma.fields.String(validate=validate.Length(1, 200), metadata=_desc(
+        "A stream ticket from `POST .../stream-ticket` (single use, short-lived), for "
+        "clients that cannot set `Authorization` (browsers' EventSource). Never the "
+        "bearer token itself."))
+
+
+class StreamHeadersSchema(ma.Schema):
+    last_event_id = ma.fields.Integer(data_key="Last-Event-ID", validate=validate.Range(0, MAX_SEED),
+                                      metadata=_desc(
+                                          "The last `seq` seen (EventSource sends it when it "
+                                          "reconnects): resume right after it."))
+
+
+class StreamTicketSchema(ma.Schema):
+    ticket = ma.fields.String(required=True, metadata=_desc(
+        "Pass as `?ticket=` to `GET .../stream`; valid once, until `expires_at`."))
+    expires_at = ma.fields.String(required=True, metadata=_desc("ISO 8601, UTC."))

@@ -9,6 +9,11 @@ one slot and the commit script can touch them all:
 - ``match:{<id>}:events``     stream, entry id ``0-<seq>``
 - ``match:{<id>}:actions``    list of ``{"seat", "action"}`` (the replay)
 - ``match:{<id>}:idem:<seat>:<sha256>`` idempotency records (TTL 24 h)
+- ``match:{<id>}:live``       pub/sub channel (SPUBLISH on Redis >= 7, else
+  PUBLISH): the commit script publishes the new last seq there whenever it
+  adds events; service/live.py wakes the event streams with it
+- ``match:{<id>}:ticket:<sha256>`` a stream ticket (TTL ``STREAM_TICKET_TTL_S``):
+  the hash of the bearer token it stands for, deleted on use (GETDEL)
 
 Indexes deliberately outside the match's slot (they span matches; on a
 cluster they are plain keys written after the commit, best effort, on each
@@ -26,6 +31,7 @@ Everything is JSON (orjson), never pickle.
 """
 
 import os
+import sys
 import threading
 import zlib
 from dataclasses import dataclass
@@ -49,6 +55,31 @@ def events_key(match_id):
 
 def actions_key(match_id):
     return f"match:{{{match_id}}}:actions"
+
+
+def live_channel(match_id):
+    return f"match:{{{match_id}}}:live"
+
+
+def ticket_key(match_id, ticket_hash):
+    return f"match:{{{match_id}}}:ticket:{ticket_hash}"
+
+
+def threads_are_greenlets():
+    """True when gevent has patched ``threading`` (the gevent gunicorn worker):
+    a ``threading.local`` is then one greenlet's, i.e. one request's."""
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and monkey.is_module_patched("threading")
+
+
+def publish_command(client):
+    """``SPUBLISH`` on Redis >= 7 (a shard channel: on a cluster only the
+    match's shard carries it), else ``PUBLISH``."""
+    try:
+        version = client.info("server").get("redis_version", "0")
+    except Exception:  # noqa: BLE001  (unknown: the command every version has)
+        return "PUBLISH"
+    return "SPUBLISH" if int(str(version).split(".")[0]) >= 7 else "PUBLISH"
 
 
 def idem_key(match_id, seat, key_hash):
@@ -122,6 +153,10 @@ class Store:
         self._count_known = _script(client, "count_known.lua")
         self._deadline = _script(client, "deadline.lua")
         self._local = threading.local()
+        # Under gevent a threading.local is per greenlet (per request): a
+        # connection kept there would never go back to the pool.
+        self._per_greenlet = threads_are_greenlets()
+        self._publish = None  # publish_command(), decided on the first commit
 
     # --- the hot round trips (a move's read, every commit) -------------------
 
@@ -135,6 +170,15 @@ class Store:
         pool, same retry policy on connection errors, same exceptions.
         """
         packed = b"".join(hiredis.pack_command(command) for command in commands)
+        if self._per_greenlet:
+            pool = self.redis.connection_pool
+            conn = pool.get_connection()
+            try:
+                return conn.retry.call_with_retry(
+                    lambda: _send_and_read(conn, packed, len(commands)),
+                    lambda _error: conn.disconnect())
+            finally:
+                pool.release(conn)
         conn = self._thread_connection()
         return conn.retry.call_with_retry(
             lambda: _send_and_read(conn, packed, len(commands)),
@@ -260,6 +304,12 @@ class Store:
             pipe.hget(match_key(match_id), "doc")
         return [orjson.loads(raw) if raw else None for raw in pipe.execute()]
 
+    def seat_token_hashes(self, match_id, seat):
+        """The hashes of the live tokens of ``seat`` in ``match_id``."""
+        fields = self.redis.hgetall(match_key(match_id))
+        return [name[4:].decode() for name, value in fields.items()
+                if name.startswith(b"tok:") and int(value) == seat]
+
     def token_match(self, token_hash):
         """The match id a token was issued for (revoked ones included), or None."""
         raw = self.redis.get(token_index_key(token_hash))
@@ -273,6 +323,20 @@ class Store:
             seq = int(entry_id.split(b"-")[1])
             out.append((seq, int(fields[b"v"]), orjson.loads(fields[b"e"])))
         return out
+
+    def last_seq(self, match_id):
+        """Seq of the last event stored (0: none)."""
+        last = self.redis.xrevrange(events_key(match_id), count=1)
+        return int(last[0][0].split(b"-")[1]) if last else 0
+
+    def put_ticket(self, match_id, ticket_hash, token_hash, ttl_s):
+        self.redis.set(ticket_key(match_id, ticket_hash), token_hash, ex=ttl_s)
+
+    def take_ticket(self, match_id, ticket_hash):
+        """The token hash a ticket stands for, deleting it (single use); None
+        when unknown, used or expired."""
+        raw = self.redis.getdel(ticket_key(match_id, ticket_hash))
+        return None if raw is None else raw.decode()
 
     def read_actions(self, match_id):
         return [orjson.loads(raw) for raw in self.redis.lrange(actions_key(match_id), 0, -1)]
@@ -308,9 +372,11 @@ class Store:
         for seq, version, event in events:
             args += [seq, version, orjson.dumps(event)]
         args.append(orjson.dumps(change.action) if change.action is not None else "")
-        args += [change.idem_value or "", self.idempotency_ttl_s]
+        if self._publish is None:
+            self._publish = publish_command(self.redis)
+        args += [change.idem_value or "", self.idempotency_ttl_s, self._publish]
         keys = [match_key(match_id), events_key(match_id), actions_key(match_id),
-                change.idem_key or idem_key(match_id, "-", "-")]
+                change.idem_key or idem_key(match_id, "-", "-"), live_channel(match_id)]
         reply = self._eval_commit(match_id, keys, args, deadline)
         outcome = reply[0].decode()
         payload = reply[1] if len(reply) > 1 else None

@@ -5,7 +5,8 @@ JSON serializer and listens on the ``AI_QUEUE`` queue (default ``ai``). A
 background thread beats this worker's heartbeat (``ai.beat`` with the RQ
 worker's name: /readyz counts live workers, and a job held by a worker whose
 heartbeat went stale is given to another) and sweeps the matches that are
-due every ``SWEEP_S`` seconds (default 5) for stalled AI decisions.
+due every ``SWEEP_S`` seconds (default 1) for stalled AI decisions and
+turn timers that ran out (service/sweeper.py; a sweep costs O(due)).
 
 Redis unreachable, at start-up or later, does not end the process: it waits
 and reconnects, 0.5 s after the first failure and then twice as long each
@@ -35,7 +36,7 @@ from rq.serializers import JSONSerializer
 
 import engine  # noqa: F401  (imported once, before any job: games register here)
 
-from . import ai
+from . import ai, logs, metrics, sweeper
 from .config import load_config
 from .context import Services
 
@@ -62,6 +63,17 @@ class _StopAware:
         super()._install_signal_handlers()
         if self.stop_event.is_set():  # a signal came during RQ's start-up
             self._stop_requested = True
+
+    def execute_job(self, job, queue):
+        """Count the job's wait in the queue; bind its id and match id to
+        every log line while it runs."""
+        metrics.job_picked_up(job.enqueued_at)
+        args = job.args or ()
+        tokens = logs.bind(job_id=job.id, match_id=args[0] if args else None)
+        try:
+            return super().execute_job(job, queue)
+        finally:
+            logs.unbind(tokens)
 
 
 class TabulaSimpleWorker(_StopAware, SimpleWorker):
@@ -91,9 +103,9 @@ def _sweeper(services, interval_s, stop, status):
             if name is not None:
                 ai.beat(services, name)
             if not backfilled:
-                ai.backfill_deadlines(services)
+                sweeper.backfill_deadlines(services)
                 backfilled = True
-            ai.sweep(services)
+            sweeper.sweep(services)
             if failing:
                 log.info("sweeper: storage reachable again")
             failing = False
@@ -194,22 +206,21 @@ def work(services, stop, status, logging_level="INFO"):
         pause = min(pause * 2, RECONNECT_MAX_S)
 
 
-def _log_format():
-    # Under `make run` every program writes to one terminal: name the worker.
-    name = os.environ.get("SUPERVISOR_PROCESS_NAME")
-    prefix = f"{name} " if name else ""
-    return f"%(asctime)s {prefix}%(levelname)s %(name)s: %(message)s"
-
-
 def main():
     level = os.environ.get("LOGLEVEL", "INFO")
-    logging.basicConfig(level=level, format=_log_format())
-    services = Services(load_config(), worker=True)
+    # LOG_FORMAT: JSON lines (default) or console; under `make run` each line
+    # names its program (SUPERVISOR_PROCESS_NAME).
+    logs.configure(level=level)
+    config = load_config()
+    metrics.configure(config["METRICS"])
+    metrics.serve_worker_metrics(os.environ.get("WORKER_METRICS_PORT"))
+    services = Services(config, worker=True)
     ai.bind(services)
     stop = threading.Event()
     _install_stop_handlers(stop)
     status = _Status()
-    interval = float(os.environ.get("SWEEP_S", "5"))
+    # Turn timers fire within one period of their deadline.
+    interval = float(os.environ.get("SWEEP_S", "1"))
     thread = threading.Thread(target=_sweeper, args=(services, interval, stop, status), daemon=True)
     thread.start()
     try:

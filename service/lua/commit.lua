@@ -6,12 +6,15 @@
 -- KEYS[2] event stream (entry id 0-<seq>; fields v, e)
 -- KEYS[3] action list (JSON {seat, action}, for replays)
 -- KEYS[4] idempotency record (ignored when ARGV idem value is empty)
+-- KEYS[5] live channel (match:{<id>}:live): the new last seq is published
+--         there when the commit adds events (the event streams' wake-up)
 -- ARGV: expected rev ('' = the match must not exist yet),
 --       n_set, field, value, ...,
 --       n_del, field, ...,
 --       n_events, seq, version, event_json, ...,
 --       action_json ('' = none),
---       idem_value ('' = none), idem_ttl_s
+--       idem_value ('' = none), idem_ttl_s,
+--       publish ('SPUBLISH', 'PUBLISH' or '' = none)
 -- Returns {'OK', rev}, {'CONFLICT', current_rev}, {'DUP', stored_idem_value}
 -- or {'SEQ', last_stream_id} (events out of order: a bug, nothing written).
 
@@ -45,6 +48,7 @@ for _ = 1, n_events do events[#events + 1] = {arg(), arg(), arg()} end
 local action = arg()
 local idem_value = arg()
 local idem_ttl = arg()
+local publish = arg() or ''
 
 if idem_value ~= '' then
   local prev = redis.call('GET', KEYS[4])
@@ -70,5 +74,8 @@ end
 if action ~= '' then redis.call('RPUSH', KEYS[3], action) end
 if idem_value ~= '' then
   redis.call('SET', KEYS[4], idem_value, 'EX', tonumber(idem_ttl))
+end
+if n_events > 0 and publish ~= '' and KEYS[5] then
+  redis.call(publish, KEYS[5], events[n_events][1])
 end
 return {'OK', rev}

@@ -3,7 +3,7 @@
 from flask import Response, request
 from flask.views import MethodView
 
-from .. import matches
+from .. import matches, rematch
 from ..schemas import (
     CreatedMatchSchema,
     CreateMatchSchema,
@@ -12,6 +12,7 @@ from ..schemas import (
     LobbyQuerySchema,
     MatchSchema,
     MatchSummarySchema,
+    RematchSchema,
 )
 from .common import (
     BEARER,
@@ -90,6 +91,21 @@ class Join(MethodView):
     def post(self, body, match_id):
         """Take an open seat (409 `seat_taken` if none); the match starts when none is left."""
         return matches.join_match(services(), match_id, body), 201
+
+
+@blp.route("/<match_id>/rematch")
+class Rematch(MethodView):
+    @blp.doc(operationId="rematch", security=BEARER)
+    @blp.response(201, RematchSchema, description="The rematch was created by this call.")
+    @blp.alt_response(200, schema=RematchSchema, description="The rematch existed already.")
+    @documents_errors(blp, 401, 403, 404, 409, conflict=(
+        "`illegal_action` with `details.reason` `match_not_finished`: the match is not over."))
+    def post(self, match_id):
+        """Play again: the first call creates the new match (same game, options, seats, levels,
+        timer; fresh dice), every call gets a token for its own seat in it; the old match
+        shows `rematch` and logs `rematch_created`."""
+        body, created = rematch.rematch(services(), match_id, token())
+        return body, 201 if created else 200
 
 
 @blp.route("/<match_id>/resign")

@@ -1,4 +1,4 @@
-"""Operations: liveness, readiness, the spec and its offline docs page."""
+"""Operations: liveness, readiness, metrics, the spec and its offline docs page."""
 
 from importlib import resources
 
@@ -7,7 +7,7 @@ from flask import Response, jsonify
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from .. import ai
+from .. import ai, metrics
 from ..openapi import spec_dict, spec_yaml
 from ..schemas import HealthSchema
 from .common import services
@@ -36,6 +36,18 @@ class Ready(MethodView):
         ready = all(value == "ok" for value in checks.values())
         body = {"status": "ok" if ready else "unavailable", "checks": checks, "workers_alive": alive}
         return body, 200 if ready else 503
+
+
+@blp.route("/metrics")
+class Metrics(MethodView):
+    @blp.doc(operationId="metrics", responses={"200": {
+        "description": "Prometheus text exposition format 0.0.4 (the README's \"Metrics\" "
+                       "lists every metric).",
+        "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    def get(self):
+        """Prometheus metrics of every gunicorn and RQ worker (multiprocess mode)."""
+        body, content_type = metrics.exposition(services())
+        return Response(body, content_type=content_type)
 
 
 def _readiness_checks():

@@ -47,8 +47,9 @@ def test_gunicorn_config_reads_the_environment(monkeypatch):
     conf = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
     assert conf["bind"] == "127.0.0.1:9999"
     assert conf["workers"] == 3
-    # gthread, answering gunicorn's own errors in JSON (service/gunicorn_worker.py)
-    assert conf["worker_class"] == "service.gunicorn_worker.JsonErrorThreadWorker"
+    # gevent (open event streams are greenlets), answering gunicorn's own
+    # errors in JSON (service/gunicorn_worker.py)
+    assert conf["worker_class"] == "service.gunicorn_worker.JsonErrorGeventWorker"
     monkeypatch.setenv("GUNICORN_WORKER_CLASS", "gthread")
     assert runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))["worker_class"] == "gthread"
     assert conf["accesslog"] is None
@@ -61,8 +62,17 @@ def test_gunicorn_config_defaults(monkeypatch):
     conf = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
     assert conf["bind"] == "0.0.0.0:8000"
     assert conf["workers"] >= 1 and conf["threads"] >= 1
-    assert conf["accesslog"] == "-"  # stdout, for container log collectors
+    # The app's JSON request log (stdout) replaces gunicorn's access log.
+    assert conf["accesslog"] is None and conf["errorlog"] == "-"
     assert conf["timeout"] > 0 and conf["graceful_timeout"] > 0
+
+
+def test_metrics_reach_prometheus_from_api_and_worker_containers():
+    text = (DEPLOY / "Dockerfile").read_text()
+    assert "PROMETHEUS_MULTIPROC_DIR=" in text and "WORKER_METRICS_PORT=9100" in text
+    api, worker = _container(_by_kind("Deployment")["tabula-api"]), _container(_by_kind("Deployment")["tabula-worker"])
+    assert {"name": "PROMETHEUS_MULTIPROC_DIR", "value": "/tmp/tabula-metrics"} in api["env"]
+    assert {"name": "metrics", "containerPort": 9100} in worker["ports"]
 
 
 def test_dockerfile_stages_and_commands():

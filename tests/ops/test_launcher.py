@@ -168,7 +168,8 @@ def test_a_worker_that_keeps_failing_comes_back_once_it_can(launch, tmp_path):
     assert "[tabula] restarting rq-worker-1 in 0.02 s (restart 2 " in log, log  # backing off
     assert requests.get(launcher.url + "/healthz", timeout=5).status_code == 200
     broken.unlink()
-    launcher.wait_log("rq.worker: *** Listening on ai", after=offset, timeout=40)
+    # RQ's line once the worker serves again (LOG_FORMAT=console under make run).
+    launcher.wait_log("*** Listening on ai", after=offset, timeout=40)
     assert launcher.interrupt() == 0, launcher.log()
 
 

@@ -14,7 +14,7 @@ from rq import Queue
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
-from service import ai, worker
+from service import ai, sweeper, worker
 from service.redis_process import RedisProcess, free_port
 
 from .stack import ROOT
@@ -136,8 +136,8 @@ def test_worker_reconnects_after_redis_restarts(spawn_worker, tmp_path):
 def test_sweeper_beats_with_the_rq_worker_name(monkeypatch):
     beats, sweeps = [], []
     monkeypatch.setattr(ai, "beat", lambda services, name: beats.append((services, name)))
-    monkeypatch.setattr(ai, "sweep", lambda services: sweeps.append(services))
-    monkeypatch.setattr(ai, "backfill_deadlines", lambda services: 0)
+    monkeypatch.setattr(sweeper, "sweep", lambda services: sweeps.append(services))
+    monkeypatch.setattr(sweeper, "backfill_deadlines", lambda services: 0)
     services, stop, status = object(), threading.Event(), worker._Status()
     status.worker_name = "3f2a-worker"
     thread = threading.Thread(target=worker._sweeper, args=(services, 0.01, stop, status))

@@ -4,7 +4,7 @@ import time
 
 import engine
 from engine.runner import replay
-from service import ai
+from service import ai, sweeper
 
 from .conftest import make_app, run_ai_jobs
 from .helpers import bearer, create
@@ -69,7 +69,7 @@ def test_lost_job_is_re_enqueued_on_read_and_by_the_sweep(redis_server):
     client.get(f"/v1/matches/{match_id}")
     assert services.queue.count == 1
     services.queue.empty()
-    assert ai.sweep(services) == 1
+    assert sweeper.sweep(services) == (1, 0)
     assert services.queue.count == 1
     run_ai_jobs(services)
     assert client.get(f"/v1/matches/{match_id}").get_json()["to_act"] == [0]

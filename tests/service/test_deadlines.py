@@ -12,7 +12,7 @@ import pytest
 import redis
 from rq.job import Job, JobStatus
 
-from service import ai
+from service import ai, sweeper
 
 from .conftest import make_app
 from .helpers import create, humans
@@ -43,7 +43,7 @@ def test_a_stall_behind_a_thousand_newer_matches_is_recovered(stall_app, monkeyp
     assert services.redis.zcard("lobby:active:*") >= 1001
     reads = _count_reads(services, monkeypatch)
     time.sleep(0.01)
-    assert ai.sweep(services) == 1
+    assert sweeper.sweep(services) == (1, 0)
     assert reads == [stalled]  # O(due): the one due match, not 1,001 active ones
     assert services.queue.count == 1
 
@@ -55,10 +55,10 @@ def test_a_visit_moves_the_entry_to_the_next_due_time(stall_app, monkeypatch):
     services.queue.empty()  # its job is lost
     reads = _count_reads(services, monkeypatch)
     now = int(time.time() * 1000)
-    assert ai.sweep(services, now) == 0 and reads == []  # not due for 30 s
-    assert ai.sweep(services, now + 31_000) == 1 and reads == [match_id]
+    assert sweeper.sweep(services, now) == (0, 0) and reads == []  # not due for 30 s
+    assert sweeper.sweep(services, now + 31_000) == (1, 0) and reads == [match_id]
     # Visited and acted on: not due again before one more stall period.
-    assert ai.sweep(services, now + 32_000) == 0 and reads == [match_id]
+    assert sweeper.sweep(services, now + 32_000) == (0, 0) and reads == [match_id]
 
 
 def test_a_finished_or_human_only_match_leaves_the_index(stall_app):
@@ -68,7 +68,7 @@ def test_a_finished_or_human_only_match_leaves_the_index(stall_app):
     doc = services.store.load_doc(match_id)
     doc["status"] = "finished"
     services.redis.hset(f"match:{{{match_id}}}", "doc", __import__("orjson").dumps(doc))
-    ai.sweep(services)
+    sweeper.sweep(services)
     assert services.store.due_matches(int(time.time() * 1000) + 10**9, 10) == []
 
 
@@ -87,10 +87,12 @@ def test_the_newest_version_wins_a_race_for_the_entry(stall_app):
 
 def test_backfill_puts_older_active_matches_in_the_index_once(stall_app):
     services, client = stall_app.extensions["tabula"], stall_app.test_client()
+    # Matches stored before the index: none of their entries is there.
     ids = [create(client, seats=humans(2), seed=None)["match"]["id"] for _ in range(3)]
-    assert ai.backfill_deadlines(services) == 3
+    services.redis.delete(*services.redis.keys("deadlines:*"))
+    assert sweeper.backfill_deadlines(services) == 3
     assert sorted(services.store.due_matches(10**13, 10)) == sorted(ids)
-    assert ai.backfill_deadlines(services) == 0
+    assert sweeper.backfill_deadlines(services) == 0
 
 
 def _started_by(services, match_id, worker_name):

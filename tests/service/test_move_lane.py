@@ -67,18 +67,22 @@ def _play(client, game_id, seed, moves, rng_seed):
 
 
 def _whole(response):
-    """Everything a client receives: status line, headers in order, body."""
-    return response.status, list(response.headers.items()), response.get_data()
+    """Everything a client receives: status line, headers in order (the
+    X-Request-ID, new for each request, blanked), body."""
+    headers = [(name, "<request-id>" if name == "X-Request-ID" else value)
+               for name, value in response.headers.items()]
+    return response.status, headers, response.get_data()
 
 
 def _normalized(answer, match_id):
     """An answer with what differs between two equal matches blanked: the match
-    id and the timestamps (values of the same length in both)."""
+    id and the timestamps, turn-timer deadlines included (values of the same
+    length in both)."""
     status, headers, body = answer
     text = body.decode().replace(match_id, "<id>")
     match = json.loads(text)["match"]
-    for key in ("created_at", "updated_at"):
-        text = text.replace(match[key], "<time>")
+    for when in [match["created_at"], match["updated_at"], *match["deadlines"].values()]:
+        text = text.replace(when, "<time>")
     return status, headers, text
 
 

@@ -104,7 +104,7 @@ def _config(server):
     )["match"]["id"]
     resigning = _create(server, {"game": "anno1503", "seats": [
         {"kind": "human", "name": "Di"}, {"kind": "human", "name": "Ed"}]})
-    finished_id, _ = _finished_match(server)
+    finished_id, finished_tokens = _finished_match(server)
     return f"""\
 base-url = "{server.url}"
 workers = 2
@@ -136,6 +136,15 @@ checks.positive_data_acceptance.expected-statuses = {ACTION_STATUSES}
 
 [[operations]]
 include-operation-id = "getReplay"
+parameters = {{ "path.match_id" = "{finished_id}" }}
+
+# The live stream of a finished match ends by itself (its Match, the events
+# asked for, the final Match), so every request to it returns; the one of the
+# active match would stay open until a timeout. SSE, which schemathesis reads
+# event by event (at most max-stream-events), with that match's own token.
+[[operations]]
+include-operation-id = "streamMatch"
+headers = {{ Authorization = "Bearer {finished_tokens['0']}", Accept = "text/event-stream" }}
 parameters = {{ "path.match_id" = "{finished_id}" }}
 
 [[operations]]

@@ -1,0 +1,520 @@
+"""Live event streams: ``GET /v1/matches/{id}/stream`` (SSE or NDJSON).
+
+One ``Hub`` per process (per gunicorn worker) fans events out to the streams
+open in it:
+
+- ONE Redis pub/sub connection per process, subscribed (SSUBSCRIBE on
+  Redis >= 7, else SUBSCRIBE) to ``match:{<id>}:live`` of each match with
+  at least one local stream; the commit script (lua/commit.lua) publishes
+  the new last seq there whenever it adds events.
+- On notifications the listener reads the new events once per match
+  (XRANGE, and the match's ``doc`` for its status, all notified matches in
+  one pipelined round trip), renders each event once per (viewer, format)
+  present, and appends the bytes to each local stream's queue. Streams hold
+  no Redis connection; a catch-up read borrows one from the pool.
+- A stream subscribes (and waits for the server's acknowledgement) before
+  its catch-up read, so no event falls between the two; it drops what it
+  already sent (a seq at or below its cursor) and fills a gap (a seq past
+  cursor + 1, e.g. notifications lost while the pub/sub connection was
+  down) with its own XRANGE: never a gap, never a duplicate.
+- A stream whose queue passes ``STREAM_QUEUE_MAX`` (a client that does not
+  read) is told ``too_far_behind`` and ended; it reconnects with the last id
+  it saw and loses nothing.
+
+Under gevent the listener is a greenlet and each stream a greenlet waiting on
+its queue; under gthread they are threads (one per open stream).
+"""
+
+import contextlib
+import logging
+import os
+import secrets
+import threading
+import time
+from collections import deque
+from datetime import UTC, datetime
+
+import orjson
+import redis
+from redis.connection import parse_url
+
+import engine
+
+from .documents import match_body, public_event
+from .errors import not_found, unauthorized
+from .state_cache import engine_state
+from .storage import events_key, live_channel, match_key, publish_command
+from .tokens import hash_token, load_for_viewer, require_seat
+
+log = logging.getLogger(__name__)
+
+CATCH_UP_PAGE = 500
+SUBSCRIBE_TIMEOUT_S = 5.0
+RETRY_MS = 2000  # SSE `retry:` sent with the first message
+
+
+class TooFarBehind(Exception):
+    pass
+
+
+# --- rendering --------------------------------------------------------------
+
+def render_event(seq, version, event, viewer, sse):
+    body = public_event(seq, version, event, viewer)
+    data = orjson.dumps(body)
+    if sse:
+        return b"id: %d\nevent: %s\ndata: %s\n\n" % (seq, body["type"].encode(), data)
+    return data + b"\n"
+
+
+def render_match(match, sse, first=False):
+    data = orjson.dumps(match)
+    if sse:
+        return (b"retry: %d\n" % RETRY_MS if first else b"") + b"event: match\ndata: " + data + b"\n\n"
+    return data + b"\n"
+
+
+def render_error(document, sse):
+    data = orjson.dumps(document)
+    return b"event: error\ndata: " + data + b"\n\n" if sse else data + b"\n"
+
+
+def keep_alive(sse):
+    return b": keep-alive\n\n" if sse else b"\n"
+
+
+# --- one stream -------------------------------------------------------------
+
+class Subscriber:
+    """One open stream's queue, filled by the hub's listener."""
+
+    __slots__ = ("cursor", "limit", "overflow", "queue", "sse", "viewer", "wake")
+
+    def __init__(self, viewer, sse, cursor, limit):
+        self.viewer = viewer
+        self.sse = sse
+        self.cursor = cursor  # last seq handed to the client
+        self.queue = deque()
+        self.wake = threading.Event()
+        self.overflow = False
+        self.limit = limit
+
+    def push(self, item):
+        if self.overflow:
+            return
+        if len(self.queue) >= self.limit:
+            self.overflow = True
+        else:
+            self.queue.append(item)
+        self.wake.set()
+
+
+class Feed:
+    """The local streams of one match."""
+
+    __slots__ = ("channel", "last_seq", "ready", "subscribers")
+
+    def __init__(self, channel):
+        self.channel = channel
+        self.subscribers = set()
+        self.ready = threading.Event()
+        self.last_seq = None  # last seq the listener read (None: not yet known)
+
+
+class Hub:
+    """The process's pub/sub connection and its fan-out to local streams."""
+
+    def __init__(self, services):
+        self.services = services
+        self.url = services.config["REDIS_URL"]
+        self._lock = threading.Lock()
+        self._send_lock = threading.Lock()
+        self._feeds = {}  # channel -> Feed
+        self._pending = {}  # channel -> subscribe commands not acknowledged yet
+        self._conn = None
+        self._pid = None
+        self._listener = None
+        self._sharded = None
+
+    # --- the connection ------------------------------------------------
+
+    def _start(self):
+        """(Re)start the listener in this process (after a fork: its own)."""
+        if self._pid == os.getpid() and self._listener is not None:
+            return
+        with self._lock:
+            if self._pid == os.getpid() and self._listener is not None:
+                return
+            self._pid = os.getpid()
+            self._feeds, self._pending = {}, {}
+            self._sharded = publish_command(self.services.redis) == "SPUBLISH"
+            self._conn = self._connect()
+            self._listener = threading.Thread(target=self._listen, name="tabula-live", daemon=True)
+            self._listener.start()
+
+    def _connect(self):
+        kwargs = parse_url(self.url)
+        kwargs.pop("connection_class", None)
+        conn = redis.Connection(**{k: v for k, v in kwargs.items()
+                                   if k in ("host", "port", "db", "username", "password")},
+                                socket_timeout=None, socket_connect_timeout=2.0,
+                                socket_keepalive=True, health_check_interval=0, protocol=2)
+        conn.connect()
+        return conn
+
+    def _send(self, *args):
+        with self._send_lock:
+            self._conn.send_command(*args)
+
+    @property
+    def _sub_command(self):
+        return ("SSUBSCRIBE", "SUNSUBSCRIBE") if self._sharded else ("SUBSCRIBE", "UNSUBSCRIBE")
+
+    # --- streams come and go -------------------------------------------
+
+    def register(self, match_id, subscriber):
+        """Add a stream; returns once the channel's subscription is
+        acknowledged (so a catch-up read after it misses nothing)."""
+        self._start()
+        channel = live_channel(match_id).encode()
+        with self._lock:
+            feed = self._feeds.get(channel)
+            if feed is None:
+                feed = self._feeds[channel] = Feed(channel)
+                self._pending[channel] = self._pending.get(channel, 0) + 1
+                self._send(self._sub_command[0], channel)
+            feed.subscribers.add(subscriber)
+        if not feed.ready.wait(SUBSCRIBE_TIMEOUT_S):
+            self.unregister(match_id, subscriber)
+            raise redis.TimeoutError("the live channel subscription was not acknowledged")
+        return feed
+
+    def unregister(self, match_id, subscriber):
+        channel = live_channel(match_id).encode()
+        with self._lock:
+            feed = self._feeds.get(channel)
+            if feed is None or subscriber not in feed.subscribers:
+                return
+            feed.subscribers.discard(subscriber)
+            if not feed.subscribers:
+                del self._feeds[channel]
+                try:
+                    self._send(self._sub_command[1], channel)
+                except (redis.RedisError, OSError):
+                    pass  # the listener reconnects and subscribes what is left
+
+    def note_seq(self, feed, seq):
+        """A stream's catch-up reached ``seq``: the listener starts there."""
+        with self._lock:
+            if feed.last_seq is None:
+                feed.last_seq = seq
+
+    def stream_count(self):
+        return sum(len(f.subscribers) for f in list(self._feeds.values()))
+
+    # --- the listener --------------------------------------------------
+
+    def _listen(self):
+        backoff = 0.1
+        while True:
+            try:
+                self._read_loop()
+            except Exception:
+                log.warning("live pub/sub connection lost; reconnecting", exc_info=True)
+            time.sleep(backoff)
+            backoff = min(backoff * 2, 5.0)
+            try:
+                self._reconnect()
+                backoff = 0.1
+            except Exception:
+                log.warning("live pub/sub reconnect failed", exc_info=True)
+
+    def _reconnect(self):
+        conn = self._connect()
+        with self._lock:
+            old, self._conn = self._conn, conn
+            channels = list(self._feeds)
+            self._pending = {c: 1 for c in channels}
+            for channel in channels:
+                self._send(self._sub_command[0], channel)
+            feeds = list(self._feeds.values())
+        with contextlib.suppress(Exception):  # the old socket is gone anyway
+            old.disconnect()
+        # Events committed while we were away: read them now.
+        self._fetch({f.channel: None for f in feeds})
+
+    def _read_loop(self):
+        conn = self._conn
+        while True:
+            notified = {}
+            self._handle(conn.read_response(push_request=True), notified)
+            # Drain what is already here, then read all of it in one round trip.
+            while conn.can_read(timeout=0):
+                self._handle(conn.read_response(push_request=True), notified)
+            if notified:
+                self._fetch(notified)
+
+    def _handle(self, message, notified):
+        if not isinstance(message, list) or len(message) < 3:
+            return
+        kind = message[0]
+        if kind in (b"message", b"smessage"):
+            try:
+                seq = int(message[2])
+            except ValueError:
+                return
+            notified[message[1]] = max(seq, notified.get(message[1]) or 0)
+        elif kind in (b"subscribe", b"ssubscribe"):
+            # Acknowledged once every SUBSCRIBE sent for the channel is (an
+            # older one may have been followed by an UNSUBSCRIBE).
+            channel = message[1]
+            with self._lock:
+                pending = self._pending.get(channel, 1) - 1
+                if pending > 0:
+                    self._pending[channel] = pending
+                    return
+                self._pending.pop(channel, None)
+                feed = self._feeds.get(channel)
+                if feed is not None:
+                    feed.ready.set()
+
+    def _fetch(self, notified):
+        """Read the new events of every notified match once; hand them out."""
+        with self._lock:
+            work = []
+            for channel, seq in notified.items():
+                feed = self._feeds.get(channel)
+                if feed is None or not feed.subscribers:
+                    continue
+                start = feed.last_seq
+                if start is None:
+                    start = min(s.cursor for s in feed.subscribers)
+                if seq is not None and seq <= start:
+                    continue
+                work.append((feed, start))
+        if not work:
+            return
+        pipe = self.services.redis.pipeline(transaction=False)
+        for feed, start in work:
+            match_id = _match_id(feed.channel)
+            pipe.xrange(events_key(match_id), min=f"0-{start + 1}", max="+", count=CATCH_UP_PAGE)
+            pipe.hget(match_key(match_id), "doc")
+        replies = pipe.execute()
+        for index, (feed, _start) in enumerate(work):
+            entries, raw_doc = replies[2 * index], replies[2 * index + 1]
+            events = [(int(entry_id.split(b"-")[1]), int(fields[b"v"]), orjson.loads(fields[b"e"]))
+                      for entry_id, fields in entries]
+            doc = orjson.loads(raw_doc) if raw_doc else None
+            self._dispatch(feed, events, doc)
+
+    def _dispatch(self, feed, events, doc):
+        with self._lock:
+            if events:
+                feed.last_seq = max(feed.last_seq or 0, events[-1][0])
+            subscribers = list(feed.subscribers)
+        rendered = {}
+        for seq, version, event in events:
+            rendered.clear()
+            for sub in subscribers:
+                if seq <= sub.cursor:
+                    continue
+                key = (sub.viewer, sub.sse)
+                data = rendered.get(key)
+                if data is None:
+                    data = rendered[key] = render_event(seq, version, event, sub.viewer, sub.sse)
+                sub.push((seq, data, event["type"], event.get("seat")))
+        if doc is not None and doc.get("status") == "finished":
+            for sub in subscribers:
+                sub.push(("end", doc.get("seq", 0)))
+
+
+def _match_id(channel):
+    # b"match:{<id>}:live"
+    text = channel.decode()
+    return text[text.index("{") + 1:text.rindex("}")]
+
+
+def hub_of(services):
+    hub = getattr(services, "live_hub", None)
+    if hub is None:
+        hub = services.live_hub = Hub(services)
+    return hub
+
+
+# --- the response body ------------------------------------------------------
+
+class StreamBody:
+    """The WSGI iterable of one stream: first Match, catch-up, live events,
+    keep-alives, the end. ``close()`` (the server calls it when the client
+    goes away or the stream ends) leaves the hub."""
+
+    def __init__(self, services, match_id, viewer, sse, after, first_match, finished):
+        config = services.config
+        self.services = services
+        self.hub = hub_of(services)
+        self.match_id = match_id
+        self.viewer = viewer
+        self.sse = sse
+        self.first_match = first_match
+        self.finished = finished
+        self.keepalive_s = float(config["STREAM_KEEPALIVE_S"])
+        self.rematch_wait_s = float(config["STREAM_REMATCH_WAIT_S"])
+        self.sub = Subscriber(viewer, sse, after, int(config["STREAM_QUEUE_MAX"]))
+        self.feed = self.hub.register(match_id, self.sub)
+        self._closed = False
+
+    def close(self):
+        if not self._closed:
+            self._closed = True
+            self.hub.unregister(self.match_id, self.sub)
+
+    def __iter__(self):
+        try:
+            yield from self._messages()
+        finally:
+            self.close()
+
+    # -- pieces --
+
+    def _read(self, after, upto=None):
+        """Stored events after ``after`` (up to ``upto``), rendered for this
+        viewer: ``[(seq, bytes, type, seat)]``, in pages."""
+        store = self.services.store
+        while True:
+            count = CATCH_UP_PAGE if upto is None else min(CATCH_UP_PAGE, upto - after)
+            if count <= 0:
+                return
+            entries = store.read_events(self.match_id, after, count)
+            for seq, version, event in entries:
+                yield seq, render_event(seq, version, event, self.viewer, self.sse), \
+                    event["type"], event.get("seat")
+                after = seq
+            if len(entries) < count:
+                return
+
+    def _resigned(self, etype, seat):
+        return etype == "player_resigned" and self.viewer is not None and seat == self.viewer
+
+    def _final(self, resigned=False):
+        """Events committed up to now (none after the viewer's resignation),
+        then the final Match (for a resigned viewer: the spectator's, as the
+        resign answer)."""
+        store = self.services.store
+        if not resigned:
+            for seq, data, etype, seat in self._read(self.sub.cursor):
+                self.sub.cursor = seq
+                yield data
+                if self._resigned(etype, seat):
+                    break
+        stored = store.load(self.match_id)
+        if stored is None:
+            return
+        doc = stored.doc
+        game = engine.get_game(doc["game"])
+        viewer = self.viewer
+        if viewer is not None and doc["seats"][viewer].get("resigned"):
+            viewer = None
+        state = engine_state(self.services, game, stored)
+        yield render_match(match_body(game, doc, state, viewer), self.sse)
+
+    def _messages(self):
+        sub = self.sub
+        yield render_match(self.first_match, self.sse, first=True)
+        # Catch-up: everything after the client's position.
+        for seq, data, etype, seat in self._read(sub.cursor):
+            sub.cursor = seq
+            yield data
+            if self._resigned(etype, seat):
+                yield from self._final(resigned=True)
+                return
+        self.hub.note_seq(self.feed, sub.cursor)
+        if self.finished:
+            yield from self._final()
+            return
+        # Live. Once the match ends, wait up to STREAM_REMATCH_WAIT_S for a
+        # rematch to announce (``end_by``), then end.
+        end_by = None
+        while True:
+            if sub.overflow:
+                yield render_error(self._behind(), self.sse)
+                return
+            if not sub.queue:
+                sub.wake.clear()
+                if not sub.queue and not sub.overflow:
+                    wait = self.keepalive_s
+                    if end_by is not None:
+                        wait = min(wait, end_by - time.monotonic())
+                        if wait <= 0:
+                            yield from self._final()
+                            return
+                    if not sub.wake.wait(wait) and wait == self.keepalive_s:
+                        yield keep_alive(self.sse)
+                    continue
+            item = sub.queue.popleft()
+            if item[0] == "end":
+                if self.rematch_wait_s <= 0:
+                    yield from self._final()
+                    return
+                end_by = end_by or time.monotonic() + self.rematch_wait_s
+                continue
+            seq, data, etype, seat = item
+            if seq <= sub.cursor:
+                continue  # the catch-up already sent it
+            if seq > sub.cursor + 1:  # a gap: read it
+                for gseq, gdata, gtype, gseat in self._read(sub.cursor, seq - 1):
+                    sub.cursor = gseq
+                    yield gdata
+                    if self._resigned(gtype, gseat):
+                        yield from self._final(resigned=True)
+                        return
+            sub.cursor = seq
+            yield data
+            if self._resigned(etype, seat):
+                yield from self._final(resigned=True)
+                return
+            if etype == "rematch_created":
+                yield from self._final()
+                return
+
+    def _behind(self):
+        return {"error": "too_far_behind",
+                "message": (f"this stream fell more than {self.sub.limit} events behind; "
+                            f"reconnect with Last-Event-ID: {self.sub.cursor} (or ?after=) "
+                            "to resume without losing any"),
+                "details": {"last_seq": self.sub.cursor, "max_queue": self.sub.limit}}
+
+
+# --- operations -------------------------------------------------------------
+
+def new_ticket(services, match_id, token):
+    """POST /v1/matches/{id}/stream-ticket -> ``{"ticket", "expires_at"}``."""
+    require_seat(services.store, match_id, token)
+    ttl_s = int(services.config["STREAM_TICKET_TTL_S"])
+    ticket = secrets.token_urlsafe(32)
+    services.store.put_ticket(match_id, hash_token(ticket), hash_token(token), ttl_s)
+    expires = datetime.fromtimestamp(time.time() + ttl_s, tz=UTC)
+    return {"ticket": ticket,
+            "expires_at": expires.isoformat(timespec="milliseconds").replace("+00:00", "Z")}
+
+
+def open_stream(services, match_id, token, ticket, after, sse):
+    """GET /v1/matches/{id}/stream -> a StreamBody (errors raised before any byte)."""
+    store = services.store
+    if ticket is not None:
+        token_hash = store.take_ticket(match_id, hash_token(ticket))
+        if token_hash is None:
+            raise unauthorized("unknown, used or expired stream ticket")
+        stored = store.load(match_id, token_hash)
+        if stored is None:
+            raise not_found("match", match_id=match_id)
+        if stored.token_seat is None:
+            raise unauthorized("the ticket's token was revoked")
+        viewer = stored.token_seat
+    else:
+        stored, viewer = load_for_viewer(store, match_id, token)
+    doc = stored.doc
+    game = engine.get_game(doc["game"])
+    first = match_body(game, doc, engine_state(services, game, stored), viewer)
+    if after is None:
+        after = doc.get("seq", 0)
+    return StreamBody(services, match_id, viewer, sse, after, first, doc["status"] == "finished")
