@@ -40,7 +40,7 @@ from importlib import resources
 
 import hiredis
 import orjson
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ResponseError
 
 STATUSES = ("waiting", "active", "finished")
 
@@ -160,29 +160,36 @@ class Store:
 
     # --- the hot round trips (a move's read, every commit) -------------------
 
-    def _round_trip(self, *commands):
+    def _round_trip(self, *commands, retry=True):
         """Send ``commands`` in one write; return their replies as hiredis parses
         them (bytes, ints, lists), raising the first error reply.
 
         A move's two round trips go through here rather than redis-py's
         command layer (pipeline objects, reply callbacks, observability hooks),
         which cost several times the CPU of the commands themselves. Same
-        pool, same retry policy on connection errors, same exceptions.
+        pool and exceptions; a connection error is retried as redis-py does
+        only with ``retry`` (never for a commit: a commit sent before the
+        connection broke may have been applied, and applying it twice is
+        what the API promises never to do; the caller answers 503).
         """
+        replies = self._replies(commands, retry)
+        for reply in replies:
+            if isinstance(reply, Exception):
+                raise reply
+        return replies
+
+    def _replies(self, commands, retry):
+        """Every reply of ``commands``, an error reply as its exception object
+        (the commands after it were run all the same)."""
         packed = b"".join(hiredis.pack_command(command) for command in commands)
         if self._per_greenlet:
             pool = self.redis.connection_pool
             conn = pool.get_connection()
             try:
-                return conn.retry.call_with_retry(
-                    lambda: _send_and_read(conn, packed, len(commands)),
-                    lambda _error: conn.disconnect())
+                return _attempts(conn, packed, len(commands), retry)
             finally:
                 pool.release(conn)
-        conn = self._thread_connection()
-        return conn.retry.call_with_retry(
-            lambda: _send_and_read(conn, packed, len(commands)),
-            lambda _error: conn.disconnect())
+        return _attempts(self._thread_connection(), packed, len(commands), retry)
 
     def _thread_connection(self):
         """This thread's own connection from the pool, kept rather than returned.
@@ -198,16 +205,25 @@ class Store:
             held = self._local.held = (pid, self.redis.connection_pool.get_connection())
         return held[1]
 
-    def _scripted_round_trip(self, *commands):
+    def _scripted_round_trip(self, *commands, retry=True):
         """``_round_trip`` of commands that may call our scripts by EVALSHA,
         loading them when the server lacks them (a restarted or another
-        server: what redis-py's Script does too). A script's SHA never changes."""
-        try:
-            return self._round_trip(*commands)
-        except NoScriptError:
+        server: what redis-py's Script does too). A script's SHA never changes.
+        The commands of one round trip run whatever the others answer, so
+        only those the server refused for a missing script are sent again.
+        """
+        replies = self._replies(commands, retry)
+        missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+        if missing:
             for script in (self._commit, self._count_known, self._deadline):
                 self.redis.script_load(script.script)
-            return self._round_trip(*commands)
+            again = self._replies([commands[i] for i in missing], retry)
+            for i, reply in zip(missing, again, strict=True):
+                replies[i] = reply
+        for reply in replies:
+            if isinstance(reply, Exception):
+                raise reply
+        return replies
 
     def _eval_commit(self, match_id, keys, args, deadline=None):
         """EVALSHA of commit.lua, after the deadline index write ``deadline``
@@ -215,7 +231,7 @@ class Store:
         commands = [("EVALSHA", self._commit.sha, len(keys), *keys, *args)]
         if deadline is not None:
             commands.insert(0, self._deadline_command(match_id, *deadline))
-        return self._scripted_round_trip(*commands)[-1]
+        return self._scripted_round_trip(*commands, retry=False)[-1]
 
     # --- the deadline index ------------------------------------------------
 
@@ -433,16 +449,26 @@ def _count(replies):
     return None if replies[0] == -1 else replies[0]
 
 
+def _attempts(conn, packed, replies, retry):
+    if not retry:
+        return _send_and_read(conn, packed, replies)
+    return conn.retry.call_with_retry(lambda: _send_and_read(conn, packed, replies),
+                                      lambda _error: conn.disconnect())
+
+
 def _send_and_read(conn, packed, replies):
-    """One attempt of ``Store._round_trip`` on ``conn``."""
+    """One attempt of ``Store._replies`` on ``conn``: every reply read, an
+    error reply kept as its exception (so none is left pending)."""
     conn.send_packed_command([packed])
     out = []
     try:
         for _ in range(replies):
-            out.append(conn.read_response())
+            try:
+                out.append(conn.read_response())
+            except ResponseError as error:
+                out.append(error)
     except BaseException:
-        # An error reply leaves the later replies unread: never use this
-        # connection again with them pending.
+        # A broken connection may have replies pending: never use it again.
         conn.disconnect()
         raise
     return out

@@ -109,3 +109,16 @@ def test_an_error_reply_in_the_read_pipeline_leaves_no_reply_pending(client, ser
     assert stored.doc["id"] == match_id and count == 1
     assert services.redis.ttl("counter") > 0
     assert services.store.load(match_id).rev == services.redis.hget(match_key(match_id), "rev").decode()
+
+
+def test_a_missing_script_never_runs_a_commit_twice(client, services):
+    """The deadline index write goes before the commit in one round trip: when
+    the server lacks its script (a restarted Redis), only that command is sent
+    again. Before, the whole round trip was, and the create found its own
+    match there already: 503 and an orphan match."""
+    for _ in range(3):
+        services.redis.script_flush()
+        created = client.post("/v1/matches", json={
+            "game": "anno1503", "seats": [{"kind": "ai", "level": "random"}, {"kind": "human"}]})
+        assert created.status_code == 201, created.get_json()
+    assert len(client.get("/v1/matches").get_json()) == 3
