@@ -45,3 +45,12 @@ def test_walkthrough_actions_belong_to_the_game():
 def test_every_setting_is_documented():
     for key in DEFAULTS:
         assert f"`{key}`" in README, key
+
+
+def test_the_readme_links_only_files_of_the_repository():
+    for target in re.findall(r"\]\(([^)#]+)\)", README):
+        if "://" in target:
+            continue
+        assert not target.startswith(".."), target
+        assert (ROOT / target).exists(), target
+    assert "docs/api-contract.md" in README
