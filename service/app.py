@@ -188,6 +188,5 @@ def create_app(config=None):
     # Outermost: the request id, metrics and request log of both lanes.
     metrics.configure(settings["METRICS"])
     app.after_request(metrics.flask_after_request)
-    app.wsgi_app = metrics.RequestObserver(app.wsgi_app, metrics_on=bool(settings["METRICS"]),
-                                           request_log=bool(settings["REQUEST_LOG"]))
+    app.wsgi_app = metrics.RequestObserver(app.wsgi_app, request_log=bool(settings["REQUEST_LOG"]))
     return app

@@ -34,6 +34,7 @@ class Plan:
     # The engine state ``change`` stores, kept in this process's cache once
     # committed (the next move of the match then skips loading it).
     state_after: object = None
+    on_commit: object = None  # called once this plan's commit won (metrics)
 
 
 def change_match(services, match_id, plan_change, schedule_ai=True, first=None):
@@ -58,6 +59,8 @@ def change_match(services, match_id, plan_change, schedule_ai=True, first=None):
         if result.outcome == "OK":
             if plan.state_after is not None:
                 services.states.put(match_id, result.payload, plan.state_after)
+            if plan.on_commit is not None:
+                plan.on_commit()
             tokens_moved = bool(plan.new_token_hashes or plan.revoked_token_hashes)
             after_commit(services, doc, plan.new_token_hashes, schedule_ai,
                          indexes=doc["status"] != old_status or tokens_moved,

@@ -30,24 +30,19 @@ def redis_client(url, socket_timeout, breaker=None, max_connections=None):
     pool is a blocking one of ``max_connections``: a greenlet waits up to
     ``socket_timeout`` for a free connection rather than opening one more.
     """
-    extra = {} if breaker is None else {"connection_class": connection_class(breaker)}
+    options = {
+        "socket_timeout": socket_timeout,
+        "socket_connect_timeout": min(socket_timeout, 2.0),
+        "retry": Retry(ExponentialBackoff(cap=0.2, base=0.02), 2, supported_errors=(redis.ConnectionError,)),
+        "health_check_interval": 30,
+    }
+    if breaker is not None:
+        options["connection_class"] = connection_class(breaker)
     if max_connections and threads_are_greenlets():
         pool = redis.BlockingConnectionPool.from_url(
-            url, max_connections=max_connections, timeout=socket_timeout,
-            socket_timeout=socket_timeout,
-            socket_connect_timeout=min(socket_timeout, 2.0),
-            retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 2,
-                        supported_errors=(redis.ConnectionError,)),
-            health_check_interval=30, **extra)
+            url, max_connections=max_connections, timeout=socket_timeout, **options)
         return redis.Redis(connection_pool=pool)
-    return redis.Redis.from_url(
-        url,
-        socket_timeout=socket_timeout,
-        socket_connect_timeout=min(socket_timeout, 2.0),
-        retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 2, supported_errors=(redis.ConnectionError,)),
-        health_check_interval=30,
-        **extra,
-    )
+    return redis.Redis.from_url(url, **options)
 
 
 class Services:

@@ -89,10 +89,15 @@ _HTTP_CODES = {
 }
 
 
+def code_for_status(status):
+    """The contract's error code for an HTTP error ``status``."""
+    return _HTTP_CODES.get(status, "internal_error" if status >= 500 else "bad_request")
+
+
 def from_http_exception(error):
     """Map a werkzeug/webargs HTTPException to the contract's body."""
     status = error.code or 500
-    code = _HTTP_CODES.get(status, "internal_error" if status >= 500 else "bad_request")
+    code = code_for_status(status)
     data = getattr(error, "data", None) or {}
     details = {}
     if status == 422:

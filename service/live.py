@@ -32,7 +32,6 @@ import secrets
 import threading
 import time
 from collections import deque
-from datetime import UTC, datetime
 
 import orjson
 import redis
@@ -40,10 +39,10 @@ from redis.connection import parse_url
 
 import engine
 
-from .documents import match_body, public_event
+from .documents import iso_utc, match_body, public_event
 from .errors import not_found, unauthorized
 from .state_cache import engine_state
-from .storage import events_key, live_channel, match_key, publish_command
+from .storage import events_key, live_channel, match_key, parse_events, publish_command
 from .tokens import hash_token, load_for_viewer, require_seat
 
 log = logging.getLogger(__name__)
@@ -51,10 +50,6 @@ log = logging.getLogger(__name__)
 CATCH_UP_PAGE = 500
 SUBSCRIBE_TIMEOUT_S = 5.0
 RETRY_MS = 2000  # SSE `retry:` sent with the first message
-
-
-class TooFarBehind(Exception):
-    pass
 
 
 # --- rendering --------------------------------------------------------------
@@ -209,9 +204,6 @@ class Hub:
             if feed.last_seq is None:
                 feed.last_seq = seq
 
-    def stream_count(self):
-        return sum(len(f.subscribers) for f in list(self._feeds.values()))
-
     # --- the listener --------------------------------------------------
 
     def _listen(self):
@@ -302,10 +294,8 @@ class Hub:
         replies = pipe.execute()
         for index, (feed, _start) in enumerate(work):
             entries, raw_doc = replies[2 * index], replies[2 * index + 1]
-            events = [(int(entry_id.split(b"-")[1]), int(fields[b"v"]), orjson.loads(fields[b"e"]))
-                      for entry_id, fields in entries]
             doc = orjson.loads(raw_doc) if raw_doc else None
-            self._dispatch(feed, events, doc)
+            self._dispatch(feed, parse_events(entries), doc)
 
     def _dispatch(self, feed, events, doc):
         with self._lock:
@@ -492,9 +482,7 @@ def new_ticket(services, match_id, token):
     ttl_s = int(services.config["STREAM_TICKET_TTL_S"])
     ticket = secrets.token_urlsafe(32)
     services.store.put_ticket(match_id, hash_token(ticket), hash_token(token), ttl_s)
-    expires = datetime.fromtimestamp(time.time() + ttl_s, tz=UTC)
-    return {"ticket": ticket,
-            "expires_at": expires.isoformat(timespec="milliseconds").replace("+00:00", "Z")}
+    return {"ticket": ticket, "expires_at": iso_utc(int((time.time() + ttl_s) * 1000))}
 
 
 def open_stream(services, match_id, token, ticket, after, sse):

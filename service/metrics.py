@@ -31,6 +31,7 @@ from contextvars import ContextVar
 from datetime import timezone
 
 import redis
+from flask import request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -44,7 +45,10 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily
 
-from . import logs
+import engine
+
+from . import logs, storage
+from .errors import code_for_status
 
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 disable_created_metrics()  # no `_created` series: less to write, less to scrape
@@ -156,18 +160,6 @@ def _child(metric, *labels):
     return child
 
 
-_HTTP_CODES = None
-
-
-def _code_for_status(status):
-    global _HTTP_CODES  # noqa: PLW0603  (imported late: errors imports redis/engine)
-    if _HTTP_CODES is None:
-        from .errors import _HTTP_CODES as codes  # noqa: PLC0415
-
-        _HTTP_CODES = codes
-    return _HTTP_CODES.get(status, "internal_error" if status >= 500 else "bad_request")
-
-
 def _observe_request(route, method, status, seconds, error_code):
     key = (route, method, status)
     children = _children.get(key)
@@ -177,7 +169,7 @@ def _observe_request(route, method, status, seconds, error_code):
     children[0].inc()
     children[1].observe(seconds)
     if status >= 400:
-        _child(REFUSALS, error_code or _code_for_status(status), str(status)).inc()
+        _child(REFUSALS, error_code or code_for_status(status), str(status)).inc()
 
 
 def stream_opened(route):
@@ -200,9 +192,8 @@ def _new_request_id():
 class RequestObserver:
     """WSGI middleware: request id, metrics and the request log (see above)."""
 
-    def __init__(self, wsgi_app, metrics_on=True, request_log=True):
+    def __init__(self, wsgi_app, request_log=True):
         self.wsgi_app = wsgi_app
-        self.metrics_on = metrics_on
         self.request_log = request_log
 
     def __call__(self, environ, start_response):
@@ -237,7 +228,7 @@ class RequestObserver:
         if method not in _METHODS:
             method = "other"
         route = environ.get("tabula.route") or UNMATCHED_ROUTE
-        if self.metrics_on and _state["enabled"]:
+        if _state["enabled"]:
             _observe_request(route, method, status, seconds, _error_code.get())
         if self.request_log:
             logs.request_line({
@@ -255,8 +246,6 @@ class RequestObserver:
 def flask_after_request(response):
     """Flask ``after_request``: tell RequestObserver the route and match id,
     and count a streamed response as open until it is closed."""
-    from flask import request  # noqa: PLC0415
-
     rule = request.url_rule
     if rule is not None:
         environ = request.environ
@@ -280,10 +269,6 @@ class _ScrapeTimeCollector:
         self.services = services
 
     def collect(self):
-        from . import storage  # noqa: PLC0415
-
-        import engine  # noqa: PLC0415
-
         svc = self.services
         up = GaugeMetricFamily("tabula_metrics_storage_up",
                                "1 when this scrape could read the storage gauges below, else 0.")
@@ -324,25 +309,25 @@ class _Union:
             yield from collector.collect()
 
 
+def _collected_registry():
+    """Every process's metrics in multiprocess mode, else this process's."""
+    if not MULTIPROCESS:
+        return PROCESS_REGISTRY
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry)
+    return registry
+
+
 def serve_worker_metrics(port):
     """A worker in its own container (no shared multiprocess directory with
     the API) serves its metrics itself on ``port`` (``WORKER_METRICS_PORT``):
     AI decision time, job pickup latency, turn time-outs. Nothing when unset."""
     if not port:
         return None
-    registry = CollectorRegistry()
-    if MULTIPROCESS:
-        multiprocess.MultiProcessCollector(registry)
-    else:
-        registry = PROCESS_REGISTRY
-    return start_http_server(int(port), registry=registry)
+    return start_http_server(int(port), registry=_collected_registry())
 
 
 def exposition(services):
     """``(body, content type)`` of ``GET /metrics``."""
-    if MULTIPROCESS:
-        registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
-    else:
-        registry = PROCESS_REGISTRY
-    return generate_latest(_Union(registry, _ScrapeTimeCollector(services))), CONTENT_TYPE_LATEST
+    return (generate_latest(_Union(_collected_registry(), _ScrapeTimeCollector(services))),
+            CONTENT_TYPE_LATEST)

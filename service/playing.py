@@ -122,14 +122,9 @@ def submit_action(services, match_id, submission, stored=None):
             record = services.store.read_idempotency(record_key)
             if record is not None:
                 return Plan(replay_of(record))
-        planned[0] = _plan_action(services, stored, submission, record_key, replay_of)
-        return planned[0]
+        return _plan_action(services, stored, submission, record_key, replay_of)
 
-    planned = [None]  # the last fresh plan: its response comes back when its commit won
-    response = change_match(services, match_id, plan, schedule_ai=submission.schedule_ai, first=stored)
-    if planned[0] is not None and response is planned[0].response:
-        metrics.move_accepted(planned[0].change.doc["game"])
-    return response
+    return change_match(services, match_id, plan, schedule_ai=submission.schedule_ai, first=stored)
 
 
 def _check_guards(doc, submission):
@@ -211,7 +206,7 @@ def _plan_action(services, stored, submission, record_key, replay_of):
         del_tokens=revoked,
     )
     return Plan(response, change, on_duplicate=replay_of, state_after=new_state,
-                revoked_token_hashes=revoked)
+                revoked_token_hashes=revoked, on_commit=lambda: metrics.move_accepted(game.id))
 
 
 def _check_not_timed_out(doc, submission):

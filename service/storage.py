@@ -97,10 +97,14 @@ def token_index_key(token_hash):
 DEADLINE_SHARDS = 16
 
 
-def deadline_keys(match_id):
-    """The sorted set and version hash of ``match_id``'s shard (one slot)."""
-    shard = zlib.crc32(match_id.encode("utf-8")) % DEADLINE_SHARDS
+def deadline_shard_keys(shard):
+    """The sorted set and version hash of one shard of the index (one slot)."""
     return f"deadlines:{{{shard}}}", f"deadlines:{{{shard}}}:v"
+
+
+def deadline_keys(match_id):
+    """The keys of ``match_id``'s shard."""
+    return deadline_shard_keys(zlib.crc32(match_id.encode("utf-8")) % DEADLINE_SHARDS)
 
 
 def _script(client, name):
@@ -160,9 +164,10 @@ class Store:
 
     # --- the hot round trips (a move's read, every commit) -------------------
 
-    def _round_trip(self, *commands, retry=True):
-        """Send ``commands`` in one write; return their replies as hiredis parses
-        them (bytes, ints, lists), raising the first error reply.
+    def _replies(self, commands, retry):
+        """Send ``commands`` in one write; return every reply as hiredis parses
+        it (bytes, ints, lists), an error reply as its exception object (the
+        commands after it were run all the same).
 
         A move's two round trips go through here rather than redis-py's
         command layer (pipeline objects, reply callbacks, observability hooks),
@@ -172,15 +177,6 @@ class Store:
         connection broke may have been applied, and applying it twice is
         what the API promises never to do; the caller answers 503).
         """
-        replies = self._replies(commands, retry)
-        for reply in replies:
-            if isinstance(reply, Exception):
-                raise reply
-        return replies
-
-    def _replies(self, commands, retry):
-        """Every reply of ``commands``, an error reply as its exception object
-        (the commands after it were run all the same)."""
         packed = b"".join(hiredis.pack_command(command) for command in commands)
         if self._per_greenlet:
             pool = self.redis.connection_pool
@@ -206,8 +202,9 @@ class Store:
         return held[1]
 
     def _scripted_round_trip(self, *commands, retry=True):
-        """``_round_trip`` of commands that may call our scripts by EVALSHA,
-        loading them when the server lacks them (a restarted or another
+        """The replies of ``commands`` (``_replies``), raising the first error
+        reply. Commands may call our scripts by EVALSHA: they are loaded when
+        the server lacks them (a restarted or another
         server: what redis-py's Script does too). A script's SHA never changes.
         The commands of one round trip run whatever the others answer, so
         only those the server refused for a missing script are sent again.
@@ -249,7 +246,7 @@ class Store:
         shard, at most ``limit`` per shard (one round trip)."""
         pipe = self.redis.pipeline(transaction=False)
         for shard in range(DEADLINE_SHARDS):
-            pipe.zrangebyscore(f"deadlines:{{{shard}}}", "-inf", now_ms, start=0, num=limit)
+            pipe.zrangebyscore(deadline_shard_keys(shard)[0], "-inf", now_ms, start=0, num=limit)
         return [raw.decode() for ids in pipe.execute() for raw in ids]
 
     # --- rate-limit counters ----------------------------------------------
@@ -333,17 +330,8 @@ class Store:
 
     def read_events(self, match_id, after, limit):
         """``[(seq, version, event)]`` with seq > ``after``, at most ``limit``."""
-        entries = self.redis.xrange(events_key(match_id), min=f"0-{after + 1}", max="+", count=limit)
-        out = []
-        for entry_id, fields in entries:
-            seq = int(entry_id.split(b"-")[1])
-            out.append((seq, int(fields[b"v"]), orjson.loads(fields[b"e"])))
-        return out
-
-    def last_seq(self, match_id):
-        """Seq of the last event stored (0: none)."""
-        last = self.redis.xrevrange(events_key(match_id), count=1)
-        return int(last[0][0].split(b"-")[1]) if last else 0
+        return parse_events(self.redis.xrange(events_key(match_id), min=f"0-{after + 1}", max="+",
+                                              count=limit))
 
     def put_ticket(self, match_id, ticket_hash, token_hash, ttl_s):
         self.redis.set(ticket_key(match_id, ticket_hash), token_hash, ex=ttl_s)
@@ -442,6 +430,12 @@ class Store:
         """Active matches, newest first, from ``start``."""
         ids = self.redis.zrevrange(lobby_key("active", None), start, start + count - 1)
         return [i.decode() for i in ids]
+
+
+def parse_events(entries):
+    """XRANGE entries of an event stream as ``[(seq, version, event)]``."""
+    return [(int(entry_id.split(b"-")[1]), int(fields[b"v"]), orjson.loads(fields[b"e"]))
+            for entry_id, fields in entries]
 
 
 def _count(replies):

@@ -23,6 +23,9 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from xmlrpc.client import ServerProxy
+
+from supervisor.xmlrpc import SupervisorTransport
 
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
@@ -270,10 +273,6 @@ class Supervisord:
 
     def _proxy(self):
         if self._rpc is None:
-            from xmlrpc.client import ServerProxy  # noqa: PLC0415
-
-            from supervisor.xmlrpc import SupervisorTransport  # noqa: PLC0415
-
             transport = SupervisorTransport("tabula", self.paths.password, f"unix://{self.paths.socket}")
             self._rpc = ServerProxy("http://127.0.0.1", transport=transport)
         return self._rpc

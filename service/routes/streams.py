@@ -51,8 +51,9 @@ STREAM_RESPONSE = {
         "`seq` greater than `Last-Event-ID` (or `after`; default: the `Match`'s last "
         "event), in order, without gap or duplicate, then each new one as it is "
         "committed. A keep-alive at least every 15 s (SSE: the comment `: keep-alive`; "
-        "NDJSON: an empty line). The stream ends after the match ends (its last events, "
-        "then the final `Match`), and after the viewer's own `player_resigned` event "
+        "NDJSON: an empty line). The stream ends after the match ends (its last events; "
+        "a `rematch_created` if one comes within `STREAM_REMATCH_WAIT_S`, 30 s; then the "
+        "final `Match`), and after the viewer's own `player_resigned` event "
         "(the token is revoked: the final `Match` is the spectator's). A client more "
         "than `STREAM_QUEUE_MAX` (1000) events behind gets `too_far_behind` and the "
         "stream ends: reconnect with the last seq seen, nothing is lost."),

@@ -8,6 +8,7 @@ Workers shared one heartbeat key, so a dead worker went unnoticed by
 
 import time
 
+import orjson
 import pytest
 import redis
 from rq.job import Job, JobStatus
@@ -61,13 +62,13 @@ def test_a_visit_moves_the_entry_to_the_next_due_time(stall_app, monkeypatch):
     assert sweeper.sweep(services, now + 32_000) == (0, 0) and reads == [match_id]
 
 
-def test_a_finished_or_human_only_match_leaves_the_index(stall_app):
+def test_a_finished_match_leaves_the_index(stall_app):
     services, client = stall_app.extensions["tabula"], stall_app.test_client()
     created = _human_vs_ai(client, services, human_first=False)
     match_id = created["match"]["id"]
     doc = services.store.load_doc(match_id)
     doc["status"] = "finished"
-    services.redis.hset(f"match:{{{match_id}}}", "doc", __import__("orjson").dumps(doc))
+    services.redis.hset(f"match:{{{match_id}}}", "doc", orjson.dumps(doc))
     sweeper.sweep(services)
     assert services.store.due_matches(int(time.time() * 1000) + 10**9, 10) == []
 

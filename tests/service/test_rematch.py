@@ -2,20 +2,19 @@
 
 import threading
 
+import orjson
 import pytest
 
 from .helpers import bearer, create, humans
 
 
 def _finished_match(client, services, seats):
-    """A match played to its end by the AI after its people resign... except
-    that resigning revokes a token; so the doc is marked finished instead
-    (a rematch only reads the old match's seats, options and timer)."""
+    """A new match marked finished in storage: a rematch reads only the old
+    match's status, seats, options and timer, and the seats keep their
+    tokens (playing it out would need them to resign, which revokes them)."""
     created = create(client, seats=seats, turn_timeout_s=120)
     match_id = created["match"]["id"]
     key = f"match:{{{match_id}}}"
-    import orjson
-
     doc = orjson.loads(services.redis.hget(key, "doc"))
     doc.update(status="finished", to_act=[], deadlines={},
                result={"winners": [0], "reason": "test", "scores": {}})

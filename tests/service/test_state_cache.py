@@ -88,7 +88,7 @@ def test_a_commit_caches_the_new_state_under_the_new_revision(client, services):
     assert engine.get_game("anno1503").dump(cached) == stored.state
 
 
-# --- the raw round trips (storage.Store._round_trip) ------------------------------
+# --- the raw round trips (storage.Store._replies) ---------------------------------
 
 
 def test_a_move_still_commits_after_the_server_forgot_the_script(client, services):
