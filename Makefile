@@ -15,6 +15,10 @@ REDIS_EXTRA := $(if $(shell command -v redis-server),,redis-binary)
 RUN_SPEC    := .$(if $(REDIS_EXTRA),[$(REDIS_EXTRA)])
 TEST_SPEC   := .[test$(if $(REDIS_EXTRA),$(comma)$(REDIS_EXTRA))]
 
+# The browser tests drive Debian's chromium (Playwright cannot download its
+# own build here): installed once, when it is missing (as root, like CI).
+CHROMIUM ?= /usr/bin/chromium
+
 # Two xdist workers for the two cores; `make test PYTEST_ARGS=-x` to override.
 PYTEST_ARGS ?= -n 2
 
@@ -42,7 +46,11 @@ run: $(VENV)/.installed-run
 
 # pytest's own exit status is make's: any failure, error or "no tests
 # collected" (status 5) fails the target.
-test: $(VENV)/.installed-test
+$(CHROMIUM):
+	apt-get update
+	apt-get install -y chromium
+
+test: $(VENV)/.installed-test $(CHROMIUM)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 clean:

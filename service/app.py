@@ -21,7 +21,7 @@ from .context import Services
 from .errors import ApiError, from_http_exception, unexpected_error_body
 from .json_provider import OrjsonProvider
 from .move_lane import MoveLane
-from .routes import catalogue, history, matches, ops, playing, streams
+from .routes import catalogue, history, matches, ops, playing, streams, web
 from .schemas import ErrorSchema, register_request_schemas
 
 log = logging.getLogger(__name__)
@@ -178,6 +178,7 @@ def create_app(config=None):
     for module in (catalogue, matches, playing, history, streams, ops):
         api.register_blueprint(module.blp)
     ops.register_plain_routes(app, api)
+    web.register_web_client(app)
     app.before_request(guards.check_rate_limit)
     app.before_request(bodies.check_json_body)
     app.after_request(guards.count_unread_charge)

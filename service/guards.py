@@ -15,10 +15,11 @@ import redis
 from flask import current_app, g, request
 
 from .rate_limit import RateCharge, create_window, request_window
+from .routes.web import CLIENT_PREFIX
 from .tokens import bearer_token, hash_token
 
-EXEMPT_PATHS = frozenset({"/healthz", "/readyz", "/openapi.yaml", "/openapi.json", "/docs",
-                          "/metrics"})
+EXEMPT_PATHS = frozenset({"/", "/play", "/healthz", "/readyz", "/openapi.yaml", "/openapi.json",
+                          "/docs", "/metrics"})
 CREATE_ENDPOINT = "matches.Matches"
 
 
@@ -45,7 +46,7 @@ def _charges(config):
 
 
 def check_rate_limit():
-    if request.path in EXEMPT_PATHS:
+    if request.path in EXEMPT_PATHS or request.path.startswith(CLIENT_PREFIX):
         return
     services = current_app.extensions["tabula"]
     charges = _charges(services.config)

@@ -468,6 +468,12 @@ class EventsQuerySchema(ma.Schema):
     limit = ma.fields.Integer(load_default=500, validate=validate.Range(1, 1000))
 
 
+class BoardQuerySchema(ma.Schema):
+    step = ma.fields.Integer(validate=validate.Range(0, MAX_SEED), metadata=_desc(
+        "Finished matches only: the board after the first `step` actions of the replay "
+        "(0: as set up), for stepping through a match. Default: the board now."))
+
+
 class EventListSchema(ma.Schema):
     events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
     last_seq = ma.fields.Integer(required=True, metadata=_desc(

@@ -3,8 +3,9 @@
 from flask import Response, request
 from flask.views import MethodView
 
-from .. import matches, rematch
+from .. import boards, matches, rematch
 from ..schemas import (
+    BoardQuerySchema,
     CreatedMatchSchema,
     CreateMatchSchema,
     JoinedSchema,
@@ -80,6 +81,35 @@ class MatchById(MethodView):
         if body is None:
             return Response(status=304, headers=headers)
         return body, 200, headers
+
+
+SVG = "image/svg+xml"
+
+
+@blp.route("/<match_id>/board.svg")
+class Board(MethodView):
+    @blp.doc(operationId="getBoard", security=OPTIONAL_BEARER, parameters=[IF_NONE_MATCH], responses={
+        "200": {"description": (
+            "The board as an SVG document, drawn from the view of the bearer's seat (or a "
+            "spectator's) and redacted exactly as `Match.view`. Elements an action refers to "
+            "carry `data-` attributes (`data-space=\"r,c\"`, `data-region`, `data-estate`, "
+            "`data-slot`, `data-ship`, `data-card`, `data-seat`, ...); the root's "
+            "`data-click-targets` maps each action type to the parameters that name them."),
+            "headers": ETAG_HEADER, "content": {SVG: {"schema": {"type": "string"}}}},
+        "304": {"description": "Not modified (If-None-Match is the current ETag)."}})
+    @blp.arguments(BoardQuerySchema, location="query")
+    @documents_errors(blp, 401, 403, 404, 409, conflict=(
+        "`illegal_action` with `details.reason` `match_not_finished`: `step` is for finished "
+        "matches."))
+    def get(self, query, match_id):
+        """The match as a picture (SVG) for the bearer (or a spectator); `ETag` by version."""
+        wanted = request.headers.get("If-None-Match")
+        cached = [entry.strip().removeprefix("W/") for entry in wanted.split(",")] if wanted else []
+        etag, svg = boards.get_board(services(), match_id, token(), query.get("step"), cached)
+        headers = {"ETag": etag, "Vary": "Authorization", "Cache-Control": "no-cache"}
+        if svg is None:
+            return Response(status=304, headers=headers)
+        return Response(svg, mimetype=SVG, headers=headers)
 
 
 @blp.route("/<match_id>/join")

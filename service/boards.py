@@ -1,0 +1,47 @@
+"""GET /v1/matches/{id}/board.svg: the match as a picture, drawn from the view.
+
+The picture comes from ``engine.render.board_svg`` on the same view the
+Match carries (``documents.view_for``), so it is redacted exactly as the
+view is. ``step`` draws a finished match after its first ``step`` actions,
+re-run from the replay (the web client's step-through): once a match is
+over its replay is public, so an earlier position reveals nothing new.
+"""
+
+from engine.render import board_svg
+from engine.runner import replay
+
+import engine
+
+from .documents import view_for
+from .errors import ApiError, validation
+from .state_cache import engine_state
+from .tokens import load_for_viewer
+
+
+def board_etag(version, step=None):
+    """The picture's ETag: the match version, and the step when one is drawn."""
+    return f'"{version}"' if step is None else f'"{version}.{step}"'
+
+
+def get_board(services, match_id, token, step=None, cached_etags=()):
+    """``(etag, svg or None)``: None when ``cached_etags`` (If-None-Match) holds the etag."""
+    stored, viewer = load_for_viewer(services.store, match_id, token)
+    doc = stored.doc
+    etag = board_etag(doc["version"], step)
+    if etag in cached_etags or "*" in cached_etags:
+        return etag, None
+    game = engine.get_game(doc["game"])
+    state = engine_state(services, game, stored) if step is None else _state_at(services, game, doc, step)
+    return etag, board_svg(view_for(game, doc, state, viewer), viewer)
+
+
+def _state_at(services, game, doc, step):
+    if doc["status"] != "finished":
+        raise ApiError(409, "illegal_action", "earlier positions are shown once the match is finished",
+                       reason="match_not_finished")
+    actions = services.store.read_actions(doc["id"])
+    if step > len(actions):
+        raise validation("no such step", fields={"step": [f"the match has {len(actions)} actions"]})
+    state, _ = replay(game, len(doc["seats"]), doc["options"], doc["seed"],
+                      [(entry["seat"], entry["action"]) for entry in actions[:step]])
+    return state

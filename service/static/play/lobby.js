@@ -1,0 +1,140 @@
+// The lobby: matches open to join, in play and finished; a form to create one.
+
+import { heldTokens, keepTokens } from "./api.js";
+import { fill, h, humanize } from "./dom.js";
+
+const TIMERS = [[0, "no timer"], [60, "1 minute"], [300, "5 minutes"], [3600, "1 hour"], [86400, "1 day"]];
+
+export async function showLobby(root, api, go) {
+  const games = await api.games();
+  const lists = h("div", { class: "lobby-lists" });
+  fill(root,
+    h("section", { class: "panel create" }, h("h2", {}, "New match"), createForm(api, games, go)),
+    lists);
+  await listMatches(lists, api, go);
+}
+
+// --- the match lists -------------------------------------------------------
+
+async function listMatches(root, api, go) {
+  const sections = [["waiting", "Open seats"], ["active", "In play"], ["finished", "Finished"]];
+  const pages = await Promise.all(sections.map(([status]) => api.lobby(status)));
+  fill(root, sections.map(([status, title], i) => h("section", { class: "panel", "data-status": status },
+    h("h2", {}, title),
+    pages[i].length ? h("ul", { class: "matches" }, pages[i].map((m) => matchRow(m, api, go)))
+      : h("p", { class: "muted" }, "None."))));
+}
+
+function seatText(seat) {
+  if (seat.kind === "open") return "open seat";
+  if (seat.kind === "ai") return `${seat.name || "AI"} (AI, ${seat.level})`;
+  return seat.name || "a player";
+}
+
+function matchRow(match, api, go) {
+  const mine = Object.keys(heldTokens(api.base, match.id)).length > 0;
+  const open = match.seats.some((s) => s.kind === "open");
+  const buttons = [];
+  if (mine) buttons.push(h("button", { onclick: () => go(match.id) }, "Continue"));
+  if (open && match.status === "waiting") {
+    buttons.push(h("button", { onclick: () => join(api, match.id, go) }, "Join"));
+  }
+  buttons.push(h("button", { class: "secondary", onclick: () => go(match.id) }, mine ? "Open" : "Watch"));
+  const options = Object.entries(match.options).map(([k, v]) => `${humanize(k)}: ${humanize(v)}`).join(" · ");
+  return h("li", { "data-match": match.id },
+    h("div", {}, h("strong", {}, match.game === "anno1503" ? "Anno 1503" : "Anno 1452"), " ",
+      h("span", { class: "muted" }, options)),
+    h("div", { class: "muted" }, match.seats.map(seatText).join(", ")),
+    h("div", { class: "row" }, buttons));
+}
+
+async function join(api, matchId, go) {
+  const name = prompt("Your name at the table?", localStorage.getItem("tabula:name") || "") || null;
+  if (name) localStorage.setItem("tabula:name", name);
+  const joined = await api.join(matchId, name);
+  keepTokens(api.base, matchId, { [joined.seat]: joined.token });
+  go(matchId);
+}
+
+// --- the create form -------------------------------------------------------
+
+function createForm(api, games, go) {
+  const form = h("form", { class: "create-form" });
+  const gameSelect = h("select", { name: "game" },
+    games.map((g) => h("option", { value: g.id }, g.title || g.id)));
+  const optionsBox = h("div", { class: "options" });
+  const seatsBox = h("div", { class: "seats" });
+  const timer = h("select", { name: "timer" }, TIMERS.map(([s, label]) => h("option", { value: s }, label)));
+  const name = h("input", { name: "name", placeholder: "Your name", value: localStorage.getItem("tabula:name") || "" });
+  const error = h("p", { class: "error", role: "alert" });
+  const game = () => games.find((g) => g.id === gameSelect.value);
+
+  const redraw = () => {
+    fill(optionsBox, Object.entries(game().options).map(([option, spec]) => optionField(option, spec)));
+    drawSeats(seatsBox, game(), Math.min(game().max_players, Math.max(game().min_players, seatsBox.children.length || 2)));
+  };
+  gameSelect.addEventListener("change", redraw);
+  redraw();
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    try {
+      const created = await api.create(createRequest(form, game(), name.value.trim()));
+      keepTokens(api.base, created.match.id, created.tokens);
+      if (name.value.trim()) localStorage.setItem("tabula:name", name.value.trim());
+      go(created.match.id);
+    } catch (failure) {
+      error.textContent = failure.describe ? failure.describe() : String(failure);
+    }
+  });
+  fill(form,
+    h("label", {}, "Game ", gameSelect), optionsBox,
+    h("label", {}, "Your name ", name),
+    h("fieldset", {}, h("legend", {}, "Seats"), seatsBox,
+      h("div", { class: "row" },
+        h("button", { type: "button", class: "secondary", onclick: () => drawSeats(seatsBox, game(), seatsBox.children.length + 1) }, "Add a seat"),
+        h("button", { type: "button", class: "secondary", onclick: () => drawSeats(seatsBox, game(), seatsBox.children.length - 1) }, "Remove a seat"))),
+    h("label", {}, "Turn timer ", timer),
+    h("button", { type: "submit", class: "primary" }, "Create the match"), error);
+  return form;
+}
+
+function optionField(option, spec) {
+  const choices = spec.choices || [];
+  return h("label", { title: spec.description || "" }, `${humanize(option)} `,
+    h("select", { name: `option:${option}` }, h("option", { value: "" }, "default"),
+      choices.map((c) => h("option", { value: JSON.stringify(c) }, humanize(c)))));
+}
+
+/** `count` seat rows (kept within the game's player range): seat 0 is you. */
+function drawSeats(box, game, count) {
+  const wanted = Math.min(game.max_players, Math.max(game.min_players, count));
+  const kept = [...box.children].map((row) => [row.querySelector("[name=kind]").value, row.querySelector("[name=level]").value]);
+  fill(box, Array.from({ length: wanted }, (_, seat) => {
+    const [kind, level] = kept[seat] || [seat === 0 ? "you" : "ai", "medium"];
+    const kindSelect = h("select", { name: "kind", "aria-label": `Seat ${seat + 1}` },
+      [["you", "You"], ["human", "Another person here (hot seat)"], ["ai", "AI"], ["open", "Open seat"]]
+        .map(([v, label]) => h("option", { value: v, selected: v === kind }, label)));
+    const levelSelect = h("select", { name: "level", "aria-label": `Seat ${seat + 1} AI level` },
+      (game.ai_levels || ["easy", "medium", "hard"]).map((l) => h("option", { value: l, selected: l === level }, l)));
+    const sync = () => { levelSelect.hidden = kindSelect.value !== "ai"; };
+    kindSelect.addEventListener("change", sync);
+    sync();
+    return h("div", { class: "seat-row", "data-seat": seat }, h("span", { class: `seat-dot seat-${seat}` }), `Seat ${seat + 1} `, kindSelect, levelSelect);
+  }));
+}
+
+function createRequest(form, game, yourName) {
+  const options = {};
+  for (const select of form.querySelectorAll("[name^='option:']")) {
+    if (select.value) options[select.name.slice("option:".length)] = JSON.parse(select.value);
+  }
+  const seats = [...form.querySelectorAll(".seat-row")].map((row, seat) => {
+    const kind = row.querySelector("[name=kind]").value;
+    if (kind === "ai") return { kind: "ai", level: row.querySelector("[name=level]").value };
+    if (kind === "open") return { kind: "open" };
+    return { kind: "human", name: kind === "you" && yourName ? yourName : `Player ${seat + 1}` };
+  });
+  return { game: game.id, options, seats, turn_timeout_s: Number(form.querySelector("[name=timer]").value) };
+}

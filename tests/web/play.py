@@ -1,0 +1,88 @@
+"""Driving the web client as a person would: the lobby form, clicks on the
+board and on move buttons. Used by the browser tests."""
+
+import time
+
+# Moves that end a player's part of a turn: chosen first, so the AI seats
+# finish the match in a few dozen of the person's decisions.
+QUICK_MOVES = ("end_turn", "pass", "keep_hand", "end_trading", "decline_offer", "return_tile",
+               "cancel_draft")
+WAIT_FOR_TURN = """() => {
+  const main = document.querySelector('main');
+  if (main.dataset.status === 'finished') return 'finished';
+  if (main.dataset.busy) return null;
+  return document.querySelector('.actions button.move, .board .target') ? 'turn' : null;
+}"""
+
+
+def create_match(page, base_url, game, options, seats, name="Ada"):
+    """Fill the lobby's form; ``seats`` like ``["you", "ai:easy", "open"]``. Returns the match id."""
+    page.goto(base_url + "/play/")
+    form = page.locator("form.create-form")
+    form.locator("select[name=game]").select_option(game)
+    for option, value in options.items():
+        form.locator(f"select[name='option:{option}']").select_option(f'{value}' if isinstance(value, int) else f'"{value}"')
+    form.locator("input[name=name]").fill(name)
+    while form.locator(".seat-row").count() < len(seats):
+        form.get_by_role("button", name="Add a seat").click()
+    while form.locator(".seat-row").count() > len(seats):
+        form.get_by_role("button", name="Remove a seat").click()
+    for index, seat in enumerate(seats):
+        kind, _, level = seat.partition(":")
+        row = form.locator(f".seat-row[data-seat='{index}']")
+        row.locator("select[name=kind]").select_option(kind)
+        if level:
+            row.locator("select[name=level]").select_option(level)
+    form.get_by_role("button", name="Create the match").click()
+    page.wait_for_url("**/play/#/match/*")
+    page.wait_for_selector("main[data-status]")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def press(button):
+    """Click a move button, opening its group first when it is folded away."""
+    if not button.is_visible():
+        button.locator("xpath=ancestor::details[1]/summary").click()
+    button.click()
+
+
+def click_board(page):
+    """Click the first highlighted place on the board (and the menu's first move, if it opens)."""
+    page.locator(".board .target").first.click()
+    menu = page.locator(".move-menu [role=menuitem]")
+    if menu.count():
+        menu.first.click()
+
+
+def click_button(page):
+    """Click the quickest move button there is (else the first)."""
+    for move_type in QUICK_MOVES:
+        button = page.locator(f".actions button.move[data-type='{move_type}']")
+        if button.count():
+            press(button.first)
+            return
+    press(page.locator(".actions button.move").first)
+
+
+def play_to_end(page, timeout_s=300):
+    """Play the page's seat until the match is over. Returns how many moves
+    were clicked on the board and as buttons."""
+    clicked = {"board": 0, "buttons": 0}
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        state = page.wait_for_function(WAIT_FOR_TURN, timeout=120_000).json_value()
+        if state == "finished":
+            return clicked
+        version = page.locator("main").get_attribute("data-version")
+        has_buttons = page.locator(".actions button.move").count() > 0
+        # The board at least once a match (and whenever it is the only way).
+        if page.locator(".board .target").count() and (not has_buttons or clicked["board"] == 0):
+            click_board(page)
+            clicked["board"] += 1
+        else:
+            click_button(page)
+            clicked["buttons"] += 1
+        page.wait_for_function(
+            "v => document.querySelector('main').dataset.version !== v && !document.querySelector('main').dataset.busy"
+            " || document.querySelector('main').dataset.status === 'finished'", arg=version, timeout=60_000)
+    raise AssertionError(f"the match did not end within {timeout_s} s ({clicked})")

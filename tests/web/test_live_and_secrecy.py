@@ -1,0 +1,113 @@
+"""Two people at one match in two browsers, a spectator, and the lobby.
+
+- A move made in one browser appears in the other's without a reload (the
+  event stream).
+- A spectator's page never holds a seat's hand: the hand's cards are
+  neither drawn nor named anywhere in its DOM.
+- Screenshots of the lobby and of a board of each game.
+"""
+
+import json
+
+import requests
+
+from .conftest import screenshot
+from .play import WAIT_FOR_TURN, click_button
+
+NO_RELOAD_MARK = "window.__still_this_page = true"
+
+
+def _create(stack, game, options, seats):
+    body = {"game": game, "options": options, "seats": seats, "seed": 5, "dice": "reproducible"}
+    response = requests.post(f"{stack}/v1/matches", json=body, timeout=10)
+    assert response.status_code == 201, response.text
+    created = response.json()
+    return created["match"]["id"], created["tokens"]
+
+
+def _open_as(new_page, stack, match_id, tokens):
+    """A browser holding ``tokens`` ({seat: token}) for the match, on its page."""
+    page, watch = new_page()
+    page.goto(f"{stack}/play/")
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)",
+                  [f"tabula:{stack}:{match_id}", json.dumps(tokens)])
+    page.goto(f"{stack}/play/#/match/{match_id}")
+    page.wait_for_selector("main[data-version] .board svg")
+    page.evaluate(NO_RELOAD_MARK)
+    return page, watch
+
+
+def _to_act(stack, match_id):
+    return requests.get(f"{stack}/v1/matches/{match_id}", timeout=10).json()["to_act"]
+
+
+def test_a_move_in_one_browser_shows_in_the_other(stack, new_page):
+    humans = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    match_id, tokens = _create(stack, "anno1503", {}, humans)
+    pages = {seat: _open_as(new_page, stack, match_id, {seat: tokens[seat]}) for seat in ("0", "1")}
+    for _ in range(3):  # three moves, whoever is to act
+        mover = str(_to_act(stack, match_id)[0])
+        watcher = "1" if mover == "0" else "0"
+        moving, _ = pages[mover]
+        watching, _ = pages[watcher]
+        assert moving.wait_for_function(WAIT_FOR_TURN).json_value() == "turn"
+        before = int(watching.locator("main").get_attribute("data-version"))
+        seen = watching.locator(".log li").count()
+        click_button(moving)
+        watching.wait_for_function(
+            "v => Number(document.querySelector('main').dataset.version) > v", arg=before)
+        assert watching.locator(".log li").count() > seen
+        assert watching.evaluate("window.__still_this_page === true")  # no reload
+    for page, watch in pages.values():
+        assert watch.problems == [], "\n".join(watch.problems)
+
+
+def _hand_cards(stack, match_id, token):
+    view = requests.get(f"{stack}/v1/matches/{match_id}", timeout=10,
+                        headers={"Authorization": f"Bearer {token}"}).json()["view"]
+    return view["players"][0]["hand"], view
+
+
+def test_a_spectator_never_sees_a_hand(stack, new_page):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "easy"},
+             {"kind": "ai", "level": "easy"}]
+    match_id, tokens = _create(stack, "anno1452", {"scenario": "ottokar_b"}, seats)
+    player, _ = _open_as(new_page, stack, match_id, {"0": tokens["0"]})
+    spectator, watch = new_page()
+    spectator.goto(f"{stack}/play/#/match/{match_id}")
+    spectator.wait_for_selector("main[data-version] .board svg")
+    hand, view = _hand_cards(stack, match_id, tokens["0"])
+    assert hand, "seat 0 should hold cards at the start"
+    open_cards = set(view["open_cards"])
+    for card in hand:
+        shown = f".board [data-card='{card}']"
+        assert player.locator(shown).count() >= 1  # the seat itself sees its card
+        if card not in open_cards:
+            assert spectator.locator(shown).count() == 0
+        name = player.locator(f"{shown} title").first.text_content().split(" (")[0]
+        if card not in open_cards:
+            assert name not in spectator.content(), name
+    assert spectator.locator(".actions button.move, .board .target").count() == 0
+    screenshot(spectator, "spectator-anno1452")
+    assert watch.problems == [], "\n".join(watch.problems)
+
+
+def test_screenshots_of_the_lobby_and_a_board_of_each_game(stack, new_page):
+    boards = {
+        "anno1503": {"expansion": "pirates_aristocrats"},
+        "anno1452": {"rules": "expert", "scenario": "standard"},
+    }
+    for game, options in boards.items():
+        seats = [{"kind": "human", "name": "Ada"}] + [{"kind": "ai", "level": "easy"}] * 2
+        match_id, tokens = _create(stack, game, options, seats)
+        page, watch = _open_as(new_page, stack, match_id, {"0": tokens["0"]})
+        page.wait_for_function(WAIT_FOR_TURN)
+        path = screenshot(page, f"board-{game}")
+        assert path.stat().st_size > 20_000
+        assert watch.problems == [], "\n".join(watch.problems)
+    lobby, watch = new_page()
+    lobby.goto(f"{stack}/play/")
+    lobby.wait_for_selector("[data-status=active] li[data-match]")
+    assert lobby.locator("[data-status=active] li[data-match]").count() >= 2
+    screenshot(lobby, "lobby")
+    assert watch.problems == [], "\n".join(watch.problems)
