@@ -1,4 +1,4 @@
-"""The Anno 1452 board picture (engine/render/anno1452.py).
+"""The Anno 1452 board picture (the engine/render/anno1452 package).
 
 Seeded random matches of every rules set, scenario and player count are
 rendered at many steps from the acting seat's view. Checked: the SVG is
@@ -6,7 +6,8 @@ well-formed and titled; every legal action that refers to a place (an Estate,
 a region, a card, a seat...) finds an element carrying that place's data-
 attribute (the web client's contract, ``CLICK_TARGETS``); every region and
 Estate slot is drawn exactly once; the map's drawn borders are map.json's; the
-picture is redacted as the view is; names are escaped.
+picture is redacted as the view is; seats are named as the web client names
+them; names are escaped.
 """
 
 import json
@@ -19,6 +20,7 @@ import pytest
 import engine
 from engine.games.anno1452.data import CARDS, MAX_ESTATES, REGION_INDEX, REGION_NAMES, REGIONS
 from engine.render import anno1452, board_svg
+from engine.render.anno1452 import cards, map as board_map
 
 GAME = engine.get_game("anno1452")
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -132,7 +134,7 @@ def test_the_root_carries_the_click_targets_and_a_description():
 
 def test_the_drawn_borders_are_the_maps_borders():
     expected = {tuple(sorted((r, REGION_INDEX[b]))) for r, region in enumerate(REGIONS) for b in region["borders"]}
-    assert anno1452.layout_adjacency() == expected
+    assert board_map.layout_adjacency() == expected
 
 
 def _inside(point, polygon):
@@ -146,10 +148,10 @@ def _inside(point, polygon):
 
 def test_every_estate_slot_lies_inside_its_region():
     for r, name in enumerate(REGION_NAMES):
-        polygon = anno1452.LAYOUT["regions"][name]["polygon"]
-        for x, y in anno1452.SLOTS[r]:
-            corners = [(x, y), (x + anno1452.SLOT_W, y), (x, y + anno1452.SLOT_H),
-                       (x + anno1452.SLOT_W, y + anno1452.SLOT_H)]
+        polygon = board_map.LAYOUT["regions"][name]["polygon"]
+        w, h = board_map.SLOT_W, board_map.SLOT_H
+        for x, y in board_map.SLOTS[r]:
+            corners = [(x, y), (x + w, y), (x, y + h), (x + w, y + h)]
             assert all(_inside(c, polygon) for c in corners), name
 
 
@@ -249,3 +251,29 @@ def test_ottokar_is_grey_and_named():
     titles = [e.text for e in root.iter(SVG_NS + "title")]
     assert any("Estate of Ottokar" in t for t in titles)
     assert any("Ottokar" in "".join(e.itertext()) for e in root.iter(SVG_NS + "g") if e.get("class") == "legend")
+
+
+def _texts(element):
+    return "".join(element.itertext())
+
+
+def test_unnamed_seats_are_counted_from_one_as_in_the_web_client():
+    state = _mid_game()
+    view = GAME.view(state, 0)
+    view["players"][1]["name"] = "Bertha"
+    root = _parse(anno1452.render(view, 0))
+    panels = {e.get("data-seat"): _texts(e) for e in root.iter() if e.get("class") == "player"}
+    assert panels["0"].startswith("Seat 1") and panels["1"].startswith("Bertha")
+    assert panels["3"].startswith("Seat 4")
+    everything = _texts(root) + " ".join(e.text for e in root.iter(SVG_NS + "title"))
+    assert "Seat 0" not in everything and "Seat 2" not in everything  # seat 1 is Bertha
+    assert "as seen by Seat 1." in root.find(SVG_NS + "desc").text
+    # Only the panels name a seat for a click: the legend rows do not.
+    assert sorted(e.get("data-seat") for e in root.iter() if e.get("data-seat") is not None) == ["0", "1", "2", "3"]
+
+
+def test_every_text_only_card_has_a_short_text():
+    worded = {"marriage", "title", "inheritance"}  # put into words from their rules data
+    effects = {c["effect"] for c in CARDS if c["kind"] not in worded}
+    assert set(cards.EFFECT_TEXTS) == effects
+    assert all(cards.card_text(i) for i in range(len(CARDS)))

@@ -1,4 +1,4 @@
-"""The Anno 1503 board picture (engine/render/anno1503.py).
+"""The Anno 1503 board picture (the engine/render/anno1503 package).
 
 Checked over seeded random matches of the base game and of Pirates &
 Aristocrats, from the acting seat's view: the SVG is well formed and titled,
@@ -60,6 +60,11 @@ def data_values(root, attribute):
     return [e.get(f"data-{attribute}") for e in root.iter() if e.get(f"data-{attribute}") is not None]
 
 
+def texts(element):
+    """The words of every ``<text>`` and ``<title>`` under ``element``, in document order."""
+    return ["".join(e.itertext()) for e in element.iter() if e.tag in (f"{SVG_NS}text", f"{SVG_NS}title")]
+
+
 def board_squares(options):
     """Every square of the board: the 5x12 main board, and the 6x6 pirate sea east of it."""
     squares = {f"{r},{c}" for r in range(5) for c in range(12)}
@@ -78,6 +83,13 @@ def check_picture(svg, view, options):
     ships = data_values(root, "ship")
     expected_ships = [f"{p['seat']},{i}" for p in view["players"] for i in range(len(p["ships"]))]
     assert sorted(ships) == sorted(expected_ships), "each ship exactly once, on the board or in stock"
+    for attribute in ("slot", "bridge", "commodity"):
+        values = data_values(root, attribute)
+        assert len(values) == len(set(values)), f"a data-{attribute} twice"
+    # A client takes the first element with a value (querySelector): for a seat, its panel.
+    for player in view["players"]:
+        first = next(e for e in root.iter() if e.get("data-seat") == str(player["seat"]))
+        assert "panel" in first.get("class", "").split()
     return root
 
 
@@ -254,8 +266,32 @@ def test_view_text_is_escaped():
     svg = anno1503.render(view, 0)
     root = ET.fromstring(svg)
     assert not list(root.iter(f"{SVG_NS}b")), "markup from a name became an element"
-    texts = ["".join(e.itertext()) for e in root.iter() if e.tag in (f"{SVG_NS}text", f"{SVG_NS}title")]
-    assert any(name in t for t in texts)
+    assert any(name in words for words in texts(root))
+
+
+def test_seats_and_ships_count_from_one():
+    """Unnamed seats read "Seat 1", "Seat 2"... as the web client names them (svg.seat_name), and
+    ships "ship 1", "ship 2": in panels, titles, the header and the legend. ``data-`` values keep
+    the actions' own numbers (the ship's index from 0)."""
+    state = next(mid_game_states(BASE, steps=(400,)))
+    view = GAME.view(state, 1)
+    view["discovery"] = {"ship": 1, "space": list(view["spaces"][0]["space"])}
+    assert not any(p.get("name") for p in view["players"])
+    root = ET.fromstring(anno1503.render(view, 1))
+    words = texts(root)
+    assert not any("Seat 0" in w for w in words)
+    assert "You: Seat 2" in words and any("with ship 2" in w for w in words)
+    legend = next(e for e in root.iter() if e.get("class") == "legend")
+    assert {"Seat 1 (blue)", "Seat 2 (orange) - you", "Seat 3 (green)"} <= set(texts(legend))
+    for panel in (e for e in root.iter() if e.get("data-seat") is not None):
+        head = next(e for e in panel.iter(f"{SVG_NS}text"))
+        assert head.text.startswith(f"Seat {int(panel.get('data-seat')) + 1}")
+    ships = [e for e in root.iter() if e.get("data-ship") is not None]
+    assert ships
+    for ship in ships:
+        seat, index = map(int, ship.get("data-ship").split(","))
+        assert ship.find(f"{SVG_NS}title").text.startswith(f"Seat {seat + 1}'s ship {index + 1},")
+        assert ship.find(f"{SVG_NS}text").text == str(index + 1), "the sail shows the ship's number"
 
 
 def test_size_stays_small():

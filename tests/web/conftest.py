@@ -30,16 +30,30 @@ OUTPUT = Path(os.environ.get("TABULA_TEST_OUTPUT", ROOT / "var" / "test-output")
 README_SCREENSHOTS = ROOT / "docs" / "screenshots"
 
 
+# Open event streams would hold a gunicorn's stop for the default 20 s.
+QUICK_STOP = {"GUNICORN_GRACEFUL_TIMEOUT": "2"}
+
+
 @pytest.fixture(scope="session")
-def stack(tmp_path_factory):
+def redis_url():
+    with RedisProcess() as redis_server:
+        yield redis_server.url
+
+
+@pytest.fixture(scope="session")
+def stack(redis_url, tmp_path_factory):
     """The base URL of a running Tabula (gunicorn + 2 AI workers on a private Redis)."""
     logs = tmp_path_factory.mktemp("web-stack")
-    with RedisProcess() as redis_server, \
-            RqWorker(redis_server.url, log=logs / "worker-1.log"), \
-            RqWorker(redis_server.url, log=logs / "worker-2.log"), \
-            LiveServer(redis_server.url, workers=2, log=logs / "gunicorn.log",
-                       # Open event streams would hold a stop for the default 20 s.
-                       env={"GUNICORN_GRACEFUL_TIMEOUT": "2"}) as server:
+    with RqWorker(redis_url, log=logs / "worker-1.log"), \
+            RqWorker(redis_url, log=logs / "worker-2.log"), \
+            LiveServer(redis_url, workers=2, log=logs / "gunicorn.log", env=QUICK_STOP) as server:
+        yield server.url
+
+
+@pytest.fixture
+def other_server(redis_url):
+    """A second API server on the same storage that allows any origin (CORS)."""
+    with LiveServer(redis_url, workers=1, env={**QUICK_STOP, "CORS_ORIGINS": "*"}) as server:
         yield server.url
 
 

@@ -15,14 +15,15 @@ WAIT_FOR_TURN = """() => {
 }"""
 
 
-def create_match(page, base_url, game, options, seats, name="Ada"):
-    """Fill the lobby's form; ``seats`` like ``["you", "ai:easy", "open"]``. Returns the match id."""
-    page.goto(base_url + "/play/")
+def create_match(page, client_url, game, options, seats, name="Ada"):
+    """Fill the lobby's form at ``client_url`` (the client's address); ``seats``
+    like ``["you", "ai:easy", "open"]``. Returns the match id."""
+    page.goto(client_url)
     form = page.locator("form.create-form")
     form.locator("select[name=game]").select_option(game)
     for option, value in options.items():
         form.locator(f"select[name='option:{option}']").select_option(f'{value}' if isinstance(value, int) else f'"{value}"')
-    form.locator("input[name=name]").fill(name)
+    page.locator("input[name=player-name]").fill(name)
     while form.locator(".seat-row").count() < len(seats):
         form.get_by_role("button", name="Add a seat").click()
     while form.locator(".seat-row").count() > len(seats):
@@ -34,7 +35,7 @@ def create_match(page, base_url, game, options, seats, name="Ada"):
         if level:
             row.locator("select[name=level]").select_option(level)
     form.get_by_role("button", name="Create the match").click()
-    page.wait_for_url("**/play/#/match/*")
+    page.wait_for_url("**#/match/*")
     page.wait_for_selector("main[data-status]")
     return page.url.rsplit("/", 1)[-1]
 

@@ -1,10 +1,11 @@
-"""Two people at one match in two browsers, a spectator, and the lobby.
+"""Two people at one match in two browsers, a spectator, another server, the lobby.
 
 - A move made in one browser appears in the other's without a reload (the
   event stream).
 - A spectator's page never holds a seat's hand: the hand's cards are
   neither drawn nor named anywhere in its DOM.
-- Screenshots of the lobby and of a board of each game.
+- The client served by one server plays on another one (`?server=`, CORS).
+- Screenshots of the lobby and of a board of each game (desktop and phone).
 """
 
 import json
@@ -12,7 +13,7 @@ import json
 import requests
 
 from .conftest import screenshot
-from .play import WAIT_FOR_TURN, click_button
+from .play import WAIT_FOR_TURN, click_button, create_match
 
 NO_RELOAD_MARK = "window.__still_this_page = true"
 
@@ -110,4 +111,46 @@ def test_screenshots_of_the_lobby_and_a_board_of_each_game(stack, new_page):
     lobby.wait_for_selector("[data-status=active] li[data-match]")
     assert lobby.locator("[data-status=active] li[data-match]").count() >= 2
     screenshot(lobby, "lobby")
+    assert watch.problems == [], "\n".join(watch.problems)
+
+
+def test_the_client_plays_on_another_server(stack, other_server, new_page):
+    page, watch = new_page()
+    calls = []
+    page.on("request", lambda r: calls.append(r.url))
+    match_id = create_match(page, f"{stack}/play/?server={other_server}#", "anno1503", {},
+                            ["you", "ai:easy"])
+    page.wait_for_function(WAIT_FOR_TURN)
+    api_calls = [url for url in calls if "/v1/" in url]
+    assert api_calls and all(url.startswith(other_server + "/v1/") for url in api_calls)
+    assert requests.get(f"{other_server}/v1/matches/{match_id}", timeout=10).status_code == 200
+    assert watch.problems == [], "\n".join(watch.problems)
+
+
+def test_the_board_fits_a_phone(stack, new_page):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "easy"}]
+    match_id, tokens = _create(stack, "anno1452", {"scenario": "ottokar_a"}, seats)
+    page, watch = new_page(width=390, height=844)
+    page.goto(f"{stack}/play/#/match/{match_id}")
+    page.wait_for_selector("main[data-version] .board svg")
+    board = page.locator(".board svg").bounding_box()
+    assert board["width"] <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
+    screenshot(page, "phone-anno1452")
+    assert watch.problems == [], "\n".join(watch.problems)
+
+
+def test_a_person_joins_an_open_seat_from_the_lobby(stack, new_page):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "open"}]
+    match_id, _ = _create(stack, "anno1503", {}, seats)
+    page, watch = new_page()
+    page.goto(f"{stack}/play/")
+    page.locator("input[name=player-name]").fill("Bo")
+    row = page.locator(f"[data-status=waiting] li[data-match='{match_id}']")
+    row.get_by_role("button", name="Join").click()
+    page.wait_for_url(f"**#/match/{match_id}")
+    page.wait_for_selector("main[data-status=active]")
+    assert "You play Bo." in page.locator(".status").inner_text()
+    match = requests.get(f"{stack}/v1/matches/{match_id}", timeout=10).json()
+    assert match["seats"][1]["kind"] == "human" and match["seats"][1]["name"] == "Bo"
     assert watch.problems == [], "\n".join(watch.problems)

@@ -33,7 +33,7 @@ def _variant_id(variant):
 def test_a_person_plays_a_whole_match(stack, new_page, variant):
     game, options, seats = variant
     page, watch = new_page()
-    create_match(page, stack, game, options, seats)
+    create_match(page, f"{stack}/play/", game, options, seats)
     assert page.locator(".board svg").count() == 1
     clicked = play_to_end(page)
     assert clicked["board"] >= 1, "no move was played on the board"

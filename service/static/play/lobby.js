@@ -5,13 +5,25 @@ import { fill, h, humanize } from "./dom.js";
 
 const TIMERS = [[0, "no timer"], [60, "1 minute"], [300, "5 minutes"], [3600, "1 hour"], [86400, "1 day"]];
 
+const NAME_KEY = "tabula:name";
+
+/** The name this browser plays under (kept across visits). */
+function playerName() {
+  return localStorage.getItem(NAME_KEY) || "";
+}
+
 export async function showLobby(root, api, go) {
   const games = await api.games();
   const lists = h("div", { class: "lobby-lists" });
+  const refresh = () => listMatches(lists, api, go);
+  const name = h("input", { name: "player-name", placeholder: "Your name", value: playerName(), maxlength: 64,
+    oninput: (event) => localStorage.setItem(NAME_KEY, event.target.value.trim()) });
   fill(root,
-    h("section", { class: "panel create" }, h("h2", {}, "New match"), createForm(api, games, go)),
-    lists);
-  await listMatches(lists, api, go);
+    h("section", { class: "panel create" },
+      h("label", { class: "your-name" }, "Your name at the table ", name),
+      h("h2", {}, "New match"), createForm(api, games, go)),
+    h("div", {}, h("div", { class: "row" }, h("button", { class: "secondary", onclick: refresh }, "Refresh")), lists));
+  await refresh();
 }
 
 // --- the match lists -------------------------------------------------------
@@ -35,11 +47,11 @@ function matchRow(match, api, go) {
   const mine = Object.keys(heldTokens(api.base, match.id)).length > 0;
   const open = match.seats.some((s) => s.kind === "open");
   const buttons = [];
-  if (mine) buttons.push(h("button", { onclick: () => go(match.id) }, "Continue"));
   if (open && match.status === "waiting") {
     buttons.push(h("button", { onclick: () => join(api, match.id, go) }, "Join"));
   }
-  buttons.push(h("button", { class: "secondary", onclick: () => go(match.id) }, mine ? "Open" : "Watch"));
+  buttons.push(mine ? h("button", { onclick: () => go(match.id) }, "Continue")
+    : h("button", { class: "secondary", onclick: () => go(match.id) }, "Watch"));
   const options = Object.entries(match.options).map(([k, v]) => `${humanize(k)}: ${humanize(v)}`).join(" · ");
   return h("li", { "data-match": match.id },
     h("div", {}, h("strong", {}, match.game === "anno1503" ? "Anno 1503" : "Anno 1452"), " ",
@@ -49,9 +61,7 @@ function matchRow(match, api, go) {
 }
 
 async function join(api, matchId, go) {
-  const name = prompt("Your name at the table?", localStorage.getItem("tabula:name") || "") || null;
-  if (name) localStorage.setItem("tabula:name", name);
-  const joined = await api.join(matchId, name);
+  const joined = await api.join(matchId, playerName() || null);
   keepTokens(api.base, matchId, { [joined.seat]: joined.token });
   go(matchId);
 }
@@ -65,7 +75,6 @@ function createForm(api, games, go) {
   const optionsBox = h("div", { class: "options" });
   const seatsBox = h("div", { class: "seats" });
   const timer = h("select", { name: "timer" }, TIMERS.map(([s, label]) => h("option", { value: s }, label)));
-  const name = h("input", { name: "name", placeholder: "Your name", value: localStorage.getItem("tabula:name") || "" });
   const error = h("p", { class: "error", role: "alert" });
   const game = () => games.find((g) => g.id === gameSelect.value);
 
@@ -80,9 +89,8 @@ function createForm(api, games, go) {
     event.preventDefault();
     error.textContent = "";
     try {
-      const created = await api.create(createRequest(form, game(), name.value.trim()));
+      const created = await api.create(createRequest(form, game(), playerName()));
       keepTokens(api.base, created.match.id, created.tokens);
-      if (name.value.trim()) localStorage.setItem("tabula:name", name.value.trim());
       go(created.match.id);
     } catch (failure) {
       error.textContent = failure.describe ? failure.describe() : String(failure);
@@ -90,7 +98,6 @@ function createForm(api, games, go) {
   });
   fill(form,
     h("label", {}, "Game ", gameSelect), optionsBox,
-    h("label", {}, "Your name ", name),
     h("fieldset", {}, h("legend", {}, "Seats"), seatsBox,
       h("div", { class: "row" },
         h("button", { type: "button", class: "secondary", onclick: () => drawSeats(seatsBox, game(), seatsBox.children.length + 1) }, "Add a seat"),

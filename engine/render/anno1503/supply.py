@@ -1,0 +1,108 @@
+"""The supply under the sea, and the legend beside it.
+
+The supply has one title per row: the chips' own text already says what
+they hold.
+"""
+
+from functools import lru_cache
+
+from ..svg import el, fit, group, legend, text_width, title
+from .layout import MARGIN, WIDTH
+from .look import (
+    AP_BADGE, COMMODITY_COLOURS, DANGER, MUTED, PIRATE_SQUARE_FILL, SEA_FILL, START_FILL, TILE_COLOURS,
+    chip_row, commodity_colours, ink_class, label,
+)
+from .words import ARISTO_SHORT, BUILDING_SHORT, counts, tile_name
+
+ROW_H = 27
+CHIPS_X = MARGIN + 84  # right of the row's heading
+
+
+def supply(view, lay):
+    """Stacks and reserve; public buildings; with the expansion its piles and buildings."""
+    y = lay.supply_y
+    stacks = view["stacks"]
+    chips, x = chip_row(CHIPS_X, y, [(f"{name} {count}", *_commodity_look(name))
+                                     for name, count in stacks.items()])
+    parts = [group(title(f"Supply: {counts(stacks.items())} cards"), label(MARGIN, y + 13, "Supply", "b f13"),
+                   *chips),
+             label(x + 14, y + 13, f"Reserve: {view['reserve_size']} tiles", "f13")]
+    removed = view.get("removed") or []
+    if removed:
+        parts.append(group(title("Treasures used: " + ", ".join(tile_name(t) for t in removed)),
+                           label(x + 150, y + 13, f"Treasures used: {len(removed)}", "u f13")))
+    y += ROW_H
+    buildings = view["buildings"]
+    chips, _ = chip_row(CHIPS_X, y, [
+        (f"{BUILDING_SHORT.get(name, name)} {count}", None, *(("bld", "m") if count else ("goal", "m u")))
+        for name, count in buildings.items()])
+    parts.append(group(title(f"Public buildings in the supply: {counts(buildings.items())}"),
+                       label(MARGIN, y + 13, "Buildings", "b f13"), *chips))
+    if view.get("expansion"):
+        parts.append(_expansion_supply(view["expansion"], y + ROW_H))
+    return "".join(parts)
+
+
+def _commodity_look(name):
+    """``(fill, class, text class)`` of a commodity chip: white text on the dark ones."""
+    fill, ink = commodity_colours(name)
+    return fill, "ch", ink_class(ink)
+
+
+def _expansion_supply(x_view, y):
+    """The pirate and aristocrat piles, the luxury reserve, then the aristocrat buildings."""
+    piles = (("Pirate deck", x_view["pirate_deck_size"]),
+             ("Pirate discard", len(x_view.get("pirate_discard") or [])),
+             ("Aristocrat deck", x_view["aristocrat_deck_size"]),
+             ("Aristocrat discard", x_view["aristocrat_discard_size"]),
+             ("Luxury reserve", x_view["expansion_reserve_size"]))
+    chips, x = chip_row(CHIPS_X, y, [(f"{name} {count}", "#e6edf5", "ch", "m") for name, count in piles])
+    stock = x_view["aristocrat_buildings"]
+    buildings, _ = chip_row(x + 8, y, [
+        (f"{ARISTO_SHORT.get(name, name)} {count}", None, "ab" if count else "goal", "m" if count else "m u")
+        for name, count in stock.items()], gap=5)
+    return (group(title(f"Piles: {counts(piles)}"), label(MARGIN, y + 13, "Expansion", "b f13"), *chips)
+            + group(title(f"Aristocrat buildings in the supply: {counts(stock.items())}"), *buildings))
+
+
+# --- legend ---------------------------------------------------------------------------
+
+
+def board_legend(view, names, viewer, lay, expansion):
+    """svg.legend beside the sea: the seats (names cut to the room left), then the board's marks."""
+    # svg.legend writes "name (colour) - you" at 12 px after an 18-unit swatch.
+    room = WIDTH - MARGIN - lay.legend_x - 18 - text_width(" (orange) - you", 12)
+    players = [{"seat": p["seat"], "name": fit(names[p["seat"]], room, 12)} for p in view["players"]]
+    return legend(lay.legend_x, lay.board_y + 14, players, viewer, _legend_rows(expansion))
+
+
+def _swatch(fill=None, cls=None, caption=None):
+    out = el("rect", width=14, height=14, y=-11, rx=2, fill=fill, class_=cls or "ch")
+    if caption is not None:
+        out += label(7, 0, caption, "m b w")
+    return out
+
+
+@lru_cache(maxsize=2)
+def _legend_rows(expansion):
+    rows = [
+        (_swatch(SEA_FILL), "Sea square"),
+        (_swatch(START_FILL), "Start square (new ships)"),
+        (_swatch(cls="sand"), "Island space (no tile)"),
+        (_swatch(cls="back", caption="2"), "Face-down tile: back number"),
+        (_swatch(COMMODITY_COLOURS["spice"][0]), "Branch office (its commodity)"),
+        (_swatch(TILE_COLOURS["trade_agreement"][0]), "Trade agreement"),
+        (_swatch(TILE_COLOURS["treasure_gold"][0]), "Treasure (gold or upgrade)"),
+        (el("circle", cx=7, cy=-4, r=7, fill=AP_BADGE, class_="ch") + label(7, 0, "3", "m b"),
+         "Ship: AP left"),
+        (el("circle", cx=7, cy=-4, r=3.5, fill=MUTED), "Dot: who looked at a tile"),
+    ]
+    if expansion:
+        rows += [
+            (_swatch(PIRATE_SQUARE_FILL), "Pirate square"),
+            (_swatch(cls="cback", caption="3"), "Pirate-sea tile (back)"),
+            (_swatch(COMMODITY_COLOURS["silk"][0]), "Luxury office"),
+            (_swatch(TILE_COLOURS["lair"][0]), "Pirate lair"),
+            (el("path", d="M1-10l12 12M13-10l-12 12", stroke=DANGER, stroke_width=3), "Damaged ship"),
+        ]
+    return tuple(rows)
