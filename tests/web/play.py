@@ -1,6 +1,7 @@
 """Driving the web client as a person would: the lobby form, clicks on the
 board and on move buttons. Used by the browser tests."""
 
+import json
 import time
 
 # Moves that end a player's part of a turn: chosen first, so the AI seats
@@ -22,7 +23,11 @@ def create_match(page, client_url, game, options, seats, name="Ada"):
     form = page.locator("form.create-form")
     form.locator("select[name=game]").select_option(game)
     for option, value in options.items():
-        form.locator(f"select[name='option:{option}']").select_option(f'{value}' if isinstance(value, int) else f'"{value}"')
+        select = form.locator(f"select[name='option:{option}']")
+        wanted = json.dumps(value)
+        # The game's default is the first entry ("Basic (default)"), whose value is empty.
+        chosen = select.select_option(wanted if select.locator(f"option[value='{wanted}']").count() else "")
+        assert chosen, option
     page.locator("input[name=player-name]").fill(name)
     while form.locator(".seat-row").count() < len(seats):
         form.get_by_role("button", name="Add a seat").click()

@@ -13,11 +13,12 @@
 import { Api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { showLobby } from "./lobby.js";
-import { showMatch } from "./match.js";
+import { openMatch } from "./match.js";
 
 const api = new Api();
 const main = document.querySelector("main");
-let leave = null;
+let leave = null; // stops the page on screen
+let shownPage = 0; // counts pages shown: an older one still loading draws nothing
 
 function go(matchId) {
   location.hash = `#/match/${matchId}`;
@@ -26,12 +27,19 @@ function go(matchId) {
 async function route() {
   leave?.();
   leave = null;
+  const page = ++shownPage;
   for (const key of Object.keys(main.dataset)) delete main.dataset[key];
   const match = location.hash.match(/^#\/match\/([\w-]+)/);
   try {
-    if (match) leave = await showMatch(main, api, match[1]);
-    else await showLobby(main, api, go);
+    if (match) {
+      const opened = openMatch(main, api, match[1]);
+      leave = opened.stop;
+      await opened.ready;
+    } else {
+      await showLobby(main, api, go, () => page === shownPage);
+    }
   } catch (error) {
+    if (page !== shownPage) return;
     fill(main, h("p", { class: "error", role: "alert" }, `Could not load: ${error.message || error}`),
       h("a", { href: "#/", class: "button" }, "Back to the lobby"));
   }

@@ -48,6 +48,7 @@ export function wireTargets(svg, actions, seat, label, play) {
     byElement.get(element).push(action);
   }
   svg.classList.toggle("choosing", byElement.size > 0);
+  ring(svg, [...byElement.keys()]);
   for (const [element, choices] of byElement) {
     element.classList.add("target");
     element.setAttribute("tabindex", "0");
@@ -64,6 +65,35 @@ export function wireTargets(svg, actions, seat, label, play) {
     });
   }
   return unplaced;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/**
+ * Draw a ring over each element, on top of the picture (a glow alone is
+ * faint on a small square). The ring is in the picture's own coordinates,
+ * whatever transforms the element sits in, and lets clicks through.
+ */
+function ring(svg, elements) {
+  const layer = document.createElementNS(SVG_NS, "g");
+  layer.setAttribute("class", "rings");
+  const toPicture = svg.getScreenCTM()?.inverse();
+  for (const element of elements) {
+    const box = element.getBBox();
+    const matrix = toPicture && element.getScreenCTM() ? toPicture.multiply(element.getScreenCTM()) : null;
+    if (!matrix) continue;
+    const corners = [[box.x, box.y], [box.x + box.width, box.y + box.height]]
+      .map(([x, y]) => new DOMPoint(x, y).matrixTransform(matrix));
+    const shape = document.createElementNS(SVG_NS, "rect");
+    const [x, y] = [Math.min(corners[0].x, corners[1].x), Math.min(corners[0].y, corners[1].y)];
+    shape.setAttribute("x", x - 3);
+    shape.setAttribute("y", y - 3);
+    shape.setAttribute("width", Math.abs(corners[1].x - corners[0].x) + 6);
+    shape.setAttribute("height", Math.abs(corners[1].y - corners[0].y) + 6);
+    shape.setAttribute("rx", 6);
+    layer.append(shape);
+  }
+  svg.append(layer);
 }
 
 /** A menu of the moves on one element, next to it. */

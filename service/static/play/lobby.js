@@ -12,25 +12,29 @@ function playerName() {
   return localStorage.getItem(NAME_KEY) || "";
 }
 
-export async function showLobby(root, api, go) {
+/** The lobby in `root`; `shown()` says whether it is still the page on screen. */
+export async function showLobby(root, api, go, shown) {
   const games = await api.games();
+  if (!shown()) return; // the person went elsewhere meanwhile
   const lists = h("div", { class: "lobby-lists" });
-  const refresh = () => listMatches(lists, api, go);
+  const refresh = () => listMatches(lists, api, go, shown);
   const name = h("input", { name: "player-name", placeholder: "Your name", value: playerName(), maxlength: 64,
     oninput: (event) => localStorage.setItem(NAME_KEY, event.target.value.trim()) });
   fill(root,
     h("section", { class: "panel create" },
+      h("h2", {}, "New match"),
       h("label", { class: "your-name" }, "Your name at the table ", name),
-      h("h2", {}, "New match"), createForm(api, games, go)),
+      createForm(api, games, go)),
     h("div", {}, h("div", { class: "row" }, h("button", { class: "secondary", onclick: refresh }, "Refresh")), lists));
   await refresh();
 }
 
 // --- the match lists -------------------------------------------------------
 
-async function listMatches(root, api, go) {
+async function listMatches(root, api, go, shown) {
   const sections = [["waiting", "Open seats"], ["active", "In play"], ["finished", "Finished"]];
   const pages = await Promise.all(sections.map(([status]) => api.lobby(status)));
+  if (!shown()) return;
   fill(root, sections.map(([status, title], i) => h("section", { class: "panel", "data-status": status },
     h("h2", {}, title),
     pages[i].length ? h("ul", { class: "matches" }, pages[i].map((m) => matchRow(m, api, go)))
@@ -39,7 +43,7 @@ async function listMatches(root, api, go) {
 
 function seatText(seat) {
   if (seat.kind === "open") return "open seat";
-  if (seat.kind === "ai") return `${seat.name || "AI"} (AI, ${seat.level})`;
+  if (seat.kind === "ai") return seat.name ? `${seat.name} (AI, ${seat.level})` : `AI (${seat.level})`;
   return seat.name || "a player";
 }
 
@@ -108,9 +112,12 @@ function createForm(api, games, go) {
 }
 
 function optionField(option, spec) {
-  const choices = spec.choices || [];
+  // The empty value leaves the option out: the server fills in its default
+  // (which may depend on the number of seats).
+  const choices = (spec.choices || []).filter((c) => c !== spec.default);
+  const byDefault = spec.default === undefined ? "default" : `${humanize(spec.default)} (default)`;
   return h("label", { title: spec.description || "" }, `${humanize(option)} `,
-    h("select", { name: `option:${option}` }, h("option", { value: "" }, "default"),
+    h("select", { name: `option:${option}` }, h("option", { value: "" }, byDefault),
       choices.map((c) => h("option", { value: JSON.stringify(c) }, humanize(c)))));
 }
 
@@ -121,14 +128,15 @@ function drawSeats(box, game, count) {
   fill(box, Array.from({ length: wanted }, (_, seat) => {
     const [kind, level] = kept[seat] || [seat === 0 ? "you" : "ai", "medium"];
     const kindSelect = h("select", { name: "kind", "aria-label": `Seat ${seat + 1}` },
-      [["you", "You"], ["human", "Another person here (hot seat)"], ["ai", "AI"], ["open", "Open seat"]]
+      [["you", "You"], ["human", "Another person here"], ["ai", "AI"], ["open", "Open seat"]]
         .map(([v, label]) => h("option", { value: v, selected: v === kind }, label)));
     const levelSelect = h("select", { name: "level", "aria-label": `Seat ${seat + 1} AI level` },
       (game.ai_levels || ["easy", "medium", "hard"]).map((l) => h("option", { value: l, selected: l === level }, l)));
     const sync = () => { levelSelect.hidden = kindSelect.value !== "ai"; };
     kindSelect.addEventListener("change", sync);
     sync();
-    return h("div", { class: "seat-row", "data-seat": seat }, h("span", { class: `seat-dot seat-${seat}` }), `Seat ${seat + 1} `, kindSelect, levelSelect);
+    return h("div", { class: "seat-row", "data-seat": seat },
+      h("span", {}, h("span", { class: `seat-dot seat-${seat}` }), ` Seat ${seat + 1}`), kindSelect, levelSelect);
   }));
 }
 

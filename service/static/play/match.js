@@ -11,10 +11,10 @@ import { LiveMatch } from "./live.js";
 const LOG_LINES_SHOWN = 300;
 const GAME_TITLES = { anno1503: "Anno 1503", anno1452: "Anno 1452" };
 
-export async function showMatch(root, api, matchId) {
+/** Show a match in `root`: `ready` settles once it is drawn; `stop()` when the page is left. */
+export function openMatch(root, api, matchId) {
   const page = new MatchPage(root, api, matchId);
-  await page.start();
-  return () => page.stop(); // called when the page is left
+  return { ready: page.start(), stop: () => page.stop() };
 }
 
 class MatchPage {
@@ -83,10 +83,11 @@ class MatchPage {
   async start() {
     await this.refresh();
     await this.loadLog();
-    this.follow();
+    if (!this.stopped) this.follow();
   }
 
   stop() {
+    this.stopped = true; // reads still in flight draw nothing
     clearInterval(this.ticker);
     this.live?.stop();
     closeMenu();
@@ -138,6 +139,7 @@ class MatchPage {
       this.api.board(this.matchId, this.token(), this.boardEtag),
       wantsActions ? this.api.actions(this.matchId, this.tokens()[seat]) : { version: this.match.version, actions: [] },
     ]);
+    if (this.stopped) return;
     if (board.status !== 304) {
       this.boardEtag = board.etag;
       this.boardText = board.body;
@@ -157,6 +159,7 @@ class MatchPage {
   }
 
   addEvents(events) {
+    if (this.stopped) return;
     const fresh = events.filter((e) => e.seq > this.lastSeq());
     if (!fresh.length) return;
     this.log.push(...fresh);
