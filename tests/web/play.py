@@ -16,9 +16,10 @@ WAIT_FOR_TURN = """() => {
 }"""
 
 
-def create_match(page, client_url, game, options, seats, name="Ada"):
+def create_match(page, client_url, game, options, seats, name="Ada", seed=None):
     """Fill the lobby's form at ``client_url`` (the client's address); ``seats``
-    like ``["you", "ai:easy", "open"]``. Returns the match id."""
+    like ``["you", "ai:easy", "open"]``; ``seed``: reproducible dice from it.
+    Returns the match id."""
     page.goto(client_url)
     form = page.locator("form.create-form")
     form.locator("select[name=game]").select_option(game)
@@ -39,6 +40,10 @@ def create_match(page, client_url, game, options, seats, name="Ada"):
         row.locator("select[name=kind]").select_option(kind)
         if level:
             row.locator("select[name=level]").select_option(level)
+    if seed is not None:
+        form.locator("details.advanced summary").click()
+        form.locator("input[name=seed]").fill(str(seed))
+        form.locator("input[name=reproducible]").check()
     form.get_by_role("button", name="Create the match").click()
     page.wait_for_url("**#/match/*")
     page.wait_for_selector("main[data-status]")

@@ -26,9 +26,12 @@ def _create(stack, game, options, seats):
     return created["match"]["id"], created["tokens"]
 
 
-def _open_as(new_page, stack, match_id, tokens):
-    """A browser holding ``tokens`` ({seat: token}) for the match, on its page."""
+def _open_as(new_page, stack, match_id, tokens, cut_stream=False):
+    """A browser holding ``tokens`` ({seat: token}) for the match, on its page
+    (``cut_stream``: its event stream never connects)."""
     page, watch = new_page()
+    if cut_stream:
+        page.route("**/stream*", lambda route: route.abort())
     page.goto(f"{stack}/play/")
     page.evaluate("([key, value]) => localStorage.setItem(key, value)",
                   [f"tabula:{stack}:{match_id}", json.dumps(tokens)])
@@ -151,6 +154,29 @@ def test_a_person_joins_an_open_seat_from_the_lobby(stack, new_page):
     page.wait_for_url(f"**#/match/{match_id}")
     page.wait_for_selector("main[data-status=active]")
     assert "You play Bo." in page.locator(".status").inner_text()
+    page.reload()  # the token is kept in the browser: the seat is still Bo's
+    page.wait_for_selector("main[data-status=active] .board svg")
+    assert "You play Bo." in page.locator(".status").inner_text()
     match = requests.get(f"{stack}/v1/matches/{match_id}", timeout=10).json()
     assert match["seats"][1]["kind"] == "human" and match["seats"][1]["name"] == "Bo"
     assert watch.problems == [], "\n".join(watch.problems)
+
+
+def test_a_refused_move_says_why_and_changes_nothing(stack, new_page):
+    humans = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    match_id, tokens = _create(stack, "anno1503", {}, humans)
+    seat = str(_to_act(stack, match_id)[0])
+    page, _ = _open_as(new_page, stack, match_id, {seat: tokens[seat]},
+                       cut_stream=True)  # the page hears of no move but its own
+    assert page.wait_for_function(WAIT_FOR_TURN).json_value() == "turn"
+    auth = {"Authorization": f"Bearer {tokens[seat]}"}
+    listed = requests.get(f"{stack}/v1/matches/{match_id}/actions", headers=auth, timeout=10).json()
+    posted = requests.post(f"{stack}/v1/matches/{match_id}/actions", headers=auth, timeout=10,
+                           json={"action": listed["actions"][0], "version": listed["version"]})
+    assert posted.status_code == 200
+
+    click_button(page)  # a move from the list the page still shows
+
+    page.wait_for_selector(".error:has-text('nothing was played')")
+    match = requests.get(f"{stack}/v1/matches/{match_id}", timeout=10).json()
+    assert match["version"] == listed["version"] + 1  # only the move posted first counted

@@ -79,6 +79,8 @@ function createForm(api, games, go) {
   const optionsBox = h("div", { class: "options" });
   const seatsBox = h("div", { class: "seats" });
   const timer = h("select", { name: "timer" }, TIMERS.map(([s, label]) => h("option", { value: s }, label)));
+  const seed = h("input", { name: "seed", type: "number", min: 0, placeholder: "random" });
+  const reproducible = h("input", { name: "reproducible", type: "checkbox" });
   const error = h("p", { class: "error", role: "alert" });
   const game = () => games.find((g) => g.id === gameSelect.value);
 
@@ -107,6 +109,10 @@ function createForm(api, games, go) {
         h("button", { type: "button", class: "secondary", onclick: () => drawSeats(seatsBox, game(), seatsBox.children.length + 1) }, "Add a seat"),
         h("button", { type: "button", class: "secondary", onclick: () => drawSeats(seatsBox, game(), seatsBox.children.length - 1) }, "Remove a seat"))),
     h("label", {}, "Turn timer ", timer),
+    h("details", { class: "advanced" }, h("summary", {}, "Dice"),
+      h("label", {}, "Seed ", seed),
+      h("label", { class: "check" }, reproducible,
+        " Reproducible: the seed alone fixes the dice (for tests and research; everyone can know them)")),
     h("button", { type: "submit", class: "primary" }, "Create the match"), error);
   return form;
 }
@@ -151,5 +157,9 @@ function createRequest(form, game, yourName) {
     if (kind === "open") return { kind: "open" };
     return { kind: "human", name: kind === "you" && yourName ? yourName : `Player ${seat + 1}` };
   });
-  return { game: game.id, options, seats, turn_timeout_s: Number(form.querySelector("[name=timer]").value) };
+  const request = { game: game.id, options, seats, turn_timeout_s: Number(form.querySelector("[name=timer]").value) };
+  const seed = form.querySelector("[name=seed]").value;
+  if (seed !== "") request.seed = Number(seed); // fair dice mix it with the server's secret
+  if (form.querySelector("[name=reproducible]").checked) request.dice = "reproducible";
+  return request;
 }

@@ -256,8 +256,7 @@ class MatchPage {
     try {
       await this.api.post(this.matchId, this.token(), action, this.actions.version);
     } catch (error) {
-      // Someone else moved first (a simultaneous decision): the new moves are shown at once.
-      if (!(error instanceof ApiError && error.code === "version_conflict")) this.showError(error);
+      this.showError(error);
     }
     await this.refresh();
     this.actionBox.removeAttribute("aria-busy");
@@ -279,7 +278,12 @@ class MatchPage {
   }
 
   showError(error) {
-    this.alert.textContent = error instanceof ApiError ? `Refused: ${error.describe()}` : String(error);
+    if (error instanceof ApiError && error.code === "version_conflict") {
+      // Someone moved first (an AI answering at the same time, another tab).
+      this.alert.textContent = "The match moved on before your move arrived: nothing was played. Here are your moves now.";
+    } else {
+      this.alert.textContent = error instanceof ApiError ? `Refused: ${error.describe()}` : String(error);
+    }
   }
 }
 
