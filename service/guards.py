@@ -4,9 +4,9 @@ Rate limit (service/rate_limit.py): ``RATE_LIMIT`` requests per
 ``RATE_LIMIT_WINDOW_S`` per known bearer token, else per client address,
 and ``CREATE_RATE_LIMIT`` match creations per address. Routes on the hot
 path count in the same round trip as their first read of the match
-(``load_charged``). Health, readiness, the spec and /metrics are exempt. When Redis is
-down the limit fails open: the route then answers 503 itself if it needs
-storage.
+(``load_charged``). Health, readiness, the spec, /docs (and its assets) and
+/metrics are exempt. When Redis is down the limit fails open: the route then
+answers 503 itself if it needs storage.
 
 The body checks that follow it are in service/bodies.py.
 """
@@ -15,6 +15,7 @@ import redis
 from flask import current_app, g, request
 
 from .rate_limit import RateCharge, create_window, request_window
+from .routes.ops import DOCS_ASSETS_PREFIX
 from .routes.web import CLIENT_PREFIX
 from .tokens import bearer_token, hash_token
 
@@ -46,7 +47,7 @@ def _charges(config):
 
 
 def check_rate_limit():
-    if request.path in EXEMPT_PATHS or request.path.startswith(CLIENT_PREFIX):
+    if request.path in EXEMPT_PATHS or request.path.startswith((CLIENT_PREFIX, DOCS_ASSETS_PREFIX)):
         return
     services = current_app.extensions["tabula"]
     charges = _charges(services.config)

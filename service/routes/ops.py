@@ -3,7 +3,7 @@
 from importlib import resources
 
 import redis
-from flask import Response, jsonify
+from flask import Response, abort, jsonify, send_from_directory
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -11,6 +11,11 @@ from .. import ai, metrics
 from ..openapi import spec_dict, spec_yaml
 from ..schemas import HealthSchema
 from .common import services
+
+# Swagger UI's files that /docs loads, served from the installed flask-swagger-ui
+# (its dist folder; its blueprint is not used).
+DOCS_ASSETS_PREFIX = "/docs/assets/"
+DOCS_ASSETS = frozenset({"swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js"})
 
 blp = Blueprint("operations", __name__, url_prefix="", description="Health and readiness.")
 
@@ -74,7 +79,7 @@ def _readiness_checks():
 
 
 def register_plain_routes(app, api):
-    """The spec and /docs: served by the app itself, no CDN, not in the spec."""
+    """The spec and /docs (Swagger UI): served by the app itself, no CDN, not in the spec."""
     cache = {}
 
     @app.get("/openapi.yaml")
@@ -91,3 +96,9 @@ def register_plain_routes(app, api):
     def docs():
         page = resources.files("service").joinpath("static/docs.html").read_text()
         return Response(page, mimetype="text/html")
+
+    @app.get(DOCS_ASSETS_PREFIX + "<path:name>")
+    def docs_asset(name):
+        if name not in DOCS_ASSETS:
+            abort(404)
+        return send_from_directory(str(resources.files("flask_swagger_ui") / "dist"), name)

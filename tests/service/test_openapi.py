@@ -11,7 +11,8 @@ from service.openapi import spec_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 # The spec and its page, Flask's static folder, and the web client's files.
-UNDOCUMENTED = {"/openapi.yaml", "/openapi.json", "/docs", "/static/<path:filename>",
+UNDOCUMENTED = {"/openapi.yaml", "/openapi.json", "/docs", "/docs/assets/<path:name>",
+                "/static/<path:filename>",
                 "/", "/play", "/play/", "/play/<path:name>"}
 
 
