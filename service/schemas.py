@@ -474,6 +474,12 @@ class BoardQuerySchema(ma.Schema):
         "(0: as set up), for stepping through a match. Default: the board now."))
 
 
+class BoardHeadersSchema(ma.Schema):
+    if_none_match = ma.fields.String(data_key="If-None-Match", metadata=_desc(
+        "An `ETag` of this picture (`\"<version>\"`, or `\"<version>.<step>\"` with `step`): "
+        "304 when it is still current."))
+
+
 class EventListSchema(ma.Schema):
     events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
     last_seq = ma.fields.Integer(required=True, metadata=_desc(

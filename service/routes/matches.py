@@ -5,6 +5,7 @@ from flask.views import MethodView
 
 from .. import boards, matches, rematch
 from ..schemas import (
+    BoardHeadersSchema,
     BoardQuerySchema,
     CreatedMatchSchema,
     CreateMatchSchema,
@@ -88,7 +89,7 @@ SVG = "image/svg+xml"
 
 @blp.route("/<match_id>/board.svg")
 class Board(MethodView):
-    @blp.doc(operationId="getBoard", security=OPTIONAL_BEARER, parameters=[IF_NONE_MATCH], responses={
+    @blp.doc(operationId="getBoard", security=OPTIONAL_BEARER, responses={
         "200": {"description": (
             "The board as an SVG document, drawn from the view of the bearer's seat (or a "
             "spectator's) and redacted exactly as `Match.view`. Elements an action refers to "
@@ -98,12 +99,13 @@ class Board(MethodView):
             "headers": ETAG_HEADER, "content": {SVG: {"schema": {"type": "string"}}}},
         "304": {"description": "Not modified (If-None-Match is the current ETag)."}})
     @blp.arguments(BoardQuerySchema, location="query")
+    @blp.arguments(BoardHeadersSchema, location="headers")
     @documents_errors(blp, 401, 403, 404, 409, conflict=(
         "`illegal_action` with `details.reason` `match_not_finished`: `step` is for finished "
         "matches."))
-    def get(self, query, match_id):
+    def get(self, query, headers, match_id):
         """The match as a picture (SVG) for the bearer (or a spectator); `ETag` by version."""
-        wanted = request.headers.get("If-None-Match")
+        wanted = headers.get("if_none_match")
         cached = [entry.strip().removeprefix("W/") for entry in wanted.split(",")] if wanted else []
         etag, svg = boards.get_board(services(), match_id, token(), query.get("step"), cached)
         headers = {"ETag": etag, "Vary": "Authorization", "Cache-Control": "no-cache"}

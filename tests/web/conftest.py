@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from service.redis_process import RedisProcess
 from tests.service.live import LiveServer, RqWorker
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,12 +31,6 @@ README_SCREENSHOTS = ROOT / "docs" / "screenshots"
 
 # Open event streams would hold a gunicorn's stop for the default 20 s.
 QUICK_STOP = {"GUNICORN_GRACEFUL_TIMEOUT": "2"}
-
-
-@pytest.fixture(scope="session")
-def redis_url():
-    with RedisProcess() as redis_server:
-        yield redis_server.url
 
 
 @pytest.fixture(scope="session")

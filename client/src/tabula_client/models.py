@@ -1,0 +1,158 @@
+"""The API's JSON bodies as ``TypedDict``s, mirroring openapi.yaml's schemas.
+
+They are plain dicts at run time (what ``json`` gives); the types only tell
+an editor and a type checker which keys to expect. Game-specific parts
+(``view``, an action's parameters, an event's ``data``) stay ``dict``.
+"""
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+JSON = dict[str, Any]
+# An action as ``list_actions`` gives it; post it back unchanged.
+Action = JSON
+
+
+class GameOption(TypedDict):
+    type: str
+    default: NotRequired[Any]
+    choices: NotRequired[list[Any]]
+    description: NotRequired[str]
+    min: NotRequired[Any]
+    max: NotRequired[Any]
+
+
+class Game(TypedDict):
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    options: dict[str, GameOption]
+    ai_levels: list[str]
+    action_schema: NotRequired[str]
+    version: NotRequired[int]
+
+
+class Seat(TypedDict):
+    seat: int
+    kind: Literal["human", "ai", "open"]
+    name: str | None
+    level: str | None
+    resigned: bool
+
+
+class Result(TypedDict):
+    winners: list[int]
+    reason: str
+    scores: NotRequired[dict[str, Any]]
+    engine_winners: NotRequired[list[int]]
+    resigned: NotRequired[list[int]]
+
+
+class MatchSummary(TypedDict):
+    """A lobby entry: a ``Match`` without ``view`` and ``you``."""
+
+    id: str
+    game: str
+    options: JSON
+    status: Literal["waiting", "active", "finished"]
+    version: int
+    seats: list[Seat]
+    to_act: list[int]
+    deadlines: dict[str, str]
+    result: Result | None
+    rematch: str | None
+    dice: str
+    seed_commitment: str
+    turn_timeout_s: int
+    created_at: str
+    updated_at: str
+
+
+class Match(MatchSummary):
+    view: JSON
+    you: int | None
+
+
+class CreatedMatch(TypedDict):
+    match: Match
+    tokens: dict[str, str]  # seat number (as a string) -> bearer token
+
+
+class Joined(TypedDict):
+    seat: int
+    token: str
+
+
+class Rematch(TypedDict):
+    match: Match
+    seat: int
+    token: str
+
+
+class ActionList(TypedDict):
+    version: int
+    seat: int
+    actions: list[Action]
+
+
+class Event(TypedDict):
+    seq: int
+    version: int
+    type: str
+    seat: int | None
+    data: JSON
+
+
+class ActionResult(TypedDict):
+    version: int
+    events: list[Event]
+    match: Match
+
+
+class EventList(TypedDict):
+    events: list[Event]
+    last_seq: int
+    more: bool
+
+
+class ReplayAction(TypedDict):
+    seat: int
+    action: Action
+
+
+class Replay(TypedDict):
+    seed: int
+    game: str
+    options: JSON
+    seats: list[Seat]
+    actions: list[ReplayAction]
+    dice: str
+    seed_commitment: str
+    proof: JSON | None
+    result: NotRequired[Result | None]
+
+
+class StreamTicket(TypedDict):
+    ticket: str
+    expires_at: str
+
+
+class Health(TypedDict):
+    status: str
+    checks: NotRequired[JSON]
+    workers_alive: NotRequired[int]
+
+
+class Board(TypedDict):
+    """``get_board``'s answer: the SVG text (None on a 304) and its ETag."""
+
+    svg: str | None
+    etag: str | None
+
+
+class StreamItem(TypedDict):
+    """What ``Client.events(..., matches=True)`` yields: ``kind`` "event" or
+    "match", and the body."""
+
+    kind: Literal["event", "match"]
+    body: Event | Match
