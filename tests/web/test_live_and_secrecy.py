@@ -154,7 +154,10 @@ def test_a_person_joins_an_open_seat_from_the_lobby(stack, new_page):
     page.wait_for_url(f"**#/match/{match_id}")
     page.wait_for_selector("main[data-status=active]")
     assert "You play Bo." in page.locator(".status").inner_text()
-    page.reload()  # the token is kept in the browser: the seat is still Bo's
+    # Reload once the page is following live (its first reads done: a reload
+    # aborts reads in flight), the token is kept in the browser: still Bo's seat.
+    page.wait_for_selector(".live-state:has-text('live')")
+    page.reload()
     page.wait_for_selector("main[data-status=active] .board svg")
     assert "You play Bo." in page.locator(".status").inner_text()
     match = requests.get(f"{stack}/v1/matches/{match_id}", timeout=10).json()
