@@ -18,17 +18,19 @@ from .state_cache import engine_state
 from .tokens import load_for_viewer
 
 
-def board_etag(version, step=None):
-    """The picture's ETag: the match version, and the step when one is drawn."""
-    return f'"{version}"' if step is None else f'"{version}.{step}"'
+def board_tag(version, step=None):
+    """The picture's entity tag (unquoted): the match version, and the step when one is drawn."""
+    return str(version) if step is None else f"{version}.{step}"
 
 
-def get_board(services, match_id, token, step=None, cached_etags=()):
-    """``(etag, svg or None)``: None when ``cached_etags`` (If-None-Match) holds the etag."""
+def get_board(services, match_id, token, step=None, cached_tags=()):
+    """``(ETag, svg or None)``: None when ``cached_tags`` (If-None-Match, as
+    ``routes.common.entity_tags`` reads it) holds the picture's tag or is ``"*"``."""
     stored, viewer = load_for_viewer(services.store, match_id, token)
     doc = stored.doc
-    etag = board_etag(doc["version"], step)
-    if etag in cached_etags or "*" in cached_etags:
+    tag = board_tag(doc["version"], step)
+    etag = f'"{tag}"'
+    if cached_tags == "*" or tag in cached_tags:
         return etag, None
     game = engine.get_game(doc["game"])
     state = engine_state(services, game, stored) if step is None else _state_at(services, game, doc, step)

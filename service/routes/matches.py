@@ -21,6 +21,7 @@ from .common import (
     OPTIONAL_BEARER,
     Blueprint,
     documents_errors,
+    entity_tags,
     services,
     token,
     version_header,
@@ -106,7 +107,7 @@ class Board(MethodView):
     def get(self, query, headers, match_id):
         """The match as a picture (SVG) for the bearer (or a spectator); `ETag` by version."""
         wanted = headers.get("if_none_match")
-        cached = [entry.strip().removeprefix("W/") for entry in wanted.split(",")] if wanted else []
+        cached = entity_tags(wanted) if wanted is not None else set()
         etag, svg = boards.get_board(services(), match_id, token(), query.get("step"), cached)
         headers = {"ETag": etag, "Vary": "Authorization", "Cache-Control": "no-cache"}
         if svg is None:

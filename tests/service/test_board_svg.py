@@ -62,7 +62,10 @@ def test_etag_by_version_and_304(client):
 
     unchanged = _board(client, match_id, tokens["0"], **{"If-None-Match": first.headers["ETag"]})
     weak = _board(client, match_id, tokens["0"], **{"If-None-Match": f'W/{first.headers["ETag"]}'})
-    assert unchanged.status_code == weak.status_code == 304
+    anything = _board(client, match_id, tokens["0"], **{"If-None-Match": "*"})
+    other = _board(client, match_id, tokens["0"], **{"If-None-Match": '"999", "0.1"'})
+    assert unchanged.status_code == weak.status_code == anything.status_code == 304
+    assert other.status_code == 200
     assert unchanged.get_data() == b""
 
     seat, _ = seat_to_act(client, match_id)
