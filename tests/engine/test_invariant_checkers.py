@@ -179,6 +179,8 @@ def test_malformed_variants_are_all_outside_the_description(game_and_support):
 def test_events_shape_catches_bad_events():
     good = {"type": "turn_started", "seat": None, "data": {"turn": 1}}
     checks.events_shape([good], 2, "control")
+    with pytest.raises(AssertionError, match="left no event"):
+        checks.events_shape([], 2, "a silent move")
     for bad in (
         {"type": "x", "data": {}},
         {"type": "", "seat": 0, "data": {}},

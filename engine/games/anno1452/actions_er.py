@@ -29,6 +29,9 @@ def _check_keep(d, seat, a):
 
 
 def _do_keep(d, seat, a, events):
+    # Every accepted move leaves an event, so a client that follows the
+    # stream learns that the decision passed on.
+    event(events, "hand_kept", seat, cards=len(d["players"][seat]["hand"]))
     end_decision(d)
 
 

@@ -103,6 +103,18 @@ def _do_start(d, seat, a, events):
     # The budget is spent when drafting starts, so cancelled drafts count too (termination).
     d["trade"]["offers"][str(seat)] += 1
     d["trade"]["draft"] = {"from": seat, "to": a["to"], "give": empty_side(), "ask": empty_side(), "edits": 0}
+    _draft_event(events, seat, "offer_draft_started", {"to": a["to"]})
+
+
+def _draft_event(events, seat, kind, details):
+    """Drafting is seen by the others only as "seat N is composing an offer"
+    (the draft is its author's until sent); its author sees the details.
+    Every accepted move leaves an event, so stream followers see it pass."""
+    event(events, kind, seat, private={str(seat): details} if details else None)
+
+
+def _edit_details(a):
+    return {k: v for k, v in a.items() if k != "type" and v is not None}
 
 
 def _item_shape_problem(a, fields):
@@ -192,6 +204,7 @@ def _do_add(d, seat, a, events):
         side["pact"] = True
     else:
         side[a["item"] + "s"].append(a[a["item"]])
+    _draft_event(events, seat, "offer_draft_changed", {"change": "add", **_edit_details(a)})
 
 
 def _check_remove(d, seat, a):
@@ -228,6 +241,7 @@ def _do_remove(d, seat, a, events):
         side["pact"] = False
     else:
         side[a["item"] + "s"].remove(a[a["item"]])
+    _draft_event(events, seat, "offer_draft_changed", {"change": "remove", **_edit_details(a)})
 
 
 def _check_send(d, seat, a):
@@ -255,6 +269,7 @@ def _check_cancel(d, seat, a):
 
 def _do_cancel(d, seat, a, events):
     d["trade"]["draft"] = None
+    _draft_event(events, seat, "offer_draft_cancelled", None)
 
 
 # --- answering ----------------------------------------------------------------------------

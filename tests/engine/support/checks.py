@@ -114,6 +114,9 @@ def events_shape(events, num_players, where):
     called on them (at probed steps).
     """
     assert type(events) is list, f"events are not a list at {where}"
+    # A move that leaves no event is invisible to a client following the
+    # stream: it would wait forever for its turn (seen with keep_hand).
+    assert events, f"an accepted move left no event at {where}"
     strict_json(events, f"events at {where}")
     for event in events:
         assert type(event) is dict and event.keys() <= EVENT_KEYS and {"type", "seat", "data"} <= event.keys(), (
