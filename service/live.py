@@ -3,10 +3,15 @@
 One ``Hub`` per process (per gunicorn worker) fans events out to the streams
 open in it:
 
-- ONE Redis pub/sub connection per process, subscribed (SSUBSCRIBE on
-  Redis >= 7, else SUBSCRIBE) to ``match:{<id>}:live`` of each match with
-  at least one local stream; the commit script (lua/commit.lua) publishes
-  the new last seq there whenever it adds events.
+- ONE Redis pub/sub connection per process and server, subscribed
+  (SSUBSCRIBE on Redis >= 7, else SUBSCRIBE) to ``match:{<id>}:live`` of
+  each match with at least one local stream; the commit script
+  (lua/commit.lua) publishes the new last seq there whenever it adds events.
+  One server: standalone, or the current primary of a Sentinel service; on a
+  Redis Cluster, one connection per primary that holds a watched match's
+  slot (sharded pub/sub: a channel lives on its slot's shard). A lost
+  connection is replaced by one to wherever its channels live now (the slot
+  map read again, or Sentinel asked again), its channels subscribed there.
 - On notifications the listener reads the new events once per match
   (XRANGE, and the match's ``doc`` for its status, all notified matches in
   one pipelined round trip), renders each event once per (viewer, format)
@@ -35,10 +40,10 @@ from collections import deque
 
 import orjson
 import redis
-from redis.connection import parse_url
 
 import engine
 
+from . import redis_modes
 from .documents import iso_utc, match_body, public_event
 from .errors import not_found, unauthorized
 from .state_cache import engine_state
@@ -107,49 +112,82 @@ class Subscriber:
 class Feed:
     """The local streams of one match."""
 
-    __slots__ = ("channel", "last_seq", "ready", "subscribers")
+    __slots__ = ("channel", "last_seq", "link", "ready", "subscribers")
 
     def __init__(self, channel):
         self.channel = channel
         self.subscribers = set()
         self.ready = threading.Event()
         self.last_seq = None  # last seq the listener read (None: not yet known)
+        self.link = None  # the Link its subscription was sent on
+
+
+class Link:
+    """One pub/sub connection to one server, read by its own listener thread."""
+
+    __slots__ = ("conn", "name", "send_lock")
+
+    def __init__(self, name, conn):
+        self.name = name
+        self.conn = conn
+        self.send_lock = threading.Lock()
+
+    def send(self, *args):
+        with self.send_lock:
+            self.conn.send_command(*args)
 
 
 class Hub:
-    """The process's pub/sub connection and its fan-out to local streams."""
+    """The process's pub/sub connections and their fan-out to local streams."""
 
     def __init__(self, services):
         self.services = services
-        self.url = services.config["REDIS_URL"]
-        self._lock = threading.Lock()
-        self._send_lock = threading.Lock()
+        self._lock = threading.RLock()
         self._feeds = {}  # channel -> Feed
         self._pending = {}  # channel -> subscribe commands not acknowledged yet
-        self._conn = None
+        self._links = {}  # server name -> Link
         self._pid = None
-        self._listener = None
         self._sharded = None
+        self._closed = False
 
-    # --- the connection ------------------------------------------------
+    def close(self):
+        """Drop every pub/sub connection; the listeners end (Services.close)."""
+        with self._lock:
+            self._closed = True
+            links, self._links = list(self._links.values()), {}
+        for link in links:
+            with contextlib.suppress(Exception):
+                link.conn.disconnect()
+
+    # --- the connections -----------------------------------------------
 
     def _start(self):
-        """(Re)start the listener in this process (after a fork: its own)."""
-        if self._pid == os.getpid() and self._listener is not None:
+        """Forget the parent's connections in a forked child (its own)."""
+        if self._pid == os.getpid():
             return
         with self._lock:
-            if self._pid == os.getpid() and self._listener is not None:
+            if self._pid == os.getpid():
                 return
-            self._pid = os.getpid()
-            self._feeds, self._pending = {}, {}
+            self._feeds, self._pending, self._links = {}, {}, {}
             self._sharded = publish_command(self.services.redis) == "SPUBLISH"
-            self._conn = self._connect()
-            self._listener = threading.Thread(target=self._listen, name="tabula-live", daemon=True)
-            self._listener.start()
+            self._pid = os.getpid()
 
-    def _connect(self):
-        kwargs = parse_url(self.url)
-        kwargs.pop("connection_class", None)
+    def _link_for(self, channel):
+        """The Link of the server that carries ``channel`` (opened and its
+        listener started on first use); call with ``_lock`` held."""
+        client = self.services.redis
+        if not redis_modes.is_cluster_client(client) and "primary" in self._links:
+            return self._links["primary"]  # one server: no look-up (Sentinel would ask)
+        name, kwargs = redis_modes.pubsub_address(client, channel)
+        link = self._links.get(name)
+        if link is None:
+            link = self._links[name] = Link(name, self._connect(kwargs))
+            threading.Thread(target=self._listen, args=(link,), name=f"tabula-live-{name}",
+                             daemon=True).start()
+        return link
+
+    @staticmethod
+    def _connect(kwargs):
         conn = redis.Connection(**{k: v for k, v in kwargs.items()
                                    if k in ("host", "port", "db", "username", "password")},
                                 socket_timeout=None, socket_connect_timeout=2.0,
@@ -157,13 +195,15 @@ class Hub:
         conn.connect()
         return conn
 
-    def _send(self, *args):
-        with self._send_lock:
-            self._conn.send_command(*args)
-
     @property
     def _sub_command(self):
         return ("SSUBSCRIBE", "SUNSUBSCRIBE") if self._sharded else ("SUBSCRIBE", "UNSUBSCRIBE")
+
+    def _subscribe(self, feed):
+        """Send ``feed``'s subscription on its server's Link; ``_lock`` held."""
+        feed.link = self._link_for(feed.channel)
+        self._pending[feed.channel] = self._pending.get(feed.channel, 0) + 1
+        feed.link.send(self._sub_command[0], feed.channel)
 
     # --- streams come and go -------------------------------------------
 
@@ -176,8 +216,11 @@ class Hub:
             feed = self._feeds.get(channel)
             if feed is None:
                 feed = self._feeds[channel] = Feed(channel)
-                self._pending[channel] = self._pending.get(channel, 0) + 1
-                self._send(self._sub_command[0], channel)
+                try:
+                    self._subscribe(feed)
+                except Exception:
+                    del self._feeds[channel]
+                    raise
             feed.subscribers.add(subscriber)
         if not feed.ready.wait(SUBSCRIBE_TIMEOUT_S):
             self.unregister(match_id, subscriber)
@@ -194,7 +237,7 @@ class Hub:
             if not feed.subscribers:
                 del self._feeds[channel]
                 try:
-                    self._send(self._sub_command[1], channel)
+                    feed.link.send(self._sub_command[1], channel)
                 except (redis.RedisError, OSError):
                     pass  # the listener reconnects and subscribes what is left
 
@@ -206,50 +249,86 @@ class Hub:
 
     # --- the listener --------------------------------------------------
 
-    def _listen(self):
+    def _listen(self, link):
+        """Read ``link`` until it fails, then move its channels to fresh
+        Links (this thread ends once they are)."""
         backoff = 0.1
         while True:
             try:
-                self._read_loop()
+                self._read_loop(link)
             except Exception:
-                log.warning("live pub/sub connection lost; reconnecting", exc_info=True)
+                if self._closed:
+                    return
+                log.warning("live pub/sub connection to %s lost; reconnecting", link.name, exc_info=True)
             time.sleep(backoff)
             backoff = min(backoff * 2, 5.0)
             try:
-                self._reconnect()
-                backoff = 0.1
+                self._relink(link)
+                return
             except Exception:
                 log.warning("live pub/sub reconnect failed", exc_info=True)
 
-    def _reconnect(self):
-        conn = self._connect()
+    def _relink(self, link):
+        """Subscribe ``link``'s channels again where they live now (a new
+        connection: the server may be back, or another one took over)."""
+        redis_modes.refresh_topology(self.services.redis)
         with self._lock:
-            old, self._conn = self._conn, conn
-            channels = list(self._feeds)
-            self._pending = {c: 1 for c in channels}
-            for channel in channels:
-                self._send(self._sub_command[0], channel)
-            feeds = list(self._feeds.values())
+            if self._links.get(link.name) is link:
+                del self._links[link.name]
+            moved = []
+            for feed in list(self._feeds.values()):
+                if feed.link is link:
+                    # Its acknowledgements on the lost link never come.
+                    self._pending.pop(feed.channel, None)
+                    self._subscribe(feed)
+                    moved.append(feed)
         with contextlib.suppress(Exception):  # the old socket is gone anyway
-            old.disconnect()
+            link.conn.disconnect()
         # Events committed while we were away: read them now.
-        self._fetch({f.channel: None for f in feeds})
+        self._fetch({f.channel: None for f in moved})
 
-    def _read_loop(self):
-        conn = self._conn
+    def _read_loop(self, link):
+        conn = link.conn
         while True:
-            notified = {}
-            self._handle(conn.read_response(push_request=True), notified)
+            notified, dropped = {}, set()
+            self._handle(conn.read_response(push_request=True), notified, dropped)
             # Drain what is already here, then read all of it in one round trip.
             while conn.can_read(timeout=0):
-                self._handle(conn.read_response(push_request=True), notified)
+                self._handle(conn.read_response(push_request=True), notified, dropped)
+            if dropped:
+                self._resubscribe(link, dropped)
             if notified:
                 self._fetch(notified)
 
-    def _handle(self, message, notified):
+    def _resubscribe(self, link, channels):
+        """Subscribe again, where they live now, the channels ``link``'s
+        server dropped on its own: a shard that gave the channel's slot up
+        (a failover made it a replica, or a resharding moved the slot) ends
+        its shard channels' subscriptions with a ``sunsubscribe``."""
+        redis_modes.refresh_topology(self.services.redis)
+        with self._lock:
+            moved = []
+            for channel in channels:
+                feed = self._feeds.get(channel)
+                if feed is None or feed.link is not link or self._pending.get(channel):
+                    continue
+                self._subscribe(feed)
+                moved.append(feed)
+        # Events committed meanwhile: read them now.
+        self._fetch({f.channel: None for f in moved})
+
+    def _handle(self, message, notified, dropped):
         if not isinstance(message, list) or len(message) < 3:
             return
         kind = message[0]
+        if kind == b"sunsubscribe":
+            # Ours come only after the channel's feed is gone (or while a new
+            # subscription of it is pending): one with a feed and nothing
+            # pending is the server's own.
+            with self._lock:
+                if message[1] in self._feeds and not self._pending.get(message[1]):
+                    dropped.add(message[1])
+            return
         if kind in (b"message", b"smessage"):
             try:
                 seq = int(message[2])

@@ -27,6 +27,16 @@ status change; the lobby listing repairs an entry whose status is stale):
   whether a request may count against its token's rate-limit window
   (``ratelimit:t:{<sha256>}:<window>``, same slot) rather than its address's
 
+On a Redis Cluster (service/redis_modes.py) the hot round trips are split by
+node: each command goes to the primary of its key's slot, the commands of one
+node in one write, so no command ever spans slots; the indexes above are
+single-key commands (redis-py's cluster pipelines route each). With
+``wait=(replicas, timeout ms)`` every commit is followed, in the same write to
+the same node, by ``WAIT``: a commit that too few replicas confirm is answered
+503 ``unavailable``: it may be applied, and a retry with the same
+Idempotency-Key returns its result (the replay refreshes the record's TTL, a
+write that the next WAIT covers along with everything before it).
+
 Everything is JSON (orjson), never pickle.
 """
 
@@ -40,7 +50,19 @@ from importlib import resources
 
 import hiredis
 import orjson
-from redis.exceptions import NoScriptError, ResponseError
+import redis
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    MasterDownError,
+    MovedError,
+    NoScriptError,
+    ResponseError,
+    TryAgainError,
+)
+
+from . import redis_modes
+from .errors import ApiError
 
 STATUSES = ("waiting", "active", "finished")
 
@@ -74,7 +96,10 @@ def threads_are_greenlets():
 
 def publish_command(client):
     """``SPUBLISH`` on Redis >= 7 (a shard channel: on a cluster only the
-    match's shard carries it), else ``PUBLISH``."""
+    match's shard carries it), else ``PUBLISH``. A cluster always shards
+    (REDIS_MODE=cluster needs Redis >= 7)."""
+    if redis_modes.is_cluster_client(client):
+        return "SPUBLISH"
     try:
         version = client.info("server").get("redis_version", "0")
     except Exception:  # noqa: BLE001  (unknown: the command every version has)
@@ -142,17 +167,39 @@ class Change:
 
 
 class CommitResult:
-    def __init__(self, outcome, payload=None):
+    def __init__(self, outcome, payload=None, replicas=None, wanted=0):
         self.outcome = outcome  # "OK" | "CONFLICT" | "DUP"
         self.payload = payload  # OK: the new rev; DUP: the stored idempotency value
+        self.replicas = replicas  # replicas that confirmed it (WAIT), None: not asked
+        self.wanted = wanted
+
+    def raise_if_unreplicated(self):
+        """The 503 of a commit fewer replicas confirmed than ``REDIS_WAIT_REPLICAS``."""
+        if self.replicas is not None and self.replicas < self.wanted and self.outcome in ("OK", "DUP"):
+            raise ApiError(503, "unavailable",
+                           "the change is stored but fewer replicas than required confirmed it in time; "
+                           "retry with the same Idempotency-Key to get its result",
+                           retry=True, replicas=self.replicas, required_replicas=self.wanted)
+
+
+# Slot-map refreshes one cluster round trip may take when a node answers
+# MOVED (a failover or a resharding moved the slot).
+MOVED_RETRIES = 3
+# Error replies that mean "the cluster cannot serve this slot now" (a MOVED
+# still there after MOVED_RETRIES: the slot map keeps changing): answered 503
+# like a lost connection, never a 500.
+_UNAVAILABLE_REPLIES = (ClusterDownError, TryAgainError, MasterDownError, AskError, MovedError)
 
 
 class Store:
     """Match storage on one redis-py client (not decoding responses)."""
 
-    def __init__(self, client, idempotency_ttl_s=24 * 3600):
+    def __init__(self, client, idempotency_ttl_s=24 * 3600, wait=None):
         self.redis = client
         self.idempotency_ttl_s = idempotency_ttl_s
+        self.wait = wait  # (replicas, timeout ms) each commit WAITs for, or None
+        self._cluster = redis_modes.is_cluster_client(client)
+        self._stale_topology = False
         self._commit = _script(client, "commit.lua")
         self._count_known = _script(client, "count_known.lua")
         self._deadline = _script(client, "deadline.lua")
@@ -177,15 +224,46 @@ class Store:
         connection broke may have been applied, and applying it twice is
         what the API promises never to do; the caller answers 503).
         """
-        packed = b"".join(hiredis.pack_command(command) for command in commands)
+        if self._cluster:
+            return self._routed_replies(commands, retry)
         if self._per_greenlet:
-            pool = self.redis.connection_pool
-            conn = pool.get_connection()
-            try:
-                return _attempts(conn, packed, len(commands), retry)
-            finally:
-                pool.release(conn)
-        return _attempts(self._thread_connection(), packed, len(commands), retry)
+            return _pooled(self.redis.connection_pool, commands, retry)
+        return _attempts(self._thread_connection(), _pack(commands), len(commands), retry)
+
+    def _routed_replies(self, commands, retry):
+        """``_replies`` on a cluster: each command to the primary of its key's
+        slot (a WAIT to the node of the command before it), one write per
+        node. A MOVED reply (nothing was run) refreshes the slot map and
+        sends again what it refused; a broken node refreshes it on the next
+        call (its replica may have taken over)."""
+        if self._stale_topology:
+            self._stale_topology = False
+            redis_modes.refresh_topology(self.redis)
+        replies = [None] * len(commands)
+        todo = list(range(len(commands)))
+        for attempt in range(MOVED_RETRIES + 1):
+            groups, key = {}, None
+            for i in todo:
+                key = _routing_key(commands[i]) or key
+                pool = redis_modes.node_pool(self.redis, key)
+                groups.setdefault(id(pool), (pool, []))[1].append(i)
+            moved = set()
+            for pool, indexes in groups.values():
+                try:
+                    out = _pooled(pool, [commands[i] for i in indexes], retry)
+                except (redis.ConnectionError, redis.TimeoutError):
+                    self._stale_topology = True
+                    raise
+                for i, reply in zip(indexes, out, strict=True):
+                    replies[i] = reply
+                    if isinstance(reply, MovedError):
+                        moved.add(i)
+            if not moved or attempt == MOVED_RETRIES:
+                break
+            # A WAIT follows its command to the node it moved to.
+            todo = [i for i in todo if i in moved or (commands[i][0] == "WAIT" and i - 1 in moved)]
+            redis_modes.refresh_topology(self.redis)
+        return replies
 
     def _thread_connection(self):
         """This thread's own connection from the pool, kept rather than returned.
@@ -218,6 +296,8 @@ class Store:
             for i, reply in zip(missing, again, strict=True):
                 replies[i] = reply
         for reply in replies:
+            if isinstance(reply, _UNAVAILABLE_REPLIES):
+                raise redis.ConnectionError(f"the cluster cannot serve this now: {reply}")
             if isinstance(reply, Exception):
                 raise reply
         return replies
@@ -226,9 +306,16 @@ class Store:
         """EVALSHA of commit.lua, after the deadline index write ``deadline``
         (``(version, due ms)``, or None) in the same round trip."""
         commands = [("EVALSHA", self._commit.sha, len(keys), *keys, *args)]
+        if self.wait is not None:
+            # Same connection (same node), right after: WAIT counts the
+            # replicas that have this connection's writes so far.
+            commands.append(("WAIT", *self.wait))
         if deadline is not None:
             commands.insert(0, self._deadline_command(match_id, *deadline))
-        return self._scripted_round_trip(*commands, retry=False)[-1]
+        replies = self._scripted_round_trip(*commands, retry=False)
+        if self.wait is not None:
+            return replies[-2], replies[-1]
+        return replies[-1], None
 
     # --- the deadline index ------------------------------------------------
 
@@ -381,7 +468,7 @@ class Store:
         args += [change.idem_value or "", self.idempotency_ttl_s, self._publish]
         keys = [match_key(match_id), events_key(match_id), actions_key(match_id),
                 change.idem_key or idem_key(match_id, "-", "-"), live_channel(match_id)]
-        reply = self._eval_commit(match_id, keys, args, deadline)
+        reply, replicas = self._eval_commit(match_id, keys, args, deadline)
         outcome = reply[0].decode()
         payload = reply[1] if len(reply) > 1 else None
         if outcome == "DUP":
@@ -390,7 +477,7 @@ class Store:
             payload = payload.decode()  # the new revision
         if outcome == "SEQ":
             raise RuntimeError(f"event seq out of order in match {match_id}: stream ends at {payload!r}")
-        return CommitResult(outcome, payload)
+        return CommitResult(outcome, payload, replicas, self.wait[0] if self.wait else 0)
 
     def after_commit(self, doc, new_token_hashes=(), revoked_token_hashes=()):
         """Update the cross-slot indexes (lobby, token index); idempotent."""
@@ -441,6 +528,30 @@ def parse_events(entries):
 def _count(replies):
     """The count of ``_counter_commands``' replies (INCR's, or the script's)."""
     return None if replies[0] == -1 else replies[0]
+
+
+def _pack(commands):
+    return b"".join(hiredis.pack_command(command) for command in commands)
+
+
+def _pooled(pool, commands, retry):
+    """``commands`` on a connection borrowed from ``pool`` for this call."""
+    conn = pool.get_connection()
+    try:
+        return _attempts(conn, _pack(commands), len(commands), retry)
+    finally:
+        pool.release(conn)
+
+
+def _routing_key(command):
+    """The key a command's slot is taken from (EVALSHA: its first KEYS
+    entry); None for WAIT, which goes where the command before it went."""
+    name = command[0]
+    if name == "WAIT":
+        return None
+    if name in ("EVALSHA", "EVAL"):
+        return command[3]
+    return command[1]
 
 
 def _attempts(conn, packed, replies, retry):

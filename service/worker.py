@@ -1,6 +1,7 @@
 """``python -m service.worker``: an RQ worker for AI decisions, plus the sweeper.
 
-Reads ``REDIS_URL`` and ``RQ_REDIS_URL`` (default: ``REDIS_URL``), uses the
+Reads ``REDIS_URL`` (in ``REDIS_MODE``) and ``RQ_REDIS_URL`` (default:
+``REDIS_URL``; standalone or Sentinel, a cluster is refused), uses the
 JSON serializer and listens on the ``AI_QUEUE`` queue (default ``ai``). A
 background thread beats this worker's heartbeat (``ai.beat`` with the RQ
 worker's name: /readyz counts live workers, and a job held by a worker whose
@@ -36,7 +37,7 @@ from rq.serializers import JSONSerializer
 
 import engine  # noqa: F401  (imported once, before any job: games register here)
 
-from . import ai, logs, metrics, sweeper
+from . import ai, logs, metrics, redis_modes, sweeper
 from .config import load_config
 from .context import Services
 
@@ -149,6 +150,7 @@ def wait_for_redis(services, stop, delay=RECONNECT_FIRST_S):
     while not stop.is_set():
         try:
             services.rq_redis.ping()
+            redis_modes.refuse_cluster_queue(services.rq_redis)
             if attempt:
                 log.info("Redis is reachable again after %d attempts", attempt + 1)
             return True
@@ -211,7 +213,11 @@ def main():
     # LOG_FORMAT: JSON lines (default) or console; under `make run` each line
     # names its program (SUPERVISOR_PROCESS_NAME).
     logs.configure(level=level)
-    config = load_config()
+    try:
+        config = load_config()
+    except redis_modes.ConfigError as exc:
+        log.error("bad Redis settings: %s", exc)
+        return 2
     metrics.configure(config["METRICS"])
     metrics.serve_worker_metrics(os.environ.get("WORKER_METRICS_PORT"))
     services = Services(config, worker=True)
@@ -225,6 +231,9 @@ def main():
     thread.start()
     try:
         work(services, stop, status, logging_level=level)
+    except redis_modes.ConfigError as exc:
+        log.error("bad Redis settings: %s", exc)
+        return 2
     finally:
         stop.set()
     log.info("stopped")

@@ -16,6 +16,7 @@
 --       idem_value ('' = none), idem_ttl_s,
 --       publish ('SPUBLISH', 'PUBLISH' or '' = none)
 -- Returns {'OK', rev}, {'CONFLICT', current_rev}, {'DUP', stored_idem_value}
+-- (its TTL refreshed)
 -- or {'SEQ', last_stream_id} (events out of order: a bug, nothing written).
 
 local i = 1
@@ -52,7 +53,12 @@ local publish = arg() or ''
 
 if idem_value ~= '' then
   local prev = redis.call('GET', KEYS[4])
-  if prev then return {'DUP', prev} end
+  if prev then
+    -- A replay refreshes the record: a write, so a WAIT after this script
+    -- confirms the replicas have the original commit too (REDIS_WAIT_REPLICAS).
+    redis.call('EXPIRE', KEYS[4], tonumber(idem_ttl))
+    return {'DUP', prev}
+  end
 end
 
 -- Redis does not roll a script back when a command fails, so check before

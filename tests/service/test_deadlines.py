@@ -90,7 +90,8 @@ def test_backfill_puts_older_active_matches_in_the_index_once(stall_app):
     services, client = stall_app.extensions["tabula"], stall_app.test_client()
     # Matches stored before the index: none of their entries is there.
     ids = [create(client, seats=humans(2), seed=None)["match"]["id"] for _ in range(3)]
-    services.redis.delete(*services.redis.keys("deadlines:*"))
+    for key in services.redis.scan_iter("deadlines:*"):  # every node's, on a cluster
+        services.redis.delete(key)
     assert sweeper.backfill_deadlines(services) == 3
     assert sorted(services.store.due_matches(10**13, 10)) == sorted(ids)
     assert sweeper.backfill_deadlines(services) == 0

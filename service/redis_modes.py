@@ -1,0 +1,264 @@
+"""One connection factory for every role: standalone, Sentinel or Cluster.
+
+``REDIS_MODE`` says what ``REDIS_URL`` (matches, tokens, events, lobby, rate
+limits, the live streams' pub/sub) points at:
+
+- ``standalone``: any redis-py URL (``redis://``, ``rediss://``, ``unix://``);
+- ``sentinel``: ``redis+sentinel://[:password@]host:port[,host:port...]/<service>[/<db>]``,
+  the sentinels and the name of the primary they watch (the form flask-limiter
+  and limits use); ``?sentinel_password=`` when the sentinels want one;
+- ``cluster``: ``redis://host:port`` or ``redis+cluster://host:port[,host:port...]``,
+  one or more nodes of a Redis Cluster (Redis >= 7: the streams use sharded
+  pub/sub).
+
+``RQ_REDIS_URL`` (the AI queue, worker heartbeats) takes its kind from its
+scheme alone, standalone or ``redis+sentinel://``, never a cluster: RQ's keys
+have no hash tags and its transactions cross slots (stack-notes §2), so that
+is refused at start-up (``ConfigError``, ``refuse_cluster_queue``).
+
+Every client made here keeps the timeouts the service relies on
+(``socket_timeout``: a hung server is a 503 within it, not a stuck request).
+"""
+
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import redis
+from redis.cluster import ClusterNode, RedisCluster
+from redis.exceptions import RedisClusterException
+from redis.sentinel import Sentinel, SentinelManagedConnection
+
+MODES = ("standalone", "sentinel", "cluster")
+SENTINEL_SCHEMES = ("redis+sentinel", "rediss+sentinel")
+CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
+DEFAULT_SENTINEL_PORT = 26379
+
+
+class ConfigError(ValueError):
+    """A Redis setting that cannot work; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where one role's Redis is: parsed from its URL and mode."""
+
+    mode: str
+    url: str
+    hosts: tuple = ()  # sentinels, or cluster start-up nodes: ((host, port), ...)
+    service: str | None = None  # sentinel: the monitored primary's name
+    db: int = 0
+    username: str | None = None
+    password: str | None = None
+    tls: bool = False
+    sentinel_password: str | None = None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def is_cluster(self):
+        return self.mode == "cluster"
+
+
+def _hosts(netloc, default_port):
+    hosts = []
+    for part in netloc.split(","):
+        host, _, port = part.strip().rpartition(":")
+        if not host:  # "host" without a port
+            host, port = port, ""
+        hosts.append((host.strip("[]"), int(port) if port else default_port))
+    return tuple(hosts)
+
+
+def _split_userinfo(netloc):
+    userinfo, _, hosts = netloc.rpartition("@")
+    username = password = None
+    if userinfo:
+        user, _, secret = userinfo.partition(":")
+        username, password = (unquote(user) or None), (unquote(secret) or None)
+    return username, password, hosts
+
+
+def parse_target(url, mode="standalone"):
+    """The ``Target`` of ``url`` in ``mode``; ``ConfigError`` when they disagree."""
+    if mode not in MODES:
+        raise ConfigError(f"REDIS_MODE={mode!r}: expected one of {', '.join(MODES)}")
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme in SENTINEL_SCHEMES:
+        if mode != "sentinel":
+            raise ConfigError(f"{safe_url(url)} is a Sentinel URL: set REDIS_MODE=sentinel")
+        return _sentinel_target(url, parts)
+    if mode == "sentinel":
+        raise ConfigError("REDIS_MODE=sentinel wants redis+sentinel://host:port[,host:port]/<service>[/<db>], "
+                          f"not {safe_url(url)}")
+    if scheme in CLUSTER_SCHEMES or mode == "cluster":
+        if mode != "cluster":
+            raise ConfigError(f"{safe_url(url)} is a cluster URL: set REDIS_MODE=cluster")
+        if scheme not in CLUSTER_SCHEMES + ("redis", "rediss"):
+            raise ConfigError(f"REDIS_MODE=cluster wants redis://host:port or redis+cluster://..., not {safe_url(url)}")
+        username, password, netloc = _split_userinfo(parts.netloc)
+        return Target("cluster", url, _hosts(netloc, 6379), username=username, password=password,
+                      tls=scheme.startswith("rediss"))
+    return Target("standalone", url)
+
+
+def _sentinel_target(url, parts):
+    username, password, netloc = _split_userinfo(parts.netloc)
+    path = [p for p in parts.path.split("/") if p]
+    if not path:
+        raise ConfigError(f"{safe_url(url)}: name the primary's service, e.g. redis+sentinel://h:26379/mymaster/0")
+    query = parse_qs(parts.query)
+    return Target("sentinel", url, _hosts(netloc, DEFAULT_SENTINEL_PORT), service=path[0],
+                  db=int(path[1]) if len(path) > 1 else 0, username=username, password=password,
+                  tls=parts.scheme.lower().startswith("rediss"),
+                  sentinel_password=(query.get("sentinel_password") or [None])[0])
+
+
+def queue_target(url):
+    """The Target of ``RQ_REDIS_URL``: standalone or Sentinel, never a cluster."""
+    scheme = urlsplit(url).scheme.lower()
+    if scheme in CLUSTER_SCHEMES:
+        raise ConfigError(f"RQ_REDIS_URL={safe_url(url)} is a cluster: RQ needs a standalone Redis "
+                          "(or one managed by Sentinel: redis+sentinel://...), its keys cross hash slots")
+    return parse_target(url, "sentinel" if scheme in SENTINEL_SCHEMES else "standalone")
+
+
+def check_roles(config):
+    """Raise ``ConfigError`` for a combination of settings that cannot work."""
+    mode = config.get("REDIS_MODE") or "standalone"
+    parse_target(config["REDIS_URL"], mode)
+    rq_url = config.get("RQ_REDIS_URL")
+    if mode == "cluster" and (not rq_url or rq_url == config["REDIS_URL"]):
+        raise ConfigError("REDIS_MODE=cluster needs RQ_REDIS_URL: the AI queue cannot live on a Redis "
+                          "Cluster (RQ's keys cross hash slots); point RQ_REDIS_URL at a standalone or "
+                          "Sentinel-managed Redis")
+    if rq_url:
+        queue_target(rq_url)
+
+
+def safe_url(url):
+    """``url`` without its password (for messages)."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]).geturl()
+
+
+# --- clients ----------------------------------------------------------------
+
+def client(target, **options):
+    """A redis-py client for ``target``: ``redis.Redis`` (standalone, or the
+    current primary of a Sentinel service) or ``RedisCluster``.
+
+    ``options`` are redis-py connection options (socket_timeout, retry,
+    connection_class...); ``connection_pool`` (standalone only) wins.
+    """
+    if target.mode == "sentinel":
+        return _sentinel_primary(target, **options)
+    if target.mode == "cluster":
+        return _cluster(target, **options)
+    pool = options.pop("connection_pool", None)
+    if pool is not None:
+        return redis.Redis(connection_pool=pool)
+    return redis.Redis.from_url(target.url, **options)
+
+
+def _sentinel_manager(target, socket_timeout=2.0):
+    return Sentinel(list(target.hosts), sentinel_kwargs={
+        "socket_timeout": socket_timeout, "socket_connect_timeout": min(socket_timeout, 2.0),
+        "password": target.sentinel_password})
+
+
+class SentinelConnection(SentinelManagedConnection):
+    """redis-py's connection to a Sentinel service's primary, dropped (as a
+    plain ``redis.Connection`` is) when a read fails or is interrupted: its
+    own default keeps it with a reply pending, which the next command then
+    waits for forever (seen: RQ's warm shutdown interrupts its blocking
+    dequeue, then its clean-up hangs)."""
+
+    def read_response(self, *args, **kwargs):
+        kwargs.setdefault("disconnect_on_error", True)
+        return super().read_response(*args, **kwargs)
+
+
+def _sentinel_primary(target, **options):
+    options.pop("connection_pool", None)
+    connection_class = options.pop("connection_class", None)
+    if target.tls:
+        options["ssl"] = True  # redis-py's SentinelManagedSSLConnection
+    elif connection_class is not None and not issubclass(connection_class, SentinelManagedConnection):
+        # The breaker's hooks (breaker.py) on top of Sentinel's look-up of the
+        # current primary at each (re)connection.
+        options["connection_class"] = type(f"Sentinel{connection_class.__name__}",
+                                           (connection_class, SentinelConnection), {})
+    else:
+        options["connection_class"] = connection_class or SentinelConnection
+    manager = _sentinel_manager(target, options.get("socket_timeout") or 2.0)
+    return manager.master_for(target.service, db=target.db, username=target.username,
+                              password=target.password, **options)
+
+
+def _cluster(target, **options):
+    options.pop("connection_pool", None)
+    options.pop("health_check_interval", None)  # per node pool: keep redis-py's default
+    (host, port), *others = target.hosts
+    # Given a URL, redis-py builds each node's pool from the options (so a
+    # connection_class, the breaker's, reaches every node's connections).
+    scheme = "rediss" if target.tls else "redis"
+    try:
+        return RedisCluster(url=f"{scheme}://{host}:{port}", startup_nodes=[ClusterNode(h, p) for h, p in others],
+                            username=target.username, password=target.password, **options)
+    except RedisClusterException as exc:
+        # No node reachable to read the slot map from: "unreachable" (503) to
+        # every caller, like a standalone server that is down.
+        raise redis.ConnectionError(f"Redis Cluster unreachable: {exc}") from exc
+
+
+def is_cluster_client(client_):
+    return isinstance(client_, RedisCluster)
+
+
+def refuse_cluster_queue(queue_client):
+    """Raise ``ConfigError`` when the queue's server runs in cluster mode
+    (an RQ_REDIS_URL of ``redis://`` pointing at a cluster node)."""
+    try:
+        enabled = queue_client.info("cluster").get("cluster_enabled")
+    except redis.ResponseError:
+        return  # a server without INFO cluster is no cluster
+    if str(enabled) == "1":
+        raise ConfigError("RQ_REDIS_URL points at a Redis Cluster node: RQ needs a standalone Redis "
+                          "(or one managed by Sentinel), its keys cross hash slots")
+
+
+# --- routing (cluster) ------------------------------------------------------
+
+def node_pool(client_, key):
+    """The connection pool of the server that holds ``key``: the client's
+    own pool, or on a cluster the pool of the primary of ``key``'s slot."""
+    if isinstance(client_, RedisCluster):
+        node = client_.get_node_from_key(key)
+        return client_.get_redis_connection(node).connection_pool
+    return client_.connection_pool
+
+
+def pubsub_address(client_, channel):
+    """``(name, connection kwargs)`` of the server whose pub/sub carries
+    ``channel``: the primary of its slot on a cluster (sharded pub/sub), the
+    current primary of a Sentinel service, else the one server."""
+    pool = node_pool(client_, channel)
+    kwargs = dict(pool.connection_kwargs)
+    if hasattr(pool, "get_master_address"):  # Sentinel: ask where the primary is now
+        kwargs["host"], kwargs["port"] = pool.get_master_address()
+    if isinstance(client_, RedisCluster):
+        name = client_.get_node_from_key(channel).name
+    else:
+        name = "primary"
+    return name, kwargs
+
+
+def refresh_topology(client_):
+    """Read the cluster's slot map again (after MOVED, or a failed node)."""
+    if isinstance(client_, RedisCluster):
+        try:
+            client_.nodes_manager.initialize()
+        except RedisClusterException as exc:
+            raise redis.ConnectionError(f"Redis Cluster unreachable: {exc}") from exc

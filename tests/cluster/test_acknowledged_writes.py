@@ -1,0 +1,96 @@
+"""REDIS_WAIT_REPLICAS: a commit is answered 2xx only once a replica has it.
+
+A replica that does not confirm in time (paused with SIGSTOP) makes the
+move 503 ``unavailable`` although the primary applied it; the client's
+retry with the same Idempotency-Key, once the replica is back, returns the
+move's result, applied once.
+"""
+
+import os
+import signal
+from contextlib import contextmanager
+
+import pytest
+import redis
+
+from service.storage import match_key
+from tests.service.conftest import make_app
+from tests.service.helpers import bearer, create
+
+# Long enough for a replica's acknowledgement on a busy 2-core machine;
+# short for one that is paused (the 503 comes after it).
+WAIT_TIMEOUT_MS = 3000
+PAUSED_WAIT_TIMEOUT_MS = 300
+
+
+@pytest.fixture
+def wait_app(deployment, request):
+    deployment.flush()
+    timeout_ms = getattr(request, "param", WAIT_TIMEOUT_MS)
+    app = make_app(deployment.config["REDIS_URL"], REDIS_MODE=deployment.mode,
+                   RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"],
+                   REDIS_WAIT_REPLICAS=1, REDIS_WAIT_TIMEOUT_MS=timeout_ms)
+    yield app
+    app.extensions["tabula"].close()
+
+
+def _primary_port(services, match_id):
+    pool = services.redis.connection_pool if not hasattr(services.redis, "get_node_from_key") else None
+    if pool is not None:  # Sentinel: the service's primary now
+        return pool.get_master_address()[1]
+    return services.redis.get_node_from_key(match_key(match_id)).port
+
+
+@contextmanager
+def paused(proc):
+    os.kill(proc.pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.kill(proc.pid, signal.SIGCONT)
+
+
+def _first_move(client, match_id, token):
+    listed = client.get(f"/v1/matches/{match_id}/actions", headers=bearer(token)).get_json()
+    return {"action": listed["actions"][0], "version": listed["version"]}
+
+
+def test_an_accepted_move_is_on_a_replica(deployment, wait_app):
+    client = wait_app.test_client()
+    services = wait_app.extensions["tabula"]
+    created = create(client)
+    match_id, token = created["match"]["id"], created["tokens"]["0"]
+    answer = client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
+                         json=_first_move(client, match_id, token))
+    assert answer.status_code == 200, answer.get_json()
+    primary = _primary_port(services, match_id)
+    (replica_port,) = deployment.servers.replica_ports_of(primary)
+    replica = redis.Redis(port=replica_port, single_connection_client=True)
+    if deployment.mode == "cluster":
+        replica.execute_command("READONLY")  # a cluster replica answers reads only then
+    # WAIT returned 1: the replica has the commit already, no polling.
+    assert replica.hget(match_key(match_id), "rev") == services.redis.hget(match_key(match_id), "rev")
+
+
+@pytest.mark.parametrize("wait_app", [PAUSED_WAIT_TIMEOUT_MS], indirect=True)
+def test_unconfirmed_move_is_503_and_its_retry_returns_the_result(deployment, wait_app):
+    client = wait_app.test_client()
+    services = wait_app.extensions["tabula"]
+    created = create(client)
+    match_id, token = created["match"]["id"], created["tokens"]["0"]
+    body = _first_move(client, match_id, token)
+    headers = {**bearer(token), "Idempotency-Key": "acked-move-1"}
+    (replica_port,) = deployment.servers.replica_ports_of(_primary_port(services, match_id))
+    with paused(deployment.servers.by_port[replica_port]):
+        lost = client.post(f"/v1/matches/{match_id}/actions", headers=headers, json=body)
+        assert lost.status_code == 503, lost.get_json()
+        assert lost.get_json()["error"] == "unavailable"
+        assert lost.get_json()["details"]["required_replicas"] == 1
+        # Applied on the primary all the same.
+        assert client.get(f"/v1/matches/{match_id}").get_json()["version"] == 1
+    retry = client.post(f"/v1/matches/{match_id}/actions", headers=headers, json=body)
+    assert retry.status_code == 200, retry.get_json()
+    assert retry.get_json()["version"] == 1
+    assert client.get(f"/v1/matches/{match_id}").get_json()["version"] == 1
+    events = client.get(f"/v1/matches/{match_id}/events").get_json()["events"]
+    assert len(events) == len(retry.get_json()["events"])
