@@ -3,19 +3,18 @@
 A player is given the game definition, its seat, that seat's view and its
 legal actions; never the state. Levels, weakest first, are ``LEVELS``.
 Strategic levels come from a per-game module ``engine.ai.<game id>``
-registered in ``GAME_MODULES``; a new game plugs in with one line there.
+registered in ``game_modules.GAME_MODULES``; a new game plugs in with one line there.
+
+For bot authors (``bot_api``): ``sample_state(game, view, seat, seed)``, a
+full state consistent with a seat's view, and ``evaluate(game, state,
+seat)``, the seat's standing relative to the others.
 """
 
-import importlib
-
+from .bot_api import WIN_VALUE, evaluate, sample_state
+from .game_modules import GAME_MODULES, make_game_player
 from .random_player import RandomPlayer
 
 LEVELS = ("random", "easy", "medium", "hard")
-# game id -> module with ``make_player(level, **options)``
-GAME_MODULES = {
-    "anno1503": "engine.ai.anno1503",
-    "anno1452": "engine.ai.anno1452",
-}
 
 
 class LevelPlayer:
@@ -28,12 +27,8 @@ class LevelPlayer:
 
     def for_game(self, game_id):
         if game_id not in self._by_game:
-            module = GAME_MODULES.get(game_id)
-            if module is None:
-                self._by_game[game_id] = RandomPlayer()
-            else:
-                make = importlib.import_module(module).make_player
-                self._by_game[game_id] = make(self.level, **self.options)
+            player = make_game_player(game_id, self.level, **self.options)
+            self._by_game[game_id] = player if player is not None else RandomPlayer()
         return self._by_game[game_id]
 
     def choose(self, game, seat, view, actions, seed=0):
@@ -65,4 +60,5 @@ def get_player(level, **options):
     return LevelPlayer(level, options)
 
 
-__all__ = ["GAME_MODULES", "LEVELS", "get_player", "LevelPlayer", "RandomPlayer"]
+__all__ = ["GAME_MODULES", "LEVELS", "WIN_VALUE", "evaluate", "get_player", "LevelPlayer",
+           "RandomPlayer", "sample_state"]

@@ -1,0 +1,1 @@
+"""Bots: ``starter`` is the one to copy."""
