@@ -2,7 +2,7 @@
 
 import pytest
 
-from .conftest import make_app, unreachable_redis_url
+from .conftest import make_app, rate_limited_app, unreachable_redis_url
 from .helpers import bearer, create
 
 ERROR_KEYS = {"error", "message", "details"}
@@ -76,7 +76,7 @@ def test_body_over_limit_is_413(redis_server):
 
 
 def test_rate_limit_is_429_with_retry_after(redis_server):
-    app = make_app(redis_server.url, RATE_LIMIT=3, RATE_LIMIT_WINDOW_S=60)
+    app = rate_limited_app(redis_server.url, RATE_LIMIT=3)
     client = app.test_client()
     codes = [client.get("/v1/games").status_code for _ in range(3)]
     assert codes == [200, 200, 200]
@@ -129,7 +129,7 @@ def test_action_routes_count_with_their_read_and_429_comes_first(redis_server):
     """/actions counts its request in the same round trip as its read of the
     match; a request that fails before that read (bad body) still counts,
     and over the limit 429 wins over 422 and 404 as it does elsewhere."""
-    app = make_app(redis_server.url, RATE_LIMIT=4, RATE_LIMIT_WINDOW_S=60)
+    app = rate_limited_app(redis_server.url, RATE_LIMIT=4)
     client = app.test_client()
     created = create(client)  # counted for the client address, not the token
     match_id, token = created["match"]["id"], created["tokens"]["0"]

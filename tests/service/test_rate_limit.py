@@ -10,7 +10,7 @@ import secrets
 import pytest
 import redis
 
-from .conftest import make_app
+from .conftest import rate_limited_app
 from .helpers import bearer, create, humans
 
 
@@ -30,7 +30,7 @@ def _random_token():
 
 
 def test_made_up_tokens_count_against_the_address(redis_server):
-    app = make_app(redis_server.url, RATE_LIMIT=5, RATE_LIMIT_WINDOW_S=60)
+    app = rate_limited_app(redis_server.url, RATE_LIMIT=5)
     attacker = _client(app, "198.51.100.1")
     codes = [attacker.get("/v1/games", headers=_random_token()).status_code for _ in range(8)]
     assert codes == [200] * 5 + [429] * 3
@@ -42,7 +42,7 @@ def test_made_up_tokens_count_against_the_address(redis_server):
 
 
 def test_unknown_tokens_on_the_move_path_count_against_the_address(redis_server):
-    app = make_app(redis_server.url, RATE_LIMIT=4, RATE_LIMIT_WINDOW_S=60, CREATE_RATE_LIMIT=0)
+    app = rate_limited_app(redis_server.url, RATE_LIMIT=4, CREATE_RATE_LIMIT=0)
     owner = _client(app, "198.51.100.3")
     match_id = create(owner)["match"]["id"]  # counts 1 for 198.51.100.3
     attacker = _client(app, "198.51.100.4")
@@ -55,7 +55,7 @@ def test_unknown_tokens_on_the_move_path_count_against_the_address(redis_server)
 
 
 def test_a_known_token_has_its_own_budget(redis_server):
-    app = make_app(redis_server.url, RATE_LIMIT=3, RATE_LIMIT_WINDOW_S=60, CREATE_RATE_LIMIT=0)
+    app = rate_limited_app(redis_server.url, RATE_LIMIT=3, CREATE_RATE_LIMIT=0)
     client = _client(app, "198.51.100.5")
     created = create(client, seats=humans(2))  # the address: 1
     token = bearer(created["tokens"]["0"])
@@ -67,7 +67,7 @@ def test_a_known_token_has_its_own_budget(redis_server):
 
 
 def test_a_revoked_token_counts_against_the_address(redis_server):
-    app = make_app(redis_server.url, RATE_LIMIT=4, RATE_LIMIT_WINDOW_S=60, CREATE_RATE_LIMIT=0)
+    app = rate_limited_app(redis_server.url, RATE_LIMIT=4, CREATE_RATE_LIMIT=0)
     client = _client(app, "198.51.100.6")
     created = create(client, seats=humans(2))  # address: 1
     token = bearer(created["tokens"]["0"])
@@ -78,7 +78,7 @@ def test_a_revoked_token_counts_against_the_address(redis_server):
 
 
 def test_creating_matches_has_its_own_tighter_limit(redis_server):
-    app = make_app(redis_server.url, RATE_LIMIT=100, RATE_LIMIT_WINDOW_S=60, CREATE_RATE_LIMIT=2)
+    app = rate_limited_app(redis_server.url, RATE_LIMIT=100, CREATE_RATE_LIMIT=2)
     client = _client(app, "198.51.100.7")
     body = {"game": "anno1503", "seats": humans(2)}
     codes = [client.post("/v1/matches", json=body, headers=_random_token()).status_code
