@@ -19,8 +19,10 @@ TEST_SPEC   := .[test$(if $(REDIS_EXTRA),$(comma)$(REDIS_EXTRA))]
 # own build here): installed once, when it is missing (as root, like CI).
 CHROMIUM ?= /usr/bin/chromium
 
-# Two xdist workers for the two cores; `make test PYTEST_ARGS=-x` to override.
-PYTEST_ARGS ?= -n 2
+# Two xdist workers for the two cores; tests of one xdist_group (the Redis
+# cluster and Sentinel servers of tests/cluster) share one worker, so their
+# servers start once. `make test PYTEST_ARGS=-x` to override.
+PYTEST_ARGS ?= -n 2 --dist loadgroup
 
 .DEFAULT_GOAL := help
 .PHONY: help run test clean

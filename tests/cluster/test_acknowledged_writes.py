@@ -8,6 +8,7 @@ move's result, applied once.
 
 import os
 import signal
+import time
 from contextlib import contextmanager
 
 import pytest
@@ -55,6 +56,17 @@ def _first_move(client, match_id, token):
     return {"action": listed["actions"][0], "version": listed["version"]}
 
 
+def _retry_while_unavailable(send, attempts=20, pause_s=0.25):
+    """What a client does with a 503: send again. The replica just resumed may
+    need longer than the short WAIT timeout to catch up on a loaded machine."""
+    for _ in range(attempts):
+        answer = send()
+        if answer.status_code != 503:
+            return answer
+        time.sleep(pause_s)
+    return answer
+
+
 def test_an_accepted_move_is_on_a_replica(deployment, wait_app):
     client = wait_app.test_client()
     services = wait_app.extensions["tabula"]
@@ -88,7 +100,8 @@ def test_unconfirmed_move_is_503_and_its_retry_returns_the_result(deployment, wa
         assert lost.get_json()["details"]["required_replicas"] == 1
         # Applied on the primary all the same.
         assert client.get(f"/v1/matches/{match_id}").get_json()["version"] == 1
-    retry = client.post(f"/v1/matches/{match_id}/actions", headers=headers, json=body)
+    retry = _retry_while_unavailable(lambda: client.post(f"/v1/matches/{match_id}/actions",
+                                                         headers=headers, json=body))
     assert retry.status_code == 200, retry.get_json()
     assert retry.get_json()["version"] == 1
     assert client.get(f"/v1/matches/{match_id}").get_json()["version"] == 1
