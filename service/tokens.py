@@ -12,9 +12,15 @@ import secrets
 from .errors import forbidden, not_found, unauthorized
 
 
+# Every token starts with this: never with "-" (1 in 64 random URL-safe
+# tokens did, which a command line then read as an option: `--token -x...`),
+# and a secret scanner can recognise a leaked one.
+TOKEN_PREFIX = "tab_"
+
+
 def new_token():
     """``(token, sha256 hex)``; only the hash is ever stored."""
-    token = secrets.token_urlsafe(32)
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     return token, hash_token(token)
 
 

@@ -2,6 +2,8 @@
 
 import hashlib
 
+from service.tokens import TOKEN_PREFIX, new_token
+
 from .helpers import bearer, create, humans
 
 
@@ -143,3 +145,12 @@ def test_replay_is_refused_until_the_match_is_finished(client):
     assert response.status_code == 409
     body = response.get_json()
     assert body["error"] == "illegal_action" and body["details"]["reason"] == "match_not_finished"
+
+
+def test_tokens_never_look_like_a_command_line_option():
+    """1 in 64 URL-safe random tokens began with "-", which `tabula play
+    --token -x...` then read as an option: every token has a fixed prefix."""
+    tokens = [new_token()[0] for _ in range(2000)]
+    assert all(t.startswith(TOKEN_PREFIX) and not t.startswith("-") for t in tokens)
+    assert len(set(tokens)) == len(tokens)
+    assert all(len(t) >= len(TOKEN_PREFIX) + 43 for t in tokens)  # 256 random bits
