@@ -1,10 +1,12 @@
 """One marshmallow schema per action type, built from the engine's domains.
 
 ``engine.params`` describes each parameter once (OneOf, IntRange, Square,
-Optional); this module turns those descriptions into marshmallow fields, so
-a new game needs no service change: its actions appear in ``openapi.yaml``
-as a discriminated union (``<Game>Action``, ``oneOf`` + ``discriminator`` on
-``type``) and requests are validated against the same schemas.
+Optional); this module turns those descriptions into marshmallow fields that
+validate requests, and into the JSON Schema ``openapi.yaml`` documents
+(``game_action_components``), so a new game needs no service change: its
+actions appear as a discriminated union (``<Game>Action``, ``oneOf`` +
+``discriminator`` on ``type``) of closed schemas, and requests are validated
+against the same domains.
 
     >>> import engine
     >>> schemas = action_schemas(engine.get_game("anno1503"))
@@ -54,16 +56,6 @@ def _field_for(domain):
         return ma.fields.Integer(strict=True, validate=validate.Range(domain["min"], domain["max"]), **common)
     if kind == "square":
         rows, cols = domain["rows"], domain["cols"]
-        common["metadata"]["description"] = (
-            f"[row, col]: row 0..{rows - 1}, col 0..{cols - 1}. " + common["metadata"]["description"]
-        ).strip()
-        # Each position has its own range (the items' common one is the larger).
-        # A one-element anyOf, not allOf: apispec turns a nullable field's allOf
-        # into an anyOf with null, which would leave `type: array` refusing null.
-        common["metadata"]["anyOf"] = [{"prefixItems": [
-            {"type": "integer", "minimum": 0, "maximum": rows - 1},
-            {"type": "integer", "minimum": 0, "maximum": cols - 1},
-        ]}]
         item = ma.fields.Integer(strict=True, validate=validate.Range(0, max(rows, cols) - 1))
         return ma.fields.List(item, validate=[validate.Length(2, 2), _square_validator(rows, cols)],
                               **common)
@@ -179,20 +171,100 @@ def _plain_checks_by_game(game_id):
     return {t: _plain_action_check(t, d) for t, d in game.describe_actions().items()}
 
 
+# --- the documented form: JSON Schema written from the same domain descriptions ---
+#
+# The components are written here rather than converted from the marshmallow
+# classes, so that code generators get what they type best: `type` as a
+# `const` (a literal, not a one-value enum class), each enum of a game named
+# once as a component (`Anno1503Commodity`) and referenced, a nullable
+# parameter as `anyOf: [<schema>, null]`, a square as a `[row, col]` tuple.
+
+
+def _enum_components(game_id, described_actions):
+    """``{tuple(values): component name}`` for every enum of one game's actions.
+
+    An enum is named after its parameter (``Anno1503Commodity``); the enum
+    used most takes a name first, and one whose name is taken is named after
+    its action too (``Anno1503PlayCardCard``)."""
+    uses = {}
+    for action_type, described in described_actions.items():
+        for param, domain in described["params"].items():
+            if domain["kind"] == "enum":
+                uses.setdefault(tuple(domain["values"]), []).append((action_type, param))
+    names, taken = {}, set()
+    for values, where in sorted(uses.items(), key=lambda item: -len(item[1])):
+        candidates = [_camel(game_id) + _camel(param) for _, param in where]
+        candidates += [_camel(game_id) + _camel(t) + _camel(param) for t, param in where]
+        name = next(c for c in candidates if c not in taken)
+        names[values] = name
+        taken.add(name)
+    return names
+
+
+def _ref(name):
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _square_json(domain):
+    rows, cols = domain["rows"], domain["cols"]
+    return {"type": "array", "minItems": 2, "maxItems": 2, "prefixItems": [
+        {"type": "integer", "minimum": 0, "maximum": rows - 1, "description": "row"},
+        {"type": "integer", "minimum": 0, "maximum": cols - 1, "description": "column"},
+    ]}
+
+
+def _param_json(domain, enum_names):
+    kind, description = domain["kind"], domain.get("description") or ""
+    if kind == "enum":
+        schema = _ref(enum_names[tuple(domain["values"])])
+    elif kind == "int":
+        schema = {"type": "integer", "minimum": domain["min"], "maximum": domain["max"]}
+    elif kind == "square":
+        schema = _square_json(domain)
+        description = (f"[row, col]: row 0..{domain['rows'] - 1}, col 0..{domain['cols'] - 1}. "
+                       + description).strip()
+    else:  # an unknown kind: any value, as _field_for accepts it
+        schema = {}
+    if domain.get("optional", False):
+        schema = {"anyOf": [schema, {"type": "null"}]}
+    return {**schema, "description": description} if description else schema
+
+
+def action_json_schema(action_type, described, enum_names):
+    """The documented JSON Schema of one action type."""
+    properties = {"type": {"const": action_type, "type": "string", "description": "action type"}}
+    for name, domain in described["params"].items():
+        properties[name] = _param_json(domain, enum_names)
+    required = ["type"] + [n for n, d in described["params"].items() if not d.get("optional", False)]
+    return {"type": "object", "additionalProperties": False, "properties": properties,
+            "required": required, "description": described.get("description") or action_type}
+
+
+def game_action_components(game):
+    """``{component name: schema}``: one game's named enums, one schema per
+    action type and their union ``<Game>Action`` (discriminated on ``type``)."""
+    described_actions = game.describe_actions()
+    enum_names = _enum_components(game.id, described_actions)
+    components = {name: {"type": "string", "enum": list(values)}
+                  for values, name in enum_names.items()}
+    mapping = {}
+    for action_type, described in described_actions.items():
+        name = component_name(game.id, action_type)
+        components[name] = action_json_schema(action_type, described, enum_names)
+        mapping[action_type] = f"#/components/schemas/{name}"
+    components[component_name(game.id)] = {
+        "description": f"An action of {game.title or game.id}: one schema per `type`.",
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "type", "mapping": mapping},
+    }
+    return components
+
+
 def register_in_spec(spec, games):
-    """Add every action schema and one union per game to the spec components."""
+    """Add every game's action components to the spec (see game_action_components)."""
     unions = []
     for game in games:
-        mapping = {}
-        for action_type, schema in action_schemas(game).items():
-            name = component_name(game.id, action_type)
-            spec.components.schema(name, schema=schema)
-            mapping[action_type] = f"#/components/schemas/{name}"
-        union = component_name(game.id)
-        spec.components.schema(union, {
-            "description": f"An action of {game.title or game.id}: one schema per `type`.",
-            "oneOf": [{"$ref": ref} for ref in mapping.values()],
-            "discriminator": {"propertyName": "type", "mapping": mapping},
-        })
-        unions.append(f"#/components/schemas/{union}")
+        for name, component in game_action_components(game).items():
+            spec.components.schema(name, component=component)
+        unions.append(f"#/components/schemas/{component_name(game.id)}")
     return unions

@@ -29,6 +29,18 @@ class ApiError(Exception):
         return {"error": self.code, "message": self.message, "details": self.details}
 
 
+# Every `error` code a response can carry (the spec's ErrorCode enum):
+# tests/service/test_openapi.py checks that the code raising errors uses no other.
+ERROR_CODES = (
+    "bad_request", "validation_error", "unauthorized", "forbidden", "not_found",
+    "method_not_allowed", "conflict", "illegal_action", "not_your_turn", "game_over",
+    "version_conflict", "seat_taken", "precondition_failed", "payload_too_large",
+    "rate_limited", "unavailable", "internal_error",
+    # answered by gunicorn's worker before the app (service/gunicorn_worker.py)
+    "uri_too_long", "headers_too_large", "expectation_failed", "not_implemented",
+)
+
+
 def not_found(what, **details):
     return ApiError(404, "not_found", f"{what} not found", **details)
 

@@ -38,7 +38,7 @@ from .storage import Change, idem_key
 
 
 def legal_actions(services, match_id, seat, stored=None):
-    """GET /v1/matches/{id}/actions -> ``{"version", "seat", "actions"}``.
+    """GET /v1/matches/{id}/actions -> ``{"game", "status", "version", "seat", "actions"}``.
 
     ``stored``: the match as the route already read it (saves a round trip).
     """
@@ -51,7 +51,8 @@ def legal_actions(services, match_id, seat, stored=None):
     if doc["status"] == "active" and seat in doc["to_act"]:
         game = engine.get_game(doc["game"])
         actions = game.legal_actions(engine_state(services, game, stored), seat)
-    return {"version": doc["version"], "seat": seat, "actions": actions}
+    return {"game": doc["game"], "status": doc["status"], "version": doc["version"], "seat": seat,
+            "actions": actions}
 
 
 def fingerprint(body):

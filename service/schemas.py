@@ -1,8 +1,9 @@
 """Request and response schemas: they validate and they generate openapi.yaml.
 
 Per-game action schemas are built from the engine in ``action_schemas.py``;
-here an action is an ``anyOf`` over every game's ``<Game>Action`` union (a
-``discard`` of one game can be a ``discard`` of another too).
+here a posted action is documented as one of every game's ``<Game>Action``
+unions (closed schemas: no action fits two games), and what only documents
+(the ``Error`` and ``ActionList`` unions, examples) is in ``spec_components.py``.
 
 The documented request bodies say exactly what the server accepts: a seat
 request is one of three objects by ``kind`` (only an ``ai`` seat has a
@@ -23,6 +24,14 @@ import engine
 from engine.ai import LEVELS
 
 from .action_schemas import component_name
+from .spec_components import (
+    action_list_components,
+    document_schema_as,
+    documented_as,
+    error_components,
+    exact_json_schema,
+    ref,
+)
 
 MAX_SEED = (1 << 63) - 1
 GAMES = tuple(engine.get_game(g) for g in engine.list_games())
@@ -49,17 +58,21 @@ def _desc(text):
     return {"description": text}
 
 
-def action_field(**kwargs):
-    """An action object: documented as the union of every game's actions
-    (``anyOf``: an action can be one of two games' at once)."""
-    refs = [{"$ref": f"#/components/schemas/{component_name(g)}"} for g in engine.list_games()]
-    return ma.fields.Dict(metadata={
-        "description": "`{\"type\": <action type>, ...parameters}`; see the game's action union.",
-        "anyOf": refs,
-    }, **kwargs)
+def action_field(game_id=None, **kwargs):
+    """An action object: documented as ``game_id``'s action union, or, without
+    it, as one of every game's (their actions never overlap: `discard` of one
+    game has other parameters than the other's, and extra keys are refused)."""
+    games = [game_id] if game_id else engine.list_games()
+    unions = [ref(component_name(g)) for g in games]
+    schema = unions[0] if len(unions) == 1 else {"oneOf": unions}
+    return ma.fields.Dict(metadata=documented_as(
+        schema, "`{\"type\": <action type>, ...parameters}`; see the game's action union."),
+        **kwargs)
 
 
 class ErrorSchema(ma.Schema):
+    """Documented as ``Error``, one schema per code (spec_components.error_components)."""
+
     error = ma.fields.String(required=True, metadata=_desc(
         "Machine-readable code: bad_request, validation_error, unauthorized, forbidden, "
         "not_found, method_not_allowed, illegal_action, not_your_turn, game_over, "
@@ -107,21 +120,24 @@ class _SeatRequest(ma.Schema):
 class HumanSeatRequestSchema(_SeatRequest):
     """A seat for a person: the response's `tokens` holds its bearer token."""
 
-    kind = ma.fields.String(required=True, validate=validate.OneOf(["human"]))
+    kind = ma.fields.String(required=True, validate=validate.OneOf(["human"]),
+                            metadata=documented_as({"type": "string", "const": "human"}))
 
 
 class AiSeatRequestSchema(_SeatRequest):
     """A seat played by the server's AI (background workers)."""
 
-    kind = ma.fields.String(required=True, validate=validate.OneOf(["ai"]))
-    level = ma.fields.String(validate=validate.OneOf(LEVELS), metadata=_desc(
-        "AI level, weakest first in the catalogue's `ai_levels`; default `medium`."))
+    kind = ma.fields.String(required=True, validate=validate.OneOf(["ai"]),
+                            metadata=documented_as({"type": "string", "const": "ai"}))
+    level = ma.fields.String(validate=validate.OneOf(LEVELS), metadata=documented_as(
+        ref("AiLevel"), "AI level, weakest first in the catalogue's `ai_levels`; default `medium`."))
 
 
 class OpenSeatRequestSchema(_SeatRequest):
     """A seat left open: `POST /v1/matches/{id}/join` fills it (no `level`)."""
 
-    kind = ma.fields.String(required=True, validate=validate.OneOf(["open"]))
+    kind = ma.fields.String(required=True, validate=validate.OneOf(["open"]),
+                            metadata=documented_as({"type": "string", "const": "open"}))
 
 
 SEAT_REQUEST_SCHEMAS = {"human": HumanSeatRequestSchema, "ai": AiSeatRequestSchema,
@@ -168,7 +184,8 @@ class CreateMatchSchema(ma.Schema):
         "Optional. With `dice: fair` it is mixed into the server's secret (it alone does not "
         "fix the dice); with `dice: reproducible` it is the engine's seed itself (required)."
         + STRICT_INTEGER))
-    dice = ma.fields.String(load_default="fair", validate=validate.OneOf(DICE_MODES), metadata=_desc(
+    dice = ma.fields.String(load_default="fair", validate=validate.OneOf(DICE_MODES), metadata=documented_as(
+        {**ref("DiceMode"), "default": "fair"},
         "`fair` (default): the dice come from a secret the server commits to before the first "
         "action and reveals in the replay, mixed with `seed` if given; nobody, the creator "
         "included, can know them in advance. `reproducible`: `seed` (required) alone fixes "
@@ -180,8 +197,9 @@ class CreateMatchSchema(ma.Schema):
                                                "Seconds a human seat may take for one decision "
                                                "before the `medium` AI decides for it; 0: no timer."
                                                + STRICT_INTEGER),
-                                           "anyOf": [{"const": 0},
-                                                     {"minimum": MIN_TURN_TIMEOUT_S,
+                                           "anyOf": [{"type": "integer", "const": 0},
+                                                     {"type": "integer",
+                                                      "minimum": MIN_TURN_TIMEOUT_S,
                                                       "maximum": MAX_TURN_TIMEOUT_S}]})
 
 
@@ -189,7 +207,8 @@ class SeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     kind = ma.fields.String(required=True, validate=validate.OneOf(["human", "ai", "open"]))
     name = ma.fields.String(allow_none=True, required=True)
-    level = ma.fields.String(allow_none=True, required=True)
+    level = ma.fields.String(allow_none=True, required=True, metadata=documented_as(
+        {"anyOf": [ref("AiLevel"), {"type": "null"}]}, "The AI level of an `ai` seat, else null."))
     resigned = ma.fields.Boolean(required=True, metadata=_desc(
         "The human resigned; an AI of level `medium` plays the seat, which counts as a loss."))
 
@@ -208,7 +227,8 @@ class MatchSummarySchema(ma.Schema):
     id = ma.fields.String(required=True)
     game = ma.fields.String(required=True)
     options = ma.fields.Dict(required=True)
-    status = ma.fields.String(required=True, validate=validate.OneOf(STATUS_VALUES))
+    status = ma.fields.String(required=True, validate=validate.OneOf(STATUS_VALUES),
+                              metadata=documented_as(ref("MatchStatus")))
     version = ma.fields.Integer(required=True, metadata=_desc(
         "Grows by one with every accepted action, and with every join and resignation."))
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
@@ -217,19 +237,23 @@ class MatchSummarySchema(ma.Schema):
     seed_commitment = ma.fields.String(required=True, metadata=_desc(
         "`fair` dice: SHA-256 hex of the server's secret (64 hex digits, revealed by `replay`); "
         "`reproducible` dice: SHA-256 hex of the seed written as a decimal string."))
-    dice = ma.fields.String(required=True, validate=validate.OneOf(DICE_MODES), metadata=_desc(
+    dice = ma.fields.String(required=True, validate=validate.OneOf(DICE_MODES), metadata=documented_as(
+        ref("DiceMode"),
         "`fair`: no one could know the dice in advance; `reproducible`: the creator chose the "
         "seed, so the creator knows every die and deck order."))
     turn_timeout_s = ma.fields.Integer(required=True, metadata=_desc("0: no turn timer."))
-    deadlines = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True,
+    deadlines = ma.fields.Dict(keys=ma.fields.String(),
+                               values=ma.fields.String(metadata={"format": "date-time"}), required=True,
                                metadata=_desc(
         "With a turn timer: each pending human seat (as a string) -> when its decision times "
         "out (ISO 8601, UTC); then the `medium` AI decides for it (event `turn_timed_out`), "
         "and after `TURN_TIMEOUTS_TO_AI` time-outs in a row the AI keeps the seat."))
     rematch = ma.fields.String(allow_none=True, required=True, metadata=_desc(
         "The id of the rematch, once a seat asked for one (`POST .../rematch`)."))
-    created_at = ma.fields.String(required=True, metadata=_desc("ISO 8601, UTC."))
-    updated_at = ma.fields.String(required=True)
+    created_at = ma.fields.String(required=True, metadata={"description": "ISO 8601, UTC.",
+                                                          "format": "date-time"})
+    updated_at = ma.fields.String(required=True, metadata={"description": "ISO 8601, UTC.",
+                                                          "format": "date-time"})
 
 
 class MatchSchema(MatchSummarySchema):
@@ -334,12 +358,24 @@ def seat_count_rules(game_id):
     return rules
 
 
-def _options_schema(game, allowed):
+def _option_component(game, name):
+    """``Anno1452RulesOption``: an option's full list of choices, named once."""
+    return _camel_id(game.id) + _camel_id(name) + "Option"
+
+
+def _options_schema(game, allowed, named):
+    """The ``options`` object of one seat-count variant; adds to ``named`` the
+    options it refers to by name (those allowing all their choices)."""
     properties, required = {}, []
     for name, spec in game.options.items():
         prop = {"description": spec.get("description") or name}
         if name in allowed:
-            prop["enum"] = list(allowed[name])
+            choices = list(allowed[name])
+            if len(choices) > 1 and choices == list(spec["choices"]):
+                prop["$ref"] = f"#/components/schemas/{_option_component(game, name)}"
+                named.add(name)
+            else:  # one choice: a `const` (a literal, not an enum class, in generated code)
+                prop.update({"const": choices[0]} if len(choices) == 1 else {"enum": choices})
             if spec.get("default") in allowed[name]:
                 prop["default"] = spec["default"]
             else:
@@ -368,7 +404,7 @@ def _seat_count_groups(game_id):
 # `dice: reproducible` needs a `seed` (422 otherwise).
 _REPRODUCIBLE_NEEDS_SEED = {
     "if": {"properties": {"dice": {"const": "reproducible"}}, "required": ["dice"]},
-    "then": {"required": ["seed"]},
+    "then": {"properties": {"seed": {"type": "integer"}}, "required": ["seed"]},
 }
 
 
@@ -379,30 +415,43 @@ def create_match_components(converter):
     base = converter.schema2jsonschema(CreateMatchSchema)
     components, mapping = {}, {}
     for game in GAMES:
-        variants = []
+        variants, named = [], set()
         for low, high, allowed in _seat_count_groups(game.id):
             variant = copy.deepcopy(base)
             properties = variant["properties"]
-            properties["game"] = {"type": "string", "enum": [game.id], "description": game.title}
-            properties["options"] = _options_schema(game, allowed)
+            properties["game"] = {"type": "string", "const": game.id, "description": game.title}
+            properties["options"] = _options_schema(game, allowed, named)
             properties["seats"].update(minItems=low, maxItems=high)
             if "required" in properties["options"]:
                 variant["required"] = [*variant["required"], "options"]
             variant["allOf"] = [copy.deepcopy(_REPRODUCIBLE_NEEDS_SEED)]
-            variant["title"] = (f"{game.title}, {low} seats" if low == high
-                                else f"{game.title}, {low} to {high} seats")
+            # A description, not a `title`: generators name classes after titles.
+            variant["description"] = (f"{game.title}, {low} seats" if low == high
+                                      else f"{game.title}, {low} to {high} seats")
             variants.append(variant)
+        for option in sorted(named):
+            components[_option_component(game, option)] = {
+                "enum": list(game.options[option]["choices"]),
+                "description": f"Choices of the {game.title} option `{option}`."}
         name = _camel_id(game.id) + "CreateMatch"
-        components[name] = variants[0] if len(variants) == 1 else {
-            "anyOf": variants,
-            "description": f"{game.title}: what each number of seats allows.",
-        }
+        if len(variants) == 1:
+            components[name] = variants[0]
+        else:  # each variant a component of its own: generators name classes after them
+            refs = []
+            for variant, (low, high, _) in zip(variants, _seat_count_groups(game.id)):
+                seats = f"{low}Seats" if low == high else f"{low}To{high}Seats"
+                components[f"{name}{seats}"] = variant
+                refs.append(ref(f"{name}{seats}"))
+            components[name] = {"anyOf": refs,
+                                "description": f"{game.title}: what each number of seats allows."}
         mapping[game.id] = f"#/components/schemas/{name}"
+    # No `discriminator`: a game with several seat-count variants maps to an
+    # anyOf, which a discriminator mapping may not name (openapi-typescript
+    # refuses it); each variant's `game` const tells the games apart anyway.
     components["CreateMatch"] = {
         "description": "A new match of one game of the catalogue (`game`): its options and "
                        "seat counts (an unknown `game` is 404 `not_found`).",
         "oneOf": [{"$ref": ref} for ref in mapping.values()],
-        "discriminator": {"propertyName": "game", "mapping": mapping},
     }
     return components
 
@@ -412,9 +461,26 @@ def _camel_id(game_id):
 
 
 def register_request_schemas(api):
-    """Add the documented request components to ``api.spec`` (flask_smorest.Api):
-    the three seat requests and the per-game CreateMatch."""
+    """Add the documented components to ``api.spec`` (flask_smorest.Api): the
+    three seat requests, the per-game CreateMatch and ActionList, the Error
+    union; and teach its converter ``documented_as`` (before the routes are
+    documented)."""
     spec = api.spec
+    api.ma_plugin.converter.add_attribute_function(exact_json_schema)
+    spec.components.schema("AiLevel", component={
+        "type": "string", "enum": list(LEVELS), "description": "AI levels, weakest first."})
+    spec.components.schema("DiceMode", component={"type": "string", "enum": list(DICE_MODES)})
+    spec.components.schema("MatchStatus", component={"type": "string", "enum": list(STATUS_VALUES)})
+    for name, component in error_components().items():
+        if name == "Error":
+            document_schema_as(api, ErrorSchema, name, component)
+        else:
+            spec.components.schema(name, component=component)
+    for name, component in action_list_components().items():
+        if name == "ActionList":
+            document_schema_as(api, ActionListSchema, name, component)
+        else:
+            spec.components.schema(name, component=component)
     for kind, cls in SEAT_REQUEST_SCHEMAS.items():
         spec.components.schema(f"{kind.capitalize()}SeatRequest", schema=cls)
     for name, component in create_match_components(api.ma_plugin.converter).items():
@@ -422,13 +488,18 @@ def register_request_schemas(api):
 
 
 class LobbyQuerySchema(ma.Schema):
-    status = ma.fields.String(validate=validate.OneOf(STATUS_VALUES))
+    status = ma.fields.String(validate=validate.OneOf(STATUS_VALUES),
+                              metadata=documented_as(ref("MatchStatus")))
     game = ma.fields.String()
 
 
 # --- playing -------------------------------------------------------------
 
 class ActionListSchema(ma.Schema):
+    """Documented as ``ActionList``: one schema per game (``action_list_components``)."""
+
+    game = ma.fields.String(required=True)
+    status = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
     seat = ma.fields.Integer(required=True)
     actions = ma.fields.List(action_field(), required=True)
@@ -504,7 +575,8 @@ class DiceProofSchema(ma.Schema):
 class ReplaySchema(ma.Schema):
     seed = ma.fields.Integer(required=True, metadata=_desc(
         "The engine's seed: `engine.runner.replay` with it and `actions` reaches `result`."))
-    dice = ma.fields.String(required=True, validate=validate.OneOf(DICE_MODES))
+    dice = ma.fields.String(required=True, validate=validate.OneOf(DICE_MODES),
+                            metadata=documented_as(ref("DiceMode")))
     seed_commitment = ma.fields.String(required=True)
     proof = ma.fields.Nested(DiceProofSchema, allow_none=True, required=True, metadata=_desc(
         "`fair` dice: the secret and client seed the engine seed was derived from; "
@@ -545,4 +617,5 @@ class StreamHeadersSchema(ma.Schema):
 class StreamTicketSchema(ma.Schema):
     ticket = ma.fields.String(required=True, metadata=_desc(
         "Pass as `?ticket=` to `GET .../stream`; valid once, until `expires_at`."))
-    expires_at = ma.fields.String(required=True, metadata=_desc("ISO 8601, UTC."))
+    expires_at = ma.fields.String(required=True, metadata={"description": "ISO 8601, UTC.",
+                                                          "format": "date-time"})

@@ -49,6 +49,8 @@ def play(me, match_id):
         if event is not None and event["version"] <= seen:
             continue  # that list already took this event into account
         legal = me.list_actions(match_id)  # empty unless we are to act
+        if legal["status"] == "finished":
+            break  # the stream would still wait a while for a rematch
         seen = legal["version"]
         match = me.get_match(match_id) if legal["actions"] else None
         if match is None or match["version"] != seen:

@@ -24,7 +24,7 @@ from .stack import ROOT, Launcher
 
 STARTER = ROOT / "examples" / "bots" / "starter.py"
 SHORT_MATCH = {"scenario": "ottokar_a", "end_year": 1314}
-BOT_TIMEOUT_S = 60
+BOT_TIMEOUT_S = 25
 # Anno 1503 through `tabula play` is several times longer: more moves, and
 # the command reads the match and prints the events of each.
 CLI_TIMEOUT_S = 120
@@ -33,10 +33,10 @@ MOVE_LINE = re.compile(r"^v(\d+) seat (\d+): (\{.*\})$")
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
-    # A finished match's stream need not wait for a rematch: gunicorn would
-    # wait for those streams when the stack stops. Rate limits stay the
-    # defaults a bot author meets with `make run`.
-    launcher = Launcher(tmp_path_factory.mktemp("starter-stack"), STREAM_REMATCH_WAIT_S="0")
+    # The defaults a bot author meets with `make run` (rate limits, and a
+    # finished match's stream waiting 30 s for a rematch: the bot must not
+    # wait for it, BOT_TIMEOUT_S bounds that too).
+    launcher = Launcher(tmp_path_factory.mktemp("starter-stack"))
     try:
         launcher.wait_ready()
         yield launcher

@@ -346,6 +346,8 @@ def cmd_play(client: Client, args: argparse.Namespace, out: Output) -> int:
     try:
         while match["status"] != "finished":
             legal = client.list_actions(args.match)
+            if legal["status"] == "finished":
+                break  # the stream's final Match may come later (a rematch wait)
             if legal["actions"]:
                 match = client.get_match(args.match) or match
                 try:

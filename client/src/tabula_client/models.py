@@ -36,7 +36,7 @@ class Seat(TypedDict):
     seat: int
     kind: Literal["human", "ai", "open"]
     name: str | None
-    level: str | None
+    level: Literal["random", "easy", "medium", "hard"] | None
     resigned: bool
 
 
@@ -90,6 +90,8 @@ class Rematch(TypedDict):
 
 
 class ActionList(TypedDict):
+    game: str
+    status: Literal["waiting", "active", "finished"]
     version: int
     seat: int
     actions: list[Action]
