@@ -208,6 +208,8 @@ def offer_answer(state, option, events):
         player.gold -= price
         take(state, player, option)
         event(events, "bought", seat, commodity=option, gold=price, source="pirate_card")
+    else:  # every accepted move leaves an event (the stream shows the choice was made)
+        event(events, "pirate_offer_declined", seat, card=combat["card"])
     finish_pirate_card(state, events)
 
 

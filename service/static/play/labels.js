@@ -125,6 +125,7 @@ const EVENTS = {
   protected: (e) => `was protected by the ${word(e.data.building)}`,
   reserve_tile_placed: (e) => `placed a reserve tile at ${square(e.data.space)}`,
   // Pirates & Aristocrats
+  pirate_offer_declined: () => "declined the pirates' offer",
   pirate_card_drawn: (e) => `drew a pirate card${e.data.card?.kind ? ` (${word(e.data.card.kind)})` : ""}`,
   combat_rolled: (e) => `rolled for the battle: ${e.data.attacker_total} against ${e.data.defender_total}`,
   battle_won: (e) => `won the battle against the ${word(e.data.kind)}`,
