@@ -342,11 +342,12 @@ class CpuMeter:
 
     def __init__(self, server_pid, redis_pid):
         self.server_pids = process_tree(server_pid)
-        self.redis_pid = redis_pid
+        # One redis-server, or several (a cluster's nodes: scaleout_bench.py).
+        self.redis_pids = list(redis_pid) if isinstance(redis_pid, (list, tuple)) else [redis_pid]
         self.used = {"server": 0.0, "redis": 0.0, "client": 0.0}
 
     def _sample(self):
-        return {"server": cpu_seconds(self.server_pids), "redis": cpu_seconds([self.redis_pid]),
+        return {"server": cpu_seconds(self.server_pids), "redis": cpu_seconds(self.redis_pids),
                 "client": time.process_time()}
 
     def measure(self, run):

@@ -49,6 +49,10 @@ DEFAULTS = {
     # /readyz wants at least this many workers with a fresh heartbeat.
     "READY_MIN_WORKERS": 1,
     "IDEMPOTENCY_TTL_S": 24 * 3600,
+    # How long a finished match (state, events, replay, its tokens) is kept
+    # after its last change; then GET answers 404 and the lobby drops it.
+    # 0: kept for ever.
+    "FINISHED_MATCH_TTL_S": 30 * 24 * 3600,
     # 0: record no metrics (GET /metrics keeps its scrape-time gauges).
     "METRICS": 1,
     # 0: no request log line (one JSON line per request otherwise).
@@ -73,7 +77,7 @@ DEFAULTS = {
 
 _INTS = {"STREAM_TICKET_TTL_S", "STREAM_QUEUE_MAX", "REDIS_MAX_CONNECTIONS",
          "MAX_CONTENT_LENGTH", "RATE_LIMIT", "RATE_LIMIT_WINDOW_S", "CREATE_RATE_LIMIT",
-         "AI_STALL_S", "WORKER_SEEN_S", "READY_MIN_WORKERS", "IDEMPOTENCY_TTL_S",
+         "AI_STALL_S", "WORKER_SEEN_S", "READY_MIN_WORKERS", "IDEMPOTENCY_TTL_S", "FINISHED_MATCH_TTL_S",
          "ALLOW_REPRODUCIBLE_DICE", "METRICS", "REQUEST_LOG", "TURN_TIMEOUTS_TO_AI",
          "REDIS_WAIT_REPLICAS", "REDIS_WAIT_TIMEOUT_MS"}
 _FLOATS = {"STREAM_KEEPALIVE_S", "STREAM_REMATCH_WAIT_S", "REDIS_SOCKET_TIMEOUT_S", "AI_CHAIN_BUDGET_S"}

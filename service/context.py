@@ -70,7 +70,8 @@ class Services:
         else:
             same = config["RQ_REDIS_URL"] == config["REDIS_URL"]
             self.rq_redis = redis_client(self.queue_target, timeout, self.breaker if same else Breaker())
-        self.store = Store(self.redis, config["IDEMPOTENCY_TTL_S"], wait=_wait_policy(config))
+        self.store = Store(self.redis, config["IDEMPOTENCY_TTL_S"], wait=_wait_policy(config),
+                           finished_ttl_s=config["FINISHED_MATCH_TTL_S"])
         self.queue = Queue(config["AI_QUEUE"], connection=self.rq_redis, serializer=JSONSerializer)
         self.states = EngineStateCache(ENGINE_STATE_CACHE_SIZE)
 

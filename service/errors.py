@@ -126,7 +126,10 @@ def from_http_exception(error):
 
 def unexpected_error_body(error):
     """Generic 500 (a bug) or 503 (storage down); the trace goes to the log only."""
-    if isinstance(error, (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError)):
+    # CLUSTERDOWN (a shard's primary failed, no replica promoted yet) and
+    # TRYAGAIN (a slot mid-migration) pass within seconds: unavailable too.
+    if isinstance(error, (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError,
+                          redis.exceptions.ClusterDownError, redis.exceptions.TryAgainError)):
         log.warning("storage unavailable: %s", error)
         return 503, {"error": "unavailable", "message": "storage is unreachable; nothing was changed",
                      "details": {}}

@@ -179,6 +179,14 @@ class SentinelConnection(SentinelManagedConnection):
         kwargs.setdefault("disconnect_on_error", True)
         return super().read_response(*args, **kwargs)
 
+    def connect_check_health(self, *args, **kwargs):
+        # redis-py 8 reconnects a dropped connection here (send_packed_command),
+        # not through connect(), so to the address it had: after a failover,
+        # the dead primary's. Ask Sentinel where the primary is now first.
+        if not self._sock and self.connection_pool.is_master:
+            self.host, self.port = self.connection_pool.get_master_address()
+        return super().connect_check_health(*args, **kwargs)
+
 
 def _sentinel_primary(target, **options):
     options.pop("connection_pool", None)

@@ -15,6 +15,11 @@ one slot and the commit script can touch them all:
 - ``match:{<id>}:ticket:<sha256>`` a stream ticket (TTL ``STREAM_TICKET_TTL_S``):
   the hash of the bearer token it stands for, deleted on use (GETDEL)
 
+Retention: the commit that stores a finished match (and any later one, such
+as a rematch claim) sets ``FINISHED_MATCH_TTL_S`` on the hash, the events and
+the actions in its script (0: kept for ever); idempotency records and tickets
+expire on their own, shorter TTLs.
+
 Indexes deliberately outside the match's slot (they span matches; on a
 cluster they are plain keys written after the commit, best effort, on each
 status change; the lobby listing repairs an entry whose status is stale):
@@ -25,7 +30,12 @@ status change; the lobby listing repairs an entry whose status is stale):
   every commit; written in the commit's round trip, never in its script
 - ``token:{<sha256>}``          match id of a live token: tells 403 from 401, and
   whether a request may count against its token's rate-limit window
-  (``ratelimit:t:{<sha256>}:<window>``, same slot) rather than its address's
+  (``ratelimit:t:{<sha256>}:<window>``, same slot) rather than its address's;
+  given the match's retention TTL when it finishes
+- ``retention:{<shard>}`` sorted sets, ``<game>:<match id>`` -> when its keys
+  expire (epoch ms), written when a match finishes: the workers' sweep
+  (``prune_expired``) drops expired matches from the lobby indexes with it,
+  so no index keeps finished matches for ever
 
 On a Redis Cluster (service/redis_modes.py) the hot round trips are split by
 node: each command goes to the primary of its key's slot, the commands of one
@@ -43,6 +53,7 @@ Everything is JSON (orjson), never pickle.
 import os
 import sys
 import threading
+import time
 import zlib
 from dataclasses import dataclass
 from functools import cached_property
@@ -132,6 +143,18 @@ def deadline_keys(match_id):
     return deadline_shard_keys(zlib.crc32(match_id.encode("utf-8")) % DEADLINE_SHARDS)
 
 
+RETENTION_SHARDS = 16
+
+
+def retention_shard_key(shard):
+    return f"retention:{{{shard}}}"
+
+
+def retention_key(match_id):
+    """The retention index shard of ``match_id`` (one slot, like the deadlines')."""
+    return retention_shard_key(zlib.crc32(match_id.encode("utf-8")) % RETENTION_SHARDS)
+
+
 def _script(client, name):
     return client.register_script(resources.files("service").joinpath(f"lua/{name}").read_text())
 
@@ -194,9 +217,10 @@ _UNAVAILABLE_REPLIES = (ClusterDownError, TryAgainError, MasterDownError, AskErr
 class Store:
     """Match storage on one redis-py client (not decoding responses)."""
 
-    def __init__(self, client, idempotency_ttl_s=24 * 3600, wait=None):
+    def __init__(self, client, idempotency_ttl_s=24 * 3600, wait=None, finished_ttl_s=0):
         self.redis = client
         self.idempotency_ttl_s = idempotency_ttl_s
+        self.finished_ttl_s = finished_ttl_s  # FINISHED_MATCH_TTL_S; 0: keep for ever
         self.wait = wait  # (replicas, timeout ms) each commit WAITs for, or None
         self._cluster = redis_modes.is_cluster_client(client)
         self._stale_topology = False
@@ -465,7 +489,8 @@ class Store:
         args.append(orjson.dumps(change.action) if change.action is not None else "")
         if self._publish is None:
             self._publish = publish_command(self.redis)
-        args += [change.idem_value or "", self.idempotency_ttl_s, self._publish]
+        args += [change.idem_value or "", self.idempotency_ttl_s, self._publish,
+                 self.finished_ttl_s if change.doc["status"] == "finished" else 0]
         keys = [match_key(match_id), events_key(match_id), actions_key(match_id),
                 change.idem_key or idem_key(match_id, "-", "-"), live_channel(match_id)]
         reply, replicas = self._eval_commit(match_id, keys, args, deadline)
@@ -496,7 +521,54 @@ class Store:
             pipe.set(token_index_key(token_hash), doc["id"])
         for token_hash in revoked_token_hashes:
             pipe.delete(token_index_key(token_hash))
+        if doc["status"] == "finished" and self.finished_ttl_s > 0:
+            self._expire_with_match(pipe, doc)
         pipe.execute()
+
+    def _expire_with_match(self, pipe, doc):
+        """Queue on ``pipe`` what makes a finished match's cross-slot entries
+        follow its keys out: its live tokens' index entries expire with them,
+        and the retention index tells ``prune_expired`` when to drop it from
+        the lobby (an upper bound: the TTL only runs from the last commit)."""
+        ttl_s = self.finished_ttl_s
+        for name in self.redis.hkeys(match_key(doc["id"])):
+            if name.startswith(b"tok:"):
+                pipe.expire(token_index_key(name[4:].decode()), ttl_s)
+        expires_ms = int(time.time() * 1000) + ttl_s * 1000
+        pipe.zadd(retention_key(doc["id"]), {f"{doc['game']}:{doc['id']}": expires_ms})
+
+    def prune_expired(self, now_ms, limit=100):
+        """Drop from the lobby indexes the finished matches whose keys have
+        expired by ``now_ms``, at most ``limit`` per retention shard; returns
+        how many. An entry whose match is still there (a later change renewed
+        its TTL) moves to its new expiry; one kept for ever leaves the index."""
+        pipe = self.redis.pipeline(transaction=False)
+        for shard in range(RETENTION_SHARDS):
+            pipe.zrangebyscore(retention_shard_key(shard), "-inf", now_ms, start=0, num=limit)
+        due = [(shard, member.decode()) for shard, members in enumerate(pipe.execute())
+               for member in members]
+        if not due:
+            return 0
+        pipe = self.redis.pipeline(transaction=False)
+        for _, member in due:
+            pipe.pttl(match_key(member.split(":", 1)[1]))
+        ttls = pipe.execute()
+        pipe = self.redis.pipeline(transaction=False)
+        pruned = 0
+        for (shard, member), ttl_ms in zip(due, ttls, strict=True):
+            key = retention_shard_key(shard)
+            if ttl_ms > 0:
+                pipe.zadd(key, {member: now_ms + ttl_ms})
+                continue
+            pipe.zrem(key, member)
+            if ttl_ms == -2:  # gone (-1: kept for ever, it stays listed)
+                game, match_id = member.split(":", 1)
+                for status in (*STATUSES, None):
+                    for listed_game in (None, game):
+                        pipe.zrem(lobby_key(status, listed_game), match_id)
+                pruned += 1
+        pipe.execute()
+        return pruned
 
     def lobby_page(self, status, game, offset, limit):
         """``(match_ids, total)`` newest first; a page past the end is empty.

@@ -5,6 +5,9 @@ O(active matches)); for each match it re-enqueues a stalled AI decision
 (ai.recover_if_stalled), lets the AI make the human decisions whose turn
 timer ran out (timers.fire_due), then moves the entry to the match's next
 due time or drops it.
+
+Each sweep also drops from the lobby the finished matches whose retention
+(FINISHED_MATCH_TTL_S) ran out (``Store.prune_expired``, O(expired)).
 """
 
 from . import ai, deadlines, metrics, timers
@@ -41,6 +44,7 @@ def sweep(services, now_ms=None):
         done = visit(services, doc, now)
         recovered += done[0]
         fired += done[1]
+    store.prune_expired(now)
     return recovered, fired
 
 

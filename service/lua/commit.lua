@@ -14,7 +14,9 @@
 --       n_events, seq, version, event_json, ...,
 --       action_json ('' = none),
 --       idem_value ('' = none), idem_ttl_s,
---       publish ('SPUBLISH', 'PUBLISH' or '' = none)
+--       publish ('SPUBLISH', 'PUBLISH' or '' = none),
+--       expire_s (the match is finished: every key above expires after this
+--       many seconds, FINISHED_MATCH_TTL_S; '' or 0 = keep)
 -- Returns {'OK', rev}, {'CONFLICT', current_rev}, {'DUP', stored_idem_value}
 -- (its TTL refreshed)
 -- or {'SEQ', last_stream_id} (events out of order: a bug, nothing written).
@@ -50,6 +52,7 @@ local action = arg()
 local idem_value = arg()
 local idem_ttl = arg()
 local publish = arg() or ''
+local expire_s = tonumber(arg() or '') or 0
 
 if idem_value ~= '' then
   local prev = redis.call('GET', KEYS[4])
@@ -79,7 +82,15 @@ for _, ev in ipairs(events) do
 end
 if action ~= '' then redis.call('RPUSH', KEYS[3], action) end
 if idem_value ~= '' then
-  redis.call('SET', KEYS[4], idem_value, 'EX', tonumber(idem_ttl))
+  local ttl = tonumber(idem_ttl)
+  if expire_s > 0 and expire_s < ttl then ttl = expire_s end
+  redis.call('SET', KEYS[4], idem_value, 'EX', ttl)
+end
+-- Last, so the keys this commit created expire too. Later writes (a rematch
+-- claim) keep the TTL and renew it: a finished match is kept for expire_s
+-- after its last change.
+if expire_s > 0 then
+  for k = 1, 3 do redis.call('EXPIRE', KEYS[k], expire_s) end
 end
 if n_events > 0 and publish ~= '' and KEYS[5] then
   redis.call(publish, KEYS[5], events[n_events][1])

@@ -1,0 +1,238 @@
+"""Scale-out benchmark: the same move load on a standalone Redis, a Redis Cluster,
+and with acknowledged writes (REDIS_WAIT_REPLICAS=1), in one run.
+
+    .venv/bin/python bench/scaleout_bench.py --clients 16 --rounds 6 --round-s 4
+
+It starts, on free loopback ports, a standalone redis-server, a 3 + 3 Redis
+Cluster and a primary + replica watched by 3 sentinels
+(tests/cluster/servers.py), a standalone queue Redis (RQ never runs on a
+cluster), and one gunicorn of the service (deploy/gunicorn.conf.py, as in
+http_bench.py) per configuration:
+
+- ``standalone``: REDIS_MODE=standalone, no replica;
+- ``cluster``: REDIS_MODE=cluster, REDIS_WAIT_REPLICAS=0;
+- ``cluster+wait``: REDIS_MODE=cluster, REDIS_WAIT_REPLICAS=1 (each commit
+  waits for its shard's replica);
+- ``sentinel`` and ``sentinel+wait``: REDIS_MODE=sentinel on the primary +
+  replica, without and with REDIS_WAIT_REPLICAS=1 (``--no-sentinel`` drops
+  them).
+
+The request log is off (REQUEST_LOG=0: its lines would go to this output).
+The clients are http_bench's: each plays its own all-human Anno 1503 match
+with moves scripted beforehand, so every request is an accepted
+``POST /v1/matches/{id}/actions``; every configuration gets the same
+scripts. The configurations take turns in ``--rounds`` rounds of
+``--round-s`` seconds (their order rotates each round), so the shared
+machine's background load falls on all alike; each round gives one moves/s
+per configuration. The report prints moves/s, p50/p99 latency and CPU per
+move for each, then the ratios (cluster over standalone, with over without
+WAIT) as the geometric mean of the per-round ratios with a 95% t-interval
+over rounds, and the same ratios from the API's CPU per move (moves per
+API core), which a busy machine disturbs much less. On one 2-core host the cluster's six redis-servers (and the
+replicas' replication work) share the cores the API uses: the ratios are
+this host's, not a fleet's (docs/operations.md).
+"""
+
+import argparse
+import math
+import os
+import statistics
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import orjson  # noqa: E402
+from http_bench import Gunicorn, MoveClient, Phase, summarize  # noqa: E402
+
+from service.redis_process import RedisProcess  # noqa: E402
+from tests.cluster.servers import ClusterServers, SentinelServers  # noqa: E402
+
+# Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
+T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+        2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def t_interval_ratio(numerators, denominators):
+    """Geometric mean of the paired ratios and its 95% t-interval:
+    ``(mean, low, high)``; None when fewer than 2 pairs."""
+    logs = [math.log(a / b) for a, b in zip(numerators, denominators, strict=True) if a and b]
+    if len(logs) < 2:
+        return None
+    mean = statistics.fmean(logs)
+    half = T975[min(len(logs) - 1, len(T975)) - 1] * statistics.stdev(logs) / math.sqrt(len(logs))
+    return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
+
+
+class Config:
+    """One configuration: its gunicorn, its Phase of clients, its per-round rates."""
+
+    def __init__(self, name, env, redis_pids):
+        self.name, self.env, self.redis_pids = name, env, redis_pids
+        self.server = self.phase = None
+        self.rates = []  # moves/s per round
+        self.cpu_ms = []  # API (gunicorn) CPU ms per move, per round
+
+    def start(self, args):
+        self.server = Gunicorn("service:create_app()", self.env, args)
+        return self
+
+    def run_round(self, warmup, seconds):
+        before_n, before_s = self._count(), self.phase.counted_s
+        before_cpu = self.phase.cpu.used["server"]
+        self.phase.run_round(warmup, seconds, 10**9)
+        moves = self._count() - before_n
+        self.rates.append(moves / (self.phase.counted_s - before_s))
+        self.cpu_ms.append(1000 * (self.phase.cpu.used["server"] - before_cpu) / max(moves, 1))
+
+    def _count(self):
+        return sum(len(r.latencies.get("move", [])) for r in self.phase.recorders)
+
+
+def service_env(redis_url, mode, queue_url, wait):
+    return dict(os.environ, REDIS_URL=redis_url, REDIS_MODE=mode, RQ_REDIS_URL=queue_url,
+                REDIS_WAIT_REPLICAS=str(wait), REDIS_WAIT_TIMEOUT_MS="1000",
+                RATE_LIMIT=str(10**9), CREATE_RATE_LIMIT=str(10**9), REQUEST_LOG="0")
+
+
+def start_topologies(stack, args):
+    """Every Redis of the run; returns the configurations (not yet started)."""
+    work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="tabula-scaleout-")))
+    queue = stack.enter_context(RedisProcess())
+    standalone = stack.enter_context(RedisProcess())
+    cluster = stack.enter_context(ClusterServers(work / "cluster"))
+    configs = [
+        Config("standalone", service_env(standalone.url, "standalone", queue.url, 0),
+               [standalone.proc.pid]),
+        Config("cluster", service_env(cluster.url, "cluster", queue.url, 0), cluster.pids()),
+        Config("cluster+wait", service_env(cluster.url, "cluster", queue.url, 1), cluster.pids()),
+    ]
+    if args.sentinel:
+        sentinel = stack.enter_context(SentinelServers(work / "sentinel"))
+        pids = [sentinel.by_port[sentinel.primary_port].pid, sentinel.by_port[sentinel.replica_port].pid]
+        configs += [Config("sentinel", service_env(sentinel.url, "sentinel", queue.url, 0), pids),
+                    Config("sentinel+wait", service_env(sentinel.url, "sentinel", queue.url, 1), pids)]
+    return configs
+
+
+def make_phases(configs, args):
+    """One Phase per configuration; the clients' scripted moves are played
+    once and shared (the same moves against every configuration)."""
+    first = None
+    for config in configs:
+        config.server.wait_healthy()
+        if first is None:
+            config.phase = first = Phase(MoveClient, config.server, config.redis_pids, args)
+            continue
+        args_no_scripts = argparse.Namespace(**{**vars(args), "script_moves": 0})
+        config.phase = Phase(MoveClient, config.server, config.redis_pids, args_no_scripts)
+        for mine, theirs in zip(config.phase.clients, first.clients, strict=True):
+            mine.player.scripts = list(theirs.player.scripts)
+
+
+def run_rounds(configs, args):
+    for number in range(args.rounds):
+        shift = number % len(configs)
+        for config in configs[shift:] + configs[:shift]:
+            config.run_round(args.warmup if number == 0 else 0.3, args.round_s)
+
+
+def results(configs):
+    out = {}
+    for config in configs:
+        phase = config.phase
+        out[config.name] = {**summarize(phase.recorders, phase.counted_s, "move"),
+                            "round_rates": [round(r, 1) for r in config.rates],
+                            "cpu_ms": phase.cpu_ms_per_request()}
+    return out
+
+
+RATIOS = (("cluster / standalone", "cluster", "standalone"),
+          ("cluster+wait / cluster (WAIT cost)", "cluster+wait", "cluster"),
+          ("cluster+wait / standalone", "cluster+wait", "standalone"),
+          ("sentinel / standalone", "sentinel", "standalone"),
+          ("sentinel+wait / sentinel (WAIT cost)", "sentinel+wait", "sentinel"))
+
+
+def ratios(configs, measure="rates"):
+    """``{label: [mean, low, high]}`` of RATIOS over the rounds' ``measure``:
+    ``rates`` (moves/s) or ``cpu_ms`` (API CPU per move, inverted so that
+    above 1 means more moves per API core, like the moves/s ratio)."""
+    by_name = {c.name: getattr(c, measure) for c in configs}
+    out = {}
+    for label, top, bottom in RATIOS:
+        if top in by_name and bottom in by_name:
+            pair = (by_name[top], by_name[bottom]) if measure == "rates" else (by_name[bottom], by_name[top])
+            interval = t_interval_ratio(*pair)
+            if interval:
+                out[label] = [round(x, 3) for x in interval]
+    return out
+
+
+def report(args, table, ratio_table, cpu_table):
+    print(f"\nclients={args.clients} gunicorn={args.workers} workers x {args.threads} threads, "
+          f"{args.rounds} rounds x {args.round_s:.0f} s per configuration "
+          f"(load average now {os.getloadavg()[0]:.1f})")
+    print(f"{'':15}{'moves':>8}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
+          f"{'API CPU ms':>12}{'Redis CPU ms':>14}  per-round moves/s")
+    for name, row in table.items():
+        cpu = row["cpu_ms"]
+        print(f"{name:15}{row['count']:>8}{row['per_s']:>9}{row['p50_ms']!s:>9}{row['p99_ms']!s:>9}"
+              f"{row['errors']:>8}{cpu['server']:>12.3f}{cpu['redis']:>14.3f}  {row['round_rates']}")
+    print("ratios of moves/s (geometric mean of per-round ratios, 95% t-interval over rounds):")
+    for label, (mean, low, high) in ratio_table.items():
+        print(f"  {label:38} {mean:.3f}  [{low:.3f}, {high:.3f}]")
+    print("the same ratios from API CPU per move (moves per API core; steadier on a shared machine):")
+    for label, (mean, low, high) in cpu_table.items():
+        print(f"  {label:38} {mean:.3f}  [{low:.3f}, {high:.3f}]")
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=16, help="concurrent clients per configuration")
+    parser.add_argument("--rounds", type=int, default=6, help="rounds (each runs every configuration)")
+    parser.add_argument("--round-s", type=float, default=4.0, help="counted seconds per configuration per round")
+    parser.add_argument("--warmup", type=float, default=2.0, help="uncounted seconds before each first round")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument("--threads", type=int, default=16, help="gunicorn threads per worker")
+    parser.add_argument("--players", type=int, default=4, help="seats per match (all human)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-sentinel", dest="sentinel", action="store_false",
+                        help="skip the primary + replica (sentinel) configurations")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON too")
+    args = parser.parse_args(argv)
+    # What http_bench's clients read: scripted moves, enough for 150 moves/s
+    # per client over the run (none has come near it; a shortfall is played
+    # during the run and reported by http_bench as top-ups).
+    args.legal, args.max_moves = "script", 10**9
+    args.script_moves = int(150 * (args.rounds * args.round_s + args.warmup))
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    started = time.monotonic()
+    with ExitStack() as stack:
+        configs = start_topologies(stack, args)
+        for config in configs:
+            stack.callback(lambda c=config: c.server and c.server.stop())
+            config.start(args)
+        make_phases(configs, args)
+        run_rounds(configs, args)
+    table, ratio_table, cpu_table = results(configs), ratios(configs), ratios(configs, "cpu_ms")
+    report(args, table, ratio_table, cpu_table)
+    print(f"wall time {time.monotonic() - started:.0f} s")
+    if args.json:
+        print(orjson.dumps({"args": vars(args), "configs": table, "ratios": ratio_table,
+                            "cpu_ratios": cpu_table}).decode())
+    return 0 if all(row["count"] and not row["errors"] for row in table.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
