@@ -79,6 +79,16 @@ class _Processes:
     def pids(self):
         return [p.pid for p in self.procs]
 
+    def __enter__(self):
+        try:
+            return self.start()  # each kind's own start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def __exit__(self, *exc):
+        self.stop()
+
     def stop(self):
         for proc in self.procs:
             if proc.poll() is None:
@@ -146,16 +156,6 @@ class ClusterServers(_Processes):
         return [port for port in self.ports
                 if int(_client(port).info("replication").get("master_port", 0)) == primary_port]
 
-    def __enter__(self):
-        try:
-            return self.start()
-        except BaseException:
-            self.stop()
-            raise
-
-    def __exit__(self, *exc):
-        self.stop()
-
 
 class SentinelServers(_Processes):
     """A primary, a replica and 3 sentinels watching them as ``SERVICE``."""
@@ -205,13 +205,3 @@ class SentinelServers(_Processes):
 
     def replica_ports_of(self, primary_port):
         return [self.replica_port] if primary_port == self.primary_port else []
-
-    def __enter__(self):
-        try:
-            return self.start()
-        except BaseException:
-            self.stop()
-            raise
-
-    def __exit__(self, *exc):
-        self.stop()
