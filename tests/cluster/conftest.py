@@ -18,9 +18,6 @@ a script loaded on first use, excepted) nor answered a cluster error
 the test that caused it (test_error_check.py shows the check sees one).
 """
 
-import os
-import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,10 +27,10 @@ import pytest
 from service.redis_process import RedisProcess
 from tests.ops.stack import launch  # noqa: F401  (a fixture: test_make_run_on_modes.py)
 from tests.service.conftest import make_app, run_ai_jobs
+from tests.service.helpers import worker_process
 
 from .servers import ClusterServers, SentinelServers
 
-ROOT = Path(__file__).resolve().parents[2]
 MODES = ("cluster", "sentinel")
 # Error replies of a command that spans slots or reached the wrong node.
 CLUSTER_ERRORS = {"CROSSSLOT", "MOVED", "ASK", "TRYAGAIN", "CLUSTERDOWN"}
@@ -187,13 +184,8 @@ def ai_runner(services):
 @pytest.fixture
 def worker(deployment, app):
     """``python -m service.worker`` on the deployment (what test_full_match uses)."""
-    env = {**os.environ, **deployment.env, "SWEEP_S": "1", "PYTHONPATH": str(ROOT), "LOGLEVEL": "WARNING"}
-    proc = subprocess.Popen([sys.executable, "-m", "service.worker"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    yield proc
-    if proc.poll() is None:
-        proc.kill()
-        proc.wait()
+    with worker_process(**deployment.env) as proc:
+        yield proc
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,11 @@
 """Small HTTP helpers for the service tests."""
 
+import os
 import random
+import subprocess
+import sys
+from contextlib import contextmanager
+from pathlib import Path
 
 
 def bearer(token):
@@ -39,3 +44,19 @@ def play_random(client, match_id, token, rng):
 
 def new_rng(seed=1):
     return random.Random(seed)
+
+
+@contextmanager
+def worker_process(**env):
+    """``python -m service.worker`` (what `make run` starts) with ``env`` on
+    top of this process's environment, sweeping every second; killed after."""
+    root = Path(__file__).resolve().parents[2]
+    full_env = {**os.environ, "SWEEP_S": "1", "PYTHONPATH": str(root), "LOGLEVEL": "WARNING", **env}
+    proc = subprocess.Popen([sys.executable, "-m", "service.worker"], cwd=root, env=full_env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -2,23 +2,18 @@
 played by a real ``python -m service.worker`` process."""
 
 import hashlib
-import os
 import random
 import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
 import engine
 from engine.runner import replay
 
-from .helpers import bearer
+from .helpers import bearer, worker_process
 from .simulate import short_match_seed
 
-ROOT = Path(__file__).resolve().parents[2]
 LEVELS = [None, "random", "random", "random"]  # seat 0 is the human
 # Seeds whose random match is short (2,000-2,800 actions with the rules of
 # today); the search falls through to the next if the rules change.
@@ -27,14 +22,8 @@ CANDIDATE_SEEDS = [29, 9, 27, 18, 12, *range(40, 80)]
 
 @pytest.fixture
 def worker(redis_server, app):
-    env = {**os.environ, "REDIS_URL": redis_server.url, "SWEEP_S": "1",
-           "PYTHONPATH": str(ROOT), "LOGLEVEL": "WARNING"}
-    proc = subprocess.Popen([sys.executable, "-m", "service.worker"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    yield proc
-    if proc.poll() is None:
-        proc.kill()
-        proc.wait()
+    with worker_process(REDIS_URL=redis_server.url) as proc:
+        yield proc
 
 
 def _wait_for_ready(client, deadline):
