@@ -28,37 +28,47 @@ def _address():
     return request.remote_addr or "unknown"
 
 
-def request_charge(config, bearer, address):
-    """The RateCharge of a request with ``bearer`` (None: none) from ``address``."""
-    return RateCharge.configured(request_window(config), address,
-                                 hash_token(bearer) if bearer else None)
-
-
-def _route_defers_rate_limit():
-    view = current_app.view_functions.get(request.endpoint)
+def route_defers_rate_limit(view_functions, endpoint):
+    """Whether ``endpoint``'s route counts its request itself (``load_charged``)."""
+    view = view_functions.get(endpoint)
     return getattr(getattr(view, "view_class", None), "defers_rate_limit", False)
 
 
-def _charges(config):
-    charges = [request_charge(config, bearer_token(request.headers), _address())]
-    if request.endpoint == CREATE_ENDPOINT and request.method == "POST":
-        charges.append(RateCharge.configured(create_window(config), _address()))
-    return [charge for charge in charges if charge is not None]
+def request_charges(config, endpoint, method, bearer, address, defers):
+    """``(deferred, immediate)``: the count a route that ``defers`` makes itself
+    (or None) and the RateCharges to count before it runs.
+
+    Both lanes take their charges here, Flask's before_request hook and the
+    move lane (service/move_lane.py), so a limit added here applies to both."""
+    charges = [RateCharge.configured(request_window(config), address,
+                                     hash_token(bearer) if bearer else None)]
+    if endpoint == CREATE_ENDPOINT and method == "POST":
+        charges.append(RateCharge.configured(create_window(config), address))
+    charges = [charge for charge in charges if charge is not None]
+    deferred = charges.pop(0) if charges and defers else None
+    return deferred, charges
+
+
+def enforce_charges(store, charges):
+    """Count each charge; raise the first 429 over its limit."""
+    for charge in charges:
+        try:
+            count = charge.count_with(store)
+        except redis.RedisError:
+            return  # fail open: the route answers 503 itself if it needs storage
+        charge.enforce(count)
 
 
 def check_rate_limit():
     if request.path in EXEMPT_PATHS or request.path.startswith((CLIENT_PREFIX, DOCS_ASSETS_PREFIX)):
         return
     services = current_app.extensions["tabula"]
-    charges = _charges(services.config)
-    if charges and _route_defers_rate_limit():
-        g.rate_charge = charges.pop(0)
-    for charge in charges:
-        try:
-            count = charge.count_with(services.store)
-        except redis.RedisError:
-            return  # fail open: the route answers 503 itself if it needs storage
-        charge.enforce(count)
+    defers = route_defers_rate_limit(current_app.view_functions, request.endpoint)
+    deferred, immediate = request_charges(services.config, request.endpoint, request.method,
+                                          bearer_token(request.headers), _address(), defers)
+    if deferred is not None:
+        g.rate_charge = deferred  # counted by the route, or by the error handlers
+    enforce_charges(services.store, immediate)
 
 
 def pending_rate_limit_error():

@@ -12,12 +12,13 @@ response bytes and, for every error, the app's own error response.
 
 It takes only plain requests, those for which webargs' result is certain:
 an ASCII path of that route; ``Content-Type: application/json``; a
-``Content-Length`` within the app's limit; a bearer token; a JSON object
-holding an object ``action`` and optionally an integer ``version`` in range,
-and nothing else, as service/bodies.py reads a body for both lanes (decoded
-as webargs decodes it; no lone surrogate in any string); an
-``Idempotency-Key`` of 1 to 255 characters, if any (a chunked body is given
-its length first, bodies.size_unsized_body, for both lanes). Everything else
+``Content-Length`` within the app's limit; a bearer token; a JSON object,
+as service/bodies.py reads a body for both lanes (decoded as webargs decodes
+it; no lone surrogate in any string), and headers that the route's own
+argument schemas (``PostActionSchema``, ``ActionHeadersSchema``) load, field
+by field, with no key they do not know (a chunked body is given its length
+first, bodies.size_unsized_body, for both lanes); and whose only rate-limit
+count is the route's own (guards.request_charges). Everything else
 goes on to Flask untouched (a body already read is handed on in a fresh
 stream), where the documented path answers it, its errors included.
 ``tests/service/test_move_lane.py`` compares both lanes byte for byte.
@@ -27,21 +28,21 @@ import io
 import re
 
 from flask import Flask
+from marshmallow import ValidationError
 
 from .bodies import json_object, size_unsized_body
 from .errors import ApiError
 from .cors import cors_headers
 from .fast_dump import compile_dump
-from .guards import request_charge
-from .routes.playing import post_action
-from .schemas import MAX_SEED, ActionResultSchema
+from .guards import request_charges, route_defers_rate_limit
+from .routes.playing import ActionHeadersSchema, post_action
+from .schemas import ActionResultSchema, PostActionSchema
 from .tokens import bearer_token
 
 _ROUTE = re.compile(r"/v1/matches/([^/]+)/actions")
 # The Flask URL rule of the route: the lane's requests are measured and
 # logged under it, like Flask's (service/metrics.py).
 ROUTE_RULE = "/v1/matches/<match_id>/actions"
-_BODY_KEYS = frozenset({"action", "version"})
 _dump_action_result = compile_dump(ActionResultSchema())
 
 
@@ -60,25 +61,55 @@ def _header(environ, name):
     return environ.get("HTTP_" + name.upper().replace("-", "_"))
 
 
+def _field_keys(schema):
+    """``{request key: field}`` of a marshmallow schema instance."""
+    return {field.data_key or name: field for name, field in schema.fields.items()}
+
+
+# The route's own argument schemas: the lane checks each value with the field
+# that would load it, so a rule added to a schema holds on both lanes.
+_BODY_FIELDS = _field_keys(PostActionSchema())
+_HEADER_FIELDS = _field_keys(ActionHeadersSchema())
+
+
+def _loads(field, value):
+    """``field``'s value for ``value``, or _INVALID where it would refuse it."""
+    try:
+        return field.deserialize(value)
+    except ValidationError:
+        return _INVALID
+
+
+_INVALID = object()
+
+
+def _load_fields(fields, values):
+    """``{attribute: value}`` as the schema loads ``values`` (the keys present
+    in the request), or None where one is refused or a required one missing:
+    left to Flask's documented answer."""
+    loaded = {}
+    for key, field in fields.items():
+        if key not in values:
+            if field.required:
+                return None
+            continue
+        value = _loads(field, values[key])
+        if value is _INVALID:
+            return None
+        loaded[field.attribute or field.name] = value
+    return loaded
+
+
 def plain_arguments(body, header):
     """``(headers, body)`` as the two ``@blp.arguments`` of ``Actions.post``
-    would load them, when they certainly accept the request unchanged; else
-    None. ``body``: the parsed JSON object; ``header(name)``: a header's value."""
-    if not body.keys() <= _BODY_KEYS or type(body.get("action")) is not dict:
-        return None
-    version = body.get("version", 0)
-    if type(version) is not int or not 0 <= version <= MAX_SEED:
-        return None
-    headers = {}
-    if_match = header("If-Match")
-    if if_match is not None:
-        headers["if_match"] = if_match
-    key = header("Idempotency-Key")
-    if key is not None:
-        if not 1 <= len(key) <= 255:
-            return None
-        headers["idempotency_key"] = key
-    return headers, body
+    would load them, when they certainly accept the request; else None.
+    ``body``: the parsed JSON object; ``header(name)``: a header's value or None."""
+    if not body.keys() <= _BODY_FIELDS.keys():
+        return None  # unknown keys: the schema's 422
+    present = {key: value for key in _HEADER_FIELDS if (value := header(key)) is not None}
+    loaded_body = _load_fields(_BODY_FIELDS, body)
+    headers = _load_fields(_HEADER_FIELDS, present)
+    return None if loaded_body is None or headers is None else (headers, loaded_body)
 
 
 def _is_json(content_type):
@@ -134,19 +165,26 @@ class MoveLane:
         self.flask_wsgi = flask_wsgi
         self.error_response = error_response  # exception -> Response, in an app context
         self.services = app.extensions["tabula"]
+        self.endpoint = next(rule.endpoint for rule in app.url_map.iter_rules()
+                             if rule.rule == ROUTE_RULE)
+        self.defers = route_defers_rate_limit(app.view_functions, self.endpoint)
 
     def __call__(self, environ, start_response):
         # Every request enters here: a chunked body gets its length (or one
         # over the limit, for both lanes' 413) before either lane reads it.
         size_unsized_body(environ, self.app.config["MAX_CONTENT_LENGTH"])
         move = plain_move(environ, self.app.config["MAX_CONTENT_LENGTH"])
-        if move is None:
+        # The lane takes a request whose only rate-limit count is the one its
+        # route makes itself (guards.request_charges); others go the
+        # documented way, which counts them first.
+        charge, immediate = (None, True) if move is None else self._charges(move)
+        if immediate:
             return self.flask_wsgi(environ, start_response)
         environ["tabula.route"] = ROUTE_RULE
         environ["tabula.match_id"] = move.match_id
         cors = cors_headers(self.app.extensions.get("tabula_cors"), environ)
         try:
-            data = self._answer(move)
+            data = self._answer(move, charge)
         except Exception as error:  # noqa: BLE001  (the app's handlers decide, as in Flask)
             with self.app.app_context():
                 response = self.error_response(error)
@@ -158,9 +196,12 @@ class MoveLane:
                                   ("Content-Length", str(len(data))), *cors])
         return [data]
 
-    def _answer(self, move):
+    def _charges(self, move):
+        return request_charges(self.services.config, self.endpoint, "POST", move.bearer,
+                               move.address, self.defers)
+
+    def _answer(self, move, charge):
         """The 200 response body of ``move``; raises what the route would raise."""
-        charge = request_charge(self.services.config, move.bearer, move.address)
         result = post_action(self.services, move.bearer, charge, move.headers, move.body,
                              move.match_id)
         return self.app.json.response_bytes(_dump_action_result(result))

@@ -11,13 +11,16 @@ import json
 import random
 
 import pytest
+from marshmallow import ValidationError
 
 import engine
 import service.move_lane as move_lane
 from service.documents import _result
 from service.fast_dump import UnsupportedSchema, compile_dump
 from service.playing import Submission, submit_action
-from service.schemas import ActionResultSchema, MatchSchema, ResultSchema
+from service.move_lane import plain_arguments
+from service.routes.playing import ActionHeadersSchema
+from service.schemas import MAX_SEED, ActionResultSchema, MatchSchema, PostActionSchema, ResultSchema
 
 from .conftest import make_app
 from .helpers import bearer, create, humans
@@ -322,3 +325,23 @@ def test_compile_dump_refuses_what_it_cannot_reproduce():
     for schema in (WithDefault(), WithHook(), MatchSchema(many=True)):
         with pytest.raises(UnsupportedSchema):
             compile_dump(schema)
+
+
+GOOD_REQUESTS = [
+    ({"action": {"type": "pass"}}, {}),
+    ({"action": {"type": "pass"}, "version": 0}, {"Idempotency-Key": "k"}),
+    ({"action": {"type": "pass"}, "version": MAX_SEED}, {"Idempotency-Key": "x" * 255, "If-Match": '"3"'}),
+]
+
+
+@pytest.mark.parametrize(("body", "headers"), GOOD_REQUESTS + BAD_REQUESTS)
+def test_the_lanes_argument_check_is_the_routes_schemas(body, headers):
+    """plain_arguments accepts exactly what the route's two argument schemas
+    load, with their result: its rules are the schemas', not restated."""
+    try:
+        expected = (ActionHeadersSchema().load(
+            {k: v for k, v in headers.items() if k in ("If-Match", "Idempotency-Key")}),
+            PostActionSchema().load(body))
+    except ValidationError:
+        expected = None
+    assert plain_arguments(body, headers.get) == expected
