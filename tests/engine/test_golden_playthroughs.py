@@ -1,0 +1,58 @@
+"""Golden playthroughs (tests/engine/golden): every recorded seeded match of
+every variant must play exactly as recorded. A deliberate rules change
+renews them with ``python -m tests.engine.golden --renew``, which says what
+changed."""
+
+import copy
+
+import pytest
+
+from tests.engine.golden.playthrough import cases, describe_change, load, play, replay_digests
+
+CASES = cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_the_match_plays_as_recorded(case):
+    record = load(case)
+    assert record is not None, f"no golden record for {case.name}: python -m tests.engine.golden --renew"
+    change = describe_change(record, play(case))
+    assert change is None, (f"{case.name}: {change}. If the rules changed on purpose: "
+                            "python -m tests.engine.golden --renew")
+
+
+def test_every_game_and_variant_has_records():
+    labels = {(case.game_id, case.variant.label) for case in CASES}
+    assert {game for game, _ in labels} == {"anno1503", "anno1452"}
+    assert len(labels) >= 10
+
+
+@pytest.fixture(scope="module")
+def short_record():
+    case = min(CASES, key=lambda c: len(load(c)["actions"]))
+    return load(case)
+
+
+def test_a_changed_state_is_found_at_its_step(short_record):
+    changed = copy.deepcopy(short_record)
+    changed["digests"][5] = "0" * 16
+    assert describe_change(short_record, changed).startswith("state differs after step 5 (seat ")
+
+
+def test_a_changed_choice_is_found(short_record):
+    changed = copy.deepcopy(short_record)
+    changed["actions"][3] = [9, {"type": "made_up"}]
+    assert "the policy chose differently at step 4" in describe_change(short_record, changed)
+
+
+def test_a_changed_outcome_is_found(short_record):
+    changed = copy.deepcopy(short_record)
+    changed["outcome"] = {"winners": [], "reason": "other"}
+    assert describe_change(short_record, changed).startswith("outcome differs")
+
+
+def test_recorded_actions_replay_to_the_recorded_states(short_record):
+    assert replay_digests(short_record) == short_record["digests"]
+    refused = copy.deepcopy(short_record)
+    refused["actions"][2] = [refused["actions"][2][0], {"type": "made_up"}]
+    assert replay_digests(refused)[-1].startswith("refused: ")
