@@ -6,7 +6,7 @@
 - ``Error``: one schema per kind of ``details``, discriminated on ``error``;
 - ``ActionList``: one schema per game, discriminated on ``game``, so a
   generated client narrows the action list to one game's action union;
-- ``EXAMPLES`` of the main bodies (service/openapi.py puts them on their
+- ``EXAMPLES`` of the main bodies (service/spec.py puts them on their
   components; tests/service/test_openapi.py validates them).
 
 ``schemas.register_request_schemas`` registers them before the routes are documented.
@@ -147,7 +147,7 @@ def document_schema_as(api, schema_cls, name, component):
         api.spec.components.schema(name, component=component)
 
 
-# Examples on the main bodies (openapi.py puts them on their components;
+# Examples on the main bodies (spec.py puts them on their components;
 # tests/service/test_openapi.py validates each against its schema).
 EXAMPLES = {
     "CreateMatch": [{"game": "anno1503", "seats": [{"kind": "human", "name": "Ada"},

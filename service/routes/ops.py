@@ -8,7 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from .. import ai, metrics
-from ..openapi import spec_dict, spec_yaml
+from ..spec import spec_dict, spec_yaml
 from ..schemas import HealthSchema
 from .common import services
 

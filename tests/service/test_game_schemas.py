@@ -22,7 +22,7 @@ import pytest
 import engine
 from service import create_app
 from service.documents import public_event, view_for
-from service.openapi import spec_dict
+from service.spec import spec_dict
 from service.schemas import seat_count_rules
 from service.spec_games import SERVICE_EVENTS, add_game_schemas, camel
 

@@ -7,7 +7,8 @@ import pytest
 import yaml
 
 import engine
-from service.openapi import spec_yaml
+import service.spec
+from service.spec import spec_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 # The spec and its page, Flask's static folder, and the web client's files.
@@ -74,9 +75,7 @@ def test_no_single_value_enum_and_no_inline_enum_repeated(app, monkeypatch):
 
     Checked on the spec without the games' views and events (service/spec_games.py,
     tests/service/test_game_schemas.py), which this test does not cover."""
-    import service.openapi  # noqa: PLC0415
-
-    monkeypatch.setattr(service.openapi, "add_game_schemas", lambda spec: spec)
+    monkeypatch.setattr(service.spec, "add_game_schemas", lambda spec: spec)
     spec = yaml.safe_load(spec_yaml(app))
     seen = {}
     for path, node in _walk(spec):
