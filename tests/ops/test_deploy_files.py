@@ -11,13 +11,15 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
+# The base manifests; overlays/ and components/ are checked by test_deploy_schemas.py.
+K8S_BASE = DEPLOY / "k8s" / "base"
 API_COMMAND = ["gunicorn", "-c", "/etc/tabula/gunicorn.conf.py", "service:create_app()"]
 WORKER_COMMAND = ["python", "-m", "service.worker"]
 
 
 def _k8s_documents():
     docs = []
-    for path in sorted((DEPLOY / "k8s").glob("*.yaml")):
+    for path in sorted(K8S_BASE.glob("*.yaml")):
         if path.name == "kustomization.yaml":  # kustomize's input, not an object
             continue
         docs += [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
@@ -89,7 +91,8 @@ def test_dockerfile_stages_and_commands():
 
 def test_compose_services():
     compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
-    services = compose["services"]
+    # The default profile (services without ``profiles``): the standalone stack.
+    services = {name: s for name, s in compose["services"].items() if not s.get("profiles")}
     assert set(services) == {"redis", "api", "worker"}
     assert "--appendonly" in services["redis"]["command"]
     assert "ports" not in services["redis"]  # Redis stays off the host network
@@ -134,8 +137,8 @@ def test_k8s_documents_are_well_formed(doc):
 
 
 def test_kustomization_lists_every_manifest():
-    listed = set(yaml.safe_load((DEPLOY / "k8s" / "kustomization.yaml").read_text())["resources"])
-    present = {p.name for p in (DEPLOY / "k8s").glob("*.yaml")} - {"kustomization.yaml"}
+    listed = set(yaml.safe_load((K8S_BASE / "kustomization.yaml").read_text())["resources"])
+    present = {p.name for p in K8S_BASE.glob("*.yaml")} - {"kustomization.yaml"}
     assert listed == present
 
 
