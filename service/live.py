@@ -9,9 +9,11 @@ open in it:
   (lua/commit.lua) publishes the new last seq there whenever it adds events.
   One server: standalone, or the current primary of a Sentinel service; on a
   Redis Cluster, one connection per primary that holds a watched match's
-  slot (sharded pub/sub: a channel lives on its slot's shard). A lost
-  connection is replaced by one to wherever its channels live now (the slot
-  map read again, or Sentinel asked again), its channels subscribed there.
+  slot (sharded pub/sub: a channel lives on its slot's shard). A keeper
+  thread moves a channel whose subscription ended (a lost connection, the
+  server's ``sunsubscribe``) or whose slot has another primary now to
+  wherever it lives (the slot map read again, or Sentinel asked again), and
+  reads at once the events it may have missed meanwhile (``Hub``).
 - On notifications the listener reads the new events once per match
   (XRANGE, and the match's ``doc`` for its status, all notified matches in
   one pipelined round trip), renders each event once per (viewer, format)
@@ -55,6 +57,15 @@ log = logging.getLogger(__name__)
 CATCH_UP_PAGE = 500
 SUBSCRIBE_TIMEOUT_S = 5.0
 RETRY_MS = 2000  # SSE `retry:` sent with the first message
+# The keeper (Hub): on a cluster, how often it reads the slot map again to
+# move subscriptions whose slot changed primary with no word to this process;
+# how long a dropped channel waits for a slot map that no longer names the
+# node that dropped it (then it is subscribed there anyway: a replica of the
+# slot's primary still passes shard messages on); its retry pauses.
+TOPOLOGY_CHECK_S = 2.0
+STALE_MAP_S = 5.0
+RETRY_FIRST_S = 0.05
+RETRY_MAX_S = 2.0
 
 
 # --- rendering --------------------------------------------------------------
@@ -112,24 +123,27 @@ class Subscriber:
 class Feed:
     """The local streams of one match."""
 
-    __slots__ = ("channel", "last_seq", "link", "ready", "subscribers")
+    __slots__ = ("channel", "dropped_at", "dropped_by", "last_seq", "link", "ready", "subscribers")
 
     def __init__(self, channel):
         self.channel = channel
         self.subscribers = set()
         self.ready = threading.Event()
         self.last_seq = None  # last seq the listener read (None: not yet known)
-        self.link = None  # the Link its subscription was sent on
+        self.link = None  # the Link its subscription was sent on; None: none holds it now
+        self.dropped_by = None  # name of the server that last ended its subscription
+        self.dropped_at = 0.0
 
 
 class Link:
     """One pub/sub connection to one server, read by its own listener thread."""
 
-    __slots__ = ("conn", "name", "send_lock")
+    __slots__ = ("alive", "conn", "name", "send_lock")
 
     def __init__(self, name, conn):
         self.name = name
         self.conn = conn
+        self.alive = True
         self.send_lock = threading.Lock()
 
     def send(self, *args):
@@ -138,24 +152,46 @@ class Link:
 
 
 class Hub:
-    """The process's pub/sub connections and their fan-out to local streams."""
+    """The process's pub/sub connections and their fan-out to local streams.
+
+    Where a channel is subscribed is kept right by one keeper thread per
+    process: a feed whose subscription ended (the server's ``sunsubscribe``,
+    a lost connection, a refused SSUBSCRIBE) or whose Link is no longer the
+    server of its channel (on a cluster: not the primary of its slot in the
+    slot map) is subscribed again where the channel lives now, and its
+    events since the last one read are read at once (nothing published while
+    it moved is missed). The keeper runs when a subscription ends, when the
+    cluster client's slot map changes (a MOVED another request met), and
+    every TOPOLOGY_CHECK_S on a cluster (it reads the slot map again): a
+    graceful ``CLUSTER FAILOVER`` ends shard subscriptions on the old primary
+    with a ``sunsubscribe`` that may come before any node tells the new slot
+    map, or (seen on 7.0) not at all while the demoted node stops passing the
+    channel's messages on.
+    """
 
     def __init__(self, services):
         self.services = services
         self._lock = threading.RLock()
+        self._dispatch_lock = threading.Lock()
         self._feeds = {}  # channel -> Feed
-        self._pending = {}  # channel -> subscribe commands not acknowledged yet
+        self._pending = {}  # (Link, channel) -> subscribe commands sent there not acknowledged yet
         self._links = {}  # server name -> Link
         self._pid = None
         self._sharded = None
         self._closed = False
+        self._wake = threading.Event()
+        self._refresh = False  # the keeper reads the slot map again first
+        self._cluster = False
+        self._keeper = None
 
     def close(self):
         """Drop every pub/sub connection; the listeners end (Services.close)."""
         with self._lock:
             self._closed = True
             links, self._links = list(self._links.values()), {}
+        self._wake.set()
         for link in links:
+            link.alive = False
             with contextlib.suppress(Exception):
                 link.conn.disconnect()
 
@@ -169,14 +205,31 @@ class Hub:
             if self._pid == os.getpid():
                 return
             self._feeds, self._pending, self._links = {}, {}, {}
+            self._wake = threading.Event()
             self._sharded = publish_command(self.services.redis) == "SPUBLISH"
+            self._cluster = redis_modes.is_cluster_client(self.services.redis)
             self._pid = os.getpid()
+            self._keeper = threading.Thread(target=self._keep, name="tabula-live-keeper", daemon=True)
+            redis_modes.watch_slot_map(self.services.redis, self._slot_map_changed)
+            self._keeper.start()
+
+    def _slot_map_changed(self):
+        # The keeper's own refreshes wake nobody (it looks right after them).
+        if threading.current_thread() is not self._keeper:
+            self._wake.set()
+
+    def _owner(self, channel):
+        """The name of the server ``channel`` lives on now, as far as the
+        client knows (no I/O)."""
+        if self._cluster:
+            return self.services.redis.get_node_from_key(channel).name
+        return "primary"
 
     def _link_for(self, channel):
         """The Link of the server that carries ``channel`` (opened and its
         listener started on first use); call with ``_lock`` held."""
         client = self.services.redis
-        if not redis_modes.is_cluster_client(client) and "primary" in self._links:
+        if not self._cluster and "primary" in self._links:
             return self._links["primary"]  # one server: no look-up (Sentinel would ask)
         name, kwargs = redis_modes.pubsub_address(client, channel)
         link = self._links.get(name)
@@ -201,9 +254,19 @@ class Hub:
 
     def _subscribe(self, feed):
         """Send ``feed``'s subscription on its server's Link; ``_lock`` held."""
-        feed.link = self._link_for(feed.channel)
-        self._pending[feed.channel] = self._pending.get(feed.channel, 0) + 1
-        feed.link.send(self._sub_command[0], feed.channel)
+        link = self._link_for(feed.channel)
+        key = (link, feed.channel)
+        self._pending[key] = self._pending.get(key, 0) + 1
+        feed.link = link
+        link.send(self._sub_command[0], feed.channel)
+
+    def _drop(self, feed, link):
+        """``link`` holds ``feed``'s subscription no more; the keeper moves it
+        (``_lock`` held)."""
+        if feed.link is link:
+            feed.link, feed.dropped_by, feed.dropped_at = None, link.name, time.monotonic()
+            self._refresh = True
+            self._wake.set()
 
     # --- streams come and go -------------------------------------------
 
@@ -236,10 +299,14 @@ class Hub:
             feed.subscribers.discard(subscriber)
             if not feed.subscribers:
                 del self._feeds[channel]
-                try:
-                    feed.link.send(self._sub_command[1], channel)
-                except (redis.RedisError, OSError):
-                    pass  # the listener reconnects and subscribes what is left
+                if feed.link is not None:
+                    self._unsubscribe(feed.link, channel)
+
+    def _unsubscribe(self, link, channel):
+        try:
+            link.send(self._sub_command[1], channel)
+        except (redis.RedisError, OSError):
+            pass  # a broken link: its listener ends and the keeper moves what is left
 
     def note_seq(self, feed, seq):
         """A stream's catch-up reached ``seq``: the listener starts there."""
@@ -247,106 +314,152 @@ class Hub:
             if feed.last_seq is None:
                 feed.last_seq = seq
 
-    # --- the listener --------------------------------------------------
+    # --- the keeper ----------------------------------------------------
+
+    def _keep(self):
+        """Keep every feed subscribed where its channel lives (the class
+        docstring says when this runs)."""
+        retry_s = None  # set while some feed waits to be subscribed again
+        last_check = time.monotonic()
+        while not self._closed:
+            self._wake.wait(retry_s or (TOPOLOGY_CHECK_S if self._cluster else None))
+            self._wake.clear()
+            if self._closed:
+                return
+            check = self._cluster and time.monotonic() - last_check >= TOPOLOGY_CHECK_S
+            try:
+                waiting = self._repair(refresh=self._refresh or check or retry_s is not None)
+            except Exception:
+                log.warning("live subscriptions not repaired; retrying", exc_info=True)
+                waiting = True
+            if check:
+                last_check = time.monotonic()
+            retry_s = min((retry_s or RETRY_FIRST_S) * 2, RETRY_MAX_S) if waiting else None
+
+    def _repair(self, refresh):
+        """Subscribe again where it lives now each feed whose Link is gone or
+        is not its channel's server; read what they missed. True when some
+        feed still waits (the slot map still names the server that dropped
+        it, or its server did not answer)."""
+        with self._lock:
+            if refresh:
+                self._refresh = False
+            if not self._feeds:
+                return False
+        if refresh:
+            redis_modes.refresh_topology(self.services.redis, reconnect=False)
+        moved, waiting = [], False
+        with self._lock:
+            for feed in list(self._feeds.values()):
+                if self._in_place(feed):
+                    continue
+                if feed.link is None and feed.dropped_by == self._owner(feed.channel) \
+                        and time.monotonic() - feed.dropped_at < STALE_MAP_S:
+                    waiting = True  # the slot map is older than the node's word: read it again
+                    continue
+                try:
+                    self._move(feed)
+                except (redis.RedisError, OSError):
+                    log.warning("live channel %s not subscribed again yet", feed.channel, exc_info=True)
+                    waiting = True
+                    continue
+                moved.append(feed)
+        if moved:
+            self._fetch({feed.channel: None for feed in moved})
+        return waiting
+
+    def _in_place(self, feed):
+        link = feed.link
+        return link is not None and link.alive and (not self._cluster or self._owner(feed.channel) == link.name)
+
+    def _move(self, feed):
+        """Subscribe ``feed`` on its channel's server now (``_lock`` held)."""
+        old = feed.link
+        if old is not None and old.alive:
+            self._unsubscribe(old, feed.channel)  # its reply comes on ``old``: ignored there
+        feed.link, feed.dropped_by = None, None
+        self._subscribe(feed)
+
+    # --- the listeners -------------------------------------------------
 
     def _listen(self, link):
-        """Read ``link`` until it fails, then move its channels to fresh
-        Links (this thread ends once they are)."""
-        backoff = 0.1
-        while True:
-            try:
-                self._read_loop(link)
-            except Exception:
-                if self._closed:
-                    return
-                log.warning("live pub/sub connection to %s lost; reconnecting", link.name, exc_info=True)
-            time.sleep(backoff)
-            backoff = min(backoff * 2, 5.0)
-            try:
-                self._relink(link)
-                return
-            except Exception:
-                log.warning("live pub/sub reconnect failed", exc_info=True)
-
-    def _relink(self, link):
-        """Subscribe ``link``'s channels again where they live now (a new
-        connection: the server may be back, or another one took over)."""
-        redis_modes.refresh_topology(self.services.redis)
+        """Read ``link`` until it fails; its feeds go to the keeper."""
+        try:
+            self._read_loop(link)
+        except Exception:
+            if not self._closed:
+                log.warning("live pub/sub connection to %s lost", link.name, exc_info=True)
+        link.alive = False
+        with contextlib.suppress(Exception):  # the socket is gone anyway
+            link.conn.disconnect()
         with self._lock:
             if self._links.get(link.name) is link:
                 del self._links[link.name]
-            moved = []
-            for feed in list(self._feeds.values()):
-                if feed.link is link:
-                    # Its acknowledgements on the lost link never come.
-                    self._pending.pop(feed.channel, None)
-                    self._subscribe(feed)
-                    moved.append(feed)
-        with contextlib.suppress(Exception):  # the old socket is gone anyway
-            link.conn.disconnect()
-        # Events committed while we were away: read them now.
-        self._fetch({f.channel: None for f in moved})
+            for key in [key for key in self._pending if key[0] is link]:
+                del self._pending[key]  # its acknowledgements never come
+            for feed in self._feeds.values():
+                self._drop(feed, link)
 
     def _read_loop(self, link):
         conn = link.conn
-        while True:
-            notified, dropped = {}, set()
-            self._handle(conn.read_response(push_request=True), notified, dropped)
+        while link.alive:
+            notified = {}
+            self._read_one(link, notified)
             # Drain what is already here, then read all of it in one round trip.
             while conn.can_read(timeout=0):
-                self._handle(conn.read_response(push_request=True), notified, dropped)
-            if dropped:
-                self._resubscribe(link, dropped)
+                self._read_one(link, notified)
             if notified:
                 self._fetch(notified)
 
-    def _resubscribe(self, link, channels):
-        """Subscribe again, where they live now, the channels ``link``'s
-        server dropped on its own: a shard that gave the channel's slot up
-        (a failover made it a replica, or a resharding moved the slot) ends
-        its shard channels' subscriptions with a ``sunsubscribe``."""
-        redis_modes.refresh_topology(self.services.redis)
-        with self._lock:
-            moved = []
-            for channel in channels:
-                feed = self._feeds.get(channel)
-                if feed is None or feed.link is not link or self._pending.get(channel):
-                    continue
-                self._subscribe(feed)
-                moved.append(feed)
-        # Events committed meanwhile: read them now.
-        self._fetch({f.channel: None for f in moved})
+    def _read_one(self, link, notified):
+        try:
+            message = link.conn.read_response(push_request=True)
+        except redis.ResponseError:
+            # A refused subscription (MOVED: the node serves the slot no
+            # more). The reply names no channel: every one still waiting
+            # for its acknowledgement here goes to the keeper.
+            log.info("live subscription refused by %s", link.name, exc_info=True)
+            with self._lock:
+                for key in [key for key in self._pending if key[0] is link]:
+                    del self._pending[key]
+                    feed = self._feeds.get(key[1])
+                    if feed is not None:
+                        self._drop(feed, link)
+            return
+        self._handle(link, message, notified)
 
-    def _handle(self, message, notified, dropped):
+    def _handle(self, link, message, notified):
         if not isinstance(message, list) or len(message) < 3:
             return
-        kind = message[0]
+        kind, channel = message[0], message[1]
         if kind == b"sunsubscribe":
-            # Ours come only after the channel's feed is gone (or while a new
-            # subscription of it is pending): one with a feed and nothing
-            # pending is the server's own.
+            # Ours come only after the channel's feed is gone or moved (or
+            # while a new subscription of it is pending here): one for a
+            # feed held here with nothing pending is the server's own (the
+            # slot left this node: a failover or a resharding).
             with self._lock:
-                if message[1] in self._feeds and not self._pending.get(message[1]):
-                    dropped.add(message[1])
+                feed = self._feeds.get(channel)
+                if feed is not None and not self._pending.get((link, channel)):
+                    self._drop(feed, link)
             return
         if kind in (b"message", b"smessage"):
             try:
                 seq = int(message[2])
             except ValueError:
                 return
-            notified[message[1]] = max(seq, notified.get(message[1]) or 0)
+            notified[channel] = max(seq, notified.get(channel) or 0)
         elif kind in (b"subscribe", b"ssubscribe"):
-            # Acknowledged once every SUBSCRIBE sent for the channel is (an
-            # older one may have been followed by an UNSUBSCRIBE).
-            channel = message[1]
+            # Acknowledged once every SUBSCRIBE sent here for the channel is
+            # (an older one may have been followed by an UNSUBSCRIBE).
+            key = (link, channel)
             with self._lock:
-                pending = self._pending.get(channel, 1) - 1
+                pending = self._pending.get(key, 1) - 1
                 if pending > 0:
-                    self._pending[channel] = pending
+                    self._pending[key] = pending
                     return
-                self._pending.pop(channel, None)
+                self._pending.pop(key, None)
                 feed = self._feeds.get(channel)
-                if feed is not None:
+                if feed is not None and feed.link is link:
                     feed.ready.set()
 
     def _fetch(self, notified):
@@ -377,10 +490,20 @@ class Hub:
             self._dispatch(feed, parse_events(entries), doc)
 
     def _dispatch(self, feed, events, doc):
-        with self._lock:
-            if events:
-                feed.last_seq = max(feed.last_seq or 0, events[-1][0])
-            subscribers = list(feed.subscribers)
+        # Two reads of one match may overlap (a notification's, and the
+        # keeper's after a move, both from the same last_seq): each event is
+        # handed out once, in order, by whichever comes first.
+        with self._dispatch_lock:
+            with self._lock:
+                done = feed.last_seq or 0
+                events = [event for event in events if event[0] > done]
+                if events:
+                    feed.last_seq = events[-1][0]
+                subscribers = list(feed.subscribers)
+            self._hand_out(subscribers, events, doc)
+
+    @staticmethod
+    def _hand_out(subscribers, events, doc):
         rendered = {}
         for seq, version, event in events:
             rendered.clear()

@@ -20,11 +20,19 @@ Every client made here keeps the timeouts the service relies on
 (``socket_timeout``: a hung server is a 503 within it, not a stuck request).
 """
 
+import threading
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import redis
 from redis.cluster import ClusterNode, RedisCluster
+from redis.commands.core import Script
+from redis.connection import Encoder
+from redis.event import (
+    AfterSlotsCacheRefreshEvent,
+    EventDispatcher,
+    EventListenerInterface,
+)
 from redis.exceptions import RedisClusterException
 from redis.sentinel import Sentinel, SentinelManagedConnection
 
@@ -208,21 +216,103 @@ def _sentinel_primary(target, **options):
 def _cluster(target, **options):
     options.pop("connection_pool", None)
     options.pop("health_check_interval", None)  # per node pool: keep redis-py's default
-    (host, port), *others = target.hosts
-    # Given a URL, redis-py builds each node's pool from the options (so a
-    # connection_class, the breaker's, reaches every node's connections).
-    scheme = "rediss" if target.tls else "redis"
-    try:
-        return RedisCluster(url=f"{scheme}://{host}:{port}", startup_nodes=[ClusterNode(h, p) for h, p in others],
-                            username=target.username, password=target.password, **options)
-    except RedisClusterException as exc:
-        # No node reachable to read the slot map from: "unreachable" (503) to
-        # every caller, like a standalone server that is down.
-        raise redis.ConnectionError(f"Redis Cluster unreachable: {exc}") from exc
+    return LazyCluster(target, options)
+
+
+def _unreachable(exc):
+    # No node reachable to read the slot map from: "unreachable" (503) to
+    # every caller, like a standalone server that is down.
+    return redis.ConnectionError(f"Redis Cluster unreachable: {exc}")
+
+
+class LazyCluster:
+    """A ``RedisCluster`` built on first use rather than at start-up.
+
+    redis-py's ``RedisCluster`` reads the slot map in its constructor and
+    raises when no node answers, so a process started while its cluster is
+    down could not even boot. This stands in for it: every attribute is the
+    cluster client's, built (from the configured nodes) by the first call
+    that needs it; while that fails each caller gets ``redis.ConnectionError``
+    (a 503 ``unavailable``), and once the cluster answers, the client is
+    kept. ``forget()`` (a refresh that found no node) drops it, so the next
+    call builds a new one from the configured nodes again.
+
+    Scripts are registered without a client (their SHA needs only the
+    encoder), and the slot-map listeners of ``watch_slot_map`` outlive any
+    rebuild (every client built shares one event dispatcher).
+    """
+
+    def __init__(self, target, options):
+        self._target = target
+        self._options = options
+        self._client = None
+        self._lock = threading.Lock()
+        self.events = EventDispatcher()
+        self.encoder = Encoder(options.get("encoding", "utf-8"), options.get("encoding_errors", "strict"),
+                               options.get("decode_responses", False))
+
+    def current(self):
+        """The ``RedisCluster``, built now if there is none yet."""
+        client = self._client
+        if client is None:
+            with self._lock:
+                if self._client is None:
+                    self._client = self._build()
+                client = self._client
+        return client
+
+    def _build(self):
+        (host, port), *others = self._target.hosts
+        # Given a URL, redis-py builds each node's pool from the options (so a
+        # connection_class, the breaker's, reaches every node's connections).
+        scheme = "rediss" if self._target.tls else "redis"
+        try:
+            return RedisCluster(url=f"{scheme}://{host}:{port}",
+                                startup_nodes=[ClusterNode(h, p) for h, p in others],
+                                username=self._target.username, password=self._target.password,
+                                event_dispatcher=self.events, **self._options)
+        except RedisClusterException as exc:
+            raise _unreachable(exc) from exc
+
+    def forget(self, client):
+        """Drop ``client`` (if still the current one): built anew on next use."""
+        with self._lock:
+            if self._client is client:
+                self._client = None
+
+    def __getattr__(self, name):
+        return getattr(self.current(), name)
+
+    def get_encoder(self):
+        return self.encoder
+
+    def register_script(self, script):
+        return Script(self, script)
+
+    def close(self):
+        client, self._client = self._client, None
+        if client is not None:
+            client.close()
 
 
 def is_cluster_client(client_):
-    return isinstance(client_, RedisCluster)
+    return isinstance(client_, (RedisCluster, LazyCluster))
+
+
+class _SlotMapListener(EventListenerInterface):
+    def __init__(self, callback):
+        self.callback = callback
+
+    def listen(self, event):
+        self.callback()
+
+
+def watch_slot_map(client_, callback):
+    """Call ``callback()`` (no I/O in it: it runs in the thread that read the
+    map) whenever a cluster client's slot map changes: a refresh, or a MOVED
+    that redis-py applied. Nothing for other clients."""
+    if isinstance(client_, LazyCluster):
+        client_.events.register_listeners({AfterSlotsCacheRefreshEvent: [_SlotMapListener(callback)]})
 
 
 def refuse_cluster_queue(queue_client):
@@ -242,7 +332,7 @@ def refuse_cluster_queue(queue_client):
 def node_pool(client_, key):
     """The connection pool of the server that holds ``key``: the client's
     own pool, or on a cluster the pool of the primary of ``key``'s slot."""
-    if isinstance(client_, RedisCluster):
+    if is_cluster_client(client_):
         node = client_.get_node_from_key(key)
         return client_.get_redis_connection(node).connection_pool
     return client_.connection_pool
@@ -256,17 +346,26 @@ def pubsub_address(client_, channel):
     kwargs = dict(pool.connection_kwargs)
     if hasattr(pool, "get_master_address"):  # Sentinel: ask where the primary is now
         kwargs["host"], kwargs["port"] = pool.get_master_address()
-    if isinstance(client_, RedisCluster):
+    if is_cluster_client(client_):
         name = client_.get_node_from_key(channel).name
     else:
         name = "primary"
     return name, kwargs
 
 
-def refresh_topology(client_):
-    """Read the cluster's slot map again (after MOVED, or a failed node)."""
-    if isinstance(client_, RedisCluster):
-        try:
-            client_.nodes_manager.initialize()
-        except RedisClusterException as exc:
-            raise redis.ConnectionError(f"Redis Cluster unreachable: {exc}") from exc
+def refresh_topology(client_, reconnect=True):
+    """Read the cluster's slot map again (after MOVED, or a failed node).
+
+    ``reconnect=False`` (a routine check, nothing failed) leaves the queried
+    node's pooled connections alone; redis-py otherwise reconnects them.
+    When no node answers, a ``LazyCluster`` forgets its client: the next call
+    starts again from the configured nodes."""
+    if not is_cluster_client(client_):
+        return
+    cluster = client_.current() if isinstance(client_, LazyCluster) else client_
+    try:
+        cluster.nodes_manager.initialize(disconnect_startup_nodes_pools=reconnect)
+    except RedisClusterException as exc:
+        if isinstance(client_, LazyCluster):
+            client_.forget(cluster)
+        raise _unreachable(exc) from exc

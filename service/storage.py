@@ -8,7 +8,8 @@ one slot and the commit script can touch them all:
   ``tok:<sha256>`` (seat of a bearer token)
 - ``match:{<id>}:events``     stream, entry id ``0-<seq>``
 - ``match:{<id>}:actions``    list of ``{"seat", "action"}`` (the replay)
-- ``match:{<id>}:idem:<seat>:<sha256>`` idempotency records (TTL 24 h)
+- ``match:{<id>}:idem:<token sha256>:<key sha256>`` idempotency records
+  (TTL 24 h; service/idempotency.py)
 - ``match:{<id>}:live``       pub/sub channel (SPUBLISH on Redis >= 7, else
   PUBLISH): the commit script publishes the new last seq there whenever it
   adds events; service/live.py wakes the event streams with it
@@ -118,8 +119,8 @@ def publish_command(client):
     return "SPUBLISH" if int(str(version).split(".")[0]) >= 7 else "PUBLISH"
 
 
-def idem_key(match_id, seat, key_hash):
-    return f"match:{{{match_id}}}:idem:{seat}:{key_hash}"
+def idem_key(match_id, token_hash, key_hash):
+    return f"match:{{{match_id}}}:idem:{token_hash}:{key_hash}"
 
 
 def lobby_key(status, game):
@@ -205,13 +206,33 @@ class CommitResult:
                            retry=True, replicas=self.replicas, required_replicas=self.wanted)
 
 
-# Slot-map refreshes one cluster round trip may take when a node answers
-# MOVED (a failover or a resharding moved the slot).
-MOVED_RETRIES = 3
-# Error replies that mean "the cluster cannot serve this slot now" (a MOVED
-# still there after MOVED_RETRIES: the slot map keeps changing): answered 503
-# like a lost connection, never a 500.
+# Rounds one cluster round trip may take when a node redirects commands:
+# MOVED (a failover or a resharding moved the slot: the slot map is read
+# again), ASK (the slot is being migrated and the key is already on the
+# importing node: sent there, after ASKING, for this command only) or
+# TRYAGAIN (see TRYAGAIN_PAUSE_S). Every redirect means the command was not
+# run, so sending it again (a commit too) never applies it twice.
+REDIRECT_ROUNDS = 16
+# While a slot migrates, its migrating node answers ASK to a command one of
+# whose keys it lacks, and the importing node (after ASKING) answers a
+# multi-key command one of whose keys it lacks with TRYAGAIN: nothing can run
+# such a command until the slot is handed over (redis cluster spec:
+# "multi-key operations may become unavailable" while a slot is resharded).
+# The commit script is one: besides the match's keys it declares its live
+# channel and its idempotency record, keys that do not exist, so from
+# SETSLOT MIGRATING to SETSLOT NODE it is refused on both sides, whatever
+# keys have moved (single-key commands, the reads, follow ASK and are served). It is sent again after pauses doubling from this one up
+# to TRYAGAIN_PAUSE_MAX_S (about 1 s in all, within REDIRECT_ROUNDS); a
+# migration still open then is answered 503: the cluster cannot serve the
+# match now, and the client retries.
+TRYAGAIN_PAUSE_S = 0.025
+TRYAGAIN_PAUSE_MAX_S = 0.2
+# Error replies that mean "the cluster cannot serve this slot now" (a
+# redirect still there after REDIRECT_ROUNDS: the slot map keeps changing,
+# or the slot's migration outlasted the pauses): answered 503 like a lost
+# connection, never a 500.
 _UNAVAILABLE_REPLIES = (ClusterDownError, TryAgainError, MasterDownError, AskError, MovedError)
+_REDIRECTS = (AskError, MovedError, TryAgainError)
 
 
 class Store:
@@ -257,37 +278,81 @@ class Store:
     def _routed_replies(self, commands, retry):
         """``_replies`` on a cluster: each command to the primary of its key's
         slot (a WAIT to the node of the command before it), one write per
-        node. A MOVED reply (nothing was run) refreshes the slot map and
-        sends again what it refused; a broken node refreshes it on the next
-        call (its replica may have taken over)."""
+        node. A redirected command (nothing was run: see REDIRECT_ROUNDS) is
+        sent again where it says: MOVED reads the slot map again, ASK goes to
+        the importing node after ASKING, TRYAGAIN waits a little. A broken
+        node refreshes the slot map on the next call (its replica may have
+        taken over)."""
         if self._stale_topology:
             self._stale_topology = False
             redis_modes.refresh_topology(self.redis)
         replies = [None] * len(commands)
         todo = list(range(len(commands)))
-        for attempt in range(MOVED_RETRIES + 1):
-            groups, key = {}, None
-            for i in todo:
+        asking = {}  # index -> the importing node an ASK named, for the next round
+        pause = TRYAGAIN_PAUSE_S
+        for attempt in range(REDIRECT_ROUNDS + 1):
+            redirected = set()
+            for pool, indexes in self._route(commands, todo, asking).values():
+                for i, reply in zip(indexes, self._send_routed(pool, commands, indexes, asking, retry),
+                                    strict=True):
+                    replies[i] = reply
+                    if isinstance(reply, _REDIRECTS):
+                        redirected.add(i)
+            if not redirected or attempt == REDIRECT_ROUNDS:
+                break
+            # A WAIT follows its command to the node it is sent to now.
+            todo = [i for i in todo if i in redirected or (commands[i][0] == "WAIT" and i - 1 in redirected)]
+            asking = self._asked_nodes({i: replies[i] for i in redirected})
+            kinds = {type(replies[i]) for i in redirected}
+            if MovedError in kinds:
+                redis_modes.refresh_topology(self.redis)
+            if TryAgainError in kinds:
+                time.sleep(pause)
+                pause = min(pause * 2, TRYAGAIN_PAUSE_MAX_S)
+        return replies
+
+    def _route(self, commands, todo, asking):
+        """``{id(pool): (pool, [index...])}``: where each command goes."""
+        groups, key, pool = {}, None, None
+        for i in todo:
+            if i in asking:
+                pool = self.redis.get_redis_connection(asking[i]).connection_pool
+            elif _routing_key(commands[i]) is not None or pool is None:
                 key = _routing_key(commands[i]) or key
                 pool = redis_modes.node_pool(self.redis, key)
-                groups.setdefault(id(pool), (pool, []))[1].append(i)
-            moved = set()
-            for pool, indexes in groups.values():
-                try:
-                    out = _pooled(pool, [commands[i] for i in indexes], retry)
-                except (redis.ConnectionError, redis.TimeoutError):
-                    self._stale_topology = True
-                    raise
-                for i, reply in zip(indexes, out, strict=True):
-                    replies[i] = reply
-                    if isinstance(reply, MovedError):
-                        moved.add(i)
-            if not moved or attempt == MOVED_RETRIES:
-                break
-            # A WAIT follows its command to the node it moved to.
-            todo = [i for i in todo if i in moved or (commands[i][0] == "WAIT" and i - 1 in moved)]
-            redis_modes.refresh_topology(self.redis)
-        return replies
+            groups.setdefault(id(pool), (pool, []))[1].append(i)
+        return groups
+
+    def _asked_nodes(self, redirects):
+        """``{index: node}`` of the ASK replies among ``redirects``."""
+        asked = {}
+        for i, reply in redirects.items():
+            if not isinstance(reply, AskError):
+                continue
+            node = self.redis.nodes_manager.get_node(host=reply.host, port=reply.port)
+            if node is None:  # a node the slot map does not know yet
+                redis_modes.refresh_topology(self.redis)
+                node = self.redis.nodes_manager.get_node(host=reply.host, port=reply.port)
+            if node is None:
+                raise redis.ConnectionError(f"the cluster asked for an unknown node: {reply}")
+            asked[i] = node
+        return asked
+
+    def _send_routed(self, pool, commands, indexes, asking, retry):
+        """The replies of ``commands[indexes]`` on ``pool``'s node, an ASKING
+        before each one an ASK sent there (its own reply left out)."""
+        sent, mine = [], []
+        for i in indexes:
+            if i in asking:
+                sent.append(("ASKING",))
+            mine.append(len(sent))
+            sent.append(commands[i])
+        try:
+            out = _pooled(pool, sent, retry)
+        except (redis.ConnectionError, redis.TimeoutError):
+            self._stale_topology = True
+            raise
+        return [out[k] for k in mine]
 
     def _thread_connection(self):
         """This thread's own connection from the pool, kept rather than returned.

@@ -1,0 +1,47 @@
+"""The API boots while its Redis Cluster is down (the cluster client is
+built on first use, service/redis_modes.py ``LazyCluster``): gunicorn
+answers, every request that needs storage is a 503 ``unavailable`` (the
+contract's error document, never a 500), and once the cluster is up the
+same process serves them (2xx), with no restart."""
+
+import json
+import time
+
+from service.redis_process import RedisProcess
+from tests.service.live import LiveServer
+
+from .servers import ClusterServers
+
+UP_BOUND_S = 30  # from cluster_state:ok on every node to a 201
+
+
+def _answer(server, method, path, body=None):
+    status, _, raw = server.request(method, path, body, timeout=15)
+    return status, json.loads(raw) if raw else None
+
+
+NEW_MATCH = {"game": "anno1503", "seats": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}]}
+
+
+def test_the_api_boots_while_the_cluster_is_down_and_serves_once_it_is_up(tmp_path):
+    cluster = ClusterServers(tmp_path / "cluster")  # its ports chosen, nothing listening yet
+    with RedisProcess() as queue, LiveServer(cluster.url, log=tmp_path / "gunicorn.log", env={
+            "REDIS_MODE": "cluster", "RQ_REDIS_URL": queue.url}) as server:
+        for method, path, body in (("GET", "/v1/matches", None), ("POST", "/v1/matches", NEW_MATCH),
+                                   ("GET", "/v1/matches/m-unknown", None)):
+            status, document = _answer(server, method, path, body)
+            assert status == 503, (method, path, status, document)
+            assert document["error"] == "unavailable" and set(document) == {"error", "message", "details"}
+        with cluster:
+            seen, deadline = [], time.monotonic() + UP_BOUND_S
+            while True:
+                status, document = _answer(server, "POST", "/v1/matches", NEW_MATCH)
+                seen.append(status)
+                if status == 201 or time.monotonic() > deadline:
+                    break
+                assert status == 503 and document["error"] == "unavailable", (status, document)
+                time.sleep(0.2)
+            assert status == 201, seen
+            match_id = document["match"]["id"]
+            status, lobby = _answer(server, "GET", "/v1/matches")
+            assert status == 200 and match_id in [m["id"] for m in lobby], lobby  # a list of Matches
