@@ -9,13 +9,24 @@ with the version it decided at, like any client. It goes on with the next
 AI decision for up to ``AI_CHAIN_BUDGET_S``, then enqueues a job for the
 rest, so a long AI chain never holds one worker for long.
 
-A crashed or lost job must not stall a match: ``recover_if_stalled`` (on
-every read of a match, and from the workers' sweep of the deadline index,
-service/sweeper.py) re-enqueues a decision whose version has not moved for
-``AI_STALL_S`` seconds unless its job is queued, or running on a worker
-whose heartbeat is fresh, and not older than ``JOB_TIMEOUT_S``. Each worker
-beats its own heartbeat (a sorted set of worker names by last beat), so a
-worker killed in the middle of a job is noticed within ``WORKER_SEEN_S``.
+A lost job must not stall a match, and the queue's Redis may lose jobs: a
+crash, or a failover of its primary (Sentinel) that loses what the replica
+had not received yet (an enqueue, a worker's pop of a job or its
+"started" mark). So nothing the queue says is trusted for long:
+``recover_if_stalled`` (on every read of a match, and from the workers'
+sweep of the deadline index, service/sweeper.py) enqueues the decision
+again, at the front of the queue, once the match's version has not moved
+for ``AI_STALL_S`` seconds, unless its job is really in hand: still in the
+queue's list, or started within ``JOB_TIMEOUT_S`` by a worker whose
+heartbeat is fresh. Each worker beats its own heartbeat (a sorted set of
+worker names by last beat), so a worker killed in the middle of a job is
+noticed within ``WORKER_SEEN_S``; a worker that reconnects drops its old
+RQ name at once (service/worker.py).
+
+A second job for the same decision is harmless: a job plays only at the
+version it was enqueued for, and each commit carries that version (a
+conflict means the decision was made: the job stops).
+
 Seeds derive from the match seed, the version and the seat, so AI choices
 are reproducible.
 """
@@ -63,14 +74,14 @@ def job_id(match_id, version):
     return f"ai-{match_id}-{version}"
 
 
-def schedule(services, doc):
+def schedule(services, doc, at_front=False):
     """Enqueue the AI decision pending in ``doc``, if any; duplicates are no-ops."""
     if pending_ai_seat(doc) is None:
         return None
     try:
         return services.queue.enqueue(
             "service.ai.play_ai_turn", doc["id"], doc["version"],
-            job_id=job_id(doc["id"], doc["version"]), unique=True,
+            job_id=job_id(doc["id"], doc["version"]), unique=True, at_front=at_front,
             job_timeout=JOB_TIMEOUT_S, result_ttl=0, failure_ttl=24 * 3600,
         )
     except DuplicateJobError:
@@ -88,25 +99,31 @@ def recover_if_stalled(services, doc, now_ms=None):
     jid = job_id(doc["id"], doc["version"])
     try:
         job = Job.fetch(jid, connection=services.rq_redis, serializer=services.queue.serializer)
-        if _in_hand(services, job) and idle_ms < JOB_TIMEOUT_S * 1000:
+    except NoSuchJobError:
+        job = None  # never enqueued, or lost with the queue's primary
+    status = "no job"
+    if job is not None:
+        if _in_hand(services, job, idle_ms):
             return False
-        # Failed, stopped, running on a dead worker, or queued/running for
-        # too long (its list entry was lost): replace it.
+        # Failed, stopped, started by a dead worker, or marked queued but
+        # out of the queue's list (a pop the failover kept, its "started"
+        # lost): replace it.
+        status = job.get_status(refresh=False)
         services.queue.remove(job)
         job.delete()
-    except NoSuchJobError:
-        pass
-    log.info("re-enqueueing stalled AI decision %s", jid)
-    schedule(services, doc)
+    log.info("re-enqueueing stalled AI decision %s (its job: %s)", jid, status)
+    # At the front: it has waited its turn once already.
+    schedule(services, doc, at_front=True)
     return True
 
 
-def _in_hand(services, job):
-    """True when ``job`` is queued, or started by a worker that is alive."""
+def _in_hand(services, job, idle_ms):
+    """True when ``job`` is in the queue's list, or started (within
+    ``JOB_TIMEOUT_S``) by a worker that is alive."""
     status = job.get_status(refresh=False)
     if status == JobStatus.QUEUED:
-        return True
-    if status != JobStatus.STARTED:
+        return services.rq_redis.lpos(services.queue.key, job.id) is not None
+    if status != JobStatus.STARTED or idle_ms >= JOB_TIMEOUT_S * 1000:
         return False
     age = worker_beat_age(services, job.worker_name)
     return age is not None and age <= services.config["WORKER_SEEN_S"]

@@ -6,14 +6,11 @@ turn and legality in the engine, then store state, events, the replay log
 and the idempotency record in one atomic commit with the version check.
 """
 
-import hashlib
-import json
-
 import orjson
 
 import engine
 
-from . import metrics
+from . import idempotency, metrics
 from .action_schemas import validate_action
 from .commits import Plan, change_match
 from .documents import (
@@ -34,7 +31,7 @@ from .errors import (
     version_conflict,
 )
 from .state_cache import engine_state
-from .storage import Change, idem_key
+from .storage import Change
 
 
 def legal_actions(services, match_id, seat, stored=None):
@@ -55,16 +52,6 @@ def legal_actions(services, match_id, seat, stored=None):
             "actions": actions}
 
 
-def fingerprint(body):
-    """SHA-256 of the request body in a canonical form (sorted keys).
-
-    stdlib json, not orjson: the body is not validated yet and may hold
-    integers beyond 64 bits, which orjson refuses.
-    """
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-
 class Submission:
     """One action as sent: who, what, and the client's concurrency guards.
 
@@ -74,19 +61,23 @@ class Submission:
     so deciding costs no extra read. ``respond=False`` skips building the
     HTTP response (and ``schedule_ai=False`` the next AI job) for the AI loop.
     ``timed_out``: the turn timer's decision for a human seat (timers.py).
+    ``record_key``: the Idempotency-Key's record (service/idempotency.py),
+    and ``record_checked`` when the caller has just found none there.
     """
 
-    def __init__(self, seat, action=None, version=None, if_match=None, idempotency_key=None,
-                 body=None, choose=None, respond=True, schedule_ai=True, timed_out=False):
+    def __init__(self, seat, action=None, version=None, if_match=None, record_key=None,
+                 body=None, choose=None, respond=True, schedule_ai=True, timed_out=False,
+                 record_checked=False):
         self.seat = seat
         self.action = action
         self.version = version
         self.if_match = if_match
-        self.idempotency_key = idempotency_key
+        self.record_key = record_key
+        self.record_checked = record_checked
         # Only an idempotency record needs the fingerprint (hashing costs).
         self.fingerprint = None
-        if idempotency_key is not None:
-            self.fingerprint = fingerprint(body if body is not None else {"action": action})
+        if record_key is not None:
+            self.fingerprint = idempotency.fingerprint(body if body is not None else {"action": action})
         self.choose = choose
         self.respond = respond
         self.schedule_ai = schedule_ai
@@ -107,22 +98,19 @@ def submit_action(services, match_id, submission, stored=None):
     412 (If-Match), 422 (malformed action, or an idempotency key reused with
     another body).
     """
-    record_key = None
-    if submission.idempotency_key is not None:
-        key_hash = hashlib.sha256(submission.idempotency_key.encode("utf-8")).hexdigest()
-        record_key = idem_key(match_id, submission.seat, key_hash)
+    record_key = submission.record_key
+    checked = submission.record_checked
 
     def replay_of(record):
-        if record["fp"] != submission.fingerprint:
-            raise validation("Idempotency-Key was already used with another body",
-                             fields={"Idempotency-Key": ["reused with a different request body"]})
-        return record["response"]
+        return idempotency.replayed(record, submission.fingerprint)
 
     def plan(stored):
-        if record_key is not None:
-            record = services.store.read_idempotency(record_key)
-            if record is not None:
-                return Plan(replay_of(record))
+        nonlocal checked
+        if not checked:  # a conflict's new attempt looks again: the winner may be our retry
+            response = idempotency.stored_response(services, record_key, submission.fingerprint)
+            if response is not None:
+                return Plan(response)
+        checked = False
         return _plan_action(services, stored, submission, record_key, replay_of)
 
     return change_match(services, match_id, plan, schedule_ai=submission.schedule_ai, first=stored)

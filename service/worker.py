@@ -13,7 +13,8 @@ Redis unreachable, at start-up or later, does not end the process: it waits
 and reconnects, 0.5 s after the first failure and then twice as long each
 time up to ``RECONNECT_MAX_S`` (5 s), one log line per attempt (RQ's own
 lines while it waits for a job, ours otherwise); each connection registers
-a new RQ worker (a new name), so a job the old one held is recovered.
+a new RQ worker (a new name) and drops the old name's heartbeat, so a job
+the old one held is recovered.
 SIGINT/SIGTERM give RQ's warm shutdown (the current job finishes, then the
 process exits 0), and stop a wait for Redis at once; a second signal while a
 job runs is RQ's cold shutdown.
@@ -182,7 +183,13 @@ def work(services, stop, status, logging_level="INFO"):
     without a stop request (it gives up on Redis errors outside its wait for
     a job: a timeout, a connection lost during a job or its clean-up)."""
     pause = RECONNECT_FIRST_S
+    worker = None
     while wait_for_redis(services, stop):
+        if worker is not None:
+            # The last RQ worker is gone: a job it had started is nobody's
+            # now (ai.recover_if_stalled gives it to another at once, not
+            # after its heartbeat goes stale).
+            _forget(services, worker.name)
         worker = build_worker(services, stop)
         status.worker_name = worker.name
         _beat_now(services, worker.name)

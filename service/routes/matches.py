@@ -1,5 +1,6 @@
 """Matches: create, lobby, read (ETag), join, resign."""
 
+import marshmallow as ma
 from flask import Response, request
 from flask.views import MethodView
 
@@ -141,11 +142,20 @@ class Rematch(MethodView):
         return body, 201 if created else 200
 
 
+class ResignHeadersSchema(ma.Schema):
+    idempotency_key = ma.fields.String(data_key="Idempotency-Key", validate=ma.validate.Length(1, 255),
+                                       metadata={"description": (
+                                           "Same key and token within 24 h: the first response again "
+                                           "(though the first resign revoked the token), nothing "
+                                           "applied twice.")})
+
+
 @blp.route("/<match_id>/resign")
 class Resign(MethodView):
     @blp.doc(operationId="resign", security=BEARER)
+    @blp.arguments(ResignHeadersSchema(), location="headers")
     @blp.response(200, MatchSchema)
     @documents_errors(blp, 401, 403, 404, 409, conflict="`game_over`: the match is finished.")
-    def post(self, match_id):
+    def post(self, headers, match_id):
         """Resign: an AI of level `medium` takes the seat; it counts as a loss; the token is revoked."""
-        return matches.resign(services(), match_id, token())
+        return matches.resign(services(), match_id, token(), headers.get("idempotency_key"))

@@ -4,8 +4,9 @@ import marshmallow as ma
 from flask import g
 from flask.views import MethodView
 
-from ..rate_limit import load_charged
+from .. import idempotency
 from ..playing import Submission, legal_actions, submit_action
+from ..rate_limit import load_charged
 from ..schemas import ActionListSchema, ActionResultSchema, PostActionSchema
 from ..tokens import hash_token, seat_in
 from .common import BEARER, Blueprint, documents_errors, services, token, version_header
@@ -23,13 +24,17 @@ class ActionHeadersSchema(ma.Schema):
                                            "again, nothing applied twice; other body: 422.")})
 
 
-def _load_with_seat(services, bearer, charge, match_id):
-    """The match and the bearer's seat in it: one Redis round trip, which also
-    counts the request for the rate limit (hence ``defers_rate_limit``;
+def _load(services, bearer, charge, match_id):
+    """The match as the bearer's token sees it: one Redis round trip, which
+    also counts the request for the rate limit (hence ``defers_rate_limit``;
     ``charge`` is that deferred count, rate_limit.RateCharge or None)."""
-    store = services.store
-    stored = load_charged(store, match_id, hash_token(bearer) if bearer else None, charge)
-    return stored, seat_in(store, stored, match_id, bearer)
+    return load_charged(services.store, match_id, hash_token(bearer) if bearer else None, charge)
+
+
+def _load_with_seat(services, bearer, charge, match_id):
+    """The match and the bearer's seat in it (404, 401, 403 otherwise)."""
+    stored = _load(services, bearer, charge, match_id)
+    return stored, seat_in(services.store, stored, match_id, bearer)
 
 
 @blp.route("/<match_id>/actions")
@@ -63,11 +68,19 @@ def post_action(services, bearer, charge, headers, body, match_id):
     """POST .../actions once its arguments are loaded: ``headers`` and ``body`` as
     the two ``@blp.arguments`` of ``Actions.post`` give them; ``charge`` as in
     ``_load_with_seat``."""
-    stored, seat = _load_with_seat(services, bearer, charge, match_id)
+    stored = _load(services, bearer, charge, match_id)
+    record_key = idempotency.record_key(match_id, bearer, headers.get("idempotency_key"))
+    if stored is not None and record_key is not None:
+        # A retry gets its first answer before the token is checked: that
+        # first attempt may have revoked it (its seat was handed to the AI).
+        replay = idempotency.stored_response(services, record_key, idempotency.fingerprint(body))
+        if replay is not None:
+            return replay
+    seat = seat_in(services.store, stored, match_id, bearer)
     if_match = headers.get("if_match")
     submission = Submission(
         seat, body["action"], version=body.get("version"),
         if_match=version_header(if_match) if if_match is not None else None,
-        idempotency_key=headers.get("idempotency_key"), body=body,
+        record_key=record_key, body=body, record_checked=True,
     )
     return submit_action(services, match_id, submission, stored)

@@ -18,6 +18,11 @@ from tests.service.test_actions import (  # noqa: F401
     test_legal_action_is_applied_and_logged,
     test_stale_version_and_if_match,
 )
+from tests.service.test_ai_recovery import (  # noqa: F401
+    test_a_job_marked_queued_but_out_of_the_queue_is_replaced,
+    test_a_job_waiting_in_the_queue_is_left_alone,
+    test_two_jobs_racing_for_one_decision_apply_it_once,
+)
 from tests.service.test_catalogue_and_ops import (
     test_readyz_wants_storage_and_a_recent_worker,  # noqa: F401
 )
@@ -34,6 +39,10 @@ from tests.service.test_deadlines import (  # noqa: F401
     test_the_newest_version_wins_a_race_for_the_entry,
 )
 from tests.service.test_full_match import test_random_human_against_three_ai_workers  # noqa: F401
+from tests.service.test_idempotent_retries import (  # noqa: F401
+    test_a_move_retried_after_its_token_was_revoked_gets_the_first_answer,
+    test_a_resign_retried_with_its_key_gets_the_first_answer,
+)
 from tests.service.test_matches import (  # noqa: F401
     test_join_fills_open_seats_then_starts,
     test_lobby_filters_and_paginates,
