@@ -34,9 +34,10 @@ class Game:
 
     Subclasses set ``id``, ``title``, ``min_players``, ``max_players``,
     ``version``, ``options`` and ``action_specs`` (name -> ActionSpec) and
-    implement ``setup``, ``to_act``, ``outcome``, ``view``, ``dump``,
-    ``load``, ``_available_types(state, seat)`` (the spec names that may
-    apply now) and optionally ``_after_apply``.
+    implement ``setup_with_events``, ``resolve_options``, ``to_act``,
+    ``outcome``, ``view``, ``dump``, ``load``, ``_available_types(state,
+    seat)`` (the spec names that may apply now) and optionally
+    ``_after_apply``.
     """
 
     id = ""
@@ -48,6 +49,30 @@ class Game:
     action_specs = {}
 
     # --- the public API -------------------------------------------------
+
+    def setup(self, num_players, options=None, seed=0):
+        """A new match's state; raises ``InvalidOptionsError``."""
+        return self.setup_with_events(num_players, options, seed)[0]
+
+    def setup_with_events(self, num_players, options=None, seed=0):
+        """``(state, events)``: a new match and the events of its set-up.
+
+        The events show every chance of the set-up a player may learn of
+        (start rolls, shuffled turn order, cards dealt), shaped as ``apply``'s
+        are: what only one seat may see goes in that seat's private part.
+        Raises ``InvalidOptionsError``.
+        """
+        raise NotImplementedError
+
+    def resolve_options(self, num_players, options=None):
+        """The complete options a match of ``num_players`` is played with.
+
+        The given ``options`` plus a default for every one left out; a default
+        may depend on the player count (only the game knows), so callers that
+        store a match's options store these, never the catalogue's defaults.
+        Raises ``InvalidOptionsError`` for a count or option ``setup`` refuses.
+        """
+        raise NotImplementedError
 
     def legal_actions(self, state, seat):
         """Every legal action of ``seat`` now, in a deterministic order."""

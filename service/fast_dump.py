@@ -8,8 +8,9 @@ view holds dozens of nested values, that was a sixth of the request's CPU.
 operations return): same keys, same order, same leaf conversions. A schema
 using a feature this module does not reproduce (dump defaults, hooks,
 ``only``/``exclude``...) is refused at compile time rather than dumped
-differently, and ``tests/service/test_fast_dump.py`` compares both on real
-responses.
+differently, and ``tests/service/test_move_lane.py`` (its "compile_dump
+against marshmallow's dump" tests) compares both on real responses of every
+game and refuses what is not reproduced.
 """
 
 import marshmallow as ma

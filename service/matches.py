@@ -8,14 +8,16 @@ import logging
 import secrets
 from dataclasses import dataclass
 
+import orjson
 import redis
 
 import engine
 
-from . import ai
+from . import ai, idempotency
 from .commits import Plan, change_match, create_match_record
 from .dice import Dice
 from .documents import (
+    engine_events,
     match_body,
     new_event,
     now,
@@ -39,20 +41,23 @@ def _game(game_id):
         raise from_engine(error) from None
 
 
-def _options_with_defaults(game, options):
+def _resolved_options(game, num_players, options):
+    """The match's complete options. Names and choices are checked against
+    the catalogue here (the contract's field errors); the defaults of those
+    left out come from the game, since some depend on the player count
+    (Anno 1452: 2 players play ``ottokar_a``, not the catalogue's ``standard``)."""
     unknown = sorted(set(options) - set(game.options))
     if unknown:
         raise validation("unknown option", fields={"options": [f"unknown option {n!r}" for n in unknown]})
-    full = {}
-    for name, spec in game.options.items():
-        if name in options:
-            choices = spec.get("choices") if isinstance(spec, dict) else None
-            if choices is not None and options[name] not in choices:
-                raise validation("invalid option", fields={"options": {name: [f"one of {choices}"]}})
-            full[name] = options[name]
-        elif isinstance(spec, dict) and "default" in spec:
-            full[name] = spec["default"]
-    return full
+    for name, value in options.items():
+        spec = game.options[name]
+        choices = spec.get("choices") if isinstance(spec, dict) else None
+        if choices is not None and value not in choices:
+            raise validation("invalid option", fields={"options": {name: [f"one of {choices}"]}})
+    try:
+        return game.resolve_options(num_players, options)
+    except engine.EngineError as error:
+        raise from_engine(error) from None
 
 
 def _seat_docs(requested, issue_tokens=True):
@@ -94,10 +99,10 @@ def create_match(services, body):
     if not game.min_players <= count <= game.max_players:
         raise validation("wrong number of seats", fields={"seats": [
             f"{game.id} takes {game.min_players} to {game.max_players} seats"]})
-    options = _options_with_defaults(game, body["options"])
+    options = _resolved_options(game, count, body["options"])
     new = new_match(game, options, body["seats"], _dice(services.config, body), body["turn_timeout_s"])
-    change = Change(doc=new.doc, state=game.dump(new.state), set_tokens=new.token_hashes)
-    create_match_record(services, new.doc, change, list(new.token_hashes))
+    create_match_record(services, new.doc, new.change(game, set_tokens=new.token_hashes),
+                        list(new.token_hashes))
     return {"match": match_body(game, new.doc, new.state, None), "tokens": new.tokens}
 
 
@@ -109,12 +114,21 @@ class NewMatch:
     state: object
     tokens: dict  # seat (str) -> bearer token
     token_hashes: dict  # token hash -> seat
+    events: list  # the set-up's events, numbered for storage: [(seq, version, event)]
+
+    def change(self, game, **fields):
+        """The commit that stores the match: doc, state and set-up events."""
+        return Change(doc=self.doc, state=game.dump(self.state), events=self.events, **fields)
 
 
 def new_match(game, options, seat_requests, dice, turn_timeout_s, match_id=None, tokens=True):
-    """A new match of ``game`` (``tokens``: one per human seat)."""
+    """A new match of ``game`` (``tokens``: one per human seat).
+
+    The set-up's events (its dice, draws and shuffles a player may learn
+    of) open the match's event log at version 0, private parts kept.
+    """
     try:
-        state = game.setup(len(seat_requests), options, dice.seed)
+        state, setup_events = game.setup_with_events(len(seat_requests), options, dice.seed)
     except engine.EngineError as error:
         raise from_engine(error) from None
     seats, issued, hashes = _seat_docs(seat_requests, tokens)
@@ -127,8 +141,9 @@ def new_match(game, options, seat_requests, dice, turn_timeout_s, match_id=None,
         "created_at": created_at, "created_ms": created_ms,
         "updated_at": created_at, "updated_ms": created_ms,
     }
+    events = engine_events(doc, doc["version"], setup_events)
     refresh_play_status(game, doc, state)
-    return NewMatch(doc, state, issued, hashes)
+    return NewMatch(doc, state, issued, hashes, events)
 
 
 def get_match(services, match_id, token, cached_versions=None):
@@ -202,12 +217,30 @@ def join_match(services, match_id, body):
     return change_match(services, match_id, plan)
 
 
-def resign(services, match_id, token):
-    """POST /v1/matches/{id}/resign -> the Match (spectator view: the token is revoked)."""
+def resign(services, match_id, token, idempotency_key=None):
+    """POST /v1/matches/{id}/resign -> the Match (spectator view: the token is revoked).
+
+    With an ``idempotency_key``, a retry gets the first answer again, though
+    the token it carries was revoked by that first resign."""
+    key = idempotency.record_key(match_id, token, idempotency_key)
+    replay = idempotency.stored_response(services, key, idempotency.RESIGN_FINGERPRINT)
+    if replay is not None:
+        return replay
     seat = require_seat(services.store, match_id, token)
     token_hash = hash_token(token)
 
+    def replay_of(record):
+        return idempotency.replayed(record, idempotency.RESIGN_FINGERPRINT)
+
+    checked = True  # just read: nothing stored
+
     def plan(stored):
+        nonlocal checked
+        if not checked:  # a conflict's new attempt: the winner may be our first attempt
+            replayed = idempotency.stored_response(services, key, idempotency.RESIGN_FINGERPRINT)
+            if replayed is not None:
+                return Plan(replayed)
+        checked = False
         doc = stored.doc
         if doc["status"] == "finished":
             raise ApiError(409, "game_over", "the match is over")
@@ -219,8 +252,11 @@ def resign(services, match_id, token):
         state = engine_state(services, game, stored)
         refresh_play_status(game, doc, state)
         touch(doc)
-        change = Change(doc=doc, events=[event], del_tokens=[token_hash])
-        return Plan(match_body(game, doc, state, None), change, state_after=state,
+        response = match_body(game, doc, state, None)
+        change = Change(doc=doc, events=[event], del_tokens=[token_hash], idem_key=key,
+                        idem_value=orjson.dumps({"fp": idempotency.RESIGN_FINGERPRINT,
+                                                 "response": response}) if key else None)
+        return Plan(response, change, on_duplicate=replay_of, state_after=state,
                     revoked_token_hashes=[token_hash])
 
     return change_match(services, match_id, plan)

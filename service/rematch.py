@@ -65,7 +65,7 @@ def _ensure_created(services, old, new_id):
     new = new_match(game, old["options"], _seat_requests(old), Dice.fair(), old["turn_timeout_s"],
                     match_id=new_id, tokens=False)
     new.doc["rematch_of"] = old["id"]
-    result = services.store.commit(new_id, None, Change(doc=new.doc, state=game.dump(new.state)))
+    result = services.store.commit(new_id, None, new.change(game))
     if result.outcome != "OK":
         return False  # another call created it a moment ago
     after_commit(services, new.doc)

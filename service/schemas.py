@@ -363,9 +363,25 @@ def _option_component(game, name):
     return _camel_id(game.id) + _camel_id(name) + "Option"
 
 
-def _options_schema(game, allowed, named):
-    """The ``options`` object of one seat-count variant; adds to ``named`` the
-    options it refers to by name (those allowing all their choices)."""
+def seat_count_defaults(game, low, high):
+    """``{option: default}`` a match of ``low``..``high`` seats gets for an
+    option left out, as the game resolves it (a default may depend on the
+    player count: Anno 1452's 2 players play ``ottokar_a``). An option whose
+    default differs within the range, or that no default sets up, has none."""
+    resolved = []
+    for seats in range(low, high + 1):
+        try:
+            resolved.append(game.resolve_options(seats, {}))
+        except engine.EngineError:
+            resolved.append({})
+    return {name: value for name, value in resolved[0].items()
+            if all(other.get(name) == value for other in resolved)}
+
+
+def _options_schema(game, allowed, named, defaults):
+    """The ``options`` object of one seat-count variant (``defaults``: what
+    the game fills in for those seat counts); adds to ``named`` the options it
+    refers to by name (those allowing all their choices)."""
     properties, required = {}, []
     for name, spec in game.options.items():
         prop = {"description": spec.get("description") or name}
@@ -376,8 +392,8 @@ def _options_schema(game, allowed, named):
                 named.add(name)
             else:  # one choice: a `const` (a literal, not an enum class, in generated code)
                 prop.update({"const": choices[0]} if len(choices) == 1 else {"enum": choices})
-            if spec.get("default") in allowed[name]:
-                prop["default"] = spec["default"]
+            if name in defaults and defaults[name] in allowed[name]:
+                prop["default"] = defaults[name]
             else:
                 required.append(name)  # its default does not set up with this many seats
         properties[name] = prop
@@ -420,7 +436,7 @@ def create_match_components(converter):
             variant = copy.deepcopy(base)
             properties = variant["properties"]
             properties["game"] = {"type": "string", "const": game.id, "description": game.title}
-            properties["options"] = _options_schema(game, allowed, named)
+            properties["options"] = _options_schema(game, allowed, named, seat_count_defaults(game, low, high))
             properties["seats"].update(minItems=low, maxItems=high)
             if "required" in properties["options"]:
                 variant["required"] = [*variant["required"], "options"]

@@ -264,7 +264,8 @@ def test_seat_count_rules_are_exactly_what_the_engine_sets_up():
     ({"game": "anno1452", "seats": [{"kind": "human"}] * 3}, True),
     ({"game": "anno1452", "options": {"scenario": "ottokar_b"}, "seats": [{"kind": "human"}] * 2},
      True),
-    ({"game": "anno1452", "seats": [{"kind": "human"}] * 2}, False),  # default standard: 3-4
+    # issue 32: with 2 seats the game's default scenario is ottokar_a
+    ({"game": "anno1452", "seats": [{"kind": "human"}] * 2}, True),
     ({"game": "anno1452", "options": {"scenario": "ottokar_a"}, "seats": [{"kind": "human"}] * 4},
      False),
 ])

@@ -10,7 +10,8 @@ the search it runs directly on a sampled world at no extra cost.
 
 The expansion's actions are applied and valued like the base ones, except
 answers to a pirate attack (``xpolicy``: the odds of the fight against the
-cost of paying) and a Sea Hero tie, scored without rolling the dice.
+cost of paying), a Sea Hero tie and fighting a lair just found
+(``attack_lair``: its odds-weighted worth), scored without rolling the dice.
 Unknown action types are scored neutrally, like ending the turn.
 """
 
@@ -19,7 +20,7 @@ from ..levels import greedy
 from .evaluate import (
     GOLD, HARD_INHABITANT, evaluate, goal_gain, goal_progress, gold_progress, tile_beliefs,
 )
-from .xpolicy import X_APPLIED, respond_score, worth_taking
+from .xpolicy import X_APPLIED, attack_score, respond_score, worth_taking
 
 # A small edge for ending the turn: pointless moves are not made.
 _END_TURN_EDGE = 0.002
@@ -82,6 +83,8 @@ def score_actions(game, state, seat, actions, inhabitant=None):
             score = _discard_score(state, seat, action, beliefs, inhabitant)
         elif kind == "respond" and state.choice["kind"] in ("pirate_attack", "sea_hero"):
             score = respond_score(state, seat, action, base)
+        elif kind == "attack_lair":
+            score = attack_score(state, seat, base)
         elif kind not in _KNOWN:
             score = base
         else:

@@ -4,12 +4,13 @@ Applying ``fight`` in a sampled world would score one roll of the dice; the
 policy needs the expectation instead: the chance to win (from both
 strengths, ``win_probability``) times the card's reward, against the loss.
 Paying costs the pay-off gold. Using the Sea Hero wins a tie for a card.
-Also: whether a seen tile is worth discovering again.
+Also: whether to fight a lair just found (S3 §6.3: fight or put it back)
+and whether a seen tile is worth discovering again.
 """
 
 from ...games.anno1503.data import TILE_KINDS
 from ...games.anno1503.xdata import LUXURIES, PIRATE_CARDS, XRULES
-from .xevaluate import _DAMAGED, _FLEET, _GOLD_UNIT, win_probability, x_ship_value
+from .xevaluate import _DAMAGED, _FLEET, _GOLD_UNIT, lair_value, win_probability, x_progress, x_ship_value
 from ...games.anno1503.xrules import cannons
 
 # The expansion's actions whose result the policy values by applying them.
@@ -52,10 +53,20 @@ def respond_score(state, seat, action, base):
     return base + p * _reward(card) - (1 - p) * _loss(card, player)
 
 
+def attack_score(state, seat, base):
+    """Fighting the lair just discovered: its worth weighed by the odds (a
+    goal step if won, a damaged ship if lost). Below zero, putting the tile
+    back (``return_tile``, valued like any move) is the better answer."""
+    player = state.players[seat]
+    tile = state.spaces[state.discovery["space"]]
+    return base + lair_value(player, tile, *x_progress(player))
+
+
 def worth_taking(state, seat, ship, space, beliefs):
     """Whether a tile the seat has seen is worth discovering again.
 
-    A lair is attacked on discovery (its value already weighs the odds).
+    A lair is worth finding again when fighting it is (its value already
+    weighs the odds; ``attack_score`` then fights it).
     Other tiles send the ship home when taken: they must be worth more than
     the ship aiming elsewhere, else discover-and-return would loop forever.
     """

@@ -25,7 +25,7 @@ from .data import (
 )
 from .deck import draw_cards
 from .flow import DECISION_ACTIONS, advance, register_steps
-from .state import State, copy_data, shuffle
+from .state import State, copy_data, event, shuffle
 from .view import view
 
 register_steps(evaluation.STEPS)
@@ -84,6 +84,7 @@ def _place_ottokar(d, scenario, events):
 
 
 def new_match(num_players, options, seed):
+    """``(data, events)``: a new match's data and the events of its set-up."""
     opts = _options(num_players, options)
     d = {
         "game": "anno1452", "rules_version": 1, "options": opts, "num_players": num_players,
@@ -100,6 +101,7 @@ def new_match(num_players, options, seed):
     }
     events = []
     shuffle(d, d["order"])
+    event(events, "turn_order", order=list(d["order"]))  # drawn by lot: the table sees it
     shuffle(d, d["deck"])
     if opts["scenario"] != "standard":
         _place_ottokar(d, opts["scenario"], events)
@@ -110,7 +112,7 @@ def new_match(num_players, options, seed):
     d["queue"] = [["setup_place", s] for s in reversed(d["order"])]
     d["queue"].append(["pre_evaluation"] if opts["rules"] == "expert" else ["epoch"])
     advance(d, events)
-    return d
+    return d, events
 
 
 class Anno1452(Game):
@@ -128,14 +130,26 @@ class Anno1452(Game):
         for spec in module.SPECS
     }
 
-    def setup(self, num_players, options=None, seed=0):
-        """A new match; raises ``InvalidOptionsError``."""
+    def setup_with_events(self, num_players, options=None, seed=0):
+        """A new match and its set-up events: the turn order drawn, Ottokar's
+        pieces, each seat's five cards (private to it) and the first
+        decision. Raises ``InvalidOptionsError``."""
         if type(seed) is not int:
             raise InvalidOptionsError("seed must be an integer", field="seed")
+        self._check_count(num_players)
+        data, events = new_match(num_players, options, seed)
+        return State(data), events
+
+    def resolve_options(self, num_players, options=None):
+        """The options with their defaults; with 2 players the scenario
+        defaults to ``ottokar_a`` (the 2-player game is Ottokar's, ruling 13)."""
+        self._check_count(num_players)
+        return _options(num_players, options)
+
+    def _check_count(self, num_players):
         if type(num_players) is not int or not self.min_players <= num_players <= self.max_players:
             raise InvalidOptionsError(f"Anno 1452 is for {self.min_players}-{self.max_players} players",
                                       field="num_players")
-        return State(new_match(num_players, options, seed))
 
     def to_act(self, state):
         d = state.data

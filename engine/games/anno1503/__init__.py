@@ -45,6 +45,10 @@ Expansion
 
 Version history
     1: base game; the expansion option was added later without changing it.
+    Rules corrections since (issue 32), still version 1: an inhabitant that
+    bought and is then developed does not buy again that turn; a discovered
+    pirate lair is fought only when its finder chooses ``attack_lair`` (else
+    ``return_tile``). Replays of matches that relied on either may diverge.
 
     >>> import engine
     >>> game = engine.get_game("anno1503")

@@ -160,9 +160,18 @@ def _develop_check(state, seat, action):
 
 
 def develop_slot(player, index):
-    """One step up; returns ``(from, to)``."""
+    """One step up; returns ``(from, to)``.
+
+    Once per turn to each inhabitant (S1 "Sell commodities"): the tile keeps
+    its purchase when it turns over. Sales are counted per kind, not per
+    tile, and inhabitants of one kind are alike, so the developed tile is
+    taken to be one that has not bought while there is one; only when every
+    inhabitant of its kind has bought does the purchase move to the new kind.
+    """
     before = player.slots[index]
     after = DEVELOP[before][0]
+    if player.sold[before] >= player.slots.count(before):
+        player.move_sale(before, after)
     player.set_slot(index, after)
     return before, after
 

@@ -3,15 +3,15 @@
 
 A discovery costs 1 AP and shows the tile to the discoverer only (``seen``);
 he then takes it (the voyage ends, the ship returns to stock) or returns it
-face down (R#16, R#17).
+face down (R#16, R#17). A pirate lair (expansion) is not taken: it is fought
+(``attack_lair`` in ``xactions``) or returned (S3 §6.3).
 """
 
 from ...core import ActionSpec
 from ...params import IntRange, Optional, Square
 from .data import ISLAND_IDS, ISLANDS, RULES, TILE_KINDS, tile_public
 from .xdata import PIRATE_SQUARES, X_COLS, X_ROWS, geometry
-from .xcombat import attack_lair, enter_pirate_square
-from .xrules import may_attack_lairs
+from .xcombat import enter_pirate_square
 from .actions_island import can_develop, develop_slot
 from .turn import event
 
@@ -122,8 +122,6 @@ def _discover_perform(state, seat, action, events):
         "data": {"ship": ship, "space": list(action["space"]), "back": tile_public(tile)["back"]},
         "private": {str(seat): {"tile": tile_public(tile)}},
     })
-    if TILE_KINDS[tile] == "lair" and may_attack_lairs(player):
-        attack_lair(state, seat, ship, space, events)  # attacked on discovery (§2.12)
 
 
 # --- take_tile / return_tile --------------------------------------------------
@@ -164,7 +162,7 @@ def _take_check(state, seat, action):
     kind = TILE_KINDS[state.spaces[state.discovery["space"]]]
     bridge, slot = action.get("bridge"), action.get("slot")
     if kind == "lair":
-        return "two_lairs_defeated"  # only reachable when no attack is allowed
+        return "lair_is_fought_not_taken"  # S3 §6.3: attack_lair or return_tile
     if kind in ("branch_office", "luxury_office"):
         if slot is not None:
             return "no_slot_for_this_tile"

@@ -4,7 +4,7 @@ from ...core import Game
 from ...errors import InvalidOptionsError
 from . import actions_decisions, actions_island, actions_sea, xactions
 from .rules import scores
-from .setup import new_state
+from .setup import check_options, new_state
 from .state import RULES_VERSION, dump_state, load_state
 from .turn import check_win
 from .view import build_view
@@ -18,7 +18,7 @@ _ORDER = (
     "big_branch_office", "end_turn", "discard",
     # expansion (pirates_aristocrats) only
     "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship", "play_card",
-    "exchange_card", "respond", "discard_card",
+    "exchange_card", "respond", "discard_card", "attack_lair",
 )
 _BY_NAME = {spec.name: spec for spec in _SPECS}
 
@@ -41,6 +41,8 @@ _X_MAIN = _TYPES_BY_PHASE["main"][:-1] + (
     "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship", "play_card",
     "exchange_card", "end_turn",
 )
+# S3 §6.3: a discovered lair may also be revealed and fought.
+_X_TILE_DECISION = _TYPES_BY_PHASE["tile_decision"] + ("attack_lair",)
 _SEAT_DECIDES = frozenset(("main", "tile_decision", "discard", "card_discard"))
 
 
@@ -66,21 +68,23 @@ class Anno1503(Game):
     }
     action_specs = {name: _BY_NAME[name] for name in _ORDER}
 
-    def setup(self, num_players, options=None, seed=0):
-        """A new match; raises ``InvalidOptionsError``.
+    def setup_with_events(self, num_players, options=None, seed=0):
+        """A new match and its set-up events (start rolls, the first roll);
+        raises ``InvalidOptionsError``. The tile shuffles are face down: only
+        what they deal is seen later, through the discoveries' events.
 
         >>> import engine
-        >>> s = engine.get_game("anno1503").setup(2, {}, seed=1)
-        >>> s.num_players
-        2
+        >>> s, events = engine.get_game("anno1503").setup_with_events(2, {}, seed=1)
+        >>> s.num_players, events[0]["data"]["purpose"]
+        (2, 'start_player')
         """
         if type(seed) is not int:
             raise InvalidOptionsError("seed must be an integer", field="seed")
-        return new_state(num_players, options, seed)[0]
-
-    def setup_with_events(self, num_players, options=None, seed=0):
-        """Like ``setup`` but also returns the setup events (start rolls, first roll)."""
         return new_state(num_players, options, seed)
+
+    def resolve_options(self, num_players, options=None):
+        """The options with their defaults (none depends on the player count)."""
+        return check_options(num_players, options)
 
     def to_act(self, state):
         phase = state.phase
@@ -91,8 +95,11 @@ class Anno1503(Game):
         return [state.choice["seat"]]
 
     def _available_types(self, state, seat):
-        if state.phase == "main" and state.x is not None:
-            return _X_MAIN
+        if state.x is not None:
+            if state.phase == "main":
+                return _X_MAIN
+            if state.phase == "tile_decision":
+                return _X_TILE_DECISION
         return _TYPES_BY_PHASE[state.phase]
 
     def _after_apply(self, state, events):

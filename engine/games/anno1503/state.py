@@ -100,6 +100,10 @@ class Player:
     def count_sale(self, kind):
         self.sold = {**self.sold, kind: self.sold[kind] + 1}
 
+    def move_sale(self, before, after):
+        """An inhabitant that bought this turn was developed from ``before`` to ``after``."""
+        self.sold = {**self.sold, before: self.sold[before] - 1, after: self.sold[after] + 1}
+
     def hand_size(self):
         return sum(self.hand.values())
 

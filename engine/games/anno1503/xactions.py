@@ -2,8 +2,9 @@
 
 ``buy_cannon``, ``build_manor``, ``build_aristocrat``, ``sell_luxury``,
 ``repair_ship``, ``play_card``, ``exchange_card`` (phase ``main``),
-``respond`` (the pending sea-battle decision) and ``discard_card`` (the
-aristocrat-card hand limit of 4 at the end of the turn).
+``respond`` (the pending sea-battle decision), ``attack_lair`` (phase
+``tile_decision``: reveal a discovered lair and fight it, S3 §6.3) and
+``discard_card`` (the aristocrat-card hand limit of 4 at the end of the turn).
 """
 
 from ...core import ActionSpec
@@ -11,13 +12,13 @@ from ...params import IntRange, OneOf, Optional
 from .actions_island import can_develop, develop_slot, finish_turn
 from .rules import can_pay, pay, take
 from .turn import event, ship_ap
-from .xcombat import give_penalty, offer_answer, pirate_attack_answer, sea_hero_answer
+from .xcombat import attack_lair, give_penalty, offer_answer, pirate_attack_answer, sea_hero_answer
 from .xdata import (
     ARISTO_BUILDINGS, ARISTO_COSTS, ARISTO_SITES, CARD_TYPES, CATHEDRAL_CARDS, LUXURIES,
     MANOR_COSTS, PARK_GOLD, REPAIR_COST, SKULL_SITE, XRULES,
 )
-from .data import COMMODITIES
-from .xrules import aristocrat_pays, draw_aristocrat_cards, next_cannon_price
+from .data import COMMODITIES, TILE_KINDS
+from .xrules import aristocrat_pays, draw_aristocrat_cards, may_attack_lairs, next_cannon_price
 
 CARD_HAND_LIMIT = XRULES["aristocrat_hand_limit"]
 _EXCHANGE = XRULES["exchange_cost"]
@@ -319,6 +320,35 @@ def _respond_perform(state, seat, action, events):
     _ANSWERS[kind](state, action["option"], events)
 
 
+# --- a discovered lair (S3 §6.3) -----------------------------------------------------
+# The finder either puts the tile back and explores on (``return_tile``) or
+# reveals the lair and fights it (``attack_lair``); the discovery alone
+# starts no battle.
+
+
+def _discovered_lair(state):
+    return TILE_KINDS[state.spaces[state.discovery["space"]]] == "lair"
+
+
+def _attack_candidates(state, seat):
+    if _discovered_lair(state) and may_attack_lairs(state.players[seat]):
+        return [{"type": "attack_lair"}]
+    return []
+
+
+def _attack_check(state, seat, action):
+    if not _discovered_lair(state):
+        return "not_a_lair"
+    if not may_attack_lairs(state.players[seat]):
+        return "two_lairs_defeated"
+    return None
+
+
+def _attack_perform(state, seat, action, events):
+    discovery = state.discovery
+    attack_lair(state, seat, discovery["ship"], discovery["space"], events)
+
+
 def _discard_card_candidates(state, seat):
     return [{"type": "discard_card", "card": c} for c in CARD_TYPES if c in state.players[seat].x["cards"]]
 
@@ -367,6 +397,8 @@ SPECS = [
     ActionSpec("respond", {"option": OneOf(_RESPONSES, "one of the pending choice's options")},
                _respond_candidates, _respond_check, _respond_perform,
                "Expansion: answer the pending sea-battle decision (pay/fight, Sea Hero, penalty, offer)."),
+    ActionSpec("attack_lair", {}, _attack_candidates, _attack_check, _attack_perform,
+               "Expansion: reveal the discovered pirate lair and fight it (else return_tile puts it back)."),
     ActionSpec("discard_card", {"card": OneOf(CARD_TYPES, "an aristocrat card")},
                _discard_card_candidates, _discard_card_check, _discard_card_perform,
                "Expansion: end of turn with more than 4 aristocrat cards: discard one."),

@@ -24,6 +24,7 @@ const ANNO1503_ACTIONS = {
   discover: (a) => `Discover ${square(a.space)} with ship ${a.ship + 1}`,
   take_tile: (a) => `Take the tile${a.bridge ? ` onto bridge ${a.bridge}` : ""}${a.slot ? ` (develop slot ${a.slot})` : ""}`,
   return_tile: () => "Put the tile back",
+  attack_lair: () => "Reveal the lair and fight it",
   big_branch_office: (a, n) => `Draw a card from ${n.seat(a.target)}`,
   lose_tile: (a) => (a.bridge ? `Give up the branch office on bridge ${a.bridge}` : `Give up a ${word(a.tile)}`),
   place_reserve_tile: (a) => `Place the reserve tile at ${square(a.space)}`,

@@ -6,6 +6,12 @@ hashing every step's events, dump, every seat's and the spectator's view and
 the next legal actions. Any change to base behaviour changes the digest.
 Keys added to the view since then (public information only) are left out of
 the digest, so the recording still proves that nothing else changed.
+
+One base rule was corrected on purpose since (issue 32: an inhabitant that
+bought and is then developed has bought as its new kind too, S1 "Sell
+commodities"). The digest with that correction is ``RENEWED_FOR_SALES``;
+with the correction undone the playthroughs still give the recording made
+before the expansion, so the expansion itself still changes nothing.
 """
 
 import hashlib
@@ -15,7 +21,10 @@ from engine.rng import Rng
 
 from .helpers import game
 
+from engine.games.anno1503.state import Player
+
 RECORDED_BEFORE_THE_EXPANSION = "39101328f6be55f610326d371f9c055581d5ecc2dca78fd293043fc86b0442c0"
+RENEWED_FOR_SALES = "81e2c9ff893af0f4ee6267b754ef0229f93f5c5686dc46f51fea459bde8812f2"
 # Public view keys added after the recording, for AIs that must rebuild a
 # consistent state from a view: the options, the start player, the seats
 # still to resolve the current roll or event.
@@ -47,4 +56,11 @@ def _digest():
 
 
 def test_base_playthroughs_are_unchanged():
+    assert _digest() == RENEWED_FOR_SALES
+
+
+def test_only_the_sale_correction_changed_the_base_game(monkeypatch):
+    """Undo the one corrected rule (a developed buyer's purchase moves to its
+    new kind): the playthroughs are those recorded before the expansion."""
+    monkeypatch.setattr(Player, "move_sale", lambda player, before, after: None)
     assert _digest() == RECORDED_BEFORE_THE_EXPANSION

@@ -174,7 +174,8 @@ def _lair_fight(faces, strength=4, cannons=4):
     place_ship(d, 0, BESIDE_LAIR_SPACE)
     d["rng"] = rng_for_faces(*faces)
     state, events = play(xload(d), 0, {"type": "discover", "ship": 0, "space": LAIR_SPACE})
-    return tile, state, events
+    state, more = play(state, 0, {"type": "attack_lair"})  # S3 §6.3: reveal and fight
+    return tile, state, events + more
 
 
 def test_a_lair_fight_won():

@@ -31,7 +31,8 @@ def test_ruling_2_14_02_the_left_neighbour_rolls_for_a_lair():
     d = xposition(4, active=2)
     put_expansion_tile(d, lair_tile(5), LAIR_SPACE)
     place_ship(d, 2, BESIDE_LAIR_SPACE)
-    state, events = play(xload(d), 2, {"type": "discover", "ship": 0, "space": LAIR_SPACE})
+    state, _ = play(xload(d), 2, {"type": "discover", "ship": 0, "space": LAIR_SPACE})
+    state, events = play(state, 2, {"type": "attack_lair"})  # S3 §6.3: the finder chose to fight
     assert of_type(events, "lair_attacked")[0]["data"]["roller"] == 3
     assert all(e["data"]["roller"] == 3 for e in of_type(events, "combat_rolled"))
 

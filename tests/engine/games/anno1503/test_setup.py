@@ -159,7 +159,7 @@ def test_no_trade_between_players():
         "take_tile", "return_tile", "big_branch_office", "end_turn", "discard",
         # the Pirates & Aristocrats expansion's actions (none trades between players)
         "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship",
-        "play_card", "exchange_card", "respond", "discard_card",
+        "play_card", "exchange_card", "respond", "discard_card", "attack_lair",
     }
 
 

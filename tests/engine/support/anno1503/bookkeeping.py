@@ -26,6 +26,7 @@ def state_problems(dump):
         *_tile_problems(dump),
         *_player_problems(dump),
         *_building_problems(dump),
+        *_sale_problems(dump),
         *([] if over else _unfinished_problems(dump)),
     ]
 
@@ -111,6 +112,23 @@ def _player_problems(dump):
     return problems
 
 
+def _sale_problems(dump):
+    """S1 "Sell commodities": once per turn, one card to each inhabitant.
+
+    The active seat's sales this turn never outnumber its inhabitants, of
+    any kind nor in all (an inhabitant developed after buying has bought as
+    its new kind). Only the active seat: the others keep their last turn's
+    record, which a fire in this turn may have outdated.
+    """
+    p = dump["players"][dump["active"]]
+    sold, slots = p["turn"]["sold"], p["slots"]
+    over = {kind: n for kind, n in sold.items() if n > slots.count(kind)}
+    inhabitants = sum(kind is not None for kind in slots)
+    if over or sum(sold.values()) > inhabitants:
+        return [f"seat {dump['active']} sold {sold} this turn to the inhabitants {slots}"]
+    return []
+
+
 def _building_problems(dump):
     owned = sum(b is not None for p in dump["players"] for b in p["buildings"])
     supply = dump["buildings"]
@@ -187,6 +205,7 @@ def expansion_has_won(p):
 
 def expansion_problems(dump):
     problems = [*_commodity_problems(dump), *_player_problems(dump), *_building_problems(dump)]
+    problems += _sale_problems(dump)
     problems += _tile_problems(dump, X_TILE_COUNT, X_SPACE_COUNT)
     if dump["spaces"]["2,8"] is not None:
         problems.append("a tile lies on the port")

@@ -16,6 +16,9 @@ EXPANSION_WEIGHTS = {
     "buy": 0.1, "move_ship": 1.0, "end_turn": 0.2, "build_manor": 10, "buy_cannon": 5,
     "build_aristocrat": 10, "sell_luxury": 0.05, "take_tile": 3, "discover": 40, "build_ship": 5,
     "exchange_card": 0.2, "play_card": 0.5,
+    # a found lair is fought more often than put back (S3 §6.3 lets the
+    # finder choose); lairs unlock two of the aristocrat goals
+    "attack_lair": 4,
 }
 PIRATE_BOARD_FIRST_COL = 11
 
@@ -51,7 +54,7 @@ COVERAGE = {
     "anno1503 base": _BASE_TYPES,
     "anno1503 expansion": _BASE_TYPES | {
         "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship", "play_card",
-        "exchange_card", "respond", "discard_card",
+        "exchange_card", "respond", "discard_card", "attack_lair",
     },
 }
 
