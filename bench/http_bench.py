@@ -131,14 +131,16 @@ class Budget:
             return self._left >= 0
 
 
-def default_options(game):
-    return {name: spec["default"] for name, spec in game.options.items()}
+def default_options(game, players):
+    """The options the server plays a match of ``players`` with when none are
+    given (some defaults depend on the player count: the game decides)."""
+    return game.resolve_options(players, {})
 
 
 def create_human_match(http, game, players, seed):
     """POST a match of ``game`` with the default options and ``players``
     human seats from ``seed``; returns ``(match id, {seat: token}, match)``."""
-    body = {"game": game.id, "options": default_options(game), "seed": seed, "dice": "reproducible",
+    body = {"game": game.id, "options": default_options(game, players), "seed": seed, "dice": "reproducible",
             "seats": [{"kind": "human", "name": f"bench{i}"} for i in range(players)]}
     status, reply, _ = http.call("POST", "/v1/matches", body)
     if status != 201:
@@ -162,7 +164,7 @@ class MatchPlayer:
         seed = self.rng.randrange(1 << 31)
         self.match_id, self.tokens, match = create_human_match(self.http, self.game, self.players, seed)
         self._follow(match)
-        self.state = self.game.setup(self.players, default_options(self.game), seed) if self.use_local else None
+        self.state = self.game.setup(self.players, default_options(self.game, self.players), seed) if self.use_local else None
 
     def _follow(self, match):
         self.version = match["version"]
@@ -216,7 +218,7 @@ def scripted_match(game, players, seed, length):
     """The first ``length`` moves ``[(seat, action)]`` of a uniformly random
     match from ``seed`` (fewer if it ends sooner)."""
     rng = random.Random(seed)
-    state = game.setup(players, default_options(game), seed)
+    state = game.setup(players, default_options(game, players), seed)
     moves = []
     while len(moves) < length and game.outcome(state) is None:
         seat = game.to_act(state)[0]

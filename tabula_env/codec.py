@@ -1,0 +1,205 @@
+"""A fixed index space of actions per variant, and the codec both ways
+between an index and the action JSON the engine and the HTTP API take.
+
+The space is the list of every action that can ever appear in
+``legal_actions`` for the variant, in a fixed order: action types in the
+game's ``action_specs`` order, and within a type the values of its
+parameters in the order of their domains (``engine.params``). A type whose
+parameters are few is the plain product of its domains (an optional
+parameter adds "left out" before its values; a seat parameter stops at the
+player count). Types whose product would be huge are enumerated from the
+rules' structure instead (``actions_anno1452``): only the combinations the
+rules can ever offer.
+
+    >>> from tabula_env.codec import codec_for
+    >>> from tabula_env.variants import get_variant
+    >>> codec = codec_for(get_variant("anno1503-base-2p"))
+    >>> codec.decode(codec.encode({"type": "end_turn"}))
+    {'type': 'end_turn'}
+
+Optional parameters that are left out and those sent as ``null`` are the
+same action to the engine; ``decode`` always leaves them out.
+"""
+
+import functools
+import itertools
+
+import numpy as np
+
+import engine
+from engine.params import IntRange, OneOf, Optional, Square
+
+from . import actions_anno1452
+from .variants import get_variant
+
+# Enumerators for the types whose plain product is too big, per game.
+STRUCTURED = {"anno1452": actions_anno1452.ENUMERATORS}
+# A plain product larger than this is refused: it needs a structured enumerator.
+MAX_PRODUCT = 5000
+
+
+def normalize(action):
+    """The action with its left-out optional parameters dropped."""
+    return {name: value for name, value in action.items() if value is not None}
+
+
+def domain_values(domain, num_players):
+    """Every value of ``domain`` in order; None first when it is optional."""
+    if isinstance(domain, Optional):
+        return [None] + domain_values(domain.inner, num_players)
+    if isinstance(domain, OneOf):
+        return list(domain.values)
+    if isinstance(domain, IntRange):
+        hi = domain.hi
+        if "seat" in domain.description:
+            hi = min(hi, num_players - 1)
+        return list(range(domain.lo, hi + 1))
+    if isinstance(domain, Square):
+        return [[r, c] for r in range(domain.rows) for c in range(domain.cols)]
+    raise TypeError(f"no enumeration for domain {domain!r}")
+
+
+def product_actions(spec, num_players):
+    """Every combination of the spec's parameter values, as actions."""
+    names = list(spec.params)
+    values = [domain_values(spec.params[n], num_players) for n in names]
+    size = 1
+    for vals in values:
+        size *= len(vals)
+    if size > MAX_PRODUCT:
+        raise ValueError(f"{spec.name}: {size} combinations; add a structured enumerator")
+    out = []
+    for combo in itertools.product(*values):
+        action = {"type": spec.name}
+        action.update((n, v) for n, v in zip(names, combo) if v is not None)
+        out.append(action)
+    return out
+
+
+def _square(value):
+    return value if value is None else tuple(value)
+
+
+def _key_function(kind, names, squares):
+    """The key of an action of type ``kind``: it runs for every legal action of
+    every step, so the common shapes get a loop-free function."""
+    if not squares:
+        return lambda action: (kind, *map(action.get, names))
+    flags = tuple(name in squares for name in names)
+    if flags == (True,):
+        (n0,) = names
+        return lambda action: (kind, _square(action.get(n0)))
+    if flags == (False, True):
+        n0, n1 = names
+        return lambda action: (kind, action.get(n0), _square(action.get(n1)))
+    if flags == (True, True):
+        n0, n1 = names
+        return lambda action: (kind, _square(action.get(n0)), _square(action.get(n1)))
+    if flags == (True, True, True):
+        n0, n1, n2 = names
+        return lambda action: (kind, _square(action.get(n0)), _square(action.get(n1)), _square(action.get(n2)))
+
+    def key(action):
+        out = [kind]
+        for value in map(action.get, names):
+            out.append(tuple(value) if type(value) is list else value)
+        return tuple(out)
+
+    return key
+
+
+class ActionCodec:
+    """The index space of one variant: ``encode``, ``decode``, ``mask``."""
+
+    def __init__(self, name, actions, param_names, square_params=None):
+        square_params = square_params or {}
+        self.name = name
+        self.actions = tuple(actions)
+        # type -> its parameter names, in spec order; the key of an action is
+        # its type and its values in that order (lists as tuples, to hash).
+        self._names = {kind: tuple(names) for kind, names in param_names.items()}
+        self._keys = {kind: _key_function(kind, names, square_params.get(kind, ()))
+                      for kind, names in self._names.items()}
+        self._index = {}
+        for i, action in enumerate(self.actions):
+            key = self._key(action)
+            if key in self._index:
+                raise ValueError(f"action listed twice in the space: {action}")
+            self._index[key] = i
+        self._has_lists = frozenset(i for i, a in enumerate(self.actions) if any(type(v) is list for v in a.values()))
+        self.no_actions = np.zeros(len(self.actions), dtype=np.int8)
+        self.no_actions.flags.writeable = False
+
+    @property
+    def size(self):
+        return len(self.actions)
+
+    def _key(self, action):
+        return self._keys[action["type"]](action)
+
+    def encode(self, action):
+        """The index of ``action``; ``ValueError`` if it is outside the space."""
+        try:
+            if set(action) - {"type"} - set(self._names[action["type"]]):
+                raise KeyError("unexpected parameter")
+            return self._index[self._key(action)]
+        except (KeyError, TypeError, AttributeError):
+            raise ValueError(f"action outside the {self.name} space: {action!r}") from None
+
+    def decode(self, index):
+        """The action JSON (a fresh dict) at ``index``."""
+        index = int(index)
+        if not 0 <= index < len(self.actions):
+            raise ValueError(f"action index {index} outside 0..{len(self.actions) - 1}")
+        action = self.actions[index]
+        if index in self._has_lists:
+            return {k: list(v) if type(v) is list else v for k, v in action.items()}
+        return dict(action)
+
+    def indices(self, actions):
+        """The indices of ``actions`` as ``legal_actions`` gives them, in order."""
+        index, keys = self._index, self._keys
+        try:
+            return [index[keys[a["type"]](a)] for a in actions]
+        except KeyError:
+            outside = [a for a in actions if self._key(a) not in index]
+            raise ValueError(f"legal actions outside the {self.name} space: {outside[:3]}") from None
+
+    def mask(self, actions):
+        """An int8 vector over the space: 1 where an action of ``actions`` is."""
+        out = np.zeros(len(self.actions), dtype=np.int8)
+        if actions:
+            out[self.indices(actions)] = 1
+        return out
+
+
+def enumerate_actions(game_id, num_players):
+    """Every action of the space of ``game_id`` at ``num_players``, in index order."""
+    game = engine.get_game(game_id)
+    structured = STRUCTURED.get(game_id, {})
+    out = []
+    for name, spec in game.action_specs.items():
+        if name in structured:
+            out += structured[name](num_players)
+        else:
+            out += product_actions(spec, num_players)
+    return out
+
+
+@functools.cache
+def _codec(game_id, num_players):
+    specs = engine.get_game(game_id).action_specs
+    names = {kind: list(spec.params) for kind, spec in specs.items()}
+    squares = {kind: [n for n, d in spec.params.items() if isinstance(getattr(d, "inner", d), Square)]
+               for kind, spec in specs.items()}
+    return ActionCodec(f"{game_id} {num_players}p", enumerate_actions(game_id, num_players), names, squares)
+
+
+def codec_for(variant):
+    """The (shared, immutable) codec of ``variant`` (a ``Variant`` or its name).
+
+    The space depends on the game and the player count only (the seat
+    parameters stop at it): variants that differ in rule options share it,
+    and an action a variant never allows is simply never unmasked."""
+    variant = get_variant(variant)
+    return _codec(variant.game, variant.num_players)
