@@ -44,14 +44,18 @@ def get_player(level, **options):
 
     ``random`` is uniform over the legal actions. ``easy``/``medium`` play a
     greedy strategy (easy with deliberate mistakes); ``hard`` searches
-    sampled worlds. Options: ``time_budget`` (seconds per decision for
-    ``hard``, default 1.0). For a game without an AI module in
-    ``GAME_MODULES`` every level falls back to the random player.
+    sampled worlds. Options for ``hard``: ``simulations`` (rollouts per
+    decision; default the game's count for the variant and player count)
+    and two safety caps, ``time_cap`` (seconds of the searching thread's
+    CPU time, default 1.0) and ``wall_cap`` (wall-clock seconds, default
+    5.0). For a game without an AI module in ``GAME_MODULES`` every level
+    falls back to the random player.
 
-    Every level is deterministic for a given view, legal actions and seed.
-    ``hard`` runs a number of simulations derived from its budget; only when
-    the wall-clock safety cap (90% of the budget) cuts a search short, e.g.
-    on a heavily loaded machine, may a replay choose differently.
+    Every level is deterministic for a given view, legal actions and seed,
+    whatever the machine or its load: ``hard`` runs a fixed number of
+    simulations. Only when a safety cap cuts a search short (a machine
+    several times slower than this one, or loaded many times over) may a
+    replay choose differently.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r}; one of {', '.join(LEVELS)}")

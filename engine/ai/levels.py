@@ -73,15 +73,17 @@ def greedy(score_actions):
 
 
 def level_factory(game_id, greedy_player, search_player, easy_options):
-    """``make_player(level, time_budget=1.0, **options)`` for one game."""
+    """``make_player(level, **options)`` for one game; ``options`` other than
+    easy's and medium's go to ``hard``'s search player (``simulations``,
+    ``time_cap``, ``candidates``...)."""
 
-    def make_player(level, time_budget=1.0, **options):
+    def make_player(level, **options):
         if level == "easy":
             return greedy_player("easy", **{**easy_options, **options})
         if level == "medium":
             return greedy_player("medium", **options)
         if level == "hard":
-            return search_player(time_budget=time_budget, **options)
+            return search_player(**options)
         raise ValueError(f"no {level!r} player for {game_id}")
 
     return make_player

@@ -8,11 +8,27 @@ turn); the leaf is scored by the game's relative value. All candidates are
 tried on the same worlds (common random numbers), which makes the comparison
 fair with few worlds.
 
-The number of simulations is ``time_budget * sims_per_second`` (default a
-calibration by player count, ``calibration / n ** cost_exponent``), so a
-decision is reproducible for a seed; the wall clock (90% of the budget) only
-stops a search early on a machine much slower than the calibration, and then
-the decision is not reproducible.
+The search is budgeted in simulations (rollouts), not in time: a decision
+runs ``simulations`` of them (default: the game's count for the view's
+variant and player count), so the same view, legal actions and seed give the
+same choice on any machine and under any load. Every world is drawn from a
+generator seeded by the decision's seed, the seat and the world's number;
+nothing reads the global ``random`` or the clock to decide.
+
+Two safety caps only guard the service against a machine far slower than
+the one the counts were calibrated on; past either, the remaining worlds
+are dropped and that decision alone is no longer reproducible (``capped``
+counts such decisions, ``capped_wall`` those the wall clock cut; the
+ladder, ``python -m bench.ladder``, reports them):
+
+- ``time_cap`` (1 s) of the searching thread's CPU time (times
+  ``deadline_share``): what the search itself costs, which other
+  processes and threads do not change. On this shared 2-core machine a
+  decision's wall time was 3 to 6 times its CPU time under the load of
+  other work, and a 1 s wall-clock cap cut short a quarter of the searches
+  of a count that needs 130 ms of CPU (median);
+- ``wall_cap`` (5 s) of wall-clock time, for a machine so overloaded
+  that a player would wait too long.
 """
 
 import time
@@ -30,43 +46,50 @@ class SearchPlayer:
     - ``searchable(view)``: whether to search this decision (else medium decides);
     - ``rollout_over(view, seat)``: a predicate on states that ends a rollout;
 
-    and the class attributes ``calibration``, ``cost_exponent`` and ``medium``
-    (the greedy player class). Optional attributes:
+    and the class attributes ``simulations`` (per decision, before the
+    player-count scaling ``simulations / n ** cost_exponent``),
+    ``cost_exponent`` and ``medium`` (the greedy player class). Optional
+    attributes:
 
     - ``policy_weight``: each world adds this times the policy's own score of
       a candidate to its rollout value, so that with few worlds one lucky
       roll of the dice does not outweigh a clearly better move;
-    - ``deadline_share``: rollouts stop at this share of the budget; the rest
-      covers sampling, scoring and the rollout step that crosses the line
-      (long where a step weighs hundreds of actions).
+    - ``deadline_share``: rollouts stop at this share of ``time_cap``; the
+      rest covers sampling, scoring and the rollout step that crosses the
+      line (long where a step weighs hundreds of actions).
     """
 
     level = "hard"
     sample_state = score_actions = greedy_choice = leaf_value = None
     searchable = rollout_over = None
-    calibration = 100
+    simulations = 100
     cost_exponent = 1.0
     medium = None
     policy_weight = 0.0
     deadline_share = 0.9
 
-    def __init__(self, time_budget=1.0, sims_per_second=None, candidates=4, max_rollout=400):
-        self.time_budget = time_budget
-        self.sims_per_second = sims_per_second
+    def __init__(self, simulations=None, time_cap=1.0, candidates=4, max_rollout=400, wall_cap=5.0):
+        self.simulations_per_decision = simulations
+        self.time_cap = time_cap
+        self.wall_cap = wall_cap
         self.candidates = candidates
         self.max_rollout = max_rollout
         self.fallback = self.medium()
+        self.searches = 0  # decisions searched by this player
+        self.capped = 0    # ... of which a safety cap cut short
+        self.capped_wall = 0  # ... by the wall-clock cap (the load on the machine)
 
     def choose(self, game, seat, view, actions, seed=0):
         if len(actions) == 1:
             return actions[0]
-        deadline = time.perf_counter() + self.time_budget * self.deadline_share
+        deadline = _Deadline(self.time_cap * self.deadline_share, self.wall_cap * self.deadline_share)
         first = self.sample_state(game, view, seat, Rng(mix_seed(seed, seat, 0)))
         if first is None or not self.searchable(view):
             return self.fallback.choose(game, seat, view, actions, seed=seed)
         picks, priors = self._candidates(game, first, seat, actions)
         if len(picks) == 1:
             return actions[picks[0]]
+        self.searches += 1
         totals = dict.fromkeys(picks, 0.0)
         stop = self.rollout_over(view, seat)
         for w in range(self._worlds(view, len(picks))):
@@ -75,6 +98,8 @@ class SearchPlayer:
                 continue  # no world this seed: the others decide (still reproducible)
             values = self._try_all(game, world, seat, [actions[i] for i in picks], stop, deadline)
             if values is None:
+                self.capped += 1
+                self.capped_wall += deadline.wall_passed
                 break  # over the safety cap: this world is dropped (not reproducible)
             for i, value, prior in zip(picks, values, priors):
                 totals[i] += value + self.policy_weight * prior
@@ -88,16 +113,16 @@ class SearchPlayer:
         return [i for _, i in top], [score for score, _ in top]
 
     def _worlds(self, view, candidates):
-        """How many worlds the budget pays for, each trying every candidate."""
-        rate = self.sims_per_second
-        if rate is None:
-            rate = self.calibration_for(view) / view["num_players"] ** self.cost_exponent
-        return max(1, round(self.time_budget * rate / candidates))
+        """How many worlds the simulation count pays for, each trying every candidate."""
+        count = self.simulations_per_decision
+        if count is None:
+            count = self.simulations_for(view)
+        return max(1, round(count / candidates))
 
-    def calibration_for(self, view):
-        """Simulations per second of budget before the player-count scaling;
-        a game whose variants differ in rollout cost may choose per view."""
-        return self.calibration
+    def simulations_for(self, view):
+        """Simulations per decision: ``simulations / n ** cost_exponent``; a
+        game whose variants differ in rollout cost may override it."""
+        return self.simulations / view["num_players"] ** self.cost_exponent
 
     def _try_all(self, game, world, seat, candidates, stop, deadline):
         """Each candidate's rollout value on one world, or None past the deadline."""
@@ -115,9 +140,24 @@ class SearchPlayer:
         for _ in range(self.max_rollout):
             if stop(state):
                 break
-            if time.perf_counter() > deadline:
+            if deadline.passed():
                 return None
             actor = game.to_act(state)[0]
             legal = game.legal_actions(state, actor)
             state, _ = game.apply(state, actor, self.greedy_choice(game, state, actor, legal))
         return self.leaf_value(state, seat)
+
+
+class _Deadline:
+    """Both safety caps of one search: CPU seconds of this thread, wall seconds."""
+
+    __slots__ = ("cpu", "wall", "wall_passed")
+
+    def __init__(self, cpu_seconds, wall_seconds):
+        self.cpu = time.thread_time() + cpu_seconds
+        self.wall = time.perf_counter() + wall_seconds
+        self.wall_passed = False
+
+    def passed(self):
+        self.wall_passed = time.perf_counter() > self.wall
+        return self.wall_passed or time.thread_time() > self.cpu

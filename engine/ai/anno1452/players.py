@@ -12,17 +12,19 @@ from .evaluate import relative_value
 from .policy import distinct_scores, greedy_choice
 from .sample import sample_dump
 
-# Simulations per second of budget, by player count. Measured on the 2-core
-# box under load: a rollout to the seat's next turn took ~5 ms with 2
-# players, ~6.5 ms with 3 and ~14 ms with 4 (max ~22); 280 / n^1.5 per second
-# (99, 54, 35) filled about half the budget and stayed inside the 90% cap.
-# Rollouts are now about 1.5x faster (state copies by marshal, the value's
-# one pass over the map), so 1.5x as many fit in the same share.
-_CALIBRATION = 420
+# Simulations per decision, by player count: _SIMULATIONS / n^1.5 (49 and 27
+# for 2 and 3 players; 4 players see ``_RATE_FACTOR``). The former 1 s
+# wall-clock budget paid for 420 / n^1.5 per second, but on this shared
+# machine the clock cut most of those searches short (2 players: 10 of 10 at
+# 0.7 s), so hard really ran fewer. As a count, 99 simulations with 2
+# players took 577 ms of CPU (median, p95 702 ms: 6 of 35 searches hit the
+# 0.7 s CPU cap) once the match was under way, ~6 ms per rollout to the
+# seat's next turn; 140 keeps the median near 300 ms of CPU.
+_SIMULATIONS = 140
 _COST_EXPONENT = 1.5
-# Rollouts stop at 70% of the budget: one rollout step can take tens of ms
-# (hundreds of legal settles with 4 players), and the step that crosses the
-# line must still end within the budget.
+# The safety cap stops rollouts at 70% of ``time_cap``: one rollout step can
+# take tens of ms (hundreds of legal settles with 4 players), and the step
+# that crosses the line must still end within the cap.
 _DEADLINE_SHARE = 0.7
 
 
@@ -67,9 +69,11 @@ def _searchable(view):
 # neither this horizon nor fewer candidates measured better (35-48% against
 # 40-47% before, 60 matches each), so 3 players is unchanged.
 _HORIZON = {4: 1}
-# Where the horizon makes a rollout cheaper than ``_CALIBRATION`` assumes,
-# simulations per second are multiplied by this (4 players: 420 / 4^1.5 = 52
-# becomes 105).
+# Where the horizon makes a rollout cheaper than ``_SIMULATIONS`` assumes,
+# the simulations per decision are multiplied by this. 4 players: 140 / 4^1.5
+# = 17.5 becomes 35, which took 77 ms of CPU (median) in the expert standard
+# game; twice that (70) took 300-700 ms (up to 10 ms per rollout step with
+# hundreds of legal settles).
 _RATE_FACTOR = {4: 2}
 
 
@@ -132,7 +136,7 @@ class SearchPlayer(search.SearchPlayer):
     leaf_value = staticmethod(_leaf_value)
     searchable = staticmethod(_searchable)
     rollout_over = staticmethod(_rollout_over)
-    calibration = _CALIBRATION
+    simulations = _SIMULATIONS
     cost_exponent = _COST_EXPONENT
     # Where hard does not search, it plays as medium but trades as a bargainer.
     medium = BargainingPlayer
@@ -142,8 +146,9 @@ class SearchPlayer(search.SearchPlayer):
     policy_weight = 1.0
     deadline_share = _DEADLINE_SHARE
 
-    def __init__(self, time_budget=1.0, sims_per_second=None, candidates=_CANDIDATES, max_rollout=200):
-        super().__init__(time_budget, sims_per_second, candidates, max_rollout)
+    def __init__(self, simulations=None, time_cap=1.0, candidates=_CANDIDATES, max_rollout=200, wall_cap=5.0):
+        super().__init__(simulations, time_cap, candidates, max_rollout, wall_cap)
 
-    def calibration_for(self, view):
-        return _CALIBRATION * _RATE_FACTOR.get(view["num_players"], 1)
+    def simulations_for(self, view):
+        n = view["num_players"]
+        return _SIMULATIONS * _RATE_FACTOR.get(n, 1) / n ** _COST_EXPONENT

@@ -15,16 +15,17 @@ from .policy import greedy_choice, hard_greedy_choice, hard_score_actions
 from .sample import sample_dump
 from .xsample import is_expansion_view
 
-# Simulations per second: calibration / n^0.25. A rollout only finishes the
-# seat's own turn (see ``_rollout_over``), several times shorter than the
-# former rollout to its next turn (~2 ms with 2 players, ~7.5 ms with 4),
-# and its length hardly depends on the player count any more.
-# Measured on the shared 2-core box at load ~10 with a 0.2 s budget and
-# 2 players: base game, 420 simulations/s -> median 55 ms per hard decision;
-# the expansion's turns are longer (420/s -> median 180 ms, at the 90% cap),
-# hence its lower rate.
-_CALIBRATION = 600
-_X_CALIBRATION = 300
+# Simulations per decision: _SIMULATIONS / n^0.25 (84 with 2 players, 72
+# with 4). A rollout only finishes the seat's own turn (see
+# ``_rollout_over``), so its length hardly depends on the player count. The
+# former 1 s wall-clock budget paid for 600 / n^0.25 per second, but on
+# this shared machine the clock cut 126 of 133 such searches short (2
+# players, 0.8 s), so hard really ran far fewer. At these counts a decision
+# takes 130-150 ms of CPU (median; p95 220-260 ms), the expansion's (longer
+# turns, hence its lower count) about 105 ms. Decision times:
+# bench/README.md ("hard's decisions").
+_SIMULATIONS = 100
+_X_SIMULATIONS = 72
 _COST_EXPONENT = 0.25
 # Rollouts to the end of the own turn vary little between worlds: a wider
 # choice of first moves pays more than more worlds per move.
@@ -101,16 +102,17 @@ class SearchPlayer(search.SearchPlayer):
     leaf_value = staticmethod(hard_leaf_value)
     searchable = staticmethod(_searchable)
     rollout_over = staticmethod(_rollout_over)
-    calibration = _CALIBRATION
+    simulations = _SIMULATIONS
     cost_exponent = _COST_EXPONENT
     medium = HardGreedyPlayer
-    # Rollouts stop at 80% of the budget: in the expansion the step that
-    # crosses a 90% line ended up to 232 ms into a 0.2 s budget (200-match
-    # ladder), beyond the 10% allowed.
+    # The safety cap stops rollouts at 80% of ``time_cap``: in the expansion
+    # the step that crosses a 90% line ended up to 232 ms into a 0.2 s cap
+    # (200-match ladder), beyond the 10% allowed.
     deadline_share = 0.8
 
-    def __init__(self, time_budget=1.0, sims_per_second=None, candidates=_CANDIDATES, max_rollout=400):
-        super().__init__(time_budget, sims_per_second, candidates, max_rollout)
+    def __init__(self, simulations=None, time_cap=1.0, candidates=_CANDIDATES, max_rollout=400, wall_cap=5.0):
+        super().__init__(simulations, time_cap, candidates, max_rollout, wall_cap)
 
-    def calibration_for(self, view):
-        return _X_CALIBRATION if is_expansion_view(view) else _CALIBRATION
+    def simulations_for(self, view):
+        base = _X_SIMULATIONS if is_expansion_view(view) else _SIMULATIONS
+        return base / view["num_players"] ** _COST_EXPONENT

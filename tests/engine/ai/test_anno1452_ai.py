@@ -13,9 +13,9 @@ from . import support
 
 GAME = engine.get_game("anno1452")
 LEVELS = ("random", "easy", "medium", "hard")
-# A fixed, small search (about 8 simulations per decision) under a wall-clock
-# cap far above what it needs: the choice then depends on the seed alone.
-HARD_OPTIONS = {"time_budget": 30.0, "sims_per_second": 0.27}
+# A fixed, small search (about 8 simulations per decision) under safety caps
+# far above what it needs: the choice then depends on the seed alone.
+HARD_OPTIONS = {"time_cap": 30.0, "wall_cap": 60.0, "simulations": 8}
 VARIANTS = [
     (3, {}),
     (4, {"rules": "expert"}),

@@ -47,7 +47,7 @@ def test_hard_sells_a_pact_for_the_most_gold_the_partner_still_accepts():
     state, seat = _trade_turn(seed=2, wanted=lambda state, seat, prices: len(prices) >= 2)
     prices = bargain.buyers(state.data, seat)
     partner = max(prices, key=lambda s: (prices[s], -s))
-    hard = SearchPlayer(time_budget=0.2)
+    hard = SearchPlayer(simulations=30)
     while _trading(state, seat):
         state, _ = GAME.apply(state, seat, _answer(hard, state))
     offer = state.data["offer"]
@@ -79,7 +79,7 @@ def test_hard_declines_a_free_pact_it_could_sell_unless_it_has_no_offer_left_to_
         return any(_answer(MEDIUM, _free_pact_offered_to(state, seat, giver))["type"] == "accept_offer"
                    for giver in prices)
     state, seat = _trade_turn(seed=2, wanted=welcome)
-    hard = SearchPlayer(time_budget=0.2)
+    hard = SearchPlayer(simulations=30)
     answers = []
     for giver in bargain.buyers(state.data, seat):
         offered = _free_pact_offered_to(state, seat, giver)

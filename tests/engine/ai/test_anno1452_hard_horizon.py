@@ -60,12 +60,12 @@ def test_without_a_horizon_a_rollout_runs_to_the_seats_next_turn(monkeypatch):
     assert over(start)
 
 
-def test_a_rate_factor_by_player_count_sets_the_worlds_unless_a_rate_is_given(monkeypatch):
+def test_a_rate_factor_by_player_count_sets_the_worlds_unless_a_count_is_given(monkeypatch):
     view = {"num_players": 3}
-    hard = SearchPlayer(time_budget=1.0)
+    hard = SearchPlayer()
     monkeypatch.setattr(players, "_RATE_FACTOR", {})
     calibrated = hard._worlds(view, 4)
     monkeypatch.setattr(players, "_RATE_FACTOR", {3: 2})
-    assert hard._worlds(view, 4) == round(1.0 * 2 * players._CALIBRATION / 3 ** 1.5 / 4) != calibrated
-    assert hard._worlds({"num_players": 2}, 4) == round(1.0 * players._CALIBRATION / 2 ** 1.5 / 4)
-    assert SearchPlayer(time_budget=0.2, sims_per_second=40)._worlds(view, 4) == 2
+    assert hard._worlds(view, 4) == round(2 * players._SIMULATIONS / 3 ** 1.5 / 4) != calibrated
+    assert hard._worlds({"num_players": 2}, 4) == round(players._SIMULATIONS / 2 ** 1.5 / 4)
+    assert SearchPlayer(simulations=8)._worlds(view, 4) == 2

@@ -16,9 +16,9 @@ from . import support
 GAME = engine.get_game("anno1503")
 OPTIONS = {"expansion": "pirates_aristocrats"}
 LEVELS = ("easy", "medium", "hard")
-# A fixed, small search under a generous wall-clock cap: the choice depends
+# A fixed, small search under generous safety caps: the choice depends
 # on the seed alone (see test_anno1503_ai.py).
-HARD_OPTIONS = {"time_budget": 30.0, "sims_per_second": 1.0}
+HARD_OPTIONS = {"time_cap": 30.0, "wall_cap": 60.0, "simulations": 30}
 
 
 def player(level):

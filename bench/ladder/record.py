@@ -1,11 +1,10 @@
 """A ladder's finished matches, kept in a file so that a stopped run goes on
 where it stopped.
 
-The whole ladder at hard's default budget takes longer than a working
-session on two cores, and a session's processes end with it. With a record,
-each finished match is written at once; a later run of the same command
-plays only the matches the record lacks, and prints the same table as one
-uninterrupted run would.
+The whole ladder takes longer than a working session on two cores, and a
+session's processes end with it. With a record, each finished match is
+written at once; a later run of the same command plays only the matches the
+record lacks, and prints the same table as one uninterrupted run would.
 
 A record holds results of one version of each game's code: every line of
 it carries the game's id and a fingerprint of the engine files that game
@@ -22,23 +21,18 @@ line lists the fingerprints, for the reader; the rest are JSON lines:
   are in; it replaces their lines, so the record stays small (per match a
   winner, a length and the scores; the decision times of the pairing as one
   histogram per level).
-
-A task is a tuple whose first item is its game's id.
 """
 
 import hashlib
 import json
 import os
 from collections import namedtuple
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
-import ladder_timing
+from . import matches, timing
 
-# One match: the winning seat (None if unfinished), {level: LevelTiming}, its
-# length in actions, and each seat's final score (None if unfinished).
-Result = namedtuple("Result", "winner timing length scores")
-# A pairing's matches, in task order (their timing is None), with the timing
+# A pairing's results (dicts without timing), in task order, with the timing
 # of all of them together and when its first and last matches finished.
 Block = namedtuple("Block", "results timing first last")
 
@@ -73,29 +67,20 @@ def block_id(tasks):
 
 
 def _now():
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def _result_to_json(result):
-    timing = {level: ladder_timing.to_json(t) for level, t in result.timing.items()}
-    return {"winner": result.winner, "length": result.length, "scores": result.scores, "timing": timing}
-
-
-def _result_from_json(data):
-    timing = {level: ladder_timing.from_json(t) for level, t in data["timing"].items()}
-    return Result(data["winner"], timing, data["length"], data["scores"])
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _block_to_json(bid, block):
     return {"block": bid, "first": block.first, "last": block.last,
-            "results": [[r.winner, r.length, r.scores] for r in block.results],
-            "timing": {level: ladder_timing.to_json(t) for level, t in block.timing.items()}}
+            "results": [[r["winner"], r["length"], r["scores"]] for r in block.results],
+            "timing": {level: timing.to_json(t) for level, t in block.timing.items()}}
 
 
 def _block_from_json(data):
-    results = [Result(winner, None, length, scores) for winner, length, scores in data["results"]]
-    timing = {level: ladder_timing.from_json(t) for level, t in data["timing"].items()}
-    return Block(results, timing, data["first"], data["last"])
+    results = [{"winner": winner, "length": length, "scores": scores, "timing": None}
+               for winner, length, scores in data["results"]]
+    times = {level: timing.from_json(t) for level, t in data["timing"].items()}
+    return Block(results, times, data["first"], data["last"])
 
 
 def _read_lines(path):
@@ -118,7 +103,7 @@ class Record:
     def __init__(self, path, fingerprints):
         self.path = Path(path) if path is not None else None
         self.fingerprints = dict(fingerprints)
-        self.matches = {}  # match key -> (Result, when it finished)
+        self.matches = {}  # match key -> (result, when it finished)
         self.blocks = {}   # block id -> (game id, Block)
         self.dropped = 0   # lines of other code left out when the record was read
         self._load()
@@ -132,7 +117,7 @@ class Record:
             if not self._current(entry):
                 self.dropped += 1
             elif "match" in entry:
-                self.matches[entry["match"]] = (_result_from_json(entry["result"]), entry["at"])
+                self.matches[entry["match"]] = (matches.result_from_json(entry["result"]), entry["at"])
             else:
                 self.blocks[entry["block"]] = (entry["game"], _block_from_json(entry))
         self._rewrite()
@@ -140,7 +125,7 @@ class Record:
     def block(self, tasks, play_many):
         """The pairing of ``tasks``, as a ``Block``: from the record if it is
         there, else played. ``play_many(todo)`` plays a list of tasks and
-        yields ``(index in todo, Result)`` in any order; it is given only the
+        yields ``(index in todo, result)`` in any order; it is given only the
         matches the record lacks, and each is written as soon as it ends."""
         bid = block_id(tasks)
         if bid not in self.blocks:
@@ -158,21 +143,21 @@ class Record:
     def _seal(self, bid, tasks):
         """Turns the pairing's matches into one block, in the file as well."""
         finished = [self.matches.pop(match_key(t)) for t in tasks]
-        timing = {}
+        times = {}
         for result, _ in finished:
-            ladder_timing.merge_into(timing, result.timing)
-        results = [result._replace(timing=None) for result, _ in finished]
-        times = [at for _, at in finished]
-        block = Block(results, timing, min(times, default=None), max(times, default=None))
-        self.blocks[bid] = (tasks[0][0], block)
+            timing.merge_into(times, result["timing"])
+        results = [{**result, "timing": None} for result, _ in finished]
+        ats = [at for _, at in finished]
+        block = Block(results, times, min(ats, default=None), max(ats, default=None))
+        self.blocks[bid] = (tasks[0]["game"], block)
         self._rewrite()
 
     def _stamp(self, game_id):
         return {"game": game_id, "engine": self.fingerprints[game_id]}
 
     def _match_line(self, key, result, at):
-        game_id = json.loads(key)[0]
-        return {"match": key, **self._stamp(game_id), "at": at, "result": _result_to_json(result)}
+        game_id = json.loads(key)["game"]
+        return {"match": key, **self._stamp(game_id), "at": at, "result": matches.result_to_json(result)}
 
     def _lines(self):
         yield {"engines": self.fingerprints}

@@ -4,14 +4,12 @@ what one uninterrupted run would."""
 import json
 import random
 import statistics
-import sys
 
 import pytest
 
-from tests.engine.ai.test_ai_ladder import ladder
-
-record_mod = sys.modules["ladder_record"]
-timing_mod = ladder.ladder_timing
+from bench.ladder import matches
+from bench.ladder import record as record_mod
+from bench.ladder import timing as timing_mod
 
 
 def _timing(seed):
@@ -21,7 +19,7 @@ def _timing(seed):
 
 
 def test_the_histogram_keeps_the_median_to_within_one_percent_and_the_maxima_exactly():
-    times, steady, singles = _timing(1)
+    times, _steady, singles = _timing(1)
     times += _timing(2)[0]  # an odd count
     times = times if len(times) % 2 else times[1:]
     summary = timing_mod.level_timing(times, times, singles)
@@ -41,15 +39,15 @@ V1 = {"g": "v1", "h": "w1"}  # each game's fingerprint
 
 
 def _tasks(n=4, game="g"):
-    return [(game, {"rules": "x"}, ("hard", "medium")[:: 1 if s % 2 else -1], s, {"time_budget": 0.1})
+    return [matches.task(game, {"rules": "x"}, ("hard", "medium")[:: 1 if s % 2 else -1], s, {"time_cap": 0.1})
             for s in range(100, 100 + n)]
 
 
 def _result(task):
     """A made-up result that depends on the task, with each level's timing."""
-    seed = task[3]
-    timing = {level: timing_mod.level_timing(*_timing(seed * 7 + k)) for k, level in enumerate(task[2])}
-    return record_mod.Result(seed % 2, timing, seed + 50, [seed % 5, 3])
+    seed = task["seed"]
+    timing = {level: timing_mod.level_timing(*_timing(seed * 7 + k)) for k, level in enumerate(task["levels"])}
+    return {"winner": seed % 2, "timing": timing, "length": seed + 50, "scores": [seed % 5, 3]}
 
 
 class _Player:
@@ -71,8 +69,8 @@ def _expected_block(tasks):
     results = [_result(t) for t in tasks]
     timing = {}
     for r in results:
-        timing_mod.merge_into(timing, r.timing)
-    return [r._replace(timing=None) for r in results], timing
+        timing_mod.merge_into(timing, r["timing"])
+    return [{**r, "timing": None} for r in results], timing
 
 
 def test_a_stopped_run_plays_only_the_matches_its_record_lacks(tmp_path):
@@ -118,7 +116,7 @@ def test_a_line_cut_short_by_a_stopped_run_is_skipped(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         record_mod.Record(path, V1).block(tasks, _Player(stop_after=1))
     with path.open("a") as f:
-        f.write('{"match": "[\\"g\\", {')
+        f.write('{"match": "{\\"game\\": \\"g\\", {')
     again = _Player()
     record_mod.Record(path, V1).block(tasks, again)
     assert again.asked == [tasks[:3]]
@@ -152,16 +150,3 @@ def test_a_games_fingerprint_follows_its_own_and_the_shared_engine_files_and_the
     assert changed_g[0] != base[0] and changed_g[1] == changed_h[1]
     _write(tmp_path, "ai/search.py", '{"x": 1}')
     assert all(new != old for new, old in zip(fingerprints(), changed_g))
-
-
-def test_the_ladder_run_again_on_its_record_prints_the_same_table_without_playing(tmp_path, capsys, monkeypatch):
-    argv = ["--variants", "anno1452,basic,ottokar_a", "--pairings", "easy-random", "--no-field",
-            "--matches", "2", "--jobs", "1", "--record", str(tmp_path / "ladder.jsonl")]
-    monkeypatch.setitem(sys.modules, "ai_ladder", ladder)  # the pool's worker finds play_indexed by name
-    ladder.main(argv)
-    first = capsys.readouterr().out.splitlines()
-    monkeypatch.setattr(ladder, "play_indexed", None)  # nothing may be played now
-    ladder.main(argv)
-    second = capsys.readouterr().out.splitlines()
-    assert "easy wins" in first[1] and "played 20" in first[1]
-    assert first[:-1] == second[:-1]  # all but the total time
