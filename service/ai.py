@@ -1,13 +1,11 @@
-"""AI seats: RQ jobs play pending AI decisions until a human must decide.
+"""AI seats: scheduling RQ jobs for pending AI decisions, and recovering lost ones.
 
 After every commit that leaves an AI decision pending, ``schedule`` enqueues
-``play_ai_turn(match_id, version)`` under the job id ``ai-<match>-<version>``
-(``unique=True``: a second enqueue of the same decision is a no-op). The job
-asks the seat's AI player for a choice from that seat's *view* and legal
-actions (never the state) and submits it through ``playing.submit_action``
-with the version it decided at, like any client. It goes on with the next
-AI decision for up to ``AI_CHAIN_BUDGET_S``, then enqueues a job for the
-rest, so a long AI chain never holds one worker for long.
+``play_ai_turn(match_id, version)`` (service/ai_jobs.py) under the job id
+``ai-<match>-<version>`` (``unique=True``: a second enqueue of the same
+decision is a no-op). The job plays the decision from the seat's view, and
+the AI decisions after it for up to ``AI_CHAIN_BUDGET_S``, then schedules
+the rest, so a long AI chain never holds one worker for long.
 
 A lost job must not stall a match, and the queue's Redis may lose jobs: a
 crash, or a failover of its primary (Sentinel) that loses what the replica
@@ -26,9 +24,6 @@ RQ name at once (service/worker.py).
 A second job for the same decision is harmless: a job plays only at the
 version it was enqueued for, and each commit carries that version (a
 conflict means the decision was made: the job stops).
-
-Seeds derive from the match seed, the version and the seat, so AI choices
-are reproducible.
 """
 
 import logging
@@ -37,38 +32,19 @@ import time
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 
-import engine
-from engine.rng import mix_seed
-
-from . import deadlines, metrics
-from .documents import pending_ai_seat, view_for
-from .errors import ApiError
+from . import deadlines
+from .documents import pending_ai_seat
 
 log = logging.getLogger(__name__)
 
 JOB_TIMEOUT_S = 60
+# The job (service/ai_jobs.py), named for RQ: this module, which commits
+# import to schedule, does not import the playing code the job runs.
+JOB_FUNCTION = "service.ai_jobs.play_ai_turn"
 # Worker name -> time of its last heartbeat (epoch seconds), on the queue's Redis.
 HEARTBEATS_KEY = "tabula:workers"
 # Heartbeats older than this are dropped from the set.
 HEARTBEAT_FORGET_S = 3600
-
-# The worker process binds its Services here at start-up (see worker.py).
-_bound = {}
-
-
-def bind(services):
-    """Make ``services`` the ones jobs of this process use."""
-    _bound["services"] = services
-
-
-def _services():
-    if "services" not in _bound:
-        from .config import load_config  # noqa: PLC0415
-        from .context import Services  # noqa: PLC0415
-
-        bind(Services(load_config()))
-    return _bound["services"]
-
 
 def job_id(match_id, version):
     return f"ai-{match_id}-{version}"
@@ -80,7 +56,7 @@ def schedule(services, doc, at_front=False):
         return None
     try:
         return services.queue.enqueue(
-            "service.ai.play_ai_turn", doc["id"], doc["version"],
+            JOB_FUNCTION, doc["id"], doc["version"],
             job_id=job_id(doc["id"], doc["version"]), unique=True, at_front=at_front,
             job_timeout=JOB_TIMEOUT_S, result_ttl=0, failure_ttl=24 * 3600,
         )
@@ -127,57 +103,6 @@ def _in_hand(services, job, idle_ms):
         return False
     age = worker_beat_age(services, job.worker_name)
     return age is not None and age <= services.config["WORKER_SEEN_S"]
-
-
-def chooser(seat):
-    """The AI's decision function for ``seat``, called on the state the commit
-    is checked against; a human seat (its turn timed out) gets ``medium``."""
-
-    def choose(game, doc, state):
-        view = view_for(game, doc, state, seat)
-        actions = game.legal_actions(state, seat)
-        level = doc["seats"][seat]["level"] or "medium"
-        player = engine.ai.get_player(level)
-        with metrics.ai_decision(game.id, level):
-            return player.choose(game, seat, view, actions, seed=mix_seed(doc["seed"], doc["version"], seat))
-
-    return choose
-
-
-def play_ai_turn(match_id, version):
-    """RQ job: play the AI decision pending at ``version``, and the ones after it.
-
-    Consecutive AI decisions are played in this job for up to
-    ``AI_CHAIN_BUDGET_S`` seconds (one RQ job costs dozens of Redis round
-    trips; an AI decision costs two), each committed separately with its
-    version check; then the next pending AI decision, if any, is enqueued.
-    """
-    from .playing import Submission, submit_action  # noqa: PLC0415  (playing -> commits -> ai)
-
-    services = _services()
-    deadline = time.monotonic() + services.config["AI_CHAIN_BUDGET_S"]
-    outcome = "stale"
-    doc = services.store.load_doc(match_id)
-    while doc is not None and doc["version"] == version:
-        seat = pending_ai_seat(doc)
-        if seat is None or time.monotonic() > deadline:
-            schedule(services, doc)
-            break
-        submission = Submission(seat, version=version, choose=chooser(seat),
-                                respond=False, schedule_ai=False)
-        try:
-            # The committed document is the match now, unless someone wrote
-            # after us; then the next commit's version check says so.
-            doc = submit_action(services, match_id, submission)["doc"]
-            version = doc["version"]
-            outcome = "played"
-        except ApiError as error:
-            # Someone else moved first (a resign, a join...): the newer version
-            # has its own job. Anything else is a bug worth a log line.
-            level = logging.INFO if error.code == "version_conflict" else logging.ERROR
-            log.log(level, "AI move in %s at v%s refused: %s", match_id, version, error.code)
-            return error.code
-    return outcome
 
 
 def beat(services, worker_name):

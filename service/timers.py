@@ -15,7 +15,7 @@ after ``TURN_TIMEOUTS_TO_AI`` in a row the AI keeps the seat
 
 import logging
 
-from . import ai
+from . import ai_jobs
 from .errors import ApiError
 from .playing import Submission, submit_action
 
@@ -40,7 +40,7 @@ def fire_due(services, doc, now_ms, on_timeout=None):
     for seat in due_seats(doc, now_ms):
         if str(seat) not in (doc.get("deadlines") or {}):
             continue  # an earlier time-out of this visit changed who decides
-        submission = Submission(seat, version=doc["version"], choose=ai.chooser(seat),
+        submission = Submission(seat, version=doc["version"], choose=ai_jobs.chooser(seat),
                                 respond=False, timed_out=True)
         try:
             doc = submit_action(services, doc["id"], submission)["doc"]

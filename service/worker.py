@@ -38,7 +38,7 @@ from rq.serializers import JSONSerializer
 
 import engine  # noqa: F401  (imported once, before any job: games register here)
 
-from . import ai, logs, metrics, redis_modes, sweeper
+from . import ai, ai_jobs, logs, metrics, redis_modes, sweeper
 from .config import load_config
 from .context import Services
 
@@ -228,7 +228,7 @@ def main():
     metrics.configure(config["METRICS"])
     metrics.serve_worker_metrics(os.environ.get("WORKER_METRICS_PORT"))
     services = Services(config, worker=True)
-    ai.bind(services)
+    ai_jobs.bind(services)
     stop = threading.Event()
     _install_stop_handlers(stop)
     status = _Status()

@@ -76,7 +76,7 @@ def _finishes_a_job(client, log):
     """Enqueue a job (an AI decision for a match that does not exist: a no-op)
     and wait until a worker has run it."""
     queue = Queue("ai", connection=client, serializer=JSONSerializer)
-    job = queue.enqueue("service.ai.play_ai_turn", "no-such-match", 0, result_ttl=60)
+    job = queue.enqueue("service.ai_jobs.play_ai_turn", "no-such-match", 0, result_ttl=60)
     _wait(lambda: Job.fetch(job.id, connection=client, serializer=JSONSerializer).get_status()
           == "finished", 20, lambda: f"the job did not run:\n{log()}")
 

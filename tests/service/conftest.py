@@ -10,7 +10,7 @@ import pytest
 import redis
 from rq import SimpleWorker
 
-from service import ai, create_app
+from service import ai_jobs, create_app
 from service.redis_process import RedisProcess, free_port
 
 
@@ -67,7 +67,7 @@ def services(app):
 
 def run_ai_jobs(services, max_jobs=None):
     """Run queued AI jobs in this process until the queue is empty."""
-    ai.bind(services)
+    ai_jobs.bind(services)
     worker = SimpleWorker([services.queue], connection=services.rq_redis,
                           serializer=services.queue.serializer)
     worker.work(burst=True, max_jobs=max_jobs, logging_level="WARNING")

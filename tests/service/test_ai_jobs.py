@@ -4,7 +4,7 @@ import time
 
 import engine
 from engine.runner import replay
-from service import ai, sweeper
+from service import ai, ai_jobs, sweeper
 
 from .conftest import make_app, run_ai_jobs
 from .helpers import bearer, create
@@ -78,8 +78,8 @@ def test_lost_job_is_re_enqueued_on_read_and_by_the_sweep(redis_server):
 def test_stale_job_does_nothing(client, services):
     created = _human_vs_ai(client, services, human_first=False)
     match_id = created["match"]["id"]
-    ai.bind(services)
-    assert ai.play_ai_turn(match_id, 99) == "stale"
+    ai_jobs.bind(services)
+    assert ai_jobs.play_ai_turn(match_id, 99) == "stale"
     assert client.get(f"/v1/matches/{match_id}").get_json()["version"] == 0
 
 

@@ -13,7 +13,7 @@ import pytest
 import redis
 from rq.job import Job, JobStatus
 
-from service import ai
+from service import ai, ai_jobs
 
 from .conftest import make_app, run_ai_jobs
 from .test_ai_jobs import _human_vs_ai
@@ -47,7 +47,7 @@ def _applied_once(services, match_id):
 def test_a_second_job_for_one_decision_does_nothing(stall_app):
     services, client = _stall(stall_app)
     match_id, version = _ai_to_move(services, client)
-    services.queue.enqueue("service.ai.play_ai_turn", match_id, version, job_id="second-job",
+    services.queue.enqueue("service.ai_jobs.play_ai_turn", match_id, version, job_id="second-job",
                            result_ttl=600)
     assert services.queue.count == 2  # the scheduled job, then the duplicate
 
@@ -63,13 +63,13 @@ def test_a_second_job_for_one_decision_does_nothing(stall_app):
 def test_two_jobs_racing_for_one_decision_apply_it_once(stall_app):
     services, client = _stall(stall_app)
     match_id, version = _ai_to_move(services, client)
-    ai.bind(services)
+    ai_jobs.bind(services)
     start = threading.Barrier(2)
     outcomes = []
 
     def play():
         start.wait(10)
-        outcomes.append(ai.play_ai_turn(match_id, version))
+        outcomes.append(ai_jobs.play_ai_turn(match_id, version))
 
     threads = [threading.Thread(target=play) for _ in range(2)]
     for thread in threads:

@@ -11,7 +11,7 @@ from flask import Response
 from prometheus_client.parser import text_string_to_metric_families
 
 import service.move_lane as move_lane
-from service import ai, metrics, storage
+from service import ai_jobs, metrics, storage
 from service.redis_process import RedisProcess
 from service.worker import build_worker
 
@@ -159,8 +159,8 @@ def test_an_ai_decision_is_timed_by_game_and_level(client, services):
 
 def test_job_pickup_latency_is_observed_by_the_worker(client, services):
     delta = Delta(client)
-    services.queue.enqueue("service.ai.play_ai_turn", "no-such-match", 0, result_ttl=0)
-    ai.bind(services)
+    services.queue.enqueue("service.ai_jobs.play_ai_turn", "no-such-match", 0, result_ttl=0)
+    ai_jobs.bind(services)
     build_worker(services).work(burst=True, logging_level="WARNING")
     assert delta("tabula_ai_job_pickup_seconds_count") == 1
 
@@ -168,8 +168,8 @@ def test_job_pickup_latency_is_observed_by_the_worker(client, services):
 def test_queue_depth_and_matches_by_status_are_read_at_scrape_time(client, services):
     create(client)
     create(client, seats=[{"kind": "human", "name": "A"}, {"kind": "open"}], seed=3)
-    services.queue.enqueue("service.ai.play_ai_turn", "m1", 0)
-    services.queue.enqueue("service.ai.play_ai_turn", "m2", 0)
+    services.queue.enqueue("service.ai_jobs.play_ai_turn", "m1", 0)
+    services.queue.enqueue("service.ai_jobs.play_ai_turn", "m2", 0)
     text = scrape(client)
     assert value(text, "tabula_ai_queue_depth", queue="ai") == services.queue.count == 2
     for status in storage.STATUSES:

@@ -14,14 +14,13 @@ from ...games.anno1503.data import (
 from ...games.anno1503.rules import (
     citizen_merchant_count, island_tiles, outside_red, owns, pioneer_settler_count,
 )
+from . import xevaluate
 from .sample import BASE_TILE_BACKS
+from .values import _INHABITANT, WIN, _inhabitant_value, merchant_progress
 
 _NEED = dict(GOALS)
 GOAL_NAMES = tuple(name for name, _ in GOALS)
 GOLD, OFFICES, AGREEMENTS, BUILDINGS, MERCHANTS = range(5)
-WIN = 100.0
-# Partial credit of each inhabitant kind towards three merchants.
-_MERCHANT_CREDIT = {"pioneer": 0.0, "settler": 0.2, "citizen": 0.55, "merchant": 1.0}
 _HAND_LIMIT = 5
 _OUTSIDE_TOP3 = 0.15  # progress on a goal outside the best three still has some value
 _VP_BONUS = 0.6
@@ -54,14 +53,6 @@ def _buildings_reachable(player, supply):
     """Owned buildings plus types still in the supply that the seat lacks."""
     owned = [b for b in player.buildings if b is not None]
     return len(owned) + sum(1 for b, n in supply.items() if n > 0 and b not in owned)
-
-
-def merchant_progress(slots):
-    """Progress towards three merchants: only the three most developed
-    inhabitants count (settlers beyond them would make 2 merchants and
-    4 settlers look nearly done, and the last development worthless)."""
-    credits = sorted((_MERCHANT_CREDIT[k] for k in slots if k is not None), reverse=True)
-    return min(sum(credits[: _NEED["merchants"]]) / _NEED["merchants"], 1.0)
 
 
 def gold_progress(gold):
@@ -315,22 +306,6 @@ def hand_value(player, progress, supply=None, new_ship=0.12, inhabitant=None):
     return sum(unit_values[:_HAND_LIMIT]) + 0.005 * sum(unit_values[_HAND_LIMIT:])
 
 
-# Inhabitants buy goods (income) and are steps towards merchants.
-_INHABITANT = {"pioneer": 0.06, "settler": 0.15, "citizen": 0.26, "merchant": 0.38}
-# hard's table: a placed pioneer is the step every later goal waits on (a
-# slot to develop towards merchants; the next slot carries a building), and
-# medium's 0.06 lets the wood a pioneer needs be sold. Medium's greedy rule
-# with 0.09, one seat against three mediums, won 176 of 600 4-player
-# matches against medium's own 147 (seeds 30001 and 50001). A pioneer worth
-# more than a settler (0.18) is never developed: 16% of 200.
-HARD_INHABITANT = {**_INHABITANT, "pioneer": 0.09}
-
-
-def _inhabitant_value(player, inhabitant=None):
-    inhabitant = inhabitant or _INHABITANT
-    return sum(inhabitant[k] for k in player.slots if k is not None)
-
-
 def evaluate(state, seat, beliefs=None, inhabitant=None):
     """The value of ``state`` for ``seat`` (own holdings only), with
     ``inhabitant`` the table of inhabitant values (medium's by default)."""
@@ -366,7 +341,3 @@ def relative_value(state, seat, beliefs=None, inhabitant=None, own_value=evaluat
     mine = own_value(state, seat, beliefs, inhabitant)
     rival = max(public_strength(state, s, inhabitant) for s in range(state.num_players) if s != seat)
     return mine - rival
-
-
-# The expansion's value builds on this module's helpers (imported last: no cycle).
-from . import xevaluate  # noqa: E402

@@ -17,7 +17,8 @@ the public stacks.
 
 from ...games.anno1503.data import RULES
 from ...games.anno1503.turn import production_options
-from .evaluate import HARD_INHABITANT, evaluate, relative_value, tile_beliefs
+from .evaluate import evaluate, relative_value, tile_beliefs
+from .values import HARD_INHABITANT
 
 # The die's top face is the event face; production numbers lie below it.
 _EVENT_FACE = RULES["event_die_face"]

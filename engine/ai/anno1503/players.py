@@ -1,7 +1,7 @@
 """The Anno 1503 players: ``easy`` and ``medium`` (greedy) and ``hard`` (search).
 
 ``hard`` values positions with its own inhabitant table
-(``evaluate.HARD_INHABITANT``) and its leaves one production roll ahead
+(``values.HARD_INHABITANT``) and its leaves one production roll ahead
 (``outlook``); in the expansion its value is medium's.
 
 Every player sees only its view: it samples one full state consistent with
@@ -71,7 +71,7 @@ class GreedyPlayer(levels.GreedyPlayer):
 
 class HardGreedyPlayer(GreedyPlayer):
     """``hard``'s decisions outside its searched turns: medium's rule with
-    hard's inhabitant values (``evaluate.HARD_INHABITANT``)."""
+    hard's inhabitant values (``values.HARD_INHABITANT``)."""
 
     greedy_choice = staticmethod(hard_greedy_choice)
 

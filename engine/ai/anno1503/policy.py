@@ -17,9 +17,8 @@ Unknown action types are scored neutrally, like ending the turn.
 
 from ...games.anno1503.xdata import X_GEO
 from ..levels import greedy
-from .evaluate import (
-    GOLD, HARD_INHABITANT, evaluate, goal_gain, goal_progress, gold_progress, tile_beliefs,
-)
+from .evaluate import GOLD, evaluate, goal_gain, goal_progress, gold_progress, tile_beliefs
+from .values import HARD_INHABITANT
 from .xpolicy import X_APPLIED, attack_score, respond_score, worth_taking
 
 # A small edge for ending the turn: pointless moves are not made.

@@ -18,7 +18,7 @@ from ...games.anno1503.xdata import (
     REPAIR_COST, TILE_STRENGTH, X_GEO,
 )
 from ...games.anno1503.xrules import cannons
-from .evaluate import WIN, _INHABITANT, _inhabitant_value, merchant_progress
+from .values import _INHABITANT, WIN, _inhabitant_value, merchant_progress
 
 # Entering a pirate square ends the ship's move (its AP drop to 0) and
 # starts a battle: it costs about a turn's sailing, not one step. Without

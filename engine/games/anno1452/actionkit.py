@@ -2,7 +2,7 @@
 
 from ...core import ActionSpec
 from ...params import IntRange, OneOf, Square
-from .data import MAX_SLOTS, NUM_CARDS, REGION_NAMES
+from .data import CARDS, MAX_SLOTS, NUM_CARDS, REGION_NAMES
 
 REGION = OneOf(REGION_NAMES, "a region of the map")
 ESTATE = Square(len(REGION_NAMES), MAX_SLOTS, "an Estate as [region index, slot]")
@@ -28,14 +28,12 @@ def end_decision(d):
 
 def hand_cards(d, seat, kind=None, effect=None):
     """Card ids in ``seat``'s hand, optionally of one kind / effect."""
-    from .data import CARDS
     return [c for c in d["players"][seat]["hand"]
             if (kind is None or CARDS[c]["kind"] == kind) and (effect is None or CARDS[c].get("effect") == effect)]
 
 
 def own_card(d, seat, card, kind):
     """Why ``card`` cannot be played by ``seat`` as ``kind``, or None."""
-    from .data import CARDS
     if card not in d["players"][seat]["hand"]:
         return "card_not_in_hand"
     if CARDS[card]["kind"] != kind:

@@ -9,8 +9,8 @@ from .actionkit import CARD, discard_from_hand, make_spec
 from .battle import apply_losses, loss_range, side_of, usable_reactions
 from .data import CARDS, KING_SOLDIERS
 from .deck import crowned_role
-from .flow import push_front
 from .state import change_prestige, event, pay_gold
+from .steps import push_front
 
 TOURNAMENT_FEE = 3
 

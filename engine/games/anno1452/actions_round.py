@@ -26,6 +26,7 @@ from .board import (
 from .data import REGION_INDEX, REGION_NAMES
 from .deck import crowned_role
 from .state import event, is_player, pay_gold
+from .trade import pass_open_swap
 
 CITIZEN_COST = 3
 
@@ -202,7 +203,6 @@ def _do_attack(d, seat, a, events):
 
 
 def _do_pass(d, seat, a, events):
-    from .trade import pass_open_swap
     if d["decision"]["kind"] == "open_swap":
         pass_open_swap(d, seat, events)
         return

@@ -4,12 +4,14 @@ once per player per evaluation round in the window of its phase.
 
 from ...params import IntRange, Optional
 from .actionkit import CARD, ESTATE, REGION, discard_from_hand, end_decision, make_spec
+from .actions_cards import add_city
 from .actions_round import attack_candidates, attack_problem
 from .battle import start_battle
 from .board import can_build_city, iter_estates, remove_citizens_auto, settle_holdings, totals
 from .data import CARDS, REGION_INDEX, REGION_NAMES
 from .evaluation import window_cards
 from .state import change_prestige, event, gain_gold, pay_gold, players_of
+from .steps import decide
 
 MERCENARIES = 3
 STADTRECHT_COST = 2
@@ -143,7 +145,6 @@ def _ar_landfrieden(d, seat, a, events):
 
 
 def _ar_stadtrecht(d, seat, a, events):
-    from .actions_cards import add_city
     pay_gold(d, seat, STADTRECHT_COST, events, "stadtrecht")
     add_city(d, seat, *a["target"], events, "stadtrecht")
     settle_holdings(d, events)
@@ -153,7 +154,6 @@ def _ar_turnier(d, seat, a, events):
     change_prestige(d, seat, 1, events, "turnier")
     others = [s for s in d["order"] if s != seat and d["players"][s]["gold"] >= 3]
     if others:
-        from .flow import decide
         decide(d, "tournament", others)
 
 

@@ -12,6 +12,7 @@ from .board import estate_at, remove_estate, settle_holdings
 from .data import CARDS, REGION_NAMES
 from .deck import crowned_role
 from .state import change_prestige, event, is_player, roll
+from .steps import decide, push_front
 
 SIDES = ("attacker", "defender")
 DEFENDER_ONLY = ("befestigung", "hinterhalt", "waffenstillstand")
@@ -32,7 +33,6 @@ def start_battle(d, seat, origin, target, events, mercenaries=0, fehde=False):
           mercenaries=mercenaries, region=REGION_NAMES[target[0]])
     if not fehde:
         change_prestige(d, seat, -1, events, "declaration_of_war")
-    from .flow import push_front
     push_front(d, ["battle"])
 
 
@@ -55,7 +55,6 @@ def usable_reactions(d, b, side):
 
 
 def _step_battle(d, events):
-    from .flow import decide
     b = d["battle"]
     if b["stage"] == "soldiers":
         for side in SIDES:
@@ -189,7 +188,6 @@ def loss_range(d, b, side):
 
 
 def _losses(d, b, events):
-    from .flow import decide
     choosers = []
     for side in SIDES:
         if b["hits"][side] == 0:
@@ -229,7 +227,6 @@ def _after_losses(d, b, events):
         _finish(d, b, att_gone, def_gone, events)
     else:
         b["stage"] = "round"
-        from .flow import push_front
         push_front(d, ["battle"])
 
 

@@ -5,10 +5,11 @@ order and every player finishes a phase before the next one starts. The
 final evaluation plays only income and prestige, then scores.
 """
 
-from .board import principalities_of, settle_holdings, totals, iter_estates
+from .board import iter_estates, principalities_of, settle_holdings, totals
 from .data import CARDS, HAND_SIZE, ROWS
 from .deck import draw_cards, elect_king, end_crowns
 from .state import change_prestige, event, gain_gold, pay_gold, players_of, roll
+from .steps import decide, push_front
 
 # Special Action cards usable in each ER window (their "ER:" text).
 WINDOW_CARDS = {
@@ -60,7 +61,6 @@ def discard_limits(d, seat):
 
 
 def _discard_turn(d, events, seat):
-    from .flow import decide, push_front
     push_front(d, ["refill", seat])
     if d["players"][seat]["hand"]:
         decide(d, "discard", [seat], discarded=0, hand_start=len(d["players"][seat]["hand"]))
@@ -93,12 +93,10 @@ def window_cards(d, seat, window):
 
 
 def _window(d, events, window):
-    from .flow import push_front
     push_front(d, *[["ask_special", window, s] for s in d["order"] if window_cards(d, s, window)])
 
 
 def _ask_special(d, events, window, seat):
-    from .flow import decide
     if window_cards(d, seat, window):
         decide(d, "er_special", [seat], window=window)
 
@@ -196,7 +194,6 @@ def _coronation(d, events):
 # --- phase 6: turn order -------------------------------------------------------
 
 def _order(d, events):
-    from .flow import push_front
     d["new_order"] = [None] * d["num_players"]
     choosers = [s for s in (d["king"], d["anti_king"]) if s is not None]
     choosers += [s for s in d["order"] if s in d["er_effects"]["landfrieden"] and s not in choosers]
@@ -204,7 +201,6 @@ def _order(d, events):
 
 
 def _position(d, events, seat):
-    from .flow import decide
     decide(d, "position", [seat])
 
 

@@ -9,6 +9,7 @@ decision and may push steps (a battle, a tournament) to the queue's front.
 from . import evaluation
 from .data import AR_DICE, ROWS
 from .state import event, roll
+from .steps import decide, push_front
 
 # A decision's kind -> the action types a deciding seat may post.
 DECISION_ACTIONS = {
@@ -25,14 +26,6 @@ DECISION_ACTIONS = {
     "position": ("choose_position",),
     # "trade" and "offer_reply" are added by game.py from trade.DECISIONS.
 }
-
-
-def decide(d, kind, seats, **extra):
-    d["decision"] = {"kind": kind, "seats": list(seats), **extra}
-
-
-def push_front(d, *steps):
-    d["queue"][0:0] = [list(s) for s in steps]
 
 
 def advance(d, events):

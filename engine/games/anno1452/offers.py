@@ -10,8 +10,8 @@ from ...params import IntRange, OneOf, Optional
 from .actionkit import CARD, ESTATE, SEAT, make_spec
 from .board import citizen_supply, estate_at, estate_supply, settle_holdings
 from .data import REGION_NAMES
-from .flow import decide, push_front
 from .state import event
+from .steps import decide, push_front
 
 MAX_OFFERS = 3  # drafts per player and phase
 MAX_ITEMS = 4  # per side

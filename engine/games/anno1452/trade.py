@@ -18,8 +18,8 @@ from . import offers
 from .actionkit import CARD, make_spec
 from .data import CARDS, HAND_SIZE
 from .deck import next_card, resolve_event
-from .flow import decide, push_front
 from .state import event
+from .steps import decide, push_front
 
 OPEN_CARDS = HAND_SIZE
 

@@ -6,9 +6,9 @@ to anyone but its author.
 """
 
 from .board import principalities_of, totals
-from .state import copy_data
 from .data import CARDS, MAX_CITIES, MAX_ESTATES, REGION_NAMES, ROWS
 from .evaluation import victory_points
+from .state import copy_data
 
 
 def _player_view(d, seat, viewer):

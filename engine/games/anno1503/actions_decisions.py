@@ -9,7 +9,8 @@ from ...core import ActionSpec
 from ...params import IntRange, OneOf, Optional, Square
 from .data import COMMODITIES, RULES
 from .xdata import LUXURIES, X_COLS, X_ROWS, geometry
-from .turn import event, give, lose_tile, pass_turn, put_expansion_tile, put_reserve_tile, resume
+from .events import event
+from .turn import give, lose_tile, pass_turn, put_expansion_tile, put_reserve_tile, resume
 
 HAND_LIMIT = RULES["hand_limit"]
 _COMMODITY = OneOf(COMMODITIES + LUXURIES, "a commodity (luxuries only with the expansion)")

@@ -16,7 +16,8 @@ from .rules import (
     FIRST_BUILDING_SLOT, buy_price, can_pay, can_pay_hand, has_citizen_merchant_tile,
     has_pioneer_settler_tile, owns, pay, sell_price, take,
 )
-from .turn import event, pass_turn, ship_ap
+from .events import event
+from .turn import pass_turn, ship_ap
 
 HAND_LIMIT = RULES["hand_limit"]
 _BBO_PAYMENT = RULES["big_branch_office_payment"]

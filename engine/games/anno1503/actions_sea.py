@@ -13,7 +13,7 @@ from .data import ISLAND_IDS, ISLANDS, RULES, TILE_KINDS, tile_public
 from .xdata import PIRATE_SQUARES, X_COLS, X_ROWS, geometry
 from .xcombat import enter_pirate_square
 from .actions_island import can_develop, develop_slot
-from .turn import event
+from .events import event
 
 _MAX_AGREEMENTS = RULES["max_trade_agreements"]
 _GOLD_TREASURE = RULES["gold_treasure"]

@@ -4,7 +4,8 @@ from ...errors import InvalidOptionsError
 from ...rng import Rng
 from .data import BASE_TILE_COUNT, BUILDINGS, BUILDINGS_BY_BACK, MARKS, RULES, SPACES, START, TILE_BACKS
 from .state import Player, State
-from .turn import begin_turn, event
+from .events import event
+from .turn import begin_turn
 from .xsetup import set_up_expansion
 
 EXPANSIONS = ("none", "pirates_aristocrats")

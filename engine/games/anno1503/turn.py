@@ -12,7 +12,9 @@ from .data import (
     TILE_COMMODITY, tile_public,
 )
 from .xdata import PIRATE_SPACE_INDICES, PORT_INDEX, TILE_CROWN, geometry, is_expansion
+from .events import event
 from .rules import has_won, island_tiles, outside_red, owns, take, turn_order
+from .xrules import x_has_won
 
 _EVENT_FACE = RULES["event_die_face"]
 _SHIP_AP = {int(n): ap for n, ap in RULES["ship_ap"].items()}
@@ -22,10 +24,6 @@ def ship_ap(state, player):
     """Full AP of one ship this turn: by player count, doubled by a Shipyard."""
     ap = _SHIP_AP[state.num_players]
     return ap * 2 if owns(player, "shipyard") else ap
-
-
-def event(events, kind, seat, /, **data):
-    events.append({"type": kind, "seat": seat, "data": data})
 
 
 # --- starting and ending turns -------------------------------------------------
@@ -70,7 +68,6 @@ def check_win(state, events):
 def _wins(player):
     if player.x is None:
         return has_won(player)
-    from .xrules import x_has_won  # xrules imports this module
     return x_has_won(player)
 
 

@@ -11,7 +11,8 @@ from ...core import ActionSpec
 from ...params import IntRange, OneOf, Optional
 from .actions_island import can_develop, develop_slot, finish_turn
 from .rules import can_pay, pay, take
-from .turn import event, ship_ap
+from .events import event
+from .turn import ship_ap
 from .xcombat import attack_lair, give_penalty, offer_answer, pirate_attack_answer, sea_hero_answer
 from .xdata import (
     ARISTO_BUILDINGS, ARISTO_COSTS, ARISTO_SITES, CARD_TYPES, CATHEDRAL_CARDS, LUXURIES,

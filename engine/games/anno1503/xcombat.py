@@ -8,7 +8,8 @@ rolls for the pirate/lair side) and every roll is a public event.
 """
 
 from .rules import pay, take
-from .turn import ask, event
+from .events import event
+from .turn import ask
 from .xdata import (
     LUXURIES, PIRATE_CARDS, PORT_SEA, TILE_STRENGTH, XRULES, geometry,
 )

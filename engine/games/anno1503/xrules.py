@@ -6,7 +6,7 @@ the home island and three on the aristocrat island; the active player wins
 with at least one of each group's required counts (1 home + 2 aristocrat).
 """
 
-from .turn import event
+from .events import event
 from .xdata import (
     CANNON_PRICES, COMBAT_DIE, LUXURIES, MAX_LAIRS, TILE_DISCOUNT, VICTORY, XRULES,
 )

@@ -7,7 +7,7 @@ ran through a pirate square it then refused to enter.
 """
 
 import engine
-from engine.ai.anno1503.evaluate import merchant_progress
+from engine.ai.anno1503.values import merchant_progress
 from engine.ai.anno1503.xevaluate import _STEPS, _targets, x_progress
 from engine.games.anno1503.xdata import ARISTO_COSTS, PIRATE_SQUARES
 

@@ -7,7 +7,8 @@ offices and buying.
 """
 
 import engine
-from engine.ai.anno1503.evaluate import HARD_INHABITANT, evaluate
+from engine.ai.anno1503.evaluate import evaluate
+from engine.ai.anno1503.values import HARD_INHABITANT
 from engine.ai.anno1503.outlook import next_roll_value
 from engine.ai.anno1503.policy import greedy_choice, hard_greedy_choice
 from engine.games.anno1503.data import TILE_COMMODITY
