@@ -22,7 +22,7 @@ gunicorn serving the service (http_bench.Gunicorn) and RQ workers
    actions) against its number of actions: a least-squares line gives bytes
    per match at any length, and the finished matches give bytes per
    finished match;
-3. ``hard``: its CPU per decision (it searches for its time budget) from
+3. ``hard``: its CPU per decision (a fixed count of simulations) from
    ``--hard-decisions`` decisions timed in this process with the engine;
 4. the model: the figures above applied to the load of ``--matches``
    concurrent matches and ``--moves-per-s`` moves per second, with the
@@ -288,7 +288,7 @@ def parse_args(argv=None):
     parser.add_argument("--ai-matches", type=int, default=4, help="matches per game and level")
     parser.add_argument("--ai-batch-s", type=float, default=25.0, help="seconds per game and level")
     parser.add_argument("--ai-workers", type=int, default=2, help="RQ worker processes")
-    parser.add_argument("--hard-decisions", type=int, default=5)
+    parser.add_argument("--hard-decisions", type=int, default=30)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=16, help="gunicorn threads per worker")
     parser.add_argument("--seed", type=int, default=1)
