@@ -522,7 +522,17 @@ class Store:
         return [orjson.loads(raw) for raw in self.redis.lrange(actions_key(match_id), 0, -1)]
 
     def read_idempotency(self, key):
-        raw = self.redis.get(key)
+        """The record stored under ``key`` (None: none). With ``wait`` set, the
+        same round trip WAITs on the record's node, so a record whose commit
+        was answered 503 (too few replicas confirmed it) is answered 503 again
+        until they do: a retry is told "accepted" only under the guarantee
+        the first attempt was refused for lacking."""
+        if self.wait is None:
+            raw = self.redis.get(key)
+        else:
+            raw, replicas = self._scripted_round_trip(("GET", key), ("WAIT", *self.wait))
+            if raw is not None:
+                CommitResult("DUP", replicas=replicas, wanted=self.wait[0]).raise_if_unreplicated()
         return None if raw is None else orjson.loads(raw)
 
     # --- writing ---------------------------------------------------------

@@ -5,22 +5,18 @@ and the key before the token is checked, and no other token can read it.
 
 The 503 case is real: with REDIS_WAIT_REPLICAS=1 and no replica, every
 commit is stored and answered 503 (too few replicas confirmed it), which is
-what a client retries.
+what a client retries; the retry is answered 503 too until a real replica
+confirms the record.
 """
 
-import pytest
+import time
+
+import redis
+
+from service.redis_process import RedisProcess
 
 from .conftest import make_app
 from .helpers import bearer, create, humans
-
-
-@pytest.fixture
-def unconfirmed_app(app, redis_server):
-    """On ``app``'s Redis, every commit stored, then answered 503: no
-    replica confirms it."""
-    app = make_app(redis_server.url, REDIS_WAIT_REPLICAS=1, REDIS_WAIT_TIMEOUT_MS=20)
-    yield app
-    app.extensions["tabula"].close()
 
 
 def _resign(client, match_id, token, key=None):
@@ -49,21 +45,46 @@ def test_a_resign_retried_with_its_key_gets_the_first_answer(client):
     assert _resign(client, match_id, token, "resign-2").status_code == 401
 
 
-def test_a_resign_answered_503_is_stored_and_its_retry_gets_the_result(client, unconfirmed_app):
-    created = create(client, seats=humans(2))
-    match_id, token = created["match"]["id"], created["tokens"]["0"]
-    client = unconfirmed_app.test_client()
-    lost = _resign(client, match_id, token, "resign-after-503")
-    assert lost.status_code == 503 and lost.get_json()["error"] == "unavailable"
-    match = _match(client, match_id)
-    assert match["seats"][0]["resigned"]  # the 503 came after the commit
+def test_a_resign_answered_503_is_answered_503_again_until_a_replica_confirms_it():
+    """The record of a commit answered 503 (stored, too few replicas) is
+    itself unconfirmed: its retry WAITs too, and gets the result only once a
+    replica has it. A real replica is attached between the retries."""
+    with RedisProcess() as primary, RedisProcess() as replica:
+        plain = make_app(primary.url)  # creates the match without waiting
+        created = create(plain.test_client(), seats=humans(2))
+        match_id, token = created["match"]["id"], created["tokens"]["0"]
+        waiting = make_app(primary.url, REDIS_WAIT_REPLICAS=1, REDIS_WAIT_TIMEOUT_MS=50)
+        client = waiting.test_client()
+        try:
+            lost = _resign(client, match_id, token, "resign-after-503")
+            assert lost.status_code == 503 and lost.get_json()["error"] == "unavailable"
+            match = _match(plain.test_client(), match_id)
+            assert match["seats"][0]["resigned"]  # the 503 came after the commit
 
-    retry = _resign(client, match_id, token, "resign-after-503")
+            unconfirmed = _resign(client, match_id, token, "resign-after-503")
+            assert unconfirmed.status_code == 503, unconfirmed.get_json()
 
-    assert retry.status_code == 200, retry.get_json()
-    assert retry.get_json()["seats"][0]["resigned"]
-    assert retry.get_json()["version"] == match["version"]
-    assert _match(client, match_id)["version"] == match["version"]
+            _attach_replica(replica, primary)
+            retry = _resign(client, match_id, token, "resign-after-503")
+            assert retry.status_code == 200, retry.get_json()
+            assert retry.get_json()["seats"][0]["resigned"]
+            assert retry.get_json()["version"] == match["version"]
+            assert _match(client, match_id)["version"] == match["version"]  # applied once
+        finally:
+            waiting.extensions["tabula"].close()
+            plain.extensions["tabula"].close()
+
+
+def _attach_replica(replica, primary, timeout_s=30):
+    """Make ``replica`` replicate ``primary`` and wait until it has caught up."""
+    replica_client = redis.Redis.from_url(replica.url)
+    primary_client = redis.Redis.from_url(primary.url)
+    replica_client.replicaof("127.0.0.1", primary.port)
+    deadline = time.monotonic() + timeout_s
+    while primary_client.wait(1, 100) < 1:
+        assert time.monotonic() < deadline, "the replica never caught up"
+    replica_client.close()
+    primary_client.close()
 
 
 def test_a_move_retried_after_its_token_was_revoked_gets_the_first_answer(client):
