@@ -11,6 +11,7 @@ with ``TABULA_UPDATE_SCREENSHOTS=1`` the README's pictures in
 ``docs/screenshots/`` are replaced too.
 """
 
+import contextlib
 import os
 import shutil
 from pathlib import Path
@@ -65,6 +66,7 @@ class PageWatch:
     def __init__(self, page):
         self.problems = []
         self.not_modified = set()
+        self.leaving = False
         page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
         page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
         page.on("response", self._response)
@@ -81,9 +83,19 @@ class PageWatch:
         # the response arrived; leaving a page aborts its open event stream.
         # Neither is a failure.
         aborted = "ERR_ABORTED" in (request.failure or "")
-        if aborted and (request in self.not_modified or "/stream" in request.url):
+        if aborted and (self.leaving or request in self.not_modified or "/stream" in request.url):
             return
         self.problems.append(f"request failed: {request.method} {request.url} {request.failure}")
+
+    @contextlib.contextmanager
+    def left_by_the_test(self):
+        """While the test itself reloads or leaves the page, the reads the page
+        had in flight are aborted by the browser: not the page's failure."""
+        self.leaving = True
+        try:
+            yield
+        finally:
+            self.leaving = False
 
 
 @pytest.fixture

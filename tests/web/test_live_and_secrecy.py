@@ -9,6 +9,7 @@
 """
 
 import json
+import time
 
 import requests
 
@@ -130,13 +131,22 @@ def test_the_client_plays_on_another_server(stack, other_server, new_page):
     assert watch.problems == [], "\n".join(watch.problems)
 
 
+def _box_of(page, selector, timeout_s=30):
+    """The element's bounding box; measured again when a live re-render (the
+    AI moving) replaced the element between finding and measuring it."""
+    deadline = time.monotonic() + timeout_s
+    while (box := page.locator(selector).bounding_box()) is None:
+        assert time.monotonic() < deadline, f"{selector} never stayed on the page to be measured"
+    return box
+
+
 def test_the_board_fits_a_phone(stack, new_page):
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "easy"}]
     match_id, tokens = _create(stack, "anno1452", {"scenario": "ottokar_a"}, seats)
     page, watch = new_page(width=390, height=844)
     page.goto(f"{stack}/play/#/match/{match_id}")
     page.wait_for_selector("main[data-version] .board svg")
-    board = page.locator(".board svg").bounding_box()
+    board = _box_of(page, ".board svg")
     assert board["width"] <= 390
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
     screenshot(page, "phone-anno1452")
@@ -157,7 +167,8 @@ def test_a_person_joins_an_open_seat_from_the_lobby(stack, new_page):
     # Reload once the page is following live (its first reads done: a reload
     # aborts reads in flight), the token is kept in the browser: still Bo's seat.
     page.wait_for_selector(".live-state:has-text('live')")
-    page.reload()
+    with watch.left_by_the_test():  # a read an AI move set off may still be in flight
+        page.reload()
     page.wait_for_selector("main[data-status=active] .board svg")
     assert "You play Bo." in page.locator(".status").inner_text()
     match = requests.get(f"{stack}/v1/matches/{match_id}", timeout=10).json()
