@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.live import LiveServer, RqWorker
+from tests.service.live import QUICK_STOP_ENV, served_with_a_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT_SRC = ROOT / "client" / "src"
@@ -20,18 +20,14 @@ if str(CLIENT_SRC) not in sys.path:
 
 from tabula_client import Client  # noqa: E402  (importable once client/src is on sys.path)
 
-# Open streams would hold gunicorn's stop for 20 s; a stream waits
-# STREAM_REMATCH_WAIT_S (30 s) after the end for a rematch before its final Match.
-SERVER_ENV = {"GUNICORN_GRACEFUL_TIMEOUT": "2", "STREAM_REMATCH_WAIT_S": "0"}
+SERVER_ENV = QUICK_STOP_ENV
 
 
 @pytest.fixture(scope="session")
 def server_url(redis_url, tmp_path_factory):
     """The base URL of gunicorn + one AI worker, rate limits off."""
-    logs = tmp_path_factory.mktemp("client-stack")
-    with RqWorker(redis_url, log=logs / "worker.log"), \
-            LiveServer(redis_url, log=logs / "gunicorn.log", env=SERVER_ENV) as server:
-        yield server.url
+    with served_with_a_worker(redis_url, tmp_path_factory.mktemp("client-stack")) as url:
+        yield url
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import engine
 from engine.render import board_svg
 from engine.runner import replay
 from tabula_env.match import Match
-from tests.service.live import LiveServer, RqWorker
+from tests.service.live import served_with_a_worker
 
 CLIENT_SRC = Path(__file__).resolve().parents[2] / "client" / "src"
 if str(CLIENT_SRC) not in sys.path:
@@ -24,16 +24,13 @@ from tabula_client import Client
 
 from examples.env.live_agent import live_observation, play, random_policy
 
-SERVER_ENV = {"GUNICORN_GRACEFUL_TIMEOUT": "2", "STREAM_REMATCH_WAIT_S": "0"}
 VARIANT = "anno1452-basic-ottokar_a-2p"
 
 
 @pytest.fixture(scope="module")
 def server_url(redis_url, tmp_path_factory):
-    logs = tmp_path_factory.mktemp("env-live")
-    with RqWorker(redis_url, log=logs / "worker.log"), \
-            LiveServer(redis_url, log=logs / "gunicorn.log", env=SERVER_ENV) as server:
-        yield server.url
+    with served_with_a_worker(redis_url, tmp_path_factory.mktemp("env-live")) as url:
+        yield url
 
 
 def test_an_env_agent_plays_a_live_match_through_the_client(server_url):

@@ -76,3 +76,13 @@ def run_ai_jobs(services, max_jobs=None):
 @pytest.fixture
 def ai_runner(services):
     return lambda max_jobs=None: run_ai_jobs(services, max_jobs)
+
+
+@pytest.fixture
+def stall_app(redis_server):
+    """An app on a flushed ``redis_server`` whose AI decisions count as
+    stalled at once (AI_STALL_S=0): the recovery acts on every read and sweep."""
+    redis.Redis.from_url(redis_server.url).flushdb()
+    app = make_app(redis_server.url, AI_STALL_S=0, WORKER_SEEN_S=5)
+    yield app
+    app.extensions["tabula"].close()

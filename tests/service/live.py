@@ -6,6 +6,7 @@ gunicorn's own errors, chunked bodies, the fuzzer over HTTP.
         status, headers, body = server.request("GET", "/healthz")
 """
 
+import contextlib
 import http.client
 import json
 import os
@@ -160,3 +161,16 @@ class RqWorker:
         _stop(self.proc)
         if self._log_file not in (None, subprocess.DEVNULL):
             self._log_file.close()
+
+
+# Open streams would hold gunicorn's stop for 20 s; a stream waits
+# STREAM_REMATCH_WAIT_S (30 s) after the end for a rematch before its final Match.
+QUICK_STOP_ENV = {"GUNICORN_GRACEFUL_TIMEOUT": "2", "STREAM_REMATCH_WAIT_S": "0"}
+
+
+@contextlib.contextmanager
+def served_with_a_worker(redis_url, logs, env=QUICK_STOP_ENV):
+    """gunicorn and one RQ worker on ``redis_url`` (logs in ``logs``); yields the base URL."""
+    with RqWorker(redis_url, log=logs / "worker.log"), \
+            LiveServer(redis_url, log=logs / "gunicorn.log", env=env) as server:
+        yield server.url

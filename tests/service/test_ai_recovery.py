@@ -9,23 +9,12 @@ again. So a decision may have two jobs: both must apply it once.
 import threading
 import time
 
-import pytest
-import redis
 from rq.job import Job, JobStatus
 
 from service import ai, ai_jobs
 
-from .conftest import make_app, run_ai_jobs
+from .conftest import run_ai_jobs
 from .test_ai_jobs import _human_vs_ai
-
-
-@pytest.fixture
-def stall_app(redis_server):
-    """AI decisions stall at once (test_deadlines.py's; tests/cluster has its own)."""
-    redis.Redis.from_url(redis_server.url).flushdb()
-    app = make_app(redis_server.url, AI_STALL_S=0, WORKER_SEEN_S=5)
-    yield app
-    app.extensions["tabula"].close()
 
 
 def _stall(app):

@@ -9,7 +9,6 @@ Workers shared one heartbeat key, so a dead worker went unnoticed by
 import time
 
 import orjson
-import pytest
 import redis
 from rq.job import Job, JobStatus
 
@@ -18,14 +17,6 @@ from service import ai, sweeper
 from .conftest import make_app
 from .helpers import create, humans
 from .test_ai_jobs import _human_vs_ai
-
-
-@pytest.fixture
-def stall_app(redis_server):
-    redis.Redis.from_url(redis_server.url).flushdb()
-    app = make_app(redis_server.url, AI_STALL_S=0, WORKER_SEEN_S=5)
-    yield app
-    app.extensions["tabula"].close()
 
 
 def _count_reads(services, monkeypatch):

@@ -203,23 +203,6 @@ def test_a_defeated_lair_discounts_luxury():
     assert of_type(events, "bought")[0]["data"]["gold"] == 10 - 3
 
 
-def test_no_third_lair():
-    d = xposition(3)
-    aristo(d, 0)["lairs"] = [lair_tile(4), lair_tile(5)]
-    for t in aristo(d, 0)["lairs"]:
-        for pile in ("expansion_reserve", "box"):
-            if t in d[pile]:
-                d[pile].remove(t)
-        for k, v in d["spaces"].items():
-            if v == t:
-                d["spaces"][k] = None
-    put_expansion_tile(d, lair_tile(6), LAIR_SPACE)
-    place_ship(d, 0, BESIDE_LAIR_SPACE)
-    state, events = play(xload(d), 0, {"type": "discover", "ship": 0, "space": LAIR_SPACE})
-    assert not of_type(events, "lair_attacked")
-    assert [a["type"] for a in game().legal_actions(state, 0)] == ["return_tile"]
-
-
 def test_damaged_ship_cannot_sail_until_repaired():
     tile, state, _ = _lair_fight(LOSS)
     assert not [a for a in game().legal_actions(state, 0) if a["type"] == "move_ship" and a["ship"] == 0]
