@@ -7,6 +7,8 @@ starts no battle: the player decides, and the decision is a legal action
 (``return_tile`` or ``attack_lair``) whose events tell the table which.
 """
 
+import pytest
+
 from engine import IllegalActionError
 
 from .helpers import game, of_type, play
@@ -99,12 +101,7 @@ def test_no_attack_offered_with_two_lairs_defeated():
     place_ship(d, 0, BESIDE_LAIR_SPACE)
     state, _ = play(xload(d), 0, {"type": "discover", "ship": 0, "space": LAIR_SPACE})
     assert [a["type"] for a in game().legal_actions(state, 0)] == ["return_tile"]
-    try:
-        play(state, 0, ATTACK)
-    except IllegalActionError as exc:
-        assert exc.reason == "two_lairs_defeated"
-    else:
-        raise AssertionError("a third lair was attacked")
+    _assert_refused("two_lairs_defeated", lambda: play(state, 0, ATTACK))
 
 
 def test_only_a_lair_can_be_attacked():
@@ -114,20 +111,16 @@ def test_only_a_lair_can_be_attacked():
     put_expansion_tile(d, luxury_office_tile("silk"), LAIR_SPACE)
     state, _ = play(xload(d), 0, {"type": "discover", "ship": 0, "space": LAIR_SPACE})
     assert "attack_lair" not in {a["type"] for a in game().legal_actions(state, 0)}
-    try:
-        play(state, 0, ATTACK)
-    except IllegalActionError as exc:
-        assert exc.reason == "not_a_lair"
-    else:
-        raise AssertionError("a luxury office was attacked")
+    _assert_refused("not_a_lair", lambda: play(state, 0, ATTACK))
 
 
 def test_attack_lair_is_refused_outside_a_tile_decision():
     d = xposition(3)
-    try:
-        play(xload(d), 0, ATTACK)
-    except IllegalActionError as exc:
-        assert exc.reason == "wrong_phase"
-    else:
-        raise AssertionError("attack_lair accepted in the main phase")
+    _assert_refused("wrong_phase", lambda: play(xload(d), 0, ATTACK))
 
+
+def _assert_refused(reason, attempt):
+    """``attempt()`` raises IllegalActionError with ``reason``."""
+    with pytest.raises(IllegalActionError) as refused:
+        attempt()
+    assert refused.value.reason == reason
