@@ -11,6 +11,7 @@ have rules of thumb in ``decisions``.
 """
 
 from ...errors import EngineError
+from ...games.anno1452.actions_special import MERCENARIES
 from ...games.anno1452.board import totals
 from ...games.anno1452.data import BORDERS, CARDS, MAX_ESTATES, REGION_INDEX
 from ..levels import greedy
@@ -19,7 +20,6 @@ from .decisions import RULES
 from .evaluate import GOLD, relative_value
 
 _ATTACK_EFFECTS = ("soeldner", "fehde")
-_MERCENARIES = 3
 _PASS_EDGE = 0.01       # passing beats actions that change nothing
 _RISK = 0.8             # the odds are rough: an attack must promise clearly more
 
@@ -31,7 +31,7 @@ def _effect(action):
 
 def _attack_score(d, seat, action, base):
     effect = _effect(action) if action["type"] == "play_special" else None
-    extra = _MERCENARIES if effect == "soeldner" else 0
+    extra = MERCENARIES if effect == "soeldner" else 0
     target, origin = action["target"], action.get("from")
     if origin is None and d["king"] == seat:
         extra += d["soldiers"]["king"]

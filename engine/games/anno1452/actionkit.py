@@ -1,6 +1,12 @@
-"""Shared pieces of the action modules: the spec wrapper and the domains."""
+"""Shared pieces of the action modules: the spec adapter and the domains.
 
-from ...core import ActionSpec
+Every action module follows ``engine.kit``: per action type three hooks named
+after it (``_settle_candidates``, ``_settle_check``, ``_settle_perform``) and a
+``SPECS`` list at the end. The hooks take the state's plain data ``d``;
+``make_spec`` adapts them to the ``State`` the engine passes.
+"""
+
+from ...kit import ActionSpec
 from ...params import IntRange, OneOf, Square
 from .data import CARDS, MAX_SLOTS, NUM_CARDS, REGION_NAMES
 
@@ -20,6 +26,16 @@ def make_spec(name, params, candidates, check, perform, description):
         lambda state, seat, action, events: perform(state.data, seat, action, events),
         description,
     )
+
+
+def bare_action(name):
+    """The candidates hook of an action without parameters: the action itself."""
+    return lambda d, seat: [{"type": name}]
+
+
+def always_allowed(d, seat, action):
+    """The check hook of an action the deciding seat may always take."""
+    return None
 
 
 def end_decision(d):

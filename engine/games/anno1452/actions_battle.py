@@ -4,15 +4,18 @@
 reactions and losses); the battle resumes once the last one has answered.
 """
 
+from ...kit import event
 from ...params import IntRange, OneOf, Optional
 from .actionkit import CARD, discard_from_hand, make_spec
 from .battle import apply_losses, loss_range, side_of, usable_reactions
-from .data import CARDS, KING_SOLDIERS
+from .data import AR_TEXTS, CARDS, CITIZENS_PER_PLAYER, KING_SOLDIERS
 from .deck import crowned_role
-from .state import change_prestige, event, pay_gold
+from .state import change_prestige, pay_gold
 from .steps import push_front
 
-TOURNAMENT_FEE = 3
+# Turnier: what each other player may pay, and what he gets for it (data/special_actions.json).
+TOURNAMENT_FEE = AR_TEXTS["turnier"]["fee"]
+TOURNAMENT_PRESTIGE = AR_TEXTS["turnier"]["prestige_for_fee"]
 
 
 def _answered(d, seat):
@@ -27,58 +30,58 @@ def _answered(d, seat):
 # --- soldiers ----------------------------------------------------------------------
 
 def _soldier_range(d, seat):
-    b = d["battle"]
+    battle = d["battle"]
     side = d["decision"]["side"]
     available = d["soldiers"][crowned_role(d, seat)]
-    needs_one = side == "attacker" and b["from"] is None and b["soldiers"]["attacker"] == 0
+    needs_one = side == "attacker" and battle["from"] is None and battle["soldiers"]["attacker"] == 0
     return (1 if needs_one else 0), available
 
 
-def _check_commit(d, seat, a):
-    lo, hi = _soldier_range(d, seat)
-    return None if lo <= a["count"] <= hi else "soldiers_out_of_range"
+def _commit_soldiers_check(d, seat, action):
+    fewest, most = _soldier_range(d, seat)
+    return None if fewest <= action["count"] <= most else "soldiers_out_of_range"
 
 
-def _cand_commit(d, seat):
-    lo, hi = _soldier_range(d, seat)
-    return [{"type": "commit_soldiers", "count": n} for n in range(lo, hi + 1)]
+def _commit_soldiers_candidates(d, seat):
+    fewest, most = _soldier_range(d, seat)
+    return [{"type": "commit_soldiers", "count": count} for count in range(fewest, most + 1)]
 
 
-def _do_commit(d, seat, a, events):
-    b = d["battle"]
+def _commit_soldiers_perform(d, seat, action, events):
+    battle = d["battle"]
     side = d["decision"]["side"]
-    d["soldiers"][crowned_role(d, seat)] -= a["count"]
-    b["soldiers"][side] += a["count"]
-    b["committed"][side] = a["count"]
-    event(events, "soldiers_committed", seat, side=side, count=a["count"])
+    d["soldiers"][crowned_role(d, seat)] -= action["count"]
+    battle["soldiers"][side] += action["count"]
+    battle["committed"][side] = action["count"]
+    event(events, "soldiers_committed", seat, side=side, count=action["count"])
     d["decision"] = None
     push_front(d, ["battle"])
 
 
 # --- reactions -----------------------------------------------------------------------
 
-def _check_react(d, seat, a):
-    b = d["battle"]
-    card = a.get("card")
+def _react_check(d, seat, action):
+    battle = d["battle"]
+    card = action.get("card")
     if card is None:
         return None
-    return None if card in usable_reactions(d, b, side_of(b, seat)) else "reaction_not_playable"
+    return None if card in usable_reactions(d, battle, side_of(battle, seat)) else "reaction_not_playable"
 
 
-def _cand_react(d, seat):
-    b = d["battle"]
-    cards = usable_reactions(d, b, side_of(b, seat))
-    return [{"type": "react", "card": None}] + [{"type": "react", "card": c} for c in cards]
+def _react_candidates(d, seat):
+    battle = d["battle"]
+    cards = usable_reactions(d, battle, side_of(battle, seat))
+    return [{"type": "react", "card": None}] + [{"type": "react", "card": card} for card in cards]
 
 
-def _do_react(d, seat, a, events):
-    b = d["battle"]
-    side = side_of(b, seat)
-    b["answered"].append(side)
-    card = a.get("card")
+def _react_perform(d, seat, action, events):
+    battle = d["battle"]
+    side = side_of(battle, seat)
+    battle["answered"].append(side)
+    card = action.get("card")
     if card is not None:
         discard_from_hand(d, seat, card)
-        b["reactions"][side] = CARDS[card]["effect"]
+        battle["reactions"][side] = CARDS[card]["effect"]
         event(events, "reaction_played", seat, card=card, effect=CARDS[card]["effect"], side=side)
     else:
         event(events, "no_reaction", seat, side=side)
@@ -88,54 +91,54 @@ def _do_react(d, seat, a, events):
 
 # --- losses --------------------------------------------------------------------------
 
-def _check_losses(d, seat, a):
-    b = d["battle"]
-    lo, hi = loss_range(d, b, side_of(b, seat))
-    return None if lo <= a["citizens"] <= hi else "losses_out_of_range"
+def _take_losses_check(d, seat, action):
+    battle = d["battle"]
+    fewest, most = loss_range(d, battle, side_of(battle, seat))
+    return None if fewest <= action["citizens"] <= most else "losses_out_of_range"
 
 
-def _cand_losses(d, seat):
-    b = d["battle"]
-    lo, hi = loss_range(d, b, side_of(b, seat))
-    return [{"type": "take_losses", "citizens": n} for n in range(lo, hi + 1)]
+def _take_losses_candidates(d, seat):
+    battle = d["battle"]
+    fewest, most = loss_range(d, battle, side_of(battle, seat))
+    return [{"type": "take_losses", "citizens": count} for count in range(fewest, most + 1)]
 
 
-def _do_losses(d, seat, a, events):
-    b = d["battle"]
-    apply_losses(d, b, side_of(b, seat), a["citizens"], events)
+def _take_losses_perform(d, seat, action, events):
+    battle = d["battle"]
+    apply_losses(d, battle, side_of(battle, seat), action["citizens"], events)
     if _answered(d, seat):
-        b["stage"] = "after_losses"
+        battle["stage"] = "after_losses"
         push_front(d, ["battle"])
 
 
 # --- tournament ------------------------------------------------------------------------
 
-def _check_join(d, seat, a):
-    if a["join"] == "yes" and d["players"][seat]["gold"] < TOURNAMENT_FEE:
+def _join_tournament_check(d, seat, action):
+    if action["join"] == "yes" and d["players"][seat]["gold"] < TOURNAMENT_FEE:
         return "not_enough_gold"
     return None
 
 
-def _cand_join(d, seat):
+def _join_tournament_candidates(d, seat):
     return [{"type": "join_tournament", "join": "no"}, {"type": "join_tournament", "join": "yes"}]
 
 
-def _do_join(d, seat, a, events):
-    if a["join"] == "yes":
+def _join_tournament_perform(d, seat, action, events):
+    if action["join"] == "yes":
         pay_gold(d, seat, TOURNAMENT_FEE, events, "turnier")
-        change_prestige(d, seat, 1, events, "turnier")
+        change_prestige(d, seat, TOURNAMENT_PRESTIGE, events, "turnier")
     else:
         event(events, "tournament_declined", seat)
     _answered(d, seat)
 
 
 SPECS = [
-    make_spec("commit_soldiers", {"count": IntRange(0, KING_SOLDIERS)}, _cand_commit, _check_commit, _do_commit,
+    make_spec("commit_soldiers", {"count": IntRange(0, KING_SOLDIERS)}, _commit_soldiers_candidates, _commit_soldiers_check, _commit_soldiers_perform,
               "King/Anti-King: bring this many Soldiers into the battle (they are lost afterwards)."),
-    make_spec("react", {"card": Optional(CARD)}, _cand_react, _check_react, _do_react,
+    make_spec("react", {"card": Optional(CARD)}, _react_candidates, _react_check, _react_perform,
               "Play one reaction card in this battle, or null for none."),
-    make_spec("take_losses", {"citizens": IntRange(0, 24)}, _cand_losses, _check_losses, _do_losses,
+    make_spec("take_losses", {"citizens": IntRange(0, CITIZENS_PER_PLAYER)}, _take_losses_candidates, _take_losses_check, _take_losses_perform,
               "Allocate the hits: this many Citizens, the rest Soldiers, then the Estate."),
-    make_spec("join_tournament", {"join": OneOf(["yes", "no"])}, _cand_join, _check_join, _do_join,
-              "Turnier: pay 3 gold for +1 Prestige, or not."),
+    make_spec("join_tournament", {"join": OneOf(["yes", "no"])}, _join_tournament_candidates, _join_tournament_check, _join_tournament_perform,
+              f"Turnier: pay {TOURNAMENT_FEE} gold for +{TOURNAMENT_PRESTIGE} Prestige, or not."),
 ]

@@ -4,6 +4,7 @@ Special Action cards are in ``actions_special``. A card is one action: a
 region card is played either for its main effect or as a City card.
 """
 
+from ...kit import event
 from ...params import Optional
 from .actionkit import CARD, ESTATE, SEAT, discard_from_hand, end_decision, make_spec, own_card
 from .board import (
@@ -19,12 +20,12 @@ from .board import (
     totals,
     transfer_principality,
 )
-from .data import CARDS, REGION_INDEX, REGION_NAMES
-from .state import change_prestige, event, gain_gold, pay_gold
+from .data import CARDS, PRICES, REGION_INDEX, REGION_NAMES
+from .state import change_prestige, gain_gold, pay_gold
 
-CITY_COST = 6
+CITY_COST = PRICES["city"]["cost"]
 REGION_KINDS = ("marriage", "title", "inheritance")
-TITLE_PRESTIGE = 2
+TITLE_PRESTIGE = PRICES["title"]["prestige"]
 
 
 def _in_turn(d):
@@ -33,36 +34,36 @@ def _in_turn(d):
 
 # --- City --------------------------------------------------------------------------------
 
-def _check_city(d, seat, a):
-    card = a["card"]
+def _build_city_check(d, seat, action):
+    card = action["card"]
     if card not in d["players"][seat]["hand"] or CARDS[card]["kind"] not in REGION_KINDS:
         return "no_city_card"
-    r, s = a["at"]
-    if r != REGION_INDEX[CARDS[card]["region"]]:
+    region, slot = action["at"]
+    if region != REGION_INDEX[CARDS[card]["region"]]:
         return "wrong_region"
-    if not can_build_city(d, seat, r, s):
+    if not can_build_city(d, seat, region, slot):
         return "no_room_for_city"
     return None if d["players"][seat]["gold"] >= CITY_COST else "not_enough_gold"
 
 
-def _cand_city(d, seat):
-    out = []
+def _build_city_candidates(d, seat):
+    actions = []
     for card in d["players"][seat]["hand"]:
         if CARDS[card]["kind"] in REGION_KINDS:
-            r = REGION_INDEX[CARDS[card]["region"]]
-            out += [{"type": "build_city", "card": card, "at": [r, s]} for rr, s, _ in iter_estates(d, seat) if rr == r]
-    return out
+            region = REGION_INDEX[CARDS[card]["region"]]
+            actions += [{"type": "build_city", "card": card, "at": [region, slot]} for estate_region, slot, _ in iter_estates(d, seat) if estate_region == region]
+    return actions
 
 
-def add_city(d, seat, r, s, events, reason):
-    d["regions"][r]["slots"][s]["city"] = True
-    event(events, "city_built", seat, region=REGION_NAMES[r], slot=s, reason=reason)
+def add_city(d, seat, region, slot, events, reason):
+    d["regions"][region]["slots"][slot]["city"] = True
+    event(events, "city_built", seat, region=REGION_NAMES[region], slot=slot, reason=reason)
 
 
-def _do_city(d, seat, a, events):
-    discard_from_hand(d, seat, a["card"])
+def _build_city_perform(d, seat, action, events):
+    discard_from_hand(d, seat, action["card"])
     pay_gold(d, seat, CITY_COST, events, "city")
-    add_city(d, seat, *a["at"], events, "city_card")
+    add_city(d, seat, *action["at"], events, "city_card")
     settle_holdings(d, events)
     end_decision(d)
 
@@ -70,63 +71,63 @@ def _do_city(d, seat, a, events):
 # --- Marriage --------------------------------------------------------------------------
 
 def _disadvantage_problem(d, seat, card, extra):
-    p = d["players"][seat]
+    player = d["players"][seat]
     needs_discard = False
     for dis in CARDS[card]["disadvantages"]:
-        if p["gold"] < dis.get("pay", 0):
+        if player["gold"] < dis.get("pay", 0):
             return "cannot_pay_marriage"
         if totals(d, seat)[1] < dis.get("remove_citizens", 0):
             return "not_enough_citizens"
-        if p["prestige"] < dis.get("lose_prestige", 0):
+        if player["prestige"] < dis.get("lose_prestige", 0):
             return "not_enough_prestige"
         needs_discard = needs_discard or "discard" in dis
     if needs_discard != (extra is not None):
         return "discard_required" if needs_discard else "nothing_to_discard"
-    if extra is not None and (extra == card or extra not in p["hand"]):
+    if extra is not None and (extra == card or extra not in player["hand"]):
         return "card_not_in_hand"
     return None
 
 
-def _check_marry(d, seat, a):
-    card = a["card"]
+def _marry_check(d, seat, action):
+    card = action["card"]
     why = own_card(d, seat, card, "marriage")
     if why:
         return why
-    p = d["players"][seat]
-    if p["marriage"] is not None or p["married_this_epoch"]:
+    player = d["players"][seat]
+    if player["marriage"] is not None or player["married_this_epoch"]:
         return "already_married_this_epoch"
     if not meets(d, seat, CARDS[card]["requirement"]):
         return "requirement_not_met"
-    return _disadvantage_problem(d, seat, card, a.get("discard"))
+    return _disadvantage_problem(d, seat, card, action.get("discard"))
 
 
-def _cand_marry(d, seat):
-    out = []
+def _marry_candidates(d, seat):
+    actions = []
     hand = d["players"][seat]["hand"]
     for card in hand:
         if CARDS[card]["kind"] != "marriage":
             continue
         if any("discard" in dis for dis in CARDS[card]["disadvantages"]):
-            out += [{"type": "marry", "card": card, "discard": c} for c in hand if c != card]
+            actions += [{"type": "marry", "card": card, "discard": other} for other in hand if other != card]
         else:
-            out.append({"type": "marry", "card": card})
-    return out
+            actions.append({"type": "marry", "card": card})
+    return actions
 
 
-def _do_marry(d, seat, a, events):
-    card = a["card"]
-    p = d["players"][seat]
-    p["hand"].remove(card)
-    p["marriage"] = {"card": card, "conveyed": []}
-    p["married_this_epoch"] = True
+def _marry_perform(d, seat, action, events):
+    card = action["card"]
+    player = d["players"][seat]
+    player["hand"].remove(card)
+    player["marriage"] = {"card": card, "conveyed": []}
+    player["married_this_epoch"] = True
     event(events, "married", seat, card=card, region=CARDS[card]["region"])
     for dis in CARDS[card]["disadvantages"]:
         pay_gold(d, seat, dis.get("pay", 0), events, "marriage")
         remove_citizens_auto(d, seat, dis.get("remove_citizens", 0), events, "marriage")
         change_prestige(d, seat, -dis.get("lose_prestige", 0), events, "marriage")
         if "discard" in dis:
-            discard_from_hand(d, seat, a["discard"])
-            event(events, "card_discarded", seat, card=a["discard"], reason="marriage")
+            discard_from_hand(d, seat, action["discard"])
+            event(events, "card_discarded", seat, card=action["discard"], reason="marriage")
     placed = None
     for ben in CARDS[card]["benefits"]:
         placed = _marriage_benefit(d, seat, ben, placed, events) or placed
@@ -141,106 +142,106 @@ def _marriage_benefit(d, seat, ben, placed, events):
     if "prestige" in ben:
         change_prestige(d, seat, ben["prestige"], events, "marriage")
     if "principality" in ben:
-        r = REGION_INDEX[ben["principality"]]
-        if d["regions"][r]["principality"] != seat:
-            transfer_principality(d, r, seat, events, "marriage")
-            d["players"][seat]["marriage"]["conveyed"].append(r)
+        region = REGION_INDEX[ben["principality"]]
+        if d["regions"][region]["principality"] != seat:
+            transfer_principality(d, region, seat, events, "marriage")
+            d["players"][seat]["marriage"]["conveyed"].append(region)
     if "estate" in ben:
-        r = REGION_INDEX[ben["estate"]]
-        if not can_place_estate(d, seat, r):
+        region = REGION_INDEX[ben["estate"]]
+        if not can_place_estate(d, seat, region):
             event(events, "benefit_lost", seat, benefit="estate", region=ben["estate"])
             return None
-        s = place_estate(d, seat, r, events, "marriage")
-        est = d["regions"][r]["slots"][s]
-        est["citizens"] = min(ben.get("citizens", 0), capacity(est), citizen_supply(d, seat))
-        return [r, s]
+        slot = place_estate(d, seat, region, events, "marriage")
+        estate = d["regions"][region]["slots"][slot]
+        estate["citizens"] = min(ben.get("citizens", 0), capacity(estate), citizen_supply(d, seat))
+        return [region, slot]
     if "city" in ben:
         _marriage_city(d, seat, REGION_INDEX[ben["city"]], placed, events)
     return None
 
 
-def _marriage_city(d, seat, r, placed, events):
-    spots = ([placed] if placed and placed[0] == r else []) + [[rr, s] for rr, s, _ in iter_estates(d, seat) if rr == r]
-    for rr, s in spots:
-        if can_build_city(d, seat, rr, s):
-            add_city(d, seat, rr, s, events, "marriage")
+def _marriage_city(d, seat, region, placed, events):
+    spots = ([placed] if placed and placed[0] == region else []) + [[estate_region, slot] for estate_region, slot, _ in iter_estates(d, seat) if estate_region == region]
+    for estate_region, slot in spots:
+        if can_build_city(d, seat, estate_region, slot):
+            add_city(d, seat, estate_region, slot, events, "marriage")
             return
-    event(events, "benefit_lost", seat, benefit="city", region=REGION_NAMES[r])
+    event(events, "benefit_lost", seat, benefit="city", region=REGION_NAMES[region])
 
 
 # --- Title, Inheritance -------------------------------------------------------------------
 
-def _check_title(d, seat, a):
-    why = own_card(d, seat, a["card"], "title")
+def _take_title_check(d, seat, action):
+    why = own_card(d, seat, action["card"], "title")
     if why:
         return why
-    return None if meets(d, seat, CARDS[a["card"]]["requirement"]) else "requirement_not_met"
+    return None if meets(d, seat, CARDS[action["card"]]["requirement"]) else "requirement_not_met"
 
 
-def _do_title(d, seat, a, events):
-    d["players"][seat]["hand"].remove(a["card"])
-    d["players"][seat]["titles"].append(a["card"])
-    event(events, "title_taken", seat, card=a["card"])
+def _take_title_perform(d, seat, action, events):
+    d["players"][seat]["hand"].remove(action["card"])
+    d["players"][seat]["titles"].append(action["card"])
+    event(events, "title_taken", seat, card=action["card"])
     change_prestige(d, seat, TITLE_PRESTIGE, events, "title")
     end_decision(d)
 
 
-def _check_inherit(d, seat, a):
-    why = own_card(d, seat, a["card"], "inheritance")
+def _inherit_check(d, seat, action):
+    why = own_card(d, seat, action["card"], "inheritance")
     if why:
         return why
-    return None if can_place_estate(d, seat, REGION_INDEX[CARDS[a["card"]]["region"]]) else "cannot_place_estate"
+    return None if can_place_estate(d, seat, REGION_INDEX[CARDS[action["card"]]["region"]]) else "cannot_place_estate"
 
 
-def _do_inherit(d, seat, a, events):
-    discard_from_hand(d, seat, a["card"])
-    place_estate(d, seat, REGION_INDEX[CARDS[a["card"]]["region"]], events, "inheritance")
+def _inherit_perform(d, seat, action, events):
+    discard_from_hand(d, seat, action["card"])
+    place_estate(d, seat, REGION_INDEX[CARDS[action["card"]]["region"]], events, "inheritance")
     settle_holdings(d, events)
     end_decision(d)
 
 
-def _cand_kind(kind, name):
-    return lambda d, seat: [{"type": name, "card": c} for c in d["players"][seat]["hand"] if CARDS[c]["kind"] == kind]
+def _hand_cards_as(kind, name):
+    return lambda d, seat: [{"type": name, "card": card} for card in d["players"][seat]["hand"] if CARDS[card]["kind"] == kind]
 
 
 # --- Kindbett: an extra, not the turn's action -----------------------------------------------
 
-def _check_kindbett(d, seat, a):
+def _kindbett_check(d, seat, action):
     if d["decision"]["extra_used"]:
         return "one_reaction_per_action"
-    card = a["card"]
+    card = action["card"]
     if card not in d["players"][seat]["hand"] or CARDS[card].get("effect") != "kindbett":
         return "no_kindbett_card"
-    target = a["target"]
+    target = action["target"]
     if target >= d["num_players"] or d["players"][target]["marriage"] is None:
         return "no_marriage"
     return None
 
 
-def _cand_kindbett(d, seat):
-    cards = [c for c in d["players"][seat]["hand"] if CARDS[c].get("effect") == "kindbett"]
-    return [{"type": "kindbett", "card": c, "target": t} for c in cards for t in range(d["num_players"])]
+def _kindbett_candidates(d, seat):
+    cards = [card for card in d["players"][seat]["hand"] if CARDS[card].get("effect") == "kindbett"]
+    return [{"type": "kindbett", "card": card, "target": target} for card in cards for target in range(d["num_players"])]
 
 
-def _do_kindbett(d, seat, a, events):
-    discard_from_hand(d, seat, a["card"])
-    target = d["players"][a["target"]]
+def _kindbett_perform(d, seat, action, events):
+    discard_from_hand(d, seat, action["card"])
+    target = d["players"][action["target"]]
     d["discard"].append(target["marriage"]["card"])
-    event(events, "marriage_ended", a["target"], card=target["marriage"]["card"], reason="kindbett", by=seat)
+    event(events, "marriage_ended", action["target"], card=target["marriage"]["card"], reason="kindbett", by=seat)
     target["marriage"] = None
     settle_holdings(d, events)
     d["decision"]["extra_used"] = True
 
 
 SPECS = [
-    make_spec("build_city", {"card": CARD, "at": ESTATE}, _cand_city, _check_city, _do_city,
-              "Play a region card as City card: 6 gold, a City under your Estate in that region."),
-    make_spec("marry", {"card": CARD, "discard": Optional(CARD)}, _cand_marry, _check_marry, _do_marry,
+    make_spec("build_city", {"card": CARD, "at": ESTATE}, _build_city_candidates, _build_city_check, _build_city_perform,
+              f"Play a region card as City card: {CITY_COST} gold, a City under your Estate in that region."),
+    make_spec("marry", {"card": CARD, "discard": Optional(CARD)}, _marry_candidates, _marry_check, _marry_perform,
               "Play a Marriage card (discard: the card a 'discard 1 card' disadvantage costs)."),
-    make_spec("take_title", {"card": CARD}, _cand_kind("title", "take_title"), _check_title, _do_title,
-              "Play a Title card: +2 Prestige, kept while its requirement holds."),
-    make_spec("inherit", {"card": CARD}, _cand_kind("inheritance", "inherit"), _check_inherit, _do_inherit,
+    make_spec("take_title", {"card": CARD}, _hand_cards_as("title", "take_title"), _take_title_check, _take_title_perform,
+              f"Play a Title card: +{TITLE_PRESTIGE} Prestige, kept while its requirement holds."),
+    make_spec("inherit", {"card": CARD}, _hand_cards_as("inheritance", "inherit"), _inherit_check, _inherit_perform,
               "Play an Inheritance card: a free Estate in its region."),
-    make_spec("kindbett", {"card": CARD, "target": SEAT}, _cand_kindbett, _check_kindbett, _do_kindbett,
+    make_spec("kindbett", {"card": CARD, "target": SEAT}, _kindbett_candidates, _kindbett_check, _kindbett_perform,
               "Reaction Kindbett (not the turn's action): end the marriage of the target seat."),
 ]

@@ -1,15 +1,16 @@
 """Actions of the set-up and of an action round: Estates, Citizens, attacks.
 
-Each action is an ``ActionSpec`` built from three small functions
-(``_cand_*`` candidates, ``_check_*`` the reason it is illegal or None,
-``_do_*`` the change), so ``legal_actions`` and the checked ``apply`` share
-one rule.
+Each action is an ``ActionSpec`` built from three small functions named
+after it (``_settle_candidates``, ``_settle_check``: the reason it is illegal
+or None, ``_settle_perform``: the change), so ``legal_actions`` and the
+checked ``apply`` share one rule.
 """
 
 from itertools import combinations_with_replacement
 
+from ...kit import event
 from ...params import Optional
-from .actionkit import ESTATE, REGION, end_decision, make_spec
+from .actionkit import ESTATE, REGION, always_allowed, bare_action, end_decision, make_spec
 from .battle import start_battle
 from .board import (
     BORDERS,
@@ -23,124 +24,124 @@ from .board import (
     place_estate,
     settle_holdings,
 )
-from .data import REGION_INDEX, REGION_NAMES
+from .data import PRICES, REGION_INDEX, REGION_NAMES
 from .deck import crowned_role
-from .state import event, is_player, pay_gold
+from .state import is_player, pay_gold
 from .trade import pass_open_swap
 
-CITIZEN_COST = 3
+CITIZEN_COST = PRICES["citizen"]["cost"]
 
 # --- set-up: two Estates in two bordering regions, all regions distinct ----------
 
-def _initial_ok(d, r):
-    return r not in d["initial_regions"] and free_slot(d, r) is not None
+def _initial_ok(d, region):
+    return region not in d["initial_regions"] and free_slot(d, region) is not None
 
 
-def _has_partner(d, r):
-    return any(_initial_ok(d, b) for b in BORDERS[r])
+def _has_partner(d, region):
+    return any(_initial_ok(d, neighbour) for neighbour in BORDERS[region])
 
 
-def _check_place(d, seat, a):
-    r = REGION_INDEX[a["region"]]
+def _place_estate_check(d, seat, action):
+    region = REGION_INDEX[action["region"]]
     first = d["decision"]["first"]
-    if not _initial_ok(d, r):
+    if not _initial_ok(d, region):
         return "region_taken"
     if first is not None:
-        return None if r in BORDERS[first] else "not_bordering"
+        return None if region in BORDERS[first] else "not_bordering"
     # Only the fallback of a blocked map allows a first region without partner.
-    if not _has_partner(d, r) and any(_initial_ok(d, x) and _has_partner(d, x) for x in range(len(REGION_NAMES))):
+    if not _has_partner(d, region) and any(_initial_ok(d, other) and _has_partner(d, other) for other in range(len(REGION_NAMES))):
         return "no_bordering_region_left"
     return None
 
 
-def _cand_place(d, seat):
+def _place_estate_candidates(d, seat):
     return [{"type": "place_estate", "region": n} for n in REGION_NAMES]
 
 
-def _do_place(d, seat, a, events):
-    r = REGION_INDEX[a["region"]]
-    place_estate(d, seat, r, events, "setup")
-    d["initial_regions"].append(r)
+def _place_estate_perform(d, seat, action, events):
+    region = REGION_INDEX[action["region"]]
+    place_estate(d, seat, region, events, "setup")
+    d["initial_regions"].append(region)
     settle_holdings(d, events)
     first = d["decision"]["first"]
-    if first is None and _has_partner(d, r):
-        d["decision"]["first"] = r
+    if first is None and _has_partner(d, region):
+        d["decision"]["first"] = region
     else:
         end_decision(d)
 
 
 # --- build an Estate ----------------------------------------------------------------
 
-def _check_build(d, seat, a):
-    r = REGION_INDEX[a["region"]]
+def _build_estate_check(d, seat, action):
+    region = REGION_INDEX[action["region"]]
     if estate_supply(d, seat) == 0:
         return "no_estate_in_supply"
-    if free_slot(d, r) is None:
+    if free_slot(d, region) is None:
         return "region_full"
-    if d["players"][seat]["gold"] < build_cost(d, r):
+    if d["players"][seat]["gold"] < build_cost(d, region):
         return "not_enough_gold"
     return None
 
 
-def _cand_build(d, seat):
+def _build_estate_candidates(d, seat):
     return [{"type": "build_estate", "region": n} for n in REGION_NAMES]
 
 
-def _do_build(d, seat, a, events):
-    r = REGION_INDEX[a["region"]]
-    pay_gold(d, seat, build_cost(d, r), events, "estate")
-    place_estate(d, seat, r, events, "built")
+def _build_estate_perform(d, seat, action, events):
+    region = REGION_INDEX[action["region"]]
+    pay_gold(d, seat, build_cost(d, region), events, "estate")
+    place_estate(d, seat, region, events, "built")
     settle_holdings(d, events)
     end_decision(d)
 
 
 # --- settle 1-3 Citizens ------------------------------------------------------------
 
-def _settle_targets(a):
-    return [tuple(x) for x in (a.get("at"), a.get("at2"), a.get("at3")) if x is not None]
+def _settle_targets(action):
+    return [tuple(estate) for estate in (action.get("at"), action.get("at2"), action.get("at3")) if estate is not None]
 
 
-def _check_settle(d, seat, a):
-    if a.get("at2") is None and a.get("at3") is not None:
+def _settle_check(d, seat, action):
+    if action.get("at2") is None and action.get("at3") is not None:
         return "fill_at2_first"
-    targets = _settle_targets(a)
+    targets = _settle_targets(action)
     if targets != sorted(targets):
         return "estates_in_order"
-    p = d["players"][seat]
-    if p["gold"] < CITIZEN_COST * len(targets):
+    player = d["players"][seat]
+    if player["gold"] < CITIZEN_COST * len(targets):
         return "not_enough_gold"
     if citizen_supply(d, seat) < len(targets):
         return "no_citizen_in_supply"
     for ref in set(targets):
-        est = estate_at(d, *ref)
-        if est is None or est["owner"] != seat:
+        estate = estate_at(d, *ref)
+        if estate is None or estate["owner"] != seat:
             return "not_your_estate"
-        if est["citizens"] + targets.count(ref) > capacity(est):
+        if estate["citizens"] + targets.count(ref) > capacity(estate):
             return "estate_full"
     return None
 
 
-def _cand_settle(d, seat):
-    room = [((r, s), capacity(e) - e["citizens"]) for r, s, e in iter_estates(d, seat) if e["citizens"] < capacity(e)]
+def _settle_candidates(d, seat):
+    room = [((region, slot), capacity(estate) - estate["citizens"]) for region, slot, estate in iter_estates(d, seat) if estate["citizens"] < capacity(estate)]
     refs = [ref for ref, _ in room]
-    out = []
-    for k in (1, 2, 3):
-        for combo in combinations_with_replacement(refs, k):
+    actions = []
+    for count in (1, 2, 3):  # at, at2, at3
+        for combo in combinations_with_replacement(refs, count):
             action = {"type": "settle", "at": list(combo[0])}
-            if k > 1:
+            if count > 1:
                 action["at2"] = list(combo[1])
-            if k > 2:
+            if count > 2:
                 action["at3"] = list(combo[2])
-            out.append(action)
-    return out
+            actions.append(action)
+    return actions
 
 
-def _do_settle(d, seat, a, events):
-    targets = _settle_targets(a)
+def _settle_perform(d, seat, action, events):
+    targets = _settle_targets(action)
     pay_gold(d, seat, CITIZEN_COST * len(targets), events, "citizens")
-    for r, s in targets:
-        d["regions"][r]["slots"][s]["citizens"] += 1
-        event(events, "citizen_settled", seat, region=REGION_NAMES[r], slot=s)
+    for region, slot in targets:
+        d["regions"][region]["slots"][slot]["citizens"] += 1
+        event(events, "citizen_settled", seat, region=REGION_NAMES[region], slot=slot)
     end_decision(d)
 
 
@@ -175,34 +176,34 @@ def attack_problem(d, seat, origin, target, mercenaries=0):
     return None
 
 
-def attack_candidates(d, seat, base):
+def attack_actions(d, seat, base):
     """Every (origin, target) pair worth checking, as actions built on ``base``."""
-    own = [[r, s] for r, s, _ in iter_estates(d, seat)]
-    enemies = [[r, s] for r, s, e in iter_estates(d) if e["owner"] != seat]
-    out = []
+    own = [[region, slot] for region, slot, _ in iter_estates(d, seat)]
+    enemies = [[region, slot] for region, slot, estate in iter_estates(d) if estate["owner"] != seat]
+    actions = []
     for origin in own:
         for target in enemies:
             if target[0] == origin[0] or target[0] in BORDERS[origin[0]]:
-                out.append({**base, "target": target, "from": origin})
+                actions.append({**base, "target": target, "from": origin})
     if crowned_role(d, seat):
-        out += [{**base, "target": target, "from": None} for target in enemies]
-    return out
+        actions += [{**base, "target": target, "from": None} for target in enemies]
+    return actions
 
 
-def _check_attack(d, seat, a):
-    return attack_problem(d, seat, a.get("from"), a["target"])
+def _attack_check(d, seat, action):
+    return attack_problem(d, seat, action.get("from"), action["target"])
 
 
-def _cand_attack(d, seat):
-    return attack_candidates(d, seat, {"type": "attack"})
+def _attack_candidates(d, seat):
+    return attack_actions(d, seat, {"type": "attack"})
 
 
-def _do_attack(d, seat, a, events):
+def _attack_perform(d, seat, action, events):
     end_decision(d)
-    start_battle(d, seat, a.get("from"), a["target"], events)
+    start_battle(d, seat, action.get("from"), action["target"], events)
 
 
-def _do_pass(d, seat, a, events):
+def _pass_perform(d, seat, action, events):
     if d["decision"]["kind"] == "open_swap":
         pass_open_swap(d, seat, events)
         return
@@ -211,16 +212,18 @@ def _do_pass(d, seat, a, events):
 
 
 SPECS = [
-    make_spec("place_estate", {"region": REGION}, _cand_place, _check_place, _do_place,
+    make_spec("place_estate", {"region": REGION}, _place_estate_candidates, _place_estate_check, _place_estate_perform,
                "Set-up: place an initial Estate (distinct regions; the second borders the first)."),
-    make_spec("build_estate", {"region": REGION}, _cand_build, _check_build, _do_build,
-               "Build an Estate for 4 gold + 1 per Estate already in the region."),
+    make_spec("build_estate", {"region": REGION}, _build_estate_candidates, _build_estate_check, _build_estate_perform,
+               f"Build an Estate for {PRICES['estate']['base_cost']} gold + "
+               f"{PRICES['estate']['cost_per_estate_in_region']} per Estate already in the region."),
     make_spec("settle", {"at": ESTATE, "at2": Optional(ESTATE), "at3": Optional(ESTATE)},
-               _cand_settle, _check_settle, _do_settle,
-               "Settle 1-3 Citizens (3 gold each) on own Estates, listed in ascending order."),
-    make_spec("attack", {"target": ESTATE, "from": Optional(ESTATE)}, _cand_attack, _check_attack, _do_attack,
+               _settle_candidates, _settle_check, _settle_perform,
+               f"Settle 1-3 Citizens ({CITIZEN_COST} gold each) on own Estates, "
+               "listed in ascending order."),
+    make_spec("attack", {"target": ESTATE, "from": Optional(ESTATE)}, _attack_candidates, _attack_check, _attack_perform,
                "Attack an Estate from an own Estate in the same or a bordering region "
                "(King/Anti-King: from null, with Soldiers only)."),
-    make_spec("pass", {}, lambda d, seat: [{"type": "pass"}], lambda d, seat, a: None, _do_pass,
+    make_spec("pass", {}, bare_action("pass"), always_allowed, _pass_perform,
                "Do nothing: end the turn, skip a special action, stop swapping open cards."),
 ]

@@ -8,10 +8,11 @@ the Estate goes last) -> ``round`` again until an Estate has fallen
 automatic.
 """
 
+from ...kit import event
 from .board import estate_at, remove_estate, settle_holdings
 from .data import CARDS, REGION_NAMES
 from .deck import crowned_role
-from .state import change_prestige, event, is_player, roll
+from .state import change_prestige, is_player, roll
 from .steps import decide, push_front
 
 SIDES = ("attacker", "defender")
@@ -20,7 +21,7 @@ BATTLE_REACTIONS = ("verstaerkung", "bogenschuetzen", "befestigung", "hinterhalt
 
 
 def start_battle(d, seat, origin, target, events, mercenaries=0, fehde=False):
-    """Declare an attack from ``origin`` ([r, s] or None) on ``target``."""
+    """Declare an attack from ``origin`` ([region, slot] or None) on ``target``."""
     defender = estate_at(d, *target)["owner"]
     d["battle"] = {
         "attacker": seat, "defender": defender, "from": origin, "target": target,
@@ -36,17 +37,17 @@ def start_battle(d, seat, origin, target, events, mercenaries=0, fehde=False):
     push_front(d, ["battle"])
 
 
-def side_owner(b, side):
-    return b[side]
+def side_owner(battle, side):
+    return battle[side]
 
 
-def side_estate(d, b, side):
-    ref = b["from"] if side == "attacker" else b["target"]
+def side_estate(d, battle, side):
+    ref = battle["from"] if side == "attacker" else battle["target"]
     return None if ref is None else estate_at(d, *ref)
 
 
-def usable_reactions(d, b, side):
-    owner = b[side]
+def usable_reactions(d, battle, side):
+    owner = battle[side]
     if not is_player(owner):
         return []
     return [c for c in d["players"][owner]["hand"]
@@ -55,96 +56,97 @@ def usable_reactions(d, b, side):
 
 
 def _step_battle(d, events):
-    b = d["battle"]
-    if b["stage"] == "soldiers":
+    battle = d["battle"]
+    if battle["stage"] == "soldiers":
         for side in SIDES:
-            role = crowned_role(d, b[side]) if is_player(b[side]) else None
-            if side not in b["asked"] and role and d["soldiers"][role] > 0:
-                b["asked"].append(side)
-                decide(d, "soldiers", [b[side]], side=side)
+            role = crowned_role(d, battle[side]) if is_player(battle[side]) else None
+            if side not in battle["asked"] and role and d["soldiers"][role] > 0:
+                battle["asked"].append(side)
+                decide(d, "soldiers", [battle[side]], side=side)
                 return
-        b["stage"] = "reactions"
-    if b["stage"] == "reactions":
-        seats = [b[s] for s in SIDES if s not in b["answered"] and usable_reactions(d, b, s)]
+        battle["stage"] = "reactions"
+    if battle["stage"] == "reactions":
+        seats = [battle[who] for who in SIDES
+                 if who not in battle["answered"] and usable_reactions(d, battle, who)]
         if seats:
             decide(d, "reaction", seats)
             return
-        if not _apply_reactions(d, b, events):
+        if not _apply_reactions(d, battle, events):
             return
-    if b["stage"] == "round":
-        _roll_round(d, b, events)
-    if b["stage"] == "losses":
-        _losses(d, b, events)
-    elif b["stage"] == "after_losses":
-        _after_losses(d, b, events)
+    if battle["stage"] == "round":
+        _roll_round(d, battle, events)
+    if battle["stage"] == "losses":
+        _losses(d, battle, events)
+    elif battle["stage"] == "after_losses":
+        _after_losses(d, battle, events)
 
 
-def side_of(b, seat):
+def side_of(battle, seat):
     """The side ``seat`` fights on in the pending decision."""
     for side in SIDES:
-        if b[side] == seat:
+        if battle[side] == seat:
             return side
     return None
 
 
 # --- reactions ------------------------------------------------------------------
 
-def _apply_reactions(d, b, events):
+def _apply_reactions(d, battle, events):
     """Resolve played reactions; False when the battle ended (cease-fire)."""
-    b["stage"] = "round"
-    effects = {s: b["reactions"][s] for s in SIDES}
+    battle["stage"] = "round"
+    effects = {who: battle["reactions"][who] for who in SIDES}
     if effects["defender"] == "waffenstillstand":
-        event(events, "attack_cancelled", b["attacker"], reason="waffenstillstand")
-        _return_soldiers(d, b)
+        event(events, "attack_cancelled", battle["attacker"], reason="waffenstillstand")
+        _return_soldiers(d, battle)
         d["battle"] = None
         return False
     for side, other in (("attacker", "defender"), ("defender", "attacker")):
         if effects[side] == "verrat":
-            _treason(d, b, other, events)
+            _treason(d, battle, other, events)
     if effects["defender"] == "hinterhalt":
-        hits = _side_hits(d, b, "defender", events, ambush=True)
-        b["hits"] = {"attacker": hits, "defender": 0}
-        b["stage"] = "losses"
+        hits = _side_hits(d, battle, "defender", events, ambush=True)
+        battle["hits"] = {"attacker": hits, "defender": 0}
+        battle["stage"] = "losses"
     return True
 
 
-def _return_soldiers(d, b):
+def _return_soldiers(d, battle):
     for side in SIDES:
-        role = crowned_role(d, b[side]) if is_player(b[side]) else None
-        if role and side in b["asked"]:
-            d["soldiers"][role] += b.get("committed", {}).get(side, 0)
+        role = crowned_role(d, battle[side]) if is_player(battle[side]) else None
+        if role and side in battle["asked"]:
+            d["soldiers"][role] += battle.get("committed", {}).get(side, 0)
 
 
-def _treason(d, b, victim, events):
+def _treason(d, battle, victim, events):
     """Verrat: the victim loses 2 fighting Citizens, or 1 Estate strength."""
-    est = side_estate(d, b, victim)
-    if est is None:
+    estate = side_estate(d, battle, victim)
+    if estate is None:
         return
-    if est["citizens"]:
-        lost = min(2, est["citizens"])
-        est["citizens"] -= lost
-        event(events, "treason", b[victim] if is_player(b[victim]) else None, citizens=lost)
-    elif est["strength"] > 1:
-        est["strength"] -= 1
-        event(events, "treason", b[victim] if is_player(b[victim]) else None, reduced_to=est["strength"])
+    if estate["citizens"]:
+        lost = min(2, estate["citizens"])
+        estate["citizens"] -= lost
+        event(events, "treason", battle[victim] if is_player(battle[victim]) else None, citizens=lost)
+    elif estate["strength"] > 1:
+        estate["strength"] -= 1
+        event(events, "treason", battle[victim] if is_player(battle[victim]) else None, reduced_to=estate["strength"])
 
 
 # --- dice --------------------------------------------------------------------------
 
 def _count_hits(dice, lowest):
-    return sum(1 for v in dice if v >= lowest)
+    return sum(1 for value in dice if value >= lowest)
 
 
-def _side_hits(d, b, side, events, ambush=False):
+def _side_hits(d, battle, side, events, ambush=False):
     """Roll for one side by unit type; returns (hits, defence dice cancels)."""
-    est = side_estate(d, b, side)
-    seat = b[side] if is_player(b[side]) else None
-    effect = b["reactions"][side]
+    estate = side_estate(d, battle, side)
+    seat = battle[side] if is_player(battle[side]) else None
+    effect = battle["reactions"][side]
     groups = []
-    if est is not None:
-        groups.append(("peasants", est["strength"], 6))
-        groups.append(("citizens", est["citizens"], 4 if effect == "bogenschuetzen" else 5))
-    groups.append(("soldiers", b["soldiers"][side], 4))
+    if estate is not None:
+        groups.append(("peasants", estate["strength"], 6))
+        groups.append(("citizens", estate["citizens"], 4 if effect == "bogenschuetzen" else 5))
+    groups.append(("soldiers", battle["soldiers"][side], 4))
     if effect == "verstaerkung":
         groups.append(("reinforcements", 2, 5))
     hits, all_dice = 0, []
@@ -154,95 +156,95 @@ def _side_hits(d, b, side, events, ambush=False):
             hits += _count_hits(dice, lowest)
             all_dice += dice
     if side == "defender":
-        b["defence_dice"] = all_dice
+        battle["defence_dice"] = all_dice
     return hits
 
 
-def _defence_cancels(d, b):
+def _defence_cancels(d, battle):
     """Defender dice showing 1 in a City (1 or 2 with Befestigung) cancel hits."""
-    est = side_estate(d, b, "defender")
-    top = 2 if b["reactions"]["defender"] == "befestigung" else (1 if est["city"] else 0)
-    return sum(1 for v in b.get("defence_dice", []) if v <= top)
+    estate = side_estate(d, battle, "defender")
+    top = 2 if battle["reactions"]["defender"] == "befestigung" else (1 if estate["city"] else 0)
+    return sum(1 for value in battle.get("defence_dice", []) if value <= top)
 
 
-def _roll_round(d, b, events):
-    b["round"] += 1
-    attack = _side_hits(d, b, "attacker", events)
-    defence = _side_hits(d, b, "defender", events)
-    cancelled = min(attack, _defence_cancels(d, b))
-    b["hits"] = {"attacker": defence, "defender": attack - cancelled}
-    event(events, "battle_round", b["attacker"], round=b["round"], hits_on_attacker=defence,
+def _roll_round(d, battle, events):
+    battle["round"] += 1
+    attack = _side_hits(d, battle, "attacker", events)
+    defence = _side_hits(d, battle, "defender", events)
+    cancelled = min(attack, _defence_cancels(d, battle))
+    battle["hits"] = {"attacker": defence, "defender": attack - cancelled}
+    event(events, "battle_round", battle["attacker"], round=battle["round"], hits_on_attacker=defence,
           hits_on_defender=attack - cancelled, cancelled=cancelled)
-    b["stage"] = "losses"
+    battle["stage"] = "losses"
 
 
 # --- losses ------------------------------------------------------------------------
 
-def loss_range(d, b, side):
+def loss_range(d, battle, side):
     """``(lo, hi)`` Citizens the side may lose for its pending hits."""
-    hits = b["hits"][side]
-    est = side_estate(d, b, side)
-    citizens = est["citizens"] if est else 0
+    hits = battle["hits"][side]
+    estate = side_estate(d, battle, side)
+    citizens = estate["citizens"] if estate else 0
     hi = min(hits, citizens)
-    return min(hi, max(0, hits - b["soldiers"][side])), hi
+    return min(hi, max(0, hits - battle["soldiers"][side])), hi
 
 
-def _losses(d, b, events):
+def _losses(d, battle, events):
     choosers = []
     for side in SIDES:
-        if b["hits"][side] == 0:
+        if battle["hits"][side] == 0:
             continue
-        lo, hi = loss_range(d, b, side)
-        if hi > lo and is_player(b[side]):
-            choosers.append(b[side])
+        lo, hi = loss_range(d, battle, side)
+        if hi > lo and is_player(battle[side]):
+            choosers.append(battle[side])
         else:
-            apply_losses(d, b, side, lo, events)
+            apply_losses(d, battle, side, lo, events)
     if choosers:
         decide(d, "losses", choosers)
         return
-    _after_losses(d, b, events)
+    _after_losses(d, battle, events)
 
 
-def apply_losses(d, b, side, citizens, events):
+def apply_losses(d, battle, side, citizens, events):
     """Take ``citizens`` Citizens, then Soldiers, then Estate strength."""
-    hits = b["hits"][side]
-    b["hits"][side] = 0
-    est = side_estate(d, b, side)
-    if est is not None:
-        est["citizens"] -= citizens
-    soldiers = min(b["soldiers"][side], hits - citizens)
-    b["soldiers"][side] -= soldiers
+    hits = battle["hits"][side]
+    battle["hits"][side] = 0
+    estate = side_estate(d, battle, side)
+    if estate is not None:
+        estate["citizens"] -= citizens
+    soldiers = min(battle["soldiers"][side], hits - citizens)
+    battle["soldiers"][side] -= soldiers
     rest = hits - citizens - soldiers
-    if est is not None and rest:
-        est["strength"] = max(0, est["strength"] - rest)
-    event(events, "losses_taken", b[side] if is_player(b[side]) else None, side=side,
-          citizens=citizens, soldiers=soldiers, estate=rest, strength=est["strength"] if est else None)
+    if estate is not None and rest:
+        estate["strength"] = max(0, estate["strength"] - rest)
+    event(events, "losses_taken", battle[side] if is_player(battle[side]) else None, side=side,
+          citizens=citizens, soldiers=soldiers, estate=rest, strength=estate["strength"] if estate else None)
 
 
-def _after_losses(d, b, events):
-    att = side_estate(d, b, "attacker")
-    att_gone = att["strength"] == 0 if att is not None else b["soldiers"]["attacker"] == 0
-    def_gone = side_estate(d, b, "defender")["strength"] == 0
-    if att_gone or def_gone:
-        _finish(d, b, att_gone, def_gone, events)
+def _after_losses(d, battle, events):
+    attacking_estate = side_estate(d, battle, "attacker")
+    attacker_gone = attacking_estate["strength"] == 0 if attacking_estate is not None else battle["soldiers"]["attacker"] == 0
+    defender_gone = side_estate(d, battle, "defender")["strength"] == 0
+    if attacker_gone or defender_gone:
+        _finish(d, battle, attacker_gone, defender_gone, events)
     else:
-        b["stage"] = "round"
+        battle["stage"] = "round"
         push_front(d, ["battle"])
 
 
-def _finish(d, b, att_gone, def_gone, events):
-    attacker, defender = b["attacker"], b["defender"]
-    tr, ts = b["target"]
-    if att_gone and b["from"] is not None:
-        remove_estate(d, b["from"][0], b["from"][1], events, "battle")
-    if def_gone and att_gone:
-        remove_estate(d, tr, ts, events, "battle")
+def _finish(d, battle, attacker_gone, defender_gone, events):
+    attacker, defender = battle["attacker"], battle["defender"]
+    target_region, target_slot = battle["target"]
+    if attacker_gone and battle["from"] is not None:
+        remove_estate(d, battle["from"][0], battle["from"][1], events, "battle")
+    if defender_gone and attacker_gone:
+        remove_estate(d, target_region, target_slot, events, "battle")
         event(events, "battle_ended", attacker, winner=None, defender=defender)
-    elif def_gone:
-        city = d["regions"][tr]["slots"][ts]["city"]
-        remove_estate(d, tr, ts, events, "conquered")
-        d["regions"][tr]["slots"][ts] = {"owner": attacker, "strength": 1, "city": city, "citizens": 0}
-        event(events, "estate_conquered", attacker, region=REGION_NAMES[tr], slot=ts, city=city, previous=defender)
+    elif defender_gone:
+        city = d["regions"][target_region]["slots"][target_slot]["city"]
+        remove_estate(d, target_region, target_slot, events, "conquered")
+        d["regions"][target_region]["slots"][target_slot] = {"owner": attacker, "strength": 1, "city": city, "citizens": 0}
+        event(events, "estate_conquered", attacker, region=REGION_NAMES[target_region], slot=target_slot, city=city, previous=defender)
         _prestige_result(d, attacker, defender, events)
     else:
         _prestige_result(d, defender, attacker, events)

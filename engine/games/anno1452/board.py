@@ -1,78 +1,81 @@
 """The map: Estates, Citizens, Cities, majorities and the cards they carry.
 
-Regions are ``d["regions"][r]`` with fixed ``slots`` (one per Estate the
+Regions are ``d["regions"][region]`` with fixed ``slots`` (one per Estate the
 region's shield allows), so an Estate is named ``[region, slot]`` for its
 whole life. Principality cards and Titles are re-evaluated after every
 change (``settle_holdings``), so they are gained and lost at once, even
 during another player's turn.
 """
 
+from ...kit import event
 from .data import (
     BORDERS,
     CARDS,
     CITIZENS_PER_PLAYER,
+    ESTATE_STRENGTH,
     ESTATES_PER_PLAYER,
     MAX_CITIES,
     MAX_ESTATES,
+    PRICES,
     REGION_INDEX,
     REGION_NAMES,
 )
-from .state import change_prestige, event, is_player, players_of
+from .state import change_prestige, is_player, players_of
 
 
-def new_estate(owner, strength=3):
+def new_estate(owner, strength=ESTATE_STRENGTH):
     return {"owner": owner, "strength": strength, "city": False, "citizens": 0}
 
 
 def iter_estates(d, owner=None):
-    """Yield ``(r, s, estate)`` for every Estate on the map (of ``owner``)."""
-    for r, region in enumerate(d["regions"]):
-        for s, est in enumerate(region["slots"]):
-            if est is not None and (owner is None or est["owner"] == owner):
-                yield r, s, est
+    """Yield ``(region, slot, estate)`` for every Estate on the map (of ``owner``)."""
+    for region, area in enumerate(d["regions"]):
+        for slot, estate in enumerate(area["slots"]):
+            if estate is not None and (owner is None or estate["owner"] == owner):
+                yield region, slot, estate
 
 
-def estate_at(d, r, s):
-    slots = d["regions"][r]["slots"] if 0 <= r < len(d["regions"]) else []
-    return slots[s] if 0 <= s < len(slots) else None
+def estate_at(d, region, slot):
+    slots = d["regions"][region]["slots"] if 0 <= region < len(d["regions"]) else []
+    return slots[slot] if 0 <= slot < len(slots) else None
 
 
-def placed_in(d, r):
-    return sum(1 for e in d["regions"][r]["slots"] if e is not None)
+def placed_in(d, region):
+    return sum(1 for estate in d["regions"][region]["slots"] if estate is not None)
 
 
-def free_slot(d, r):
-    for s, est in enumerate(d["regions"][r]["slots"]):
-        if est is None:
-            return s
+def free_slot(d, region):
+    for slot, estate in enumerate(d["regions"][region]["slots"]):
+        if estate is None:
+            return slot
     return None
 
 
-def count_in(d, r, owner):
-    return sum(1 for e in d["regions"][r]["slots"] if e is not None and e["owner"] == owner)
+def count_in(d, region, owner):
+    return sum(1 for estate in d["regions"][region]["slots"] if estate is not None and estate["owner"] == owner)
 
 
-def cities_in(d, r, owner=None):
+def cities_in(d, region, owner=None):
     return sum(
         1
-        for e in d["regions"][r]["slots"]
-        if e is not None and e["city"] and (owner is None or e["owner"] == owner)
+        for estate in d["regions"][region]["slots"]
+        if estate is not None and estate["city"] and (owner is None or estate["owner"] == owner)
     )
 
 
-def citizens_in(d, r, owner):
-    return sum(e["citizens"] for e in d["regions"][r]["slots"] if e is not None and e["owner"] == owner)
+def citizens_in(d, region, owner):
+    return sum(estate["citizens"] for estate in d["regions"][region]["slots"] if estate is not None and estate["owner"] == owner)
 
 
 def totals(d, owner):
     """``(estates, citizens, cities)`` of ``owner`` on the map."""
     estates = citizens = cities = 0
     for region in d["regions"]:
-        for e in region["slots"]:
-            if e is not None and e["owner"] == owner:
+        for estate in region["slots"]:
+            if estate is not None and estate["owner"] == owner:
                 estates += 1
-                citizens += e["citizens"]
-                cities += e["city"]
+                citizens += estate["citizens"]
+                cities += estate["city"]
     return estates, citizens, cities
 
 
@@ -86,106 +89,106 @@ def citizen_supply(d, seat):
 
 def capacity(estate):
     """Citizens an Estate can hold: 3, or 6 with a City."""
-    return 6 if estate["city"] else 3
+    return PRICES["estate"]["citizens_with_city"] if estate["city"] else PRICES["estate"]["citizens"]
 
 
 def principalities_of(d, seat):
-    return [r for r, reg in enumerate(d["regions"]) if reg["principality"] == seat]
+    return [region for region, area in enumerate(d["regions"]) if area["principality"] == seat]
 
 
-def build_cost(d, r):
+def build_cost(d, region):
     """4 gold plus 1 per Estate already in the region (of any owner)."""
-    return 4 + placed_in(d, r)
+    return PRICES["estate"]["base_cost"] + PRICES["estate"]["cost_per_estate_in_region"] * placed_in(d, region)
 
 
-def can_place_estate(d, seat, r):
-    return estate_supply(d, seat) > 0 and free_slot(d, r) is not None
+def can_place_estate(d, seat, region):
+    return estate_supply(d, seat) > 0 and free_slot(d, region) is not None
 
 
-def place_estate(d, seat, r, events, reason, strength=3):
-    """Put one of ``seat``'s Estates in region ``r``; returns its slot."""
-    s = free_slot(d, r)
-    d["regions"][r]["slots"][s] = new_estate(seat, strength)
-    event(events, "estate_placed", seat if is_player(seat) else None, region=REGION_NAMES[r], slot=s, reason=reason)
-    return s
+def place_estate(d, seat, region, events, reason, strength=ESTATE_STRENGTH):
+    """Put one of ``seat``'s Estates in ``region``; returns its slot."""
+    slot = free_slot(d, region)
+    d["regions"][region]["slots"][slot] = new_estate(seat, strength)
+    event(events, "estate_placed", seat if is_player(seat) else None, region=REGION_NAMES[region], slot=slot, reason=reason)
+    return slot
 
 
-def remove_estate(d, r, s, events, reason):
+def remove_estate(d, region, slot, events, reason):
     """The Estate, its Citizens and City go back to the supply."""
-    est = d["regions"][r]["slots"][s]
-    d["regions"][r]["slots"][s] = None
-    owner = est["owner"]
+    estate = d["regions"][region]["slots"][slot]
+    d["regions"][region]["slots"][slot] = None
+    owner = estate["owner"]
     event(events, "estate_removed", owner if is_player(owner) else None,
-          region=REGION_NAMES[r], slot=s, owner=owner, city=est["city"], reason=reason)
+          region=REGION_NAMES[region], slot=slot, owner=owner, city=estate["city"], reason=reason)
 
 
-def majority_owner(d, r):
-    """The owner with a majority in ``r``, or None (ruling 3).
+def majority_owner(d, region):
+    """The owner with a majority in ``region``, or None (ruling 3).
 
     The count must beat every other owner's and the unplaced Estates, which
     act as a fifth owner.
     """
     counts = {}
     placed = 0
-    for e in d["regions"][r]["slots"]:
-        if e is not None:
-            counts[e["owner"]] = counts.get(e["owner"], 0) + 1
+    for estate in d["regions"][region]["slots"]:
+        if estate is not None:
+            counts[estate["owner"]] = counts.get(estate["owner"], 0) + 1
             placed += 1
     # The owner with the most, if no one else has as many (every Estate
     # placement re-awards all regions, so this runs often).
     leader, most, runner_up = None, 0, 0
-    for owner, n in counts.items():
-        if n > most:
-            leader, most, runner_up = owner, n, most
-        elif n > runner_up:
-            runner_up = n
-    unplaced = MAX_ESTATES[r] - placed
+    for owner, count in counts.items():
+        if count > most:
+            leader, most, runner_up = owner, count, most
+        elif count > runner_up:
+            runner_up = count
+    unplaced = MAX_ESTATES[region] - placed
     return leader if most > unplaced and most > runner_up else None
 
 
-def conveyed_by_marriage(d, seat, r):
+def conveyed_by_marriage(d, seat, region):
     marriage = d["players"][seat]["marriage"] if is_player(seat) else None
-    return marriage is not None and r in marriage["conveyed"]
+    return marriage is not None and region in marriage["conveyed"]
 
 
 def settle_holdings(d, events):
     """Re-award Principality cards by majority and drop failing Titles."""
-    for r, region in enumerate(d["regions"]):
-        holder = region["principality"]
-        if holder is not None and conveyed_by_marriage(d, holder, r):
+    for region, area in enumerate(d["regions"]):
+        holder = area["principality"]
+        if holder is not None and conveyed_by_marriage(d, holder, region):
             continue
-        owner = majority_owner(d, r)
+        owner = majority_owner(d, region)
         new = owner if owner is not None and is_player(owner) else None
         if new != holder:
-            transfer_principality(d, r, new, events, "majority")
+            transfer_principality(d, region, new, events, "majority")
     drop_failing_titles(d, events)
 
 
-def transfer_principality(d, r, new, events, reason):
-    holder = d["regions"][r]["principality"]
-    d["regions"][r]["principality"] = new
+def transfer_principality(d, region, new, events, reason):
+    holder = d["regions"][region]["principality"]
+    d["regions"][region]["principality"] = new
     if holder is not None:
         marriage = d["players"][holder]["marriage"]
-        if marriage is not None and r in marriage["conveyed"]:
-            marriage["conveyed"].remove(r)
+        if marriage is not None and region in marriage["conveyed"]:
+            marriage["conveyed"].remove(region)
         change_prestige(d, holder, -1, events, "principality_lost")
-    event(events, "principality_changed", new, region=REGION_NAMES[r], previous=holder, holder=new, reason=reason)
+    event(events, "principality_changed", new, region=REGION_NAMES[region], previous=holder, holder=new, reason=reason)
     if new is not None:
         change_prestige(d, new, 1, events, "principality_gained")
 
 
 def drop_failing_titles(d, events):
     for seat in players_of(d):
-        p = d["players"][seat]
-        for card in list(p["titles"]):
+        player = d["players"][seat]
+        for card in list(player["titles"]):
             if not meets(d, seat, CARDS[card]["requirement"]):
-                p["titles"].remove(card)
+                player["titles"].remove(card)
                 d["discard"].append(card)
                 event(events, "title_lost", seat, card=card)
 
 
 def _estates_in_regions(d, seat, regions):
-    return sum(count_in(d, r, seat) for r in regions)
+    return sum(count_in(d, region, seat) for region in regions)
 
 
 def meets(d, seat, req):
@@ -206,15 +209,15 @@ def meets(d, seat, req):
         return citizens_in(d, REGION_INDEX[req["citizens_in"]], seat) >= req["min"]
     if "estates_bordering" in req:
         return _estates_in_regions(d, seat, BORDERS[REGION_INDEX[req["estates_bordering"]]]) >= req["min"]
-    regions = {REGION_INDEX[n] for n in req["estates_in"]}
+    regions = {REGION_INDEX[name] for name in req["estates_in"]}
     if "or_bordering" in req:
         regions |= BORDERS[REGION_INDEX[req["or_bordering"]]]
     return _estates_in_regions(d, seat, regions) >= req["min"]
 
 
-def can_build_city(d, seat, r, s):
-    est = estate_at(d, r, s)
-    return est is not None and est["owner"] == seat and not est["city"] and cities_in(d, r) < MAX_CITIES[r]
+def can_build_city(d, seat, region, slot):
+    estate = estate_at(d, region, slot)
+    return estate is not None and estate["owner"] == seat and not estate["city"] and cities_in(d, region) < MAX_CITIES[region]
 
 
 def remove_citizens_auto(d, seat, count, events, reason):
@@ -226,9 +229,9 @@ def remove_citizens_auto(d, seat, count, events, reason):
     removed = 0
     while removed < count:
         best = None
-        for r, s, e in iter_estates(d, seat):
-            if e["citizens"] and (best is None or e["citizens"] > best[2]["citizens"]):
-                best = (r, s, e)
+        for region, slot, estate in iter_estates(d, seat):
+            if estate["citizens"] and (best is None or estate["citizens"] > best[2]["citizens"]):
+                best = (region, slot, estate)
         if best is None:
             break
         best[2]["citizens"] -= 1

@@ -1,6 +1,8 @@
 """The printed content of Anno 1452, loaded once from ``data/*.json``.
 
-Map, time table, the 89 action cards and the Ottokar set-ups are data (see
+Map, time table, the 89 action cards, the Ottokar set-ups, the component
+counts, the prices of the actions and the amounts printed on the Special
+Action cards are data (see
 game-content.md §3); the rules code only reads these constants.
 """
 
@@ -37,13 +39,29 @@ NUM_CARDS = len(CARDS)
 
 OTTOKAR = _load("ottokar.json")
 
-# Component counts (game-content §3.1).
-ESTATES_PER_PLAYER = 16
-CITIZENS_PER_PLAYER = 24
-KING_SOLDIERS = 12
-START_GOLD = 15
-START_PRESTIGE = 10
-HAND_SIZE = 5
-PRESTIGE_MAX = 20
-GOLD_PER_PRESTIGE = 5
+COMPONENTS = _load("components.json")
+ESTATES_PER_PLAYER = COMPONENTS["estates_per_player"]
+CITIZENS_PER_PLAYER = COMPONENTS["citizens_per_player"]
+KING_SOLDIERS = COMPONENTS["soldier_pawns"]
+START_GOLD = COMPONENTS["start"]["gold"]
+START_PRESTIGE = COMPONENTS["start"]["prestige"]
+HAND_SIZE = COMPONENTS["start"]["hand_size"]
+PRESTIGE_MAX = COMPONENTS["prestige_table"]["max"]
+GOLD_PER_PRESTIGE = COMPONENTS["prestige_table"]["gold_per_point"]
+
+# What the actions cost and give (the rules and the player aid):
+# ``PRICES["estate"]["base_cost"]``, ``PRICES["crown"]["cards"]``.
+PRICES = _load("prices.json")
+ESTATE_STRENGTH = PRICES["estate"]["strength"]
+
+# The amounts printed on the Special Action cards, by effect:
+# ``AR_TEXTS["ablass"]["gold_per_point"]``, ``ER_TEXTS["bestechung"]["cost"]``.
+_SPECIAL_ACTIONS = _load("special_actions.json")
+AR_TEXTS = _SPECIAL_ACTIONS["action_round"]
+ER_TEXTS = _SPECIAL_ACTIONS["evaluation_round"]
+
+# The engine's bounds on an expert trade phase (the rules set none).
+TRADE_LIMITS = _load("trade.json")
+
+# Ottokar is a passive owner of pieces, never a seat.
 OTTOKAR_ID = "ottokar"

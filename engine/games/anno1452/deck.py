@@ -5,12 +5,14 @@ Evaluation Round takes effect, later ones are discarded, and the drawer
 draws a replacement (ruling 11). "Bitte Karten mischen" always acts.
 """
 
+from ...kit import event
 from .board import totals
-from .data import CARDS, KING_SOLDIERS
-from .state import change_prestige, event, players_of, roll, shuffle
+from .data import CARDS, KING_SOLDIERS, PRICES
+from .state import change_prestige, players_of, roll, shuffle
 
-CROWN_CARDS = 3
-CROWN_PRESTIGE = 3
+# What a new King or Anti-King draws and gains.
+CROWN_CARDS = PRICES["crown"]["cards"]
+CROWN_PRESTIGE = PRICES["crown"]["prestige"]
 
 
 def next_card(d, events):
@@ -83,12 +85,12 @@ def end_crowns(d, events, reason):
 
 def _pick(d, candidates, key, events, purpose):
     """The candidate with the best ``key``; a die roll breaks ties."""
-    best = max(key(s) for s in candidates)
-    tied = [s for s in candidates if key(s) == best]
+    best = max(key(seat) for seat in candidates)
+    tied = [seat for seat in candidates if key(seat) == best]
     while len(tied) > 1:
         dice = roll(d, len(tied), events, purpose)
         top = max(dice)
-        tied = [s for s, v in zip(tied, dice) if v == top]
+        tied = [seat for seat, value in zip(tied, dice) if value == top]
     return tied[0]
 
 
@@ -105,7 +107,7 @@ def elect_king(d, events, bribed_by=None):
     if bribed_by is not None:
         seat = bribed_by
     else:
-        seat = _pick(d, seats, lambda s: (-totals(d, s)[0], d["players"][s]["prestige"]), events, "coronation")
+        seat = _pick(d, seats, lambda seat: (-totals(d, seat)[0], d["players"][seat]["prestige"]), events, "coronation")
     d["soldiers"]["king"] = KING_SOLDIERS
     _crown(d, "king", seat, events)
 
@@ -115,10 +117,10 @@ def elect_anti_king(d, events):
     if d["king"] is None:
         event(events, "event_without_effect", effect="gegenkoenig")
         return
-    seats = [s for s in players_of(d) if s != d["king"]]
+    seats = [seat for seat in players_of(d) if seat != d["king"]]
     if d["anti_king"] is not None:
         event(events, "crown_lost", d["anti_king"], role="anti_king", reason="new_anti_king")
-    seat = _pick(d, seats, lambda s: (totals(d, s)[0], d["players"][s]["prestige"]), events, "anti_king")
+    seat = _pick(d, seats, lambda seat: (totals(d, seat)[0], d["players"][seat]["prestige"]), events, "anti_king")
     half = d["soldiers"]["king"] // 2
     d["soldiers"]["king"] = half
     d["soldiers"]["anti_king"] = half

@@ -5,10 +5,11 @@ order and every player finishes a phase before the next one starts. The
 final evaluation plays only income and prestige, then scores.
 """
 
+from ...kit import event
 from .board import iter_estates, principalities_of, settle_holdings, totals
-from .data import CARDS, HAND_SIZE, ROWS
+from .data import AR_TEXTS, CARDS, ER_TEXTS, ESTATE_STRENGTH, HAND_SIZE, ROWS
 from .deck import draw_cards, elect_king, end_crowns
-from .state import change_prestige, event, gain_gold, pay_gold, players_of, roll
+from .state import change_prestige, gain_gold, pay_gold, players_of, roll
 from .steps import decide, push_front
 
 # Special Action cards usable in each ER window (their "ER:" text).
@@ -31,7 +32,7 @@ def er_steps(d):
     steps = []
     if opts["marriage_end"] == "last_action_round":
         steps.append(["marriages_end"])
-    steps += [["discard_turn", s] for s in d["order"]]
+    steps += [["discard_turn", seat] for seat in d["order"]]
     steps += [["window", "income"], ["income"]]
     if opts["rules"] == "expert":
         steps.append(["trade"])
@@ -78,22 +79,23 @@ def window_cards(d, seat, window):
     """Cards in ``seat``'s hand usable in this ER window now."""
     if seat in d["er_used"]:
         return []
-    p = d["players"][seat]
+    player = d["players"][seat]
     out = []
-    for card in p["hand"]:
+    for card in player["hand"]:
         effect = CARDS[card].get("effect")
         if CARDS[card]["kind"] != "special" or effect not in WINDOW_CARDS[window]:
             continue
-        if effect == "ablass" and p["gold"] < 5:
+        if effect == "ablass" and player["gold"] < AR_TEXTS["ablass"]["gold_per_point"]:
             continue
-        if effect == "bestechung" and (p["gold"] < 10 or d["interregnum"] or d["er_effects"]["bestechung"] is not None):
+        if effect == "bestechung" and (player["gold"] < ER_TEXTS["bestechung"]["cost"] or d["interregnum"]
+                                       or d["er_effects"]["bestechung"] is not None):
             continue
         out.append(card)
     return out
 
 
 def _window(d, events, window):
-    push_front(d, *[["ask_special", window, s] for s in d["order"] if window_cards(d, s, window)])
+    push_front(d, *[["ask_special", window, seat] for seat in d["order"] if window_cards(d, seat, window)])
 
 
 def _ask_special(d, events, window, seat):
@@ -104,28 +106,32 @@ def _ask_special(d, events, window, seat):
 # --- phase 2: income -----------------------------------------------------------
 
 def income_of(d, seat):
-    """Estate value (3 or its reduction) + Citizens + Cities + Principalities."""
-    fx = d["er_effects"]
+    """Estate value (3 or its reduction) + Citizens + Cities + Principalities;
+    Sondersteuer and Messe played in this ER raise a Citizen's and a City's pay."""
+    effects = d["er_effects"]
+    per_citizen = ER_TEXTS["sondersteuer"]["gold_per_citizen"] if seat in effects["sondersteuer"] else 1
+    per_city = 1 + (ER_TEXTS["messe"]["extra_gold_per_city"] if seat in effects["messe"] else 0)
     total = 0
-    for _, _, e in iter_estates(d, seat):
-        total += e["strength"]
-        total += e["citizens"] * (2 if seat in fx["sondersteuer"] else 1)
-        if e["city"]:
-            total += 2 if seat in fx["messe"] else 1
+    for _, _, estate in iter_estates(d, seat):
+        total += estate["strength"]
+        total += estate["citizens"] * per_citizen
+        if estate["city"]:
+            total += per_city
     return total + len(principalities_of(d, seat))
 
 
 def _income(d, events):
     for seat in d["order"]:
         gain_gold(d, seat, income_of(d, seat), events, "income")
+    toll = ER_TEXTS["steuerpacht"]["gold"]
     for seat in d["er_effects"]["steuerpacht"]:
         for other in d["order"]:
-            if other != seat and d["players"][other]["gold"] >= 1:
-                pay_gold(d, other, 1, events, "steuerpacht")
-                gain_gold(d, seat, 1, events, "steuerpacht")
+            if other != seat and d["players"][other]["gold"] >= toll:
+                pay_gold(d, other, toll, events, "steuerpacht")
+                gain_gold(d, seat, toll, events, "steuerpacht")
     # Estates heal: reduction tokens go back after the payout (ruling 8).
-    for _, _, e in iter_estates(d):
-        e["strength"] = 3
+    for _, _, estate in iter_estates(d):
+        estate["strength"] = ESTATE_STRENGTH
 
 
 # --- phase 4: prestige -------------------------------------------------------
@@ -137,32 +143,32 @@ def category_counts(d, seat):
 
 
 def _prestige(d, events):
-    counts = {s: category_counts(d, s) for s in players_of(d)}
+    counts = {seat: category_counts(d, seat) for seat in players_of(d)}
     spared = set(d["er_effects"]["reichstag"])
-    for cat in ("estates", "citizens", "cities", "principalities"):
-        values = {s: c[cat] for s, c in counts.items()}
-        hi, lo = max(values.values()), min(values.values())
-        if hi == lo:
+    for category in ("estates", "citizens", "cities", "principalities"):
+        values = {seat: of_seat[category] for seat, of_seat in counts.items()}
+        most, fewest = max(values.values()), min(values.values())
+        if most == fewest:
             continue
         for seat in d["order"]:
-            if values[seat] == hi:
-                change_prestige(d, seat, 1, events, "most_" + cat)
-            elif values[seat] == lo:
+            if values[seat] == most:
+                change_prestige(d, seat, 1, events, "most_" + category)
+            elif values[seat] == fewest:
                 if seat in spared:
                     spared.discard(seat)
-                    event(events, "penalty_ignored", seat, category=cat, reason="reichstag")
+                    event(events, "penalty_ignored", seat, category=category, reason="reichstag")
                     continue
-                change_prestige(d, seat, -1, events, "fewest_" + cat)
+                change_prestige(d, seat, -1, events, "fewest_" + category)
 
 
 def _marriages_end(d, events):
     for seat in players_of(d):
-        p = d["players"][seat]
-        p["married_this_epoch"] = False
-        if p["marriage"] is not None:
-            d["discard"].append(p["marriage"]["card"])
-            event(events, "marriage_ended", seat, card=p["marriage"]["card"], reason="epoch_end")
-            p["marriage"] = None
+        player = d["players"][seat]
+        player["married_this_epoch"] = False
+        if player["marriage"] is not None:
+            d["discard"].append(player["marriage"]["card"])
+            event(events, "marriage_ended", seat, card=player["marriage"]["card"], reason="epoch_end")
+            player["marriage"] = None
     settle_holdings(d, events)
 
 
@@ -183,7 +189,7 @@ def _coronation(d, events):
     else:
         briber = d["er_effects"]["bestechung"]
         if briber is not None:
-            pay_gold(d, briber, 10, events, "bestechung")
+            pay_gold(d, briber, ER_TEXTS["bestechung"]["cost"], events, "bestechung")
         elect_king(d, events, bribed_by=briber)
         if d["anti_king"] == d["king"]:
             d["anti_king"] = None
@@ -195,9 +201,9 @@ def _coronation(d, events):
 
 def _order(d, events):
     d["new_order"] = [None] * d["num_players"]
-    choosers = [s for s in (d["king"], d["anti_king"]) if s is not None]
-    choosers += [s for s in d["order"] if s in d["er_effects"]["landfrieden"] and s not in choosers]
-    push_front(d, *[["position", s] for s in choosers], ["order_rest"])
+    choosers = [seat for seat in (d["king"], d["anti_king"]) if seat is not None]
+    choosers += [seat for seat in d["order"] if seat in d["er_effects"]["landfrieden"] and seat not in choosers]
+    push_front(d, *[["position", seat] for seat in choosers], ["order_rest"])
 
 
 def _position(d, events, seat):
@@ -205,18 +211,19 @@ def _position(d, events, seat):
 
 
 def _order_rest(d, events):
-    placed = set(s for s in d["new_order"] if s is not None)
-    rest = [s for s in d["order"] if s not in placed]
-    rest.sort(key=lambda s: -d["players"][s]["prestige"])
+    placed = {seat for seat in d["new_order"] if seat is not None}
+    rest = [seat for seat in d["order"] if seat not in placed]
+    rest.sort(key=lambda seat: -d["players"][seat]["prestige"])
     ranked = []
-    i = 0
-    while i < len(rest):
-        group = [s for s in rest if d["players"][s]["prestige"] == d["players"][rest[i]]["prestige"]]
+    first = 0  # the first seat in ``rest`` not ranked yet
+    while first < len(rest):
+        prestige = d["players"][rest[first]]["prestige"]
+        group = [seat for seat in rest if d["players"][seat]["prestige"] == prestige]
         ranked += _order_ties(d, group, events)
-        i += len(group)
-    free = [i for i, s in enumerate(d["new_order"]) if s is None]
-    for pos, seat in zip(free, ranked):
-        d["new_order"][pos] = seat
+        first += len(group)
+    free = [position for position, seat in enumerate(d["new_order"]) if seat is None]
+    for position, seat in zip(free, ranked):
+        d["new_order"][position] = seat
     d["order"] = d["new_order"]
     d["new_order"] = None
     event(events, "turn_order", order=list(d["order"]))
@@ -228,29 +235,29 @@ def _order_ties(d, group, events):
         return group
     dice = roll(d, len(group), events, "turn_order_tie")
     best = max(dice)
-    top = [s for s, v in zip(group, dice) if v == best]
+    top = [seat for seat, value in zip(group, dice) if value == best]
     if len(top) > 1:
         top = _order_ties(d, top, events)
-    return top + _order_ties(d, [s for s in group if s not in top], events) if len(top) < len(group) else top
+    return top + _order_ties(d, [seat for seat in group if seat not in top], events) if len(top) < len(group) else top
 
 
 # --- the end -----------------------------------------------------------------------
 
 def victory_points(d, seat):
     estates, citizens, cities = totals(d, seat)
-    p = d["players"][seat]
+    player = d["players"][seat]
     return (estates + citizens // 2 + cities + len(principalities_of(d, seat))
-            + p["gold"] // 10 + p["prestige"])
+            + player["gold"] // 10 + player["prestige"])
 
 
 def _final(d, events):
-    scores = {s: victory_points(d, s) for s in players_of(d)}
+    scores = {seat: victory_points(d, seat) for seat in players_of(d)}
     # Tie-break (ruling 12): more Prestige, then more gold.
-    key = {s: (scores[s], d["players"][s]["prestige"], d["players"][s]["gold"]) for s in scores}
+    key = {seat: (scores[seat], d["players"][seat]["prestige"], d["players"][seat]["gold"]) for seat in scores}
     best = max(key.values())
-    winners = [s for s in scores if key[s] == best]
+    winners = [seat for seat in scores if key[seat] == best]
     d["result"] = {"winners": winners, "reason": "final_evaluation",
-                   "scores": {str(s): v for s, v in scores.items()}}
+                   "scores": {str(seat): value for seat, value in scores.items()}}
     d["phase"] = "over"
     d["decision"] = None
     event(events, "game_over", winners=winners, scores=d["result"]["scores"])

@@ -4,15 +4,21 @@ The match is driven by a queue of steps (``d["queue"]``, JSON lists such as
 ``["turn", 2]``). ``advance`` runs steps until one asks a seat to decide
 (``d["decision"]``) or the match ends; an action's ``perform`` clears the
 decision and may push steps (a battle, a tournament) to the queue's front.
+
+The step table and the decisions' action lists are built here, once, from the
+tables of the modules that own the steps (``evaluation``, ``battle``,
+``trade``); no module adds to them as a side effect of being imported.
 """
 
-from . import evaluation
+from ...kit import event
+from . import battle, evaluation, trade
 from .data import AR_DICE, ROWS
-from .state import event, roll
+from .state import roll
 from .steps import decide, push_front
 
-# A decision's kind -> the action types a deciding seat may post.
-DECISION_ACTIONS = {
+# A decision's kind -> the action types a deciding seat may post (the trade
+# module's own decisions are joined below).
+_TIME_TABLE_DECISIONS = {
     "place_initial": ("place_estate",),
     "action_turn": ("build_estate", "settle", "attack", "build_city", "marry", "take_title",
                     "inherit", "play_special", "kindbett", "pass"),
@@ -24,7 +30,6 @@ DECISION_ACTIONS = {
     "er_special": ("play_special", "pass"),
     "open_swap": ("swap_open", "pass"),
     "position": ("choose_position",),
-    # "trade" and "offer_reply" are added by game.py from trade.DECISIONS.
 }
 
 
@@ -51,7 +56,7 @@ def _action_round(d, events, number):
     d["ar"] = number
     d["event_acted"] = False
     event(events, "action_round_started", round=number, year=ROWS[d["row"]]["year"])
-    push_front(d, *[["turn", s] for s in d["order"]], ["ar_end", number])
+    push_front(d, *[["turn", seat] for seat in d["order"]], ["ar_end", number])
 
 
 def _turn(d, events, seat):
@@ -98,7 +103,7 @@ def _setup_place(d, events, seat):
     decide(d, "place_initial", [seat], first=None)
 
 
-STEPS = {
+_TIME_TABLE_STEPS = {
     "epoch": _epoch,
     "ar": _action_round,
     "turn": _turn,
@@ -109,6 +114,21 @@ STEPS = {
 }
 
 
-def register_steps(steps):
-    """Other modules (battle, trade, evaluation) add their step handlers."""
-    STEPS.update(steps)
+def joined(what, *tables):
+    """One table from several ``{name: entry}`` tables, in order.
+
+    Raises ``ValueError`` when two tables share a name: the later entry would
+    otherwise silently replace the earlier one.
+    """
+    table = {}
+    for part in tables:
+        for name, entry in part.items():
+            if name in table:
+                raise ValueError(f"{what} {name!r} is defined twice")
+            table[name] = entry
+    return table
+
+
+# A step's name (``step[0]`` in the queue) -> the function that runs it.
+STEPS = joined("step", _TIME_TABLE_STEPS, evaluation.STEPS, battle.STEPS, trade.STEPS)
+DECISION_ACTIONS = joined("decision", _TIME_TABLE_DECISIONS, trade.DECISIONS)

@@ -9,7 +9,16 @@
 
 from ...core import Game
 from ...errors import InvalidOptionsError
-from . import actions_battle, actions_cards, actions_er, actions_round, actions_special, battle, evaluation, trade
+from ...kit import event, specs_by_name
+from . import (
+    actions_battle,
+    actions_cards,
+    actions_er,
+    actions_round,
+    actions_special,
+    evaluation,
+    trade,
+)
 from .board import place_estate, settle_holdings
 from .data import (
     END_YEARS,
@@ -24,15 +33,9 @@ from .data import (
     YEARS,
 )
 from .deck import draw_cards
-from .flow import DECISION_ACTIONS, advance, register_steps
-from .state import State, copy_data, event, shuffle
+from .flow import DECISION_ACTIONS, advance
+from .state import State, copy_data, shuffle
 from .view import view
-
-register_steps(evaluation.STEPS)
-register_steps(battle.STEPS)
-register_steps(trade.STEPS)
-# The trade module owns its decisions' action lists (bundled offers).
-DECISION_ACTIONS.update(trade.DECISIONS)
 
 SCENARIO_PLAYERS = {"standard": (3, 4), "ottokar_a": (2, 3), "ottokar_b": (2, 3)}
 OPTIONS = {
@@ -75,12 +78,12 @@ def _new_player():
 
 def _place_ottokar(d, scenario, events):
     for entry in OTTOKAR[scenario]:
-        r = REGION_INDEX[entry["region"]]
-        slots = [place_estate(d, OTTOKAR_ID, r, events, "ottokar") for _ in range(entry["estates"])]
-        for i in range(entry["citizens"]):
-            d["regions"][r]["slots"][slots[i % len(slots)]]["citizens"] += 1
-        for i in range(entry["cities"]):
-            d["regions"][r]["slots"][slots[i]]["city"] = True
+        region = REGION_INDEX[entry["region"]]
+        slots = [place_estate(d, OTTOKAR_ID, region, events, "ottokar") for _ in range(entry["estates"])]
+        for index in range(entry["citizens"]):
+            d["regions"][region]["slots"][slots[index % len(slots)]]["citizens"] += 1
+        for index in range(entry["cities"]):
+            d["regions"][region]["slots"][slots[index]]["city"] = True
 
 
 def new_match(num_players, options, seed):
@@ -109,7 +112,7 @@ def new_match(num_players, options, seed):
     for seat in d["order"]:
         draw_cards(d, seat, HAND_SIZE, events, events_act=False)
     # Initial Estates are placed in reverse turn order.
-    d["queue"] = [["setup_place", s] for s in reversed(d["order"])]
+    d["queue"] = [["setup_place", seat] for seat in reversed(d["order"])]
     d["queue"].append(["pre_evaluation"] if opts["rules"] == "expert" else ["epoch"])
     advance(d, events)
     return d, events
@@ -124,11 +127,8 @@ class Anno1452(Game):
     max_players = 4
     version = 1
     options = OPTIONS
-    action_specs = {
-        spec.name: spec
-        for module in (actions_round, actions_battle, actions_cards, actions_special, actions_er, trade)
-        for spec in module.SPECS
-    }
+    action_specs = specs_by_name(actions_round.SPECS, actions_battle.SPECS, actions_cards.SPECS,
+                                 actions_special.SPECS, actions_er.SPECS, trade.SPECS)
 
     def setup_with_events(self, num_players, options=None, seed=0):
         """A new match and its set-up events: the turn order drawn, Ottokar's

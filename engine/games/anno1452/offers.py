@@ -6,17 +6,18 @@ is ``{"gold", "cards", "estates", "pact"}``; the whole bundle is re-checked at
 sending and at acceptance and carried out at once, so an accepted offer binds.
 """
 
+from ...kit import event
 from ...params import IntRange, OneOf, Optional
-from .actionkit import CARD, ESTATE, SEAT, make_spec
-from .board import citizen_supply, estate_at, estate_supply, settle_holdings
-from .data import REGION_NAMES
-from .state import event
+from .actionkit import CARD, ESTATE, SEAT, always_allowed, bare_action, make_spec
+from .board import citizen_supply, estate_at, estate_supply, iter_estates, settle_holdings
+from .data import REGION_NAMES, TRADE_LIMITS
 from .steps import decide, push_front
 
-MAX_OFFERS = 3  # drafts per player and phase
-MAX_ITEMS = 4  # per side
-MAX_EDITS = 2 * MAX_ITEMS  # changes per draft: enough to fill both sides
-GOLD_STEPS = (1, 2, 5, 10)
+MAX_OFFERS = TRADE_LIMITS["max_offers"]  # drafts per player and phase
+MAX_ITEMS = TRADE_LIMITS["max_items"]  # per side
+SIDES = ("give", "ask")  # what the author gives, what he asks of the addressee
+MAX_EDITS = len(SIDES) * MAX_ITEMS  # changes per draft: enough to fill both sides
+GOLD_STEPS = tuple(TRADE_LIMITS["gold_steps"])
 
 
 def next_trader(d):
@@ -25,8 +26,8 @@ def next_trader(d):
 
 
 # --- bundles: one side of an offer --------------------------------------------------------
-# A side is {"gold": n, "cards": [...], "estates": [[r, s], ...], "pact": bool}; gold is one
-# item whatever its amount, so 7 gold is composed as 5 + 2.
+# A side is {"gold": n, "cards": [...], "estates": [[region, slot], ...], "pact": bool}; gold
+# is one item whatever its amount, so 7 gold is composed as 5 + 2.
 
 def empty_side():
     return {"gold": 0, "cards": [], "estates": [], "pact": False}
@@ -36,24 +37,25 @@ def side_items(side):
     return (side["gold"] > 0) + len(side["cards"]) + len(side["estates"]) + side["pact"]
 
 
-def _own_estates(d, seat):
-    return [[r, s] for r, reg in enumerate(d["regions"])
-            for s, e in enumerate(reg["slots"]) if e is not None and e["owner"] == seat]
+def _estates_of(d, seat):
+    """``seat``'s Estates as ``[region, slot]``, in map order."""
+    return [[region, slot] for region, slot, _ in iter_estates(d, seat)]
 
 
 def _delivery_problem(d, giver, side):
     """Why ``giver`` cannot hand over everything in ``side`` now, or None."""
+    hand = d["players"][giver]["hand"]
     if d["players"][giver]["gold"] < side["gold"]:
         return "not_enough_gold"
-    if any(c not in d["players"][giver]["hand"] for c in side["cards"]):
+    if any(card not in hand for card in side["cards"]):
         return "card_not_in_hand"
-    if any((estate_at(d, *ref) or {}).get("owner") != giver for ref in side["estates"]):
+    if any((estate_at(d, *estate) or {}).get("owner") != giver for estate in side["estates"]):
         return "not_their_estate"
     return None
 
 
-def _citizens_on(d, refs):
-    return sum(estate_at(d, *ref)["citizens"] for ref in refs)
+def _citizens_on(d, estates):
+    return sum(estate_at(d, *estate)["citizens"] for estate in estates)
 
 
 def _room_problem(d, taker, incoming, outgoing):
@@ -87,87 +89,90 @@ def _draft(d):
     return d["trade"]["draft"]
 
 
-def _check_start(d, seat, a):
+def _draft_offer_check(d, seat, action):
     if _draft(d) is not None:
         return "draft_open"
     if d["trade"]["offers"][str(seat)] >= MAX_OFFERS:
         return "offer_limit"
-    return None if a["to"] != seat and a["to"] < d["num_players"] else "no_such_partner"
+    partner = action["to"]
+    return None if partner != seat and partner < d["num_players"] else "no_such_partner"
 
 
-def _cand_start(d, seat):
-    return [{"type": "draft_offer", "to": to} for to in d["order"] if to != seat]
+def _draft_offer_candidates(d, seat):
+    return [{"type": "draft_offer", "to": partner} for partner in d["order"] if partner != seat]
 
 
-def _do_start(d, seat, a, events):
+def _draft_offer_perform(d, seat, action, events):
     # The budget is spent when drafting starts, so cancelled drafts count too (termination).
     d["trade"]["offers"][str(seat)] += 1
-    d["trade"]["draft"] = {"from": seat, "to": a["to"], "give": empty_side(), "ask": empty_side(), "edits": 0}
-    _draft_event(events, seat, "offer_draft_started", {"to": a["to"]})
+    d["trade"]["draft"] = {"from": seat, "to": action["to"], "give": empty_side(), "ask": empty_side(),
+                           "edits": 0}
+    _draft_event(events, seat, "offer_draft_started", {"to": action["to"]})
 
 
 def _draft_event(events, seat, kind, details):
     """Drafting is seen by the others only as "seat N is composing an offer"
     (the draft is its author's until sent); its author sees the details.
     Every accepted move leaves an event, so stream followers see it pass."""
-    event(events, kind, seat, private={str(seat): details} if details else None)
+    event(events, kind, seat, private={seat: details} if details else None)
 
 
-def _edit_details(a):
-    return {k: v for k, v in a.items() if k != "type" and v is not None}
+def _edit_details(action):
+    return {field: value for field, value in action.items() if field != "type" and value is not None}
 
 
-def _item_shape_problem(a, fields):
+def _item_shape_problem(action, fields):
     """One encoding per item: exactly the field the item needs (removing gold needs none)."""
-    wanted = fields[a["item"]]
-    if any((a.get(f) is not None) != (f == wanted) for f in ("amount", "card", "estate")):
+    wanted = fields[action["item"]]
+    if any((action.get(field) is not None) != (field == wanted) for field in ("amount", "card", "estate")):
         return "item_fields"
-    if wanted == "amount" and a["amount"] not in GOLD_STEPS:
+    if wanted == "amount" and action["amount"] not in GOLD_STEPS:
         return "gold_step"
     return None
 
 
-def _check_edit(d, seat, a, fields):
+def _edit_problem(d, action, fields):
+    """Why the draft cannot take this change at all (whatever the item), or None."""
     draft = _draft(d)
     if draft is None:
         return "no_draft"
     if draft["edits"] >= MAX_EDITS:
         return "draft_edit_limit"
-    return _item_shape_problem(a, fields)
+    return _item_shape_problem(action, fields)
 
 
-def _check_add(d, seat, a):
-    problem = _check_edit(d, seat, a, ADD_FIELDS)
+def _draft_add_check(d, seat, action):
+    problem = _edit_problem(d, action, ADD_FIELDS)
     if problem:
         return problem
     draft = _draft(d)
-    side = draft[a["side"]]
-    holder = draft["from"] if a["side"] == "give" else draft["to"]
-    if side_items(side) >= MAX_ITEMS and not (a["item"] == "gold" and side["gold"]):
+    side = draft[action["side"]]
+    holder = draft["from"] if action["side"] == "give" else draft["to"]
+    if side_items(side) >= MAX_ITEMS and not (action["item"] == "gold" and side["gold"]):
         return "too_many_items"
-    return ADD_CHECKS[a["item"]](d, draft, holder, side, a)
+    return ADD_CHECKS[action["item"]](d, draft, holder, side, action)
 
 
-def _add_gold(d, draft, holder, side, a):
-    return "not_enough_gold" if side["gold"] + a["amount"] > d["players"][holder]["gold"] else None
+def _gold_addable(d, draft, holder, side, action):
+    return "not_enough_gold" if side["gold"] + action["amount"] > d["players"][holder]["gold"] else None
 
 
-def _add_card(d, draft, holder, side, a):
+def _card_addable(d, draft, holder, side, action):
     if holder != draft["from"]:
         return "cards_are_only_given"  # the other hand is hidden
-    if a["card"] in side["cards"]:
+    if action["card"] in side["cards"]:
         return "already_in_offer"
-    return None if a["card"] in d["players"][holder]["hand"] else "card_not_in_hand"
+    return None if action["card"] in d["players"][holder]["hand"] else "card_not_in_hand"
 
 
-def _add_estate(d, draft, holder, side, a):
-    if a["estate"] in side["estates"]:
+def _estate_addable(d, draft, holder, side, action):
+    if action["estate"] in side["estates"]:
         return "already_in_offer"
-    est = estate_at(d, *a["estate"])
-    return None if est is not None and est["owner"] == holder else "not_their_estate"
+    estate = estate_at(d, *action["estate"])
+    return None if estate is not None and estate["owner"] == holder else "not_their_estate"
 
 
-def _add_pact(d, draft, holder, side, a):
+def _pact_addable(d, draft, holder, side, action):
     if holder != draft["from"]:
         return "pact_is_given"  # a pact binds both ways: one encoding, on the give side
     if side["pact"]:
@@ -175,76 +180,80 @@ def _add_pact(d, draft, holder, side, a):
     return "pact_exists" if sorted([draft["from"], draft["to"]]) in d["pacts"] else None
 
 
-ADD_CHECKS = {"gold": _add_gold, "card": _add_card, "estate": _add_estate, "pact": _add_pact}
+# An item -> why it cannot be added; the action field that names it.
+ADD_CHECKS = {"gold": _gold_addable, "card": _card_addable, "estate": _estate_addable, "pact": _pact_addable}
 ADD_FIELDS = {"gold": "amount", "card": "card", "estate": "estate", "pact": None}
 REMOVE_FIELDS = {**ADD_FIELDS, "gold": None}
 
 
-def _cand_add(d, seat):
+def _draft_add_candidates(d, seat):
     draft = _draft(d)
     if draft is None:
         return []
-    out = []
+    actions = []
     for side, holder in (("give", draft["from"]), ("ask", draft["to"])):
         base = {"type": "draft_add", "side": side}
-        out += [{**base, "item": "gold", "amount": g} for g in GOLD_STEPS]
-        out += [{**base, "item": "estate", "estate": ref} for ref in _own_estates(d, holder)]
-    out += [{"type": "draft_add", "side": "give", "item": "card", "card": c} for c in d["players"][seat]["hand"]]
-    out.append({"type": "draft_add", "side": "give", "item": "pact"})
-    return out
+        actions += [{**base, "item": "gold", "amount": amount} for amount in GOLD_STEPS]
+        actions += [{**base, "item": "estate", "estate": estate} for estate in _estates_of(d, holder)]
+    actions += [{"type": "draft_add", "side": "give", "item": "card", "card": card}
+                for card in d["players"][seat]["hand"]]
+    actions.append({"type": "draft_add", "side": "give", "item": "pact"})
+    return actions
 
 
-def _do_add(d, seat, a, events):
+def _draft_add_perform(d, seat, action, events):
     draft = _draft(d)
     draft["edits"] += 1
-    side = draft[a["side"]]
-    if a["item"] == "gold":
-        side["gold"] += a["amount"]
-    elif a["item"] == "pact":
+    side = draft[action["side"]]
+    item = action["item"]
+    if item == "gold":
+        side["gold"] += action["amount"]
+    elif item == "pact":
         side["pact"] = True
     else:
-        side[a["item"] + "s"].append(a[a["item"]])
-    _draft_event(events, seat, "offer_draft_changed", {"change": "add", **_edit_details(a)})
+        side[item + "s"].append(action[item])
+    _draft_event(events, seat, "offer_draft_changed", {"change": "add", **_edit_details(action)})
 
 
-def _check_remove(d, seat, a):
-    problem = _check_edit(d, seat, a, REMOVE_FIELDS)
+def _draft_remove_check(d, seat, action):
+    problem = _edit_problem(d, action, REMOVE_FIELDS)
     if problem:
         return problem
-    side = _draft(d)[a["side"]]
+    side = _draft(d)[action["side"]]
     present = {"gold": side["gold"] > 0, "pact": side["pact"],
-               "card": a.get("card") in side["cards"], "estate": a.get("estate") in side["estates"]}
-    return None if present[a["item"]] else "not_in_offer"
+               "card": action.get("card") in side["cards"], "estate": action.get("estate") in side["estates"]}
+    return None if present[action["item"]] else "not_in_offer"
 
 
-def _cand_remove(d, seat):
+def _draft_remove_candidates(d, seat):
     draft = _draft(d)
     if draft is None:
         return []
-    out = []
-    for name in ("give", "ask"):
-        side, base = draft[name], {"type": "draft_remove", "side": name}
-        out += [{**base, "item": "gold"}] if side["gold"] else []
-        out += [{**base, "item": "card", "card": c} for c in side["cards"]]
-        out += [{**base, "item": "estate", "estate": ref} for ref in side["estates"]]
-        out += [{**base, "item": "pact"}] if side["pact"] else []
-    return out
+    actions = []
+    for side_name in SIDES:
+        side, base = draft[side_name], {"type": "draft_remove", "side": side_name}
+        actions += [{**base, "item": "gold"}] if side["gold"] else []
+        actions += [{**base, "item": "card", "card": card} for card in side["cards"]]
+        actions += [{**base, "item": "estate", "estate": estate} for estate in side["estates"]]
+        actions += [{**base, "item": "pact"}] if side["pact"] else []
+    return actions
 
 
-def _do_remove(d, seat, a, events):
+def _draft_remove_perform(d, seat, action, events):
     draft = _draft(d)
     draft["edits"] += 1
-    side = draft[a["side"]]
-    if a["item"] == "gold":
+    side = draft[action["side"]]
+    item = action["item"]
+    if item == "gold":
         side["gold"] = 0
-    elif a["item"] == "pact":
+    elif item == "pact":
         side["pact"] = False
     else:
-        side[a["item"] + "s"].remove(a[a["item"]])
-    _draft_event(events, seat, "offer_draft_changed", {"change": "remove", **_edit_details(a)})
+        side[item + "s"].remove(action[item])
+    _draft_event(events, seat, "offer_draft_changed", {"change": "remove", **_edit_details(action)})
 
 
-def _check_send(d, seat, a):
+def _send_offer_check(d, seat, action):
     draft = _draft(d)
     if draft is None:
         return "no_draft"
@@ -253,33 +262,33 @@ def _check_send(d, seat, a):
     return bundle_problem(d, draft)
 
 
-def _do_send(d, seat, a, events):
+def _send_offer_perform(d, seat, action, events):
     draft = d["trade"]["draft"]
     d["trade"]["draft"] = None
     offer = {"from": seat, "to": draft["to"], "give": draft["give"], "ask": draft["ask"]}
     d["offer"] = offer
-    both = {str(seat): {"offer": offer}, str(offer["to"]): {"offer": offer}}
-    event(events, "offer_made", seat, to=offer["to"], private=both)
+    event(events, "offer_made", seat, to=offer["to"],
+          private={seat: {"offer": offer}, offer["to"]: {"offer": offer}})
     decide(d, "offer_reply", [offer["to"]])
 
 
-def _check_cancel(d, seat, a):
+def _cancel_draft_check(d, seat, action):
     return None if _draft(d) is not None else "no_draft"
 
 
-def _do_cancel(d, seat, a, events):
+def _cancel_draft_perform(d, seat, action, events):
     d["trade"]["draft"] = None
     _draft_event(events, seat, "offer_draft_cancelled", None)
 
 
 # --- answering ----------------------------------------------------------------------------
 
-def _check_accept(d, seat, a):
+def _accept_offer_check(d, seat, action):
     # Re-checked at acceptance: the bundle is carried out whole or not at all.
     return bundle_problem(d, d["offer"])
 
 
-def _do_accept(d, seat, a, events):
+def _accept_offer_perform(d, seat, action, events):
     offer, d["offer"] = d["offer"], None
     giver = offer["from"]
     _hand_over(d, giver, seat, offer["give"], events)
@@ -301,46 +310,41 @@ def _hand_over(d, giver, taker, side, events):
         d["players"][giver]["hand"].remove(card)
         d["players"][taker]["hand"].append(card)
         # Which card changed hands stays between the two parties.
-        event(events, "card_transferred", giver, to=taker,
-              private={str(giver): {"card": card}, str(taker): {"card": card}})
-    for ref in side["estates"]:
-        estate_at(d, *ref)["owner"] = taker
-        event(events, "estate_transferred", giver, to=taker, region=REGION_NAMES[ref[0]], slot=ref[1])
+        event(events, "card_transferred", giver, to=taker, private={giver: {"card": card}, taker: {"card": card}})
+    for region, slot in side["estates"]:
+        estate_at(d, region, slot)["owner"] = taker
+        event(events, "estate_transferred", giver, to=taker, region=REGION_NAMES[region], slot=slot)
 
 
-def _do_decline(d, seat, a, events):
+def _decline_offer_perform(d, seat, action, events):
     event(events, "offer_declined", seat, offer_from=d["offer"]["from"])
     d["offer"] = None
     next_trader(d)
 
 
-
-SIDE = OneOf(["give", "ask"], "give: from the offering player; ask: from the addressee")
+SIDE = OneOf(list(SIDES), "give: from the offering player; ask: from the addressee")
 ITEM = OneOf(["gold", "card", "estate", "pact"], "the kind of item")
-
-
-def _single(name):
-    return lambda d, seat: [{"type": name}]
-
+GOLD_AMOUNT = IntRange(min(GOLD_STEPS), max(GOLD_STEPS),
+                       "gold " + ", ".join(map(str, GOLD_STEPS[:-1])) + f" or {GOLD_STEPS[-1]}")
 
 SPECS = [
-    make_spec("draft_offer", {"to": SEAT}, _cand_start, _check_start, _do_start,
+    make_spec("draft_offer", {"to": SEAT}, _draft_offer_candidates, _draft_offer_check, _draft_offer_perform,
               f"Expert trade: start composing an offer to this player (at most {MAX_OFFERS} per phase)."),
-    make_spec("draft_add", {"side": SIDE, "item": ITEM, "amount": Optional(IntRange(1, 10, "gold 1, 2, 5 or 10")),
+    make_spec("draft_add", {"side": SIDE, "item": ITEM, "amount": Optional(GOLD_AMOUNT),
                             "card": Optional(CARD), "estate": Optional(ESTATE)},
-              _cand_add, _check_add, _do_add,
+              _draft_add_candidates, _draft_add_check, _draft_add_perform,
               f"Add one item to your draft: gold (amount; repeated amounts add up), a card of yours "
               f"(give only), an Estate of its holder, or a non-aggression pact (give only); at most "
               f"{MAX_ITEMS} items per side and {MAX_EDITS} changes per draft."),
     make_spec("draft_remove", {"side": SIDE, "item": ITEM, "card": Optional(CARD), "estate": Optional(ESTATE)},
-              _cand_remove, _check_remove, _do_remove,
+              _draft_remove_candidates, _draft_remove_check, _draft_remove_perform,
               "Remove one item from your draft (gold: the whole amount of that side)."),
-    make_spec("send_offer", {}, _single("send_offer"), _check_send, _do_send,
+    make_spec("send_offer", {}, bare_action("send_offer"), _send_offer_check, _send_offer_perform,
               "Send your draft; the addressee accepts or declines it."),
-    make_spec("cancel_draft", {}, _single("cancel_draft"), _check_cancel, _do_cancel,
+    make_spec("cancel_draft", {}, bare_action("cancel_draft"), _cancel_draft_check, _cancel_draft_perform,
               "Drop your draft (it still counts as one of your offers)."),
-    make_spec("accept_offer", {}, _single("accept_offer"), _check_accept, _do_accept,
+    make_spec("accept_offer", {}, bare_action("accept_offer"), _accept_offer_check, _accept_offer_perform,
               "Accept the offer made to you; every item is carried out at once and binds both."),
-    make_spec("decline_offer", {}, _single("decline_offer"), lambda d, s, a: None, _do_decline,
+    make_spec("decline_offer", {}, bare_action("decline_offer"), always_allowed, _decline_offer_perform,
               "Decline the offer made to you; nothing changes."),
 ]

@@ -8,6 +8,7 @@ insolvency rule and the seeded dice are applied in one place.
 
 import marshal
 
+from ...kit import event
 from ...rng import Rng
 from .data import GOLD_PER_PRESTIGE, OTTOKAR_ID, PRESTIGE_MAX
 
@@ -66,14 +67,6 @@ def copy_data(data):
     return _copy(data)
 
 
-def event(events, kind, seat=None, private=None, **data):
-    """Append an engine event ``{"type", "seat", "data", "private"?}``."""
-    ev = {"type": kind, "seat": seat, "data": data}
-    if private:
-        ev["private"] = private
-    events.append(ev)
-
-
 def roll(d, count, events, purpose, seat=None):
     """Roll ``count`` dice with the state's generator; recorded as an event."""
     rng = Rng(d["rng"])
@@ -120,15 +113,15 @@ def change_prestige(d, seat, delta, events, reason):
     """
     if seat == OTTOKAR_ID or delta == 0:
         return
-    p = d["players"][seat]
-    raw = p["prestige"] + delta
-    p["prestige"] = min(PRESTIGE_MAX, max(0, raw))
-    event(events, "prestige_changed", seat, delta=delta, prestige=p["prestige"], reason=reason)
+    player = d["players"][seat]
+    raw = player["prestige"] + delta
+    player["prestige"] = min(PRESTIGE_MAX, max(0, raw))
+    event(events, "prestige_changed", seat, delta=delta, prestige=player["prestige"], reason=reason)
     if raw > PRESTIGE_MAX:
         gain_gold(d, seat, (raw - PRESTIGE_MAX) * GOLD_PER_PRESTIGE, events, "prestige_above_20")
     elif raw < 0:
         debt = -raw * GOLD_PER_PRESTIGE
-        if p["gold"] >= debt:
+        if player["gold"] >= debt:
             pay_gold(d, seat, debt, events, "prestige_below_0")
         else:
             event(events, "insolvent", seat, amount=debt)

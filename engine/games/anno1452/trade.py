@@ -13,12 +13,12 @@ times (see ``offers.py``), so the phase always ends; it ends when every
 player has declared done. Drafts are private to their author (``view``), offers to their two parties.
 """
 
+from ...kit import event
 from ...params import IntRange
 from . import offers
-from .actionkit import CARD, make_spec
+from .actionkit import CARD, bare_action, make_spec
 from .data import CARDS, HAND_SIZE
 from .deck import next_card, resolve_event
-from .state import event
 from .steps import decide, push_front
 
 OPEN_CARDS = HAND_SIZE
@@ -28,7 +28,7 @@ def _trade_start(d, events):
     if d["pacts"]:
         event(events, "pacts_expired", pacts=d["pacts"])
     d["pacts"] = []
-    d["trade"] = {"done": [], "offers": {str(s): 0 for s in d["order"]}, "cursor": 0, "draft": None}
+    d["trade"] = {"done": [], "offers": {str(seat): 0 for seat in d["order"]}, "cursor": 0, "draft": None}
     if d["num_players"] == 2:
         _deal_open_cards(d, events)
         # In the first trade round the second player swaps first.
@@ -73,24 +73,24 @@ def pass_open_swap(d, seat, events):
         d["swap"] = None
 
 
-def _check_swap(d, seat, a):
-    if a["card"] not in d["players"][seat]["hand"]:
+def _swap_open_check(d, seat, action):
+    if action["card"] not in d["players"][seat]["hand"]:
         return "card_not_in_hand"
-    return None if a["open_card"] < len(d["open_cards"]) else "no_such_open_card"
+    return None if action["open_card"] < len(d["open_cards"]) else "no_such_open_card"
 
 
-def _cand_swap(d, seat):
-    return [{"type": "swap_open", "card": c, "open_card": i}
-            for c in d["players"][seat]["hand"] for i in range(len(d["open_cards"]))]
+def _swap_open_candidates(d, seat):
+    return [{"type": "swap_open", "card": card, "open_card": index}
+            for card in d["players"][seat]["hand"] for index in range(len(d["open_cards"]))]
 
 
-def _do_swap(d, seat, a, events):
+def _swap_open_perform(d, seat, action, events):
     hand = d["players"][seat]["hand"]
-    taken = d["open_cards"][a["open_card"]]
-    hand.remove(a["card"])
+    taken = d["open_cards"][action["open_card"]]
+    hand.remove(action["card"])
     hand.append(taken)
-    d["open_cards"][a["open_card"]] = a["card"]
-    event(events, "open_card_swapped", seat, given=a["card"], taken=taken)
+    d["open_cards"][action["open_card"]] = action["card"]
+    event(events, "open_card_swapped", seat, given=action["card"], taken=taken)
     d["swap"]["swaps"] += 1
     d["swap"]["seat"] = _other(d, seat)
     d["decision"] = None
@@ -100,12 +100,12 @@ def _do_swap(d, seat, a, events):
 # --- the phase's turns --------------------------------------------------------------------
 
 def _trade_round(d, events):
-    t = d["trade"]
-    n = len(d["order"])
-    for k in range(n):
-        seat = d["order"][(t["cursor"] + k) % n]
-        if seat not in t["done"]:
-            t["cursor"] = (t["cursor"] + k + 1) % n
+    trading = d["trade"]
+    seats = len(d["order"])
+    for offset in range(seats):
+        seat = d["order"][(trading["cursor"] + offset) % seats]
+        if seat not in trading["done"]:
+            trading["cursor"] = (trading["cursor"] + offset + 1) % seats
             decide(d, "trade", [seat])
             return
     d["discard"] += d["open_cards"]
@@ -114,11 +114,11 @@ def _trade_round(d, events):
     event(events, "trade_ended")
 
 
-def _check_end(d, seat, a):
+def _end_trading_check(d, seat, action):
     return "draft_open" if d["trade"]["draft"] is not None else None
 
 
-def _do_end(d, seat, a, events):
+def _end_trading_perform(d, seat, action, events):
     d["trade"]["done"].append(seat)
     event(events, "trading_done", seat)
     offers.next_trader(d)
@@ -126,7 +126,7 @@ def _do_end(d, seat, a, events):
 
 STEPS = {"trade": _trade_start, "open_swap": _open_swap, "trade_round": _trade_round}
 
-# Decision kinds this module asks for (merged into flow.DECISION_ACTIONS by game.py).
+# Decision kinds this module asks for (joined into flow.DECISION_ACTIONS).
 DECISIONS = {
     "trade": ("draft_offer", "draft_add", "draft_remove", "send_offer", "cancel_draft", "end_trading"),
     "offer_reply": ("accept_offer", "decline_offer"),
@@ -134,8 +134,8 @@ DECISIONS = {
 
 SPECS = [
     make_spec("swap_open", {"card": CARD, "open_card": IntRange(0, OPEN_CARDS - 1)},
-              _cand_swap, _check_swap, _do_swap,
+              _swap_open_candidates, _swap_open_check, _swap_open_perform,
               "2 players, expert: exchange a hand card for the open card at this index."),
-    make_spec("end_trading", {}, lambda d, seat: [{"type": "end_trading"}], _check_end, _do_end,
+    make_spec("end_trading", {}, bare_action("end_trading"), _end_trading_check, _end_trading_perform,
               "Declare that you have concluded your deals for this phase."),
 ] + offers.SPECS

@@ -12,30 +12,30 @@ from .state import copy_data
 
 
 def _player_view(d, seat, viewer):
-    p = d["players"][seat]
+    player = d["players"][seat]
     estates, citizens, cities = totals(d, seat)
     out = {
-        "seat": seat, "name": None, "gold": p["gold"], "prestige": p["prestige"],
+        "seat": seat, "name": None, "gold": player["gold"], "prestige": player["prestige"],
         "victory_points": victory_points(d, seat),
         "estates": estates, "citizens": citizens, "cities": cities,
-        "principalities": [REGION_NAMES[r] for r in principalities_of(d, seat)],
-        "titles": list(p["titles"]),
-        "marriage": None if p["marriage"] is None else {
-            "card": p["marriage"]["card"], "conveyed": [REGION_NAMES[r] for r in p["marriage"]["conveyed"]]},
-        "married_this_epoch": p["married_this_epoch"],
+        "principalities": [REGION_NAMES[region] for region in principalities_of(d, seat)],
+        "titles": list(player["titles"]),
+        "marriage": None if player["marriage"] is None else {
+            "card": player["marriage"]["card"], "conveyed": [REGION_NAMES[region] for region in player["marriage"]["conveyed"]]},
+        "married_this_epoch": player["married_this_epoch"],
     }
     if viewer == seat:
-        out["hand"] = list(p["hand"])
+        out["hand"] = list(player["hand"])
     else:
-        out["hand_size"] = len(p["hand"])
+        out["hand_size"] = len(player["hand"])
     return out
 
 
-def _region_view(d, r):
-    reg = d["regions"][r]
-    return {"name": REGION_NAMES[r], "max_estates": MAX_ESTATES[r], "max_cities": MAX_CITIES[r],
-            "slots": [None if e is None else dict(e) for e in reg["slots"]],
-            "principality": reg["principality"]}
+def _region_view(d, region):
+    area = d["regions"][region]
+    return {"name": REGION_NAMES[region], "max_estates": MAX_ESTATES[region], "max_cities": MAX_CITIES[region],
+            "slots": [None if estate is None else dict(estate) for estate in area["slots"]],
+            "principality": area["principality"]}
 
 
 def _offer_view(d, viewer):
@@ -68,15 +68,15 @@ def view(d, viewer):
         "year": ROWS[d["row"]]["year"], "row": d["row"], "final_year": ROWS[d["final_row"]]["year"],
         "action_round": d["ar"], "phase": d["phase"],
         "to_act": [] if d["result"] else list(decision["seats"]) if decision else [],
-        "decision": None if decision is None else {k: v for k, v in decision.items()},
+        "decision": None if decision is None else dict(decision),
         "order": list(d["order"]), "turn": d["turn"],
         "king": d["king"], "anti_king": d["anti_king"], "soldiers": dict(d["soldiers"]),
         "ottokar": d["options"]["scenario"] != "standard",
-        "regions": [_region_view(d, r) for r in range(len(REGION_NAMES))],
+        "regions": [_region_view(d, region) for region in range(len(REGION_NAMES))],
         "deck_size": len(d["deck"]), "discard": list(d["discard"]),
         "open_cards": list(d["open_cards"]),
         "battle": None if d["battle"] is None else _battle_view(d["battle"]),
-        "landfrieden": list(d["landfrieden"]), "pacts": [list(p) for p in d["pacts"]],
+        "landfrieden": list(d["landfrieden"]), "pacts": [list(pact) for pact in d["pacts"]],
         "offer": _offer_view(d, viewer), "draft": _draft_view(d, viewer),
         "trade": _trade_view(d),
         # Public at the table; an AI needs them to rebuild a consistent state.
@@ -86,13 +86,13 @@ def view(d, viewer):
         # Special Actions played this evaluation round (face up at the table):
         # who has played one, and what their ER texts hold for the round.
         "er_used": list(d["er_used"]), "er_effects": copy_data(d["er_effects"]),
-        "players": [_player_view(d, s, viewer) for s in range(d["num_players"])],
+        "players": [_player_view(d, seat, viewer) for seat in range(d["num_players"])],
         "result": d["result"],
     }
 
 
-def _battle_view(b):
-    return {k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v) for k, v in b.items()}
+def _battle_view(battle):
+    return {key: (dict(value) if isinstance(value, dict) else list(value) if isinstance(value, list) else value) for key, value in battle.items()}
 
 
 def card_catalogue():
