@@ -25,11 +25,12 @@ CHROMIUM ?= /usr/bin/chromium
 PYTEST_ARGS ?= -n 2 --dist loadgroup
 
 .DEFAULT_GOAL := help
-.PHONY: help run test clean
+.PHONY: help run test lint clean
 
 help:
 	@echo "make run    start Redis, RQ workers and gunicorn on http://127.0.0.1:8000 (docs at /docs)"
 	@echo "make test   install the test dependencies and run the whole suite"
+	@echo "make lint   ruff (lint, then the format check) and mypy, as configured in pyproject.toml"
 	@echo "make clean  remove .venv (matches in var/redis are kept)"
 
 $(BIN)/python:
@@ -54,6 +55,13 @@ $(CHROMIUM):
 
 test: $(VENV)/.installed-test $(CHROMIUM)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# ruff and mypy come with the test extra; mypy checks the files pyproject.toml
+# lists. The first failing tool fails the target.
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV)

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
-from engine.render import board_svg  # noqa: E402
+import engine
+from engine.render import board_svg
 
 VARIANTS = [
     ("anno1503", "base", {"expansion": "none"}, 4),

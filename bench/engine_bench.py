@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
-from engine.rng import mix_seed  # noqa: E402
+import engine
+from engine.rng import mix_seed
 
 # game id -> [(variant label, options)]; add a variant or a game with one line.
 VARIANTS = {

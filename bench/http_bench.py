@@ -266,7 +266,7 @@ class ScriptedPlayer:
             return
         seat, action = self.pending.pop()
         started = time.monotonic()
-        status, reply, seconds = self.http.call(
+        status, _reply, seconds = self.http.call(
             "POST", f"/v1/matches/{self.match_id}/actions",
             {"action": action, "version": self.version}, token=self.tokens[seat], parse=False)
         self.recorder.add("move", started, seconds, ok=status == 200)

@@ -33,9 +33,9 @@ from pathlib import Path
 
 import redis
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+# The repository root (``service``) and bench/ (``http_bench``), however it is run.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import http_bench
 from http_bench import Gunicorn, Http, MoveClient, Phase, process_tree, summarize

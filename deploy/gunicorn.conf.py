@@ -96,7 +96,7 @@ def child_exit(server, worker):
     if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         return
     try:
-        from prometheus_client import multiprocess  # noqa: PLC0415  (optional)
+        from prometheus_client import multiprocess  # optional
     except ImportError:
         return
     multiprocess.mark_process_dead(worker.pid)
@@ -121,7 +121,7 @@ def on_starting(server):
     _empty_metrics_dir()
     if errorlog != "-":
         return
-    from service import logs  # noqa: PLC0415
+    from service import logs
 
     formatter = logs.formatter()
     for handler in logging.getLogger("gunicorn.error").handlers:
@@ -131,7 +131,7 @@ def on_starting(server):
 def post_fork(server, worker):
     """In each worker, before the app loads: every logger through the app's
     structured pipeline (service/logs.py, ``LOG_FORMAT``), the request log included."""
-    from service import logs  # noqa: PLC0415
+    from service import logs
 
     logs.configure(level=os.environ.get("LOGLEVEL") or "INFO")
 

@@ -10,7 +10,10 @@ No Flask, no Redis, no I/O beyond reading each game's data files, no global
 random.
 """
 
-from . import ai
+from . import (
+    ai,
+    games,  # noqa: F401  (registers the bundled games)
+)
 from .core import ActionSpec, Game, redact_event
 from .errors import (
     EngineError,
@@ -22,7 +25,6 @@ from .errors import (
     UnknownGameError,
 )
 from .registry import get_game, list_games, register
-from . import games  # noqa: F401  (registers the bundled games)
 
 __all__ = [
     "ActionSpec",

@@ -7,11 +7,31 @@ refuses with exactly that ``check``'s reason. Because both go through the
 same function, the list and the checked apply cannot drift apart.
 """
 
+from collections.abc import Callable, Collection, Iterable, Mapping
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+
 from .errors import GameOverError, IllegalActionError, NotYourTurnError
-from .params import check_shape
+from .params import Domain, check_shape
+
+# The JSON shapes of the public API (api-contract.md): plain dicts at run time.
+Action = dict[str, Any]  # {"type": ..., **params}, as in the HTTP API
+Event = dict[str, Any]  # {"type", "seat", "data", "private"?} (kit.event)
+View = dict[str, Any]  # one seat's (or a spectator's) view, as in the HTTP API
+Outcome = dict[str, Any]  # {"winners": [...], "reason": ..., "scores": {...}}
+Seat = int
 
 
-class ActionSpec:
+class State(Protocol):
+    """What the machinery needs of a game's state: a deep copy. The rest of
+    a state is the game's own business (opaque to callers)."""
+
+    def clone(self) -> Self: ...
+
+
+StateT = TypeVar("StateT", bound=State)
+
+
+class ActionSpec(Generic[StateT]):
     """One action type: its parameters and three hooks.
 
     ``candidates(state, seat)`` yields well-formed actions that may be legal
@@ -20,7 +40,15 @@ class ActionSpec:
     events)`` mutates a cloned state.
     """
 
-    def __init__(self, name, params, candidates, check, perform, description=""):
+    def __init__(
+        self,
+        name: str,
+        params: Mapping[str, Domain],
+        candidates: Callable[[StateT, Seat], Iterable[Action]],
+        check: Callable[[StateT, Seat, Action], str | None],
+        perform: Callable[[StateT, Seat, Action, list[Event]], None],
+        description: str = "",
+    ) -> None:
         self.name = name
         self.params = params
         self.candidates = candidates
@@ -29,7 +57,7 @@ class ActionSpec:
         self.description = description
 
 
-class Game:
+class Game(Generic[StateT]):
     """Base class: the generic checked-apply machinery.
 
     Subclasses set ``id``, ``title``, ``min_players``, ``max_players``,
@@ -37,24 +65,27 @@ class Game:
     implement ``setup_with_events``, ``resolve_options``, ``to_act``,
     ``outcome``, ``view``, ``dump``, ``load``, ``_available_types(state,
     seat)`` (the spec names that may apply now) and optionally
-    ``_after_apply``.
+    ``_after_apply``. ``StateT`` is the game's state class (opaque to callers).
     """
 
-    id = ""
-    title = ""
-    min_players = 1
-    max_players = 1
-    version = 1
-    options = {}
-    action_specs = {}
+    id: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 1
+    version: ClassVar[int] = 1
+    # The catalogue's options: {name: {"type", "default", "choices"?, ...}}.
+    options: ClassVar[dict[str, dict[str, Any]]] = {}
+    action_specs: ClassVar[dict[str, ActionSpec[Any]]] = {}
 
     # --- the public API -------------------------------------------------
 
-    def setup(self, num_players, options=None, seed=0):
+    def setup(self, num_players: int, options: Mapping[str, Any] | None = None, seed: int = 0) -> StateT:
         """A new match's state; raises ``InvalidOptionsError``."""
         return self.setup_with_events(num_players, options, seed)[0]
 
-    def setup_with_events(self, num_players, options=None, seed=0):
+    def setup_with_events(
+        self, num_players: int, options: Mapping[str, Any] | None = None, seed: int = 0
+    ) -> tuple[StateT, list[Event]]:
         """``(state, events)``: a new match and the events of its set-up.
 
         The events show every chance of the set-up a player may learn of
@@ -64,7 +95,7 @@ class Game:
         """
         raise NotImplementedError
 
-    def resolve_options(self, num_players, options=None):
+    def resolve_options(self, num_players: int, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The complete options a match of ``num_players`` is played with.
 
         The given ``options`` plus a default for every one left out; a default
@@ -74,11 +105,31 @@ class Game:
         """
         raise NotImplementedError
 
-    def legal_actions(self, state, seat):
+    def to_act(self, state: StateT) -> list[Seat]:
+        """The seats with a decision pending (none once the match is over)."""
+        raise NotImplementedError
+
+    def outcome(self, state: StateT) -> Outcome | None:
+        """None while the match goes on, else ``{"winners", "reason", "scores"}``."""
+        raise NotImplementedError
+
+    def view(self, state: StateT, seat: Seat | None) -> View:
+        """What ``seat`` may see (None: a spectator), as in the HTTP API."""
+        raise NotImplementedError
+
+    def dump(self, state: StateT) -> dict[str, Any]:
+        """The state as JSON-compatible data (``load`` reads it back)."""
+        raise NotImplementedError
+
+    def load(self, data: Mapping[str, Any]) -> StateT:
+        """The state ``dump`` wrote."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: StateT, seat: Seat) -> list[Action]:
         """Every legal action of ``seat`` now, in a deterministic order."""
         if self.outcome(state) is not None or seat not in self.to_act(state):
             return []
-        out = []
+        out: list[Action] = []
         for name in self._available_types(state, seat):
             spec = self.action_specs[name]
             check = spec.check
@@ -87,7 +138,7 @@ class Game:
                     out.append(action)
         return out
 
-    def apply(self, state, seat, action):
+    def apply(self, state: StateT, seat: Seat, action: Action) -> tuple[StateT, list[Event]]:
         """Apply ``action`` for ``seat``; return ``(new_state, events)``.
 
         The input state is never changed. Raises ``GameOverError``,
@@ -96,12 +147,12 @@ class Game:
         """
         spec = self._check(state, seat, action)
         new = self.clone(state)
-        events = []
+        events: list[Event] = []
         spec.perform(new, seat, action, events)
         self._after_apply(new, events)
         return new, events
 
-    def is_legal(self, state, seat, action):
+    def is_legal(self, state: StateT, seat: Seat, action: Action) -> bool:
         """True when ``apply`` would accept ``action``."""
         try:
             self._check(state, seat, action)
@@ -109,7 +160,7 @@ class Game:
             return False
         return True
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         """Catalogue entry (the contract's ``Game``), minus service fields."""
         return {
             "id": self.id,
@@ -120,7 +171,7 @@ class Game:
             "options": self.options,
         }
 
-    def describe_actions(self):
+    def describe_actions(self) -> dict[str, dict[str, Any]]:
         """``{type: {"description", "params": {name: domain description}}}``."""
         return {
             name: {
@@ -132,18 +183,18 @@ class Game:
 
     # --- hooks for subclasses ------------------------------------------
 
-    def clone(self, state):
+    def clone(self, state: StateT) -> StateT:
         return state.clone()
 
-    def _available_types(self, state, seat):
+    def _available_types(self, state: StateT, seat: Seat) -> Collection[str]:
         raise NotImplementedError
 
-    def _after_apply(self, state, events):
+    def _after_apply(self, state: StateT, events: list[Event]) -> None:
         """Resolve automatic steps after an action (chance, end checks)."""
 
     # --- internals -----------------------------------------------------
 
-    def _check(self, state, seat, action):
+    def _check(self, state: StateT, seat: Seat, action: Action) -> ActionSpec[Any]:
         if self.outcome(state) is not None:
             raise GameOverError("the match is over")
         if seat not in self.to_act(state):
@@ -159,7 +210,15 @@ class Game:
         return spec
 
 
-def redact_event(event, viewer):
+class Player(Protocol):
+    """A player of any game (``engine.ai.get_player`` gives one; so may a bot):
+    given the game, its seat, that seat's view and its legal actions (never
+    the state), it picks one of the actions, the same one for the same seed."""
+
+    def choose(self, game: Game[Any], seat: Seat, view: View, actions: list[Action], seed: int = 0) -> Action: ...
+
+
+def redact_event(event: Mapping[str, Any], viewer: Seat | None) -> Event:
     """The event as ``viewer`` (a seat, or None for a spectator) may see it.
 
     Engine events are ``{"type", "seat", "data", "private"?}``; ``private``

@@ -4,13 +4,15 @@ The service maps each class once to the HTTP contract's status and code
 (see ``service/errors.py``); bots catch them when simulating offline.
 """
 
+from typing import Any, ClassVar
+
 
 class EngineError(Exception):
     """Base of every error the engine raises on purpose."""
 
-    code = "engine_error"
+    code: ClassVar[str] = "engine_error"
 
-    def __init__(self, message, **details):
+    def __init__(self, message: str, **details: Any) -> None:
         super().__init__(message)
         self.message = message
         self.details = details
@@ -21,7 +23,7 @@ class UnknownGameError(EngineError, KeyError):
 
     code = "not_found"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.message
 
 
@@ -42,7 +44,7 @@ class IllegalActionError(EngineError, ValueError):
 
     code = "illegal_action"
 
-    def __init__(self, reason, message=None, **details):
+    def __init__(self, reason: str, message: str | None = None, **details: Any) -> None:
         super().__init__(message or reason.replace("_", " "), reason=reason, **details)
         self.reason = reason
 

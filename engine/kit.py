@@ -30,30 +30,40 @@ Variants
     the base game (see ``games/anno1503/expansion``).
 """
 
-from .core import ActionSpec
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .core import ActionSpec, Event, Seat
 
 __all__ = ["ActionSpec", "event", "specs_by_name"]
 
 
-def event(events, kind, seat=None, /, private=None, **data):
+def event(
+    events: list[Event],
+    kind: str,
+    seat: Seat | None = None,
+    /,
+    private: Mapping[int, Mapping[str, Any]] | Mapping[str, Mapping[str, Any]] | None = None,
+    **data: Any,
+) -> None:
     """Append an event ``{"type", "seat", "data", "private"?}`` to ``events``.
 
     ``private`` is ``{seat: extra data}`` (int or str seats); it is stored
     with string keys, as JSON carries them, and left out when empty.
     """
-    ev = {"type": kind, "seat": seat, "data": data}
+    ev: Event = {"type": kind, "seat": seat, "data": data}
     if private:
         ev["private"] = {str(who): extra for who, extra in private.items()}
     events.append(ev)
 
 
-def specs_by_name(*spec_lists):
+def specs_by_name(*spec_lists: Iterable[ActionSpec[Any]]) -> dict[str, ActionSpec[Any]]:
     """``{name: ActionSpec}`` over the action modules' ``SPECS`` lists, in order.
 
     Raises ``ValueError`` when two specs share a name: a later one would
     otherwise silently replace the earlier.
     """
-    table = {}
+    table: dict[str, ActionSpec[Any]] = {}
     for specs in spec_lists:
         for spec in specs:
             if spec.name in table:

@@ -6,6 +6,9 @@ the service turns the same domains into marshmallow fields, so the HTTP
 schemas and the engine can never disagree about what an action looks like.
 """
 
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol, TypeVar
+
 from .errors import InvalidActionError
 
 
@@ -14,11 +17,11 @@ class Domain:
 
     required = True
 
-    def problem(self, value):
+    def problem(self, value: object) -> str | None:
         """Return why ``value`` is outside the domain, or None."""
         raise NotImplementedError
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         """JSON-able description used to build schemas and docs."""
         raise NotImplementedError
 
@@ -26,42 +29,42 @@ class Domain:
 class OneOf(Domain):
     """A string from a fixed list."""
 
-    def __init__(self, values, description=""):
+    def __init__(self, values: Iterable[str], description: str = "") -> None:
         self.values = tuple(values)
         self._set = frozenset(self.values)
         self.description = description
 
-    def problem(self, value):
+    def problem(self, value: object) -> str | None:
         if type(value) is not str or value not in self._set:
             return "must be one of: " + ", ".join(self.values)
         return None
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return {"kind": "enum", "values": list(self.values), "description": self.description}
 
 
 class IntRange(Domain):
     """An integer in ``[lo, hi]``."""
 
-    def __init__(self, lo, hi, description=""):
+    def __init__(self, lo: int, hi: int, description: str = "") -> None:
         self.lo, self.hi, self.description = lo, hi, description
 
-    def problem(self, value):
+    def problem(self, value: object) -> str | None:
         if type(value) is not int or not self.lo <= value <= self.hi:
             return f"must be an integer from {self.lo} to {self.hi}"
         return None
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return {"kind": "int", "min": self.lo, "max": self.hi, "description": self.description}
 
 
 class Square(Domain):
     """A board square ``[row, col]`` inside a ``rows`` x ``cols`` grid."""
 
-    def __init__(self, rows, cols, description=""):
+    def __init__(self, rows: int, cols: int, description: str = "") -> None:
         self.rows, self.cols, self.description = rows, cols, description
 
-    def problem(self, value):
+    def problem(self, value: object) -> str | None:
         if (
             type(value) is not list
             or len(value) != 2
@@ -73,7 +76,7 @@ class Square(Domain):
             return f"must be [row, col] with row < {self.rows} and col < {self.cols}"
         return None
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return {"kind": "square", "rows": self.rows, "cols": self.cols, "description": self.description}
 
 
@@ -82,17 +85,27 @@ class Optional(Domain):
 
     required = False
 
-    def __init__(self, inner):
+    def __init__(self, inner: Domain) -> None:
         self.inner = inner
 
-    def problem(self, value):
+    def problem(self, value: object) -> str | None:
         return None if value is None else self.inner.problem(value)
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return dict(self.inner.describe(), optional=True)
 
 
-def check_shape(action, specs):
+class _Shaped(Protocol):
+    """What ``check_shape`` reads of an action spec (``core.ActionSpec``)."""
+
+    @property
+    def params(self) -> Mapping[str, Domain]: ...
+
+
+SpecT = TypeVar("SpecT", bound=_Shaped)
+
+
+def check_shape(action: object, specs: Mapping[str, SpecT]) -> SpecT:
     """Raise ``InvalidActionError`` unless ``action`` fits one of ``specs``.
 
     Returns the matching spec.

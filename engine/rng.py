@@ -7,11 +7,16 @@ pure Python and passes BigCrush; cryptographic strength is not needed (the
 seed commitment, not the generator, keeps the server honest).
 """
 
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
-def mix_seed(*parts):
+def mix_seed(*parts: int | str) -> int:
     """Derive a 63-bit seed from ints and strings, stable across runs."""
     acc = 0x5EED
     for part in parts:
@@ -21,7 +26,7 @@ def mix_seed(*parts):
     return acc & ((1 << 63) - 1)
 
 
-def _splitmix(state):
+def _splitmix(state: int) -> tuple[int, int]:
     state = (state + _GOLDEN) & _MASK
     z = state
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
@@ -34,14 +39,14 @@ class Rng:
 
     __slots__ = ("state",)
 
-    def __init__(self, state):
+    def __init__(self, state: int) -> None:
         self.state = state & _MASK
 
-    def next64(self):
+    def next64(self) -> int:
         self.state, out = _splitmix(self.state)
         return out
 
-    def below(self, n):
+    def below(self, n: int) -> int:
         """Uniform int in ``[0, n)``, without modulo bias."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
@@ -51,14 +56,14 @@ class Rng:
             if x <= limit:
                 return x % n
 
-    def die(self, sides=6):
+    def die(self, sides: int = 6) -> int:
         """A roll of a fair die, 1..sides."""
         return self.below(sides) + 1
 
-    def choice(self, seq):
+    def choice(self, seq: Sequence[T]) -> T:
         return seq[self.below(len(seq))]
 
-    def shuffle(self, items):
+    def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates in place."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)

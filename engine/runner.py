@@ -8,9 +8,15 @@
     True
 """
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from .core import Action, Event, Game, Outcome, Player, Seat
 from .rng import mix_seed
+
+# on_step(state, seat, action, new_state, events), after every action.
+StepHook = Callable[[Any, Seat, Action, Any, list[Event]], None]
 
 
 @dataclass
@@ -18,14 +24,21 @@ class MatchRecord:
     """What a finished (or cut-off) match leaves: enough to replay it."""
 
     seed: int
-    options: dict
+    options: Mapping[str, Any]
     num_players: int
-    actions: list = field(default_factory=list)  # [(seat, action)]
-    outcome: dict | None = None
-    final_state: object = None
+    actions: list[tuple[Seat, Action]] = field(default_factory=list)
+    outcome: Outcome | None = None
+    final_state: Any = None
 
 
-def play_match(game, players, seed, options=None, max_actions=1_000_000, on_step=None):
+def play_match(
+    game: Game[Any],
+    players: Sequence[Player],
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    max_actions: int = 1_000_000,
+    on_step: StepHook | None = None,
+) -> MatchRecord:
     """Play until the outcome is known (or ``max_actions``).
 
     ``players[seat]`` chooses from the seat's own view and legal actions.
@@ -52,10 +65,16 @@ def play_match(game, players, seed, options=None, max_actions=1_000_000, on_step
     return record
 
 
-def replay(game, num_players, options, seed, actions):
+def replay(
+    game: Game[Any],
+    num_players: int,
+    options: Mapping[str, Any] | None,
+    seed: int,
+    actions: Iterable[tuple[Seat, Action]],
+) -> tuple[Any, list[Event]]:
     """Re-run a recorded match; returns ``(state, all_events)``."""
     state = game.setup(num_players, options or {}, seed)
-    events = []
+    events: list[Event] = []
     for seat, action in actions:
         state, new_events = game.apply(state, seat, action)
         events.extend(new_events)

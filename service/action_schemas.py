@@ -15,7 +15,7 @@ against the same domains.
 """
 
 import logging
-from functools import lru_cache
+from functools import cache
 
 import marshmallow as ma
 from marshmallow import validate
@@ -79,7 +79,7 @@ def _schema_for(game_id, action_type, described):
     return cls
 
 
-@lru_cache(maxsize=None)
+@cache
 def _schemas_by_game(game_id):
     game = engine.get_game(game_id)
     return {t: _schema_for(game_id, t, d) for t, d in game.describe_actions().items()}
@@ -90,7 +90,7 @@ def action_schemas(game):
     return _schemas_by_game(game.id)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validators_by_game(game_id):
     # Building a Schema deep-copies its fields: do it once per game, not per
     # request (an instance holds no per-call state, so threads can share it).
@@ -165,7 +165,7 @@ def _plain_action_check(action_type, described):
     return check
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plain_checks_by_game(game_id):
     game = engine.get_game(game_id)
     return {t: _plain_action_check(t, d) for t, d in game.describe_actions().items()}

@@ -7,10 +7,9 @@ re-run from the replay (the web client's step-through): once a match is
 over its replay is public, so an earlier position reveals nothing new.
 """
 
+import engine
 from engine.render import board_svg
 from engine.runner import replay
-
-import engine
 
 from .documents import view_for
 from .errors import ApiError, validation

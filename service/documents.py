@@ -7,7 +7,7 @@ state is shown only through ``game.view`` and events only through
 """
 
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import engine
 
@@ -75,7 +75,7 @@ def refresh_deadlines(doc, before, actor, now_ms=None):
 
 def iso_utc(ms):
     """Epoch milliseconds as ISO 8601 in UTC."""
-    iso = datetime.fromtimestamp(ms / 1000, tz=timezone.utc).isoformat(timespec="milliseconds")
+    iso = datetime.fromtimestamp(ms / 1000, tz=UTC).isoformat(timespec="milliseconds")
     return iso.replace("+00:00", "Z")
 
 

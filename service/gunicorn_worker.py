@@ -128,7 +128,7 @@ class JsonErrorThreadWorker(JsonErrors, ThreadWorker):
 def __getattr__(name):
     # gevent is imported only for the worker class that needs it.
     if name == "JsonErrorGeventWorker":
-        from gunicorn.workers.ggevent import GeventWorker  # noqa: PLC0415
+        from gunicorn.workers.ggevent import GeventWorker
 
         class JsonErrorGeventWorker(JsonErrors, GeventWorker):
             """``gevent`` with the contract's JSON body on the errors gunicorn answers."""

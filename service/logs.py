@@ -20,7 +20,7 @@ import logging
 import os
 import re
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import orjson
 import structlog
@@ -68,7 +68,7 @@ def formatter(fmt=None):
         processors.append(structlog.processors.format_exc_info)
     result = structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=_shared_processors(), processors=[*processors, renderer])
-    result._tabula_format = fmt  # noqa: SLF001
+    result._tabula_format = fmt
     return result
 
 
@@ -86,7 +86,7 @@ def configure(fmt=None, level=None, stream=None, process=None):
     )
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(formatter(fmt))
-    handler._tabula = True  # noqa: SLF001  (ours: replaced by the next configure)
+    handler._tabula = True  # ours: replaced by the next configure
     root = logging.getLogger()
     for old in [h for h in root.handlers if getattr(h, "_tabula", False) or stream is None]:
         root.removeHandler(old)
@@ -128,7 +128,7 @@ _AS_STRUCTLOG = {"_logger": None, "_name": "info"}
 
 
 def _utc_now():
-    return datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat().replace("+00:00", "Z")
 
 
 def request_line(fields):

@@ -28,7 +28,7 @@ scrape-time gauges) and ``REQUEST_LOG=0`` the request log: bench/http_bench.py
 import os
 import time
 from contextvars import ContextVar
-from datetime import timezone
+from datetime import UTC
 
 import redis
 from flask import request
@@ -125,12 +125,12 @@ def job_picked_up(enqueued_at, now=None):
     if not _state["enabled"] or enqueued_at is None:
         return
     if enqueued_at.tzinfo is None:  # RQ stores UTC
-        enqueued_at = enqueued_at.replace(tzinfo=timezone.utc)
+        enqueued_at = enqueued_at.replace(tzinfo=UTC)
     enqueued = enqueued_at.timestamp()
     AI_PICKUP.observe(max(0.0, (time.time() if now is None else now) - enqueued))
 
 
-class ai_decision:  # noqa: N801  (used as a context manager, like a function)
+class ai_decision:  # used as a context manager, like a function
     """``with metrics.ai_decision(game, level):`` times one AI choice."""
 
     __slots__ = ("_labels", "_started")

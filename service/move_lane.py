@@ -31,8 +31,8 @@ from flask import Flask
 from marshmallow import ValidationError
 
 from .bodies import json_object, size_unsized_body
-from .errors import ApiError
 from .cors import cors_headers
+from .errors import ApiError
 from .fast_dump import compile_dump
 from .guards import request_charges, route_defers_rate_limit
 from .routes.playing import ActionHeadersSchema, post_action

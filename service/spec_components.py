@@ -95,10 +95,10 @@ def error_components():
     components, mapping = {}, {}
     for name, (codes, properties, required) in _ERROR_VARIANTS.items():
         components[name] = _error_variant(codes, properties, required, f"`{'`, `'.join(codes)}`.")
-        mapping.update({code: f"#/components/schemas/{name}" for code in codes})
+        mapping.update(dict.fromkeys(codes, f"#/components/schemas/{name}"))
     others = tuple(c for c in ERROR_CODES if c not in mapping)
     components["GeneralError"] = _error_variant(others, {}, (), "Any other code.")
-    mapping.update({code: "#/components/schemas/GeneralError" for code in others})
+    mapping.update(dict.fromkeys(others, "#/components/schemas/GeneralError"))
     components["Error"] = {
         "description": "Every error body: `{error, message, details}`; `details` by `error`.",
         "oneOf": [ref(name) for name in [*_ERROR_VARIANTS, "GeneralError"]],

@@ -38,7 +38,7 @@ Shorthands in the schema files (plain JSON Schema otherwise):
 
 import copy
 import inspect
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import yaml
@@ -166,7 +166,7 @@ def _event_components(prefix, events, title="the service"):
     return components
 
 
-@lru_cache(maxsize=None)
+@cache
 def _service_event_components():
     return _event_components("", SERVICE_EVENTS)
 
@@ -176,7 +176,7 @@ def schema_file(game):
     return Path(inspect.getfile(type(game))).with_name(SCHEMA_FILE)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _game_components(game_id):
     game = engine.get_game(game_id)
     prefix = camel(game_id)

@@ -11,7 +11,6 @@ import secrets
 
 from .errors import forbidden, not_found, unauthorized
 
-
 # Every token starts with this: never with "-" (1 in 64 random URL-safe
 # tokens did, which a command line then read as an option: `--token -x...`),
 # and a secret scanner can recognise a leaked one.

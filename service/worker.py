@@ -115,7 +115,7 @@ def _sweeper(services, interval_s, stop, status):
             if not failing:
                 log.warning("sweeper: storage unreachable (%s); trying again every %.1f s", exc, interval_s)
             failing = True
-        except Exception:  # noqa: BLE001  (the sweeper must outlive one bad match)
+        except Exception:  # the sweeper must outlive one bad match
             log.exception("sweep failed")
         stop.wait(interval_s)
 

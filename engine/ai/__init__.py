@@ -10,6 +10,10 @@ full state consistent with a seat's view, and ``evaluate(game, state,
 seat)``, the seat's standing relative to the others.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
+from ..core import Action, Game, Player, Seat, View
 from .bot_api import WIN_VALUE, evaluate, sample_state
 from .game_modules import GAME_MODULES, make_game_player
 from .random_player import RandomPlayer
@@ -20,18 +24,18 @@ LEVELS = ("random", "easy", "medium", "hard")
 class LevelPlayer:
     """Dispatches each decision to the player of ``level`` for the game."""
 
-    def __init__(self, level, options):
+    def __init__(self, level: str, options: Mapping[str, Any]) -> None:
         self.level = level
         self.options = options
-        self._by_game = {}
+        self._by_game: dict[str, Player] = {}
 
-    def for_game(self, game_id):
+    def for_game(self, game_id: str) -> Player:
         if game_id not in self._by_game:
             player = make_game_player(game_id, self.level, **self.options)
             self._by_game[game_id] = player if player is not None else RandomPlayer()
         return self._by_game[game_id]
 
-    def choose(self, game, seat, view, actions, seed=0):
+    def choose(self, game: Game[Any], seat: Seat, view: View, actions: list[Action], seed: int = 0) -> Action:
         if not actions:
             raise ValueError("no legal action to choose from")
         if len(actions) == 1:
@@ -39,7 +43,7 @@ class LevelPlayer:
         return self.for_game(game.id).choose(game, seat, view, actions, seed=seed)
 
 
-def get_player(level, **options):
+def get_player(level: str, **options: Any) -> Player:
     """The AI player of ``level``; raises ``ValueError`` for an unknown level.
 
     ``random`` is uniform over the legal actions. ``easy``/``medium`` play a
@@ -64,5 +68,13 @@ def get_player(level, **options):
     return LevelPlayer(level, options)
 
 
-__all__ = ["GAME_MODULES", "LEVELS", "WIN_VALUE", "evaluate", "get_player", "LevelPlayer",
-           "RandomPlayer", "sample_state"]
+__all__ = [
+    "GAME_MODULES",
+    "LEVELS",
+    "WIN_VALUE",
+    "LevelPlayer",
+    "RandomPlayer",
+    "evaluate",
+    "get_player",
+    "sample_state",
+]

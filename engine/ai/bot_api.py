@@ -27,7 +27,9 @@ points of its views.
 """
 
 import functools
+from typing import Any
 
+from ..core import Game, Seat, View
 from ..rng import Rng, mix_seed
 from .game_modules import make_game_player
 
@@ -37,13 +39,13 @@ WIN_VALUE = 1_000_000.0
 
 
 @functools.cache
-def _search_player(game_id):
+def _search_player(game_id: str) -> Any:
     """The game's ``hard`` player, whose sampler and leaf value are reused; None
     for a game without an AI package."""
     return make_game_player(game_id, "hard")
 
 
-def sample_state(game, view, seat, seed=0):
+def sample_state(game: Game[Any], view: View, seat: Seat, seed: int = 0) -> Any:
     """A full state of ``game`` that ``seat`` cannot tell from ``view``, or None.
 
     What ``view`` shows is copied; what it hides is drawn at random from
@@ -59,7 +61,7 @@ def sample_state(game, view, seat, seed=0):
     return player.sample_state(game, view, seat, Rng(mix_seed(seed, seat, "bot-sample")))
 
 
-def evaluate(game, state, seat):
+def evaluate(game: Game[Any], state: Any, seat: Seat) -> float:
     """How well ``seat`` stands in ``state``, relative to the others: a float,
     higher is better, comparable between states of the same match.
 
@@ -80,7 +82,7 @@ def evaluate(game, state, seat):
     return float(player.leaf_value(state, seat))
 
 
-def _victory_point_lead(game, state, seat):
+def _victory_point_lead(game: Game[Any], state: Any, seat: Seat) -> float:
     """Victory points (every view has them) minus the best other seat's."""
     points = [p["victory_points"] for p in game.view(state, seat)["players"]]
     others = [p for s, p in enumerate(points) if s != seat]

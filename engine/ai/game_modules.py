@@ -6,18 +6,22 @@ AI without importing each other.
 """
 
 import importlib
+from typing import Any
+
+from ..core import Player
 
 # game id -> module with ``make_player(level, **options)``; a new game plugs in
 # with one line here.
-GAME_MODULES = {
+GAME_MODULES: dict[str, str] = {
     "anno1503": "engine.ai.anno1503",
     "anno1452": "engine.ai.anno1452",
 }
 
 
-def make_game_player(game_id, level, **options):
+def make_game_player(game_id: str, level: str, **options: Any) -> Player | None:
     """The game's own player of ``level``, or None for a game without an AI module."""
     module = GAME_MODULES.get(game_id)
     if module is None:
         return None
-    return importlib.import_module(module).make_player(level, **options)
+    player: Player = importlib.import_module(module).make_player(level, **options)
+    return player

@@ -1,5 +1,8 @@
 """The uniform random player."""
 
+from typing import Any
+
+from ..core import Action, Game, Seat, View
 from ..rng import Rng, mix_seed
 
 
@@ -8,7 +11,7 @@ class RandomPlayer:
 
     level = "random"
 
-    def choose(self, game, seat, view, actions, seed=0):
+    def choose(self, game: Game[Any], seat: Seat, view: View, actions: list[Action], seed: int = 0) -> Action:
         """One of ``actions``; the same seed and actions give the same pick."""
         if not actions:
             raise ValueError("no legal action to choose from")

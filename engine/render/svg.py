@@ -10,7 +10,7 @@ string joining is the cheapest way to build it.
 """
 
 import json
-from functools import lru_cache
+from functools import cache
 from html import escape
 
 # One colour per seat, the same in every game and in the web client's CSS
@@ -121,7 +121,7 @@ def _channels(colour):
     return [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def ink_on(colour):
     """Black or white, whichever contrasts more with ``colour`` (WCAG luminance)."""
     linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
@@ -130,7 +130,7 @@ def ink_on(colour):
     return INK if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else "#ffffff"
 
 
-@lru_cache(maxsize=None)
+@cache
 def mix(colour, base, amount):
     """``colour`` washed over ``base`` by ``amount`` (0..1): a tint that keeps dark text readable."""
     return "#" + "".join(f"{round(b + (c - b) * amount):02x}"

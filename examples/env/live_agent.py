@@ -15,9 +15,9 @@ A trained agent replaces ``random_policy`` (any ``obs -> index``).
 import argparse
 
 import numpy as np
-from tabula_client import Client, Conflict
 
 import tabula_env
+from tabula_client import Client, Conflict
 from tabula_env.observations import encoder_for
 
 

@@ -25,10 +25,8 @@ def run_episode(env, seed, rng):
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, _ = env.last()
         totals[agent] += reward
-        if terminated or truncated:
-            action = None                                   # PettingZoo: a finished agent steps None
-        else:
-            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        # PettingZoo: a finished agent steps None.
+        action = None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
         env.step(action)
     return totals
 

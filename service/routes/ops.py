@@ -8,8 +8,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from .. import ai, metrics
-from ..spec import spec_dict, spec_yaml
 from ..schemas import HealthSchema
+from ..spec import spec_dict, spec_yaml
 from .common import services
 
 # Swagger UI's files that /docs loads, served from the installed flask-swagger-ui

@@ -10,7 +10,6 @@ import pytest
 import yaml
 
 from service.redis_process import free_port
-from tests.service.live import LiveServer
 from tabula_client import (
     OPERATIONS,
     BadRequest,
@@ -29,6 +28,7 @@ from tabula_client import (
     ValidationError,
     VersionConflict,
 )
+from tests.service.live import LiveServer
 
 from .conftest import ROOT, SERVER_ENV
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from service.supervision import private_dir_path
 from service.redis_process import free_port
+from service.supervision import private_dir_path
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 90

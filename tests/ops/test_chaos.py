@@ -16,7 +16,7 @@ import psutil
 import redis
 import requests
 
-from .stack import alive, launch, wait_gone  # noqa: F401  (launch: a fixture)
+from .stack import alive, wait_gone
 
 # Seat levels whose choices do not depend on the clock (never "hard").
 LEVELS = ["random", "easy", "medium", "random"]

@@ -159,7 +159,7 @@ def _kill_session(proc):
 def _outputs(stdout, count):
     """The stdout of each block that started, by number (None: never started)."""
     parts = re.split(r"\n" + re.escape(MARKER).replace(r"\{\}", r"(\d+|end)") + r"\n", "\n" + stdout)
-    found = {label: text for label, text in zip(parts[1::2], parts[2::2])}
+    found = dict(zip(parts[1::2], parts[2::2]))
     return [found.get(str(n)) for n in range(count)], "end" in found
 
 

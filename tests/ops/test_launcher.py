@@ -21,7 +21,7 @@ import requests
 from service import devserver, supervision
 from service.redis_process import RedisProcess, free_port
 
-from .stack import ROOT, alive, cmdlines, launch, wait_gone  # noqa: F401  (launch: a fixture)
+from .stack import ROOT, alive, cmdlines, wait_gone
 
 F_SETPIPE_SZ, F_GETPIPE_SZ = 1031, 1032  # Linux
 

@@ -1,8 +1,9 @@
-"""The two commands: `make test` reports pytest's status and `.ci/run` reports make's.
+"""The two commands: `make test` reports pytest's status and `.ci/run` reports make's;
+`make lint` reports the first failing linter's.
 
-Both are exercised for real in a scratch directory with stand-ins (a tiny
-test suite, a fake `make`), so a masked failure would show up as a wrong
-exit status rather than as a missing string.
+All are exercised for real in a scratch directory with stand-ins (a tiny
+test suite, a fake `make`, fake `ruff` and `mypy`), so a masked failure
+would show up as a wrong exit status rather than as a missing string.
 """
 
 import os
@@ -21,6 +22,15 @@ CI_RUN = ROOT / ".ci" / "run"
 MASKING = re.compile(r"\|\|\s*(true|:|exit 0)|;\s*true\b|set \+e|exit 0")
 
 
+LINTERS = ("ruff", "mypy")
+
+
+def _passing_stand_in(path, calls):
+    """An executable that logs its name and arguments to ``calls`` and succeeds."""
+    path.write_text(f'#!/bin/sh\necho "$(basename "$0")" "$@" >> "{calls}"\nexit 0\n')
+    path.chmod(0o755)
+
+
 def _scratch_project(tmp_path, test_source):
     """A directory with its own pyproject, a test file and an installed venv stamp."""
     (tmp_path / "pyproject.toml").write_text('[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
@@ -31,6 +41,8 @@ def _scratch_project(tmp_path, test_source):
     venv = tmp_path / "venv"
     (venv / "bin").mkdir(parents=True)
     (venv / "bin" / "python").symlink_to(sys.executable)
+    for tool in LINTERS:  # passing stand-ins, so `make test` may run `make lint` first
+        _passing_stand_in(venv / "bin" / tool, tmp_path / "lint-calls")
     stamp = venv / ".installed-test"
     stamp.touch()
     # The stamp must be newer than pyproject.toml, or make would reinstall.
@@ -64,6 +76,30 @@ def test_make_test_exit_status_is_pytest_status(tmp_path, source, expected):
     else:
         assert result.returncode != 0, output
         assert f"Error {expected}" in output, output
+
+
+LINT_COMMANDS = ["ruff check .", "ruff format --check .", "mypy"]
+
+
+@pytest.mark.parametrize("failing", [None, *LINT_COMMANDS])
+def test_make_lint_runs_ruff_then_mypy_and_stops_at_a_failure(tmp_path, failing):
+    project = _scratch_project(tmp_path, None)
+    calls = tmp_path / "lint-calls"
+    if failing is not None:  # a stand-in that fails (status 3) on this one command
+        tool = failing.split()[0]
+        (project / "venv" / "bin" / tool).write_text(
+            f'#!/bin/sh\necho {tool} "$@" >> "{calls}"\n'
+            f'[ "$(echo {tool} "$@")" = "{failing}" ] && exit 3\nexit 0\n')
+    result = subprocess.run(["make", "-f", str(MAKEFILE), "lint", "VENV=venv"],
+                            cwd=project, capture_output=True, text=True, timeout=60)
+    output = result.stdout + result.stderr
+    ran = calls.read_text().splitlines()
+    if failing is None:
+        assert result.returncode == 0, output
+        assert ran == LINT_COMMANDS, output
+    else:
+        assert result.returncode != 0 and "Error 3" in output, output
+        assert ran == LINT_COMMANDS[: LINT_COMMANDS.index(failing) + 1], output
 
 
 def test_make_reinstalls_only_when_pyproject_changes(tmp_path):

@@ -120,7 +120,7 @@ def test_the_bot_acts_after_keep_hand(stack, tmp_path):
     match_id = created["match"]["id"]
     lines, elapsed = run([sys.executable, str(STARTER), "--match", match_id], stack, tmp_path,
                          TABULA_TOKEN=created["tokens"]["0"])  # the token from the environment
-    match, replay = finished_replay(stack, match_id)
+    _match, replay = finished_replay(stack, match_id)
     kept = [i for i, entry in enumerate(replay["actions"][:-1])
             if entry["seat"] == 1 and entry["action"]["type"] == "keep_hand"
             and replay["actions"][i + 1]["seat"] == 0]
@@ -137,7 +137,7 @@ def test_tabula_play_runs_the_bot_function_as_a_plugin(stack, tmp_path):
     lines, elapsed = run([sys.executable, "-m", "tabula_client.cli", "play", match_id, "--token", token,
                           "--bot", "examples.bots.starter:choose", "--json"], stack, tmp_path, cwd=ROOT,
                           timeout=CLI_TIMEOUT_S)
-    match, replay = finished_replay(stack, match_id)
+    _match, replay = finished_replay(stack, match_id)
     moves = [json.loads(line) for line in lines if json.loads(line).get("kind") == "move"]
     played = [entry["action"] for entry in replay["actions"] if entry["seat"] == 0]
     assert [m["action"] for m in moves] == played

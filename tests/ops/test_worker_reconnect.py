@@ -111,7 +111,7 @@ def test_worker_reconnects_after_redis_restarts(spawn_worker, tmp_path):
         _wait(lambda: _registered(client), 15, proc.log)
         (name,) = _registered(client)
         # The heartbeat is the RQ worker's own name (recovery of its jobs).
-        _wait(lambda: ai.HEARTBEATS_KEY.encode() in client.keys(), 10, proc.log)
+        _wait(lambda: client.exists(ai.HEARTBEATS_KEY), 10, proc.log)
         assert client.zscore(ai.HEARTBEATS_KEY, name) is not None
 
         # Redis dies while the worker runs a job (RQ then gives up its loop).

@@ -152,7 +152,7 @@ class RqWorker:
         self._log_file = None
 
     def __enter__(self):
-        self._log_file = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        self._log_file = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.proc = subprocess.Popen([sys.executable, "-m", "service.worker"], cwd=ROOT,
                                      env=self.env, stdout=self._log_file, stderr=self._log_file)
         return self

@@ -13,7 +13,7 @@ undocumented field fails, and so does an event type the union does not list.
 import random
 import re
 import zlib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import jsonschema_rs
@@ -22,8 +22,8 @@ import pytest
 import engine
 from service import create_app
 from service.documents import public_event, view_for
-from service.spec import spec_dict
 from service.schemas import seat_count_rules
+from service.spec import spec_dict
 from service.spec_games import SERVICE_EVENTS, add_game_schemas, camel
 
 from .helpers import bearer, create
@@ -33,13 +33,13 @@ GAMES = engine.list_games()
 MOVES_PER_MATCH = 1000
 
 
-@lru_cache(maxsize=None)
+@cache
 def _spec():
     # Building the app contacts no Redis (the clients are lazy).
     return spec_dict(create_app())
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(component):
     spec = _spec()
     return jsonschema_rs.Draft202012Validator(
@@ -94,7 +94,7 @@ def _check_events(game, events, seats, version, where, seen):
                 assert not validator(other).is_valid(shown), f"{where}: also a valid {other}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _other_games_unions(game_id, event_type):
     """The other games' event unions that list ``event_type`` too."""
     return tuple(camel(g) + "Event" for g in GAMES
@@ -155,7 +155,7 @@ def _union_types(game_id):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_event_type_the_engine_emits_is_in_the_games_union(game_id):
-    sources = sorted((ROOT / "engine" / "games" / game_id).glob("*.py"))
+    sources = sorted((ROOT / "engine" / "games" / game_id).rglob("*.py"))  # subpackages too (expansion/)
     emitted = _emitted_types(sources, _ENGINE_EVENT)
     assert len(emitted) > 10, "the scan of the engine's event calls found almost nothing"
     listed = _union_types(game_id) - set(SERVICE_EVENTS)

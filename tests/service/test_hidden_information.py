@@ -52,7 +52,7 @@ def test_views_and_events_hide_what_the_viewer_could_not_see(client, services):
     match_id, tokens = created["match"]["id"], created["tokens"]
     rng = random.Random(5)
     discovered = 0
-    ids_shown = {viewer: 0 for viewer in VIEWERS}
+    ids_shown = dict.fromkeys(VIEWERS, 0)
     for step in range(1500):
         match = client.get(f"/v1/matches/{match_id}").get_json()
         if match["status"] == "finished" or (discovered >= 3 and step >= 150):

@@ -19,6 +19,7 @@ from rq.serializers import JSONSerializer
 import service.move_lane as move_lane
 from service import logs
 
+from .conftest import make_app
 from .helpers import bearer, create
 from .live import ROOT
 
@@ -35,7 +36,7 @@ def captured():
     yield buffer
     root.removeHandler(handler)
     root.setLevel(level)
-    logs._configured.clear()  # noqa: SLF001
+    logs._configured.clear()
 
 
 def request_lines(buffer):
@@ -127,8 +128,6 @@ def test_app_log_lines_carry_the_request_id(client, monkeypatch, captured):
 
 
 def test_request_log_off(redis_server, captured):
-    from .conftest import make_app  # noqa: PLC0415
-
     app = make_app(redis_server.url, REQUEST_LOG=0)
     try:
         response = app.test_client().get("/healthz", headers={"X-Request-ID": "quiet"})

@@ -15,7 +15,7 @@ from service import ai_jobs, metrics, storage
 from service.redis_process import RedisProcess
 from service.worker import build_worker
 
-from .conftest import make_app, run_ai_jobs
+from .conftest import make_app, run_ai_jobs, unreachable_redis_url
 from .helpers import bearer, create
 from .live import ROOT, LiveServer
 
@@ -180,8 +180,6 @@ def test_queue_depth_and_matches_by_status_are_read_at_scrape_time(client, servi
 
 
 def test_scrape_time_gauges_say_when_storage_is_down():
-    from .conftest import unreachable_redis_url  # noqa: PLC0415
-
     app = make_app(unreachable_redis_url(), REDIS_SOCKET_TIMEOUT_S=0.5)
     try:
         text = scrape(app.test_client())

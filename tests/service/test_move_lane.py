@@ -17,8 +17,8 @@ import engine
 import service.move_lane as move_lane
 from service.documents import _result
 from service.fast_dump import UnsupportedSchema, compile_dump
-from service.playing import Submission, submit_action
 from service.move_lane import plain_arguments
+from service.playing import Submission, submit_action
 from service.routes.playing import ActionHeadersSchema
 from service.schemas import MAX_SEED, ActionResultSchema, MatchSchema, PostActionSchema, ResultSchema
 

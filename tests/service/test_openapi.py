@@ -1,13 +1,19 @@
 """openapi.yaml is generated from the schemas and committed; they must agree."""
 
+import random
 import re
 from pathlib import Path
 
+# schemathesis' JSON Schema validator (schemathesis is in the test extra).
+import jsonschema_rs
 import pytest
 import yaml
 
 import engine
 import service.spec
+from service import errors, gunicorn_worker
+from service.action_schemas import validate_action
+from service.schemas import option_combinations, option_defaults, seat_count_rules
 from service.spec import spec_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,8 +124,6 @@ def test_the_action_list_is_narrowed_by_game(app):
 def test_every_error_code_the_service_emits_is_documented(app):
     """The Error union's codes are errors.ERROR_CODES, and the code answering
     errors uses no other: literal codes of ApiError(...) and the mapping tables."""
-    from service import errors, gunicorn_worker  # noqa: PLC0415
-
     schemas = yaml.safe_load(spec_yaml(app))["components"]["schemas"]
     documented = set(schemas["Error"]["discriminator"]["mapping"])
     assert documented == set(errors.ERROR_CODES)
@@ -181,8 +185,8 @@ def test_the_examples_fit_their_schemas(app):
     checked = 0
     for name, schema in spec["components"]["schemas"].items():
         for example in schema.get("examples", []):
-            errors = [str(e) for e in _validator(spec, name).iter_errors(example)]
-            assert not errors, (name, example, errors)
+            problems = [str(e) for e in _validator(spec, name).iter_errors(example)]
+            assert not problems, (name, example, problems)
             checked += 1
     assert checked >= 5
 
@@ -191,8 +195,6 @@ def test_the_examples_fit_their_schemas(app):
 
 
 def _validator(spec, component):
-    import jsonschema_rs  # noqa: PLC0415  (schemathesis' validator; in the test extra)
-
     return jsonschema_rs.Draft202012Validator(
         {"$ref": f"#/components/schemas/{component}", "components": spec["components"]})
 
@@ -235,8 +237,6 @@ def test_create_match_is_one_schema_per_game_with_its_seat_counts(app):
 def test_seat_count_rules_are_exactly_what_the_engine_sets_up():
     """Each option may take any of its allowed choices independently: every
     such combination sets up, and no other does (so the spec is exact)."""
-    from service.schemas import option_combinations, option_defaults, seat_count_rules  # noqa: PLC0415
-
     for game_id in engine.list_games():
         game = engine.get_game(game_id)
         combinations = option_combinations(game)
@@ -288,10 +288,6 @@ def test_the_documented_actions_accept_what_the_server_accepts(app):
     """Every legal action of seeded playouts fits its game's documented union
     (and the other game's does not take it); a misspelt or extra parameter fits
     neither, as the server refuses it."""
-    import random  # noqa: PLC0415
-
-    from service.action_schemas import validate_action  # noqa: PLC0415
-
     spec = yaml.safe_load(spec_yaml(app))
     games = engine.list_games()
     unions = {g: _validator(spec, f"{g.capitalize()}Action") for g in games}

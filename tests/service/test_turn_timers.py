@@ -24,6 +24,11 @@ def _later(seconds):
     return int(time.time() * 1000) + seconds * 1000
 
 
+def _post_status(client, path, headers, body, codes):
+    """POST ``body`` and append the status code to ``codes`` (a thread's target)."""
+    codes.append(client.post(path, headers=headers, json=body).status_code)
+
+
 def _events(client, match_id, after=0):
     return client.get(f"/v1/matches/{match_id}/events?after={after}&limit=1000").get_json()["events"]
 
@@ -112,9 +117,9 @@ def test_racing_a_timer_applies_exactly_one(client, services):
         action, version = listed["actions"][0], listed["version"]
         doc = services.store.load_doc(match["id"])
         codes = []
-        person = threading.Thread(target=lambda: codes.append(
-            client.post(path, headers=token, json={"action": action, "version": version}).status_code))
-        timer = threading.Thread(target=lambda: timers.fire_due(services, doc, _later(TIMEOUT_S + 1)))
+        body = {"action": action, "version": version}
+        person = threading.Thread(target=_post_status, args=(client, path, token, body, codes))
+        timer = threading.Thread(target=timers.fire_due, args=(services, doc, _later(TIMEOUT_S + 1)))
         person.start(), timer.start(), person.join(), timer.join()
         after = client.get(f"/v1/matches/{match['id']}").get_json()
         timed_out = any(e["type"] == "turn_timed_out" for e in _events(client, match["id"]))

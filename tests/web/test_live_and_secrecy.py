@@ -63,7 +63,7 @@ def test_a_move_in_one_browser_shows_in_the_other(stack, new_page):
             "v => Number(document.querySelector('main').dataset.version) > v", arg=before)
         assert watching.locator(".log li").count() > seen
         assert watching.evaluate("window.__still_this_page === true")  # no reload
-    for page, watch in pages.values():
+    for _page, watch in pages.values():
         assert watch.problems == [], "\n".join(watch.problems)
 
 
@@ -142,7 +142,7 @@ def _box_of(page, selector, timeout_s=30):
 
 def test_the_board_fits_a_phone(stack, new_page):
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "easy"}]
-    match_id, tokens = _create(stack, "anno1452", {"scenario": "ottokar_a"}, seats)
+    match_id, _tokens = _create(stack, "anno1452", {"scenario": "ottokar_a"}, seats)
     page, watch = new_page(width=390, height=844)
     page.goto(f"{stack}/play/#/match/{match_id}")
     page.wait_for_selector("main[data-version] .board svg")

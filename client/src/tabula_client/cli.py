@@ -20,7 +20,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +29,14 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .client import Client
 from .cli_verify import verify
+from .client import Client
 from .errors import GameOver, IllegalAction, NotYourTurn, TabulaError, VersionConflict
+from .models import Action, Event, GameOption, Match, Seat, StreamItem
+from .stream import EventFollower
+
+# A bot: the seat's current Match and its legal actions -> one of them.
+Bot = Callable[[Match, list[Action]], Action]
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 # A bot refused this many times in a row is broken: stop rather than loop.
@@ -80,7 +85,7 @@ def compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def seat_label(seat: dict[str, Any]) -> str:
+def seat_label(seat: Seat) -> str:
     kind = seat.get("kind")
     if kind == "ai":
         who = f"AI {seat.get('level') or 'medium'}"
@@ -93,15 +98,15 @@ def seat_label(seat: dict[str, Any]) -> str:
     return f"seat {seat.get('seat')} ({who})"
 
 
-def seat_names(match: dict[str, Any], seats: list[int]) -> str:
+def seat_names(match: Match, seats: list[int]) -> str:
     by_number = {s["seat"]: s for s in match.get("seats", [])}
-    labels = [seat_label(by_number.get(n, {"seat": n})) for n in seats]
+    labels = [seat_label(by_number[n]) if n in by_number else f"seat {n} (human)" for n in seats]
     if match.get("you") is not None and match["you"] in seats:
         labels[seats.index(match["you"])] += " [you]"
     return ", ".join(labels) or "nobody"
 
 
-def event_line(event: dict[str, Any]) -> str:
+def event_line(event: Event) -> str:
     """"v12 seat 1 sold {...}": version, actor, type, data."""
     actor = "server" if event.get("seat") is None else f"seat {event['seat']}"
     data = event.get("data")
@@ -109,8 +114,8 @@ def event_line(event: dict[str, Any]) -> str:
     return f"v{event.get('version')} {actor} {event.get('type')}{tail}"
 
 
-def result_line(match: dict[str, Any]) -> str:
-    result = match.get("result") or {}
+def result_line(match: Match) -> str:
+    result: Mapping[str, Any] = match.get("result") or {}
     winners = result.get("winners", [])
     parts = [f"winners: {seat_names(match, winners)}" if winners else "no winner",
              f"reason: {result.get('reason')}"]
@@ -121,7 +126,7 @@ def result_line(match: dict[str, Any]) -> str:
     return "result: " + "; ".join(parts)
 
 
-def match_line(match: dict[str, Any]) -> str:
+def match_line(match: Match) -> str:
     head = f"match {match.get('id')} ({match.get('game')}) v{match.get('version')} {match.get('status')}"
     if match.get("status") == "finished":
         return f"{head}; {result_line(match)}"
@@ -160,7 +165,7 @@ def parse_seat(spec: str, name: str) -> dict[str, Any]:
     raise UsageError(f"--seat {spec!r}: expected me, me:NAME, ai, ai:LEVEL or open")
 
 
-def load_bot(spec: str) -> Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]]:
+def load_bot(spec: str) -> Bot:
     module_name, sep, function = spec.partition(":")
     if not sep or not module_name or not function:
         raise UsageError(f"--bot {spec!r}: expected PACKAGE.MODULE:FUNCTION")
@@ -203,7 +208,7 @@ def cmd_games(client: Client, args: argparse.Namespace, out: Output) -> int:
     return 0
 
 
-def option_text(name: str, option: dict[str, Any]) -> str:
+def option_text(name: str, option: GameOption) -> str:
     text = f"{name}={option.get('default')}"
     if option.get("choices"):
         text += f" ({' | '.join(str(c) for c in option['choices'])})"
@@ -352,7 +357,7 @@ def cmd_play(client: Client, args: argparse.Namespace, out: Output) -> int:
                 match = client.get_match(args.match) or match
                 try:
                     action = bot(match, legal["actions"])
-                except Exception as error:  # noqa: BLE001  (the bot's bug, reported in one line)
+                except Exception as error:  # the bot's bug, reported in one line
                     raise BotError(f"the bot {args.bot} failed: {type(error).__name__}: {error}") \
                         from error
                 try:
@@ -399,14 +404,14 @@ def cmd_play(client: Client, args: argparse.Namespace, out: Output) -> int:
     return 0
 
 
-def wait_for_change(follower: Any, version: int) -> bool:
+def wait_for_change(follower: EventFollower[StreamItem], version: int) -> bool:
     """Read the stream until something newer than ``version`` or the end of
     the match (True), or until the stream ends (False)."""
     for item in follower:
-        body = item["body"]
-        if item["kind"] == "match" and (body.get("status") == "finished" or body["version"] > version):
-            return True
-        if item["kind"] == "event" and body["version"] > version:
+        if item["kind"] == "match":
+            if item["body"].get("status") == "finished" or item["body"]["version"] > version:
+                return True
+        elif item["body"]["version"] > version:
             return True
     return False
 

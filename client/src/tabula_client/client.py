@@ -4,7 +4,7 @@
 import json
 import uuid
 from collections.abc import Iterator, Sequence
-from typing import Any, cast
+from typing import Any, Literal, cast, overload
 
 import httpx
 
@@ -25,6 +25,7 @@ from .models import (
     MatchSummary,
     Rematch,
     Replay,
+    StreamItem,
     StreamTicket,
 )
 from .stream import EventFollower
@@ -225,12 +226,26 @@ class Client:
                           headers={"Accept": "application/x-ndjson"}, stream=True,
                           timeout=timeout)
 
+    @overload
+    def events(self, match_id: str, after: int = 0, matches: Literal[False] = False,
+               read_timeout: float = 45.0, poll_interval: float = 1.0) -> EventFollower[Event]: ...
+
+    @overload
+    def events(self, match_id: str, after: int = 0, *, matches: Literal[True],
+               read_timeout: float = 45.0, poll_interval: float = 1.0) -> EventFollower[StreamItem]: ...
+
+    @overload
     def events(self, match_id: str, after: int = 0, matches: bool = False,
-               read_timeout: float = 45.0, poll_interval: float = 1.0) -> EventFollower:
+               read_timeout: float = 45.0, poll_interval: float = 1.0) -> EventFollower[Any]: ...
+
+    def events(self, match_id: str, after: int = 0, matches: bool = False,
+               read_timeout: float = 45.0, poll_interval: float = 1.0) -> EventFollower[Any]:
         """Follow the match live: an iterator of ``Event``s with ``seq`` >
         ``after``, each exactly once and in order, reconnecting after a
         dropped connection, until the match is finished. ``matches=True``
         yields ``{"kind": "event"|"match", "body": ...}`` instead, with a
         ``Match`` snapshot per connection and the final one. See
         ``tabula_client.stream``."""
-        return EventFollower(self, match_id, after, matches, read_timeout, poll_interval)
+        follower: EventFollower[Any] = EventFollower(self, match_id, after, matches, read_timeout,
+                                                     poll_interval)
+        return follower

@@ -152,9 +152,20 @@ class Board(TypedDict):
     etag: str | None
 
 
-class StreamItem(TypedDict):
-    """What ``Client.events(..., matches=True)`` yields: ``kind`` "event" or
-    "match", and the body."""
+class EventItem(TypedDict):
+    """A ``StreamItem`` whose body is an ``Event``."""
 
-    kind: Literal["event", "match"]
-    body: Event | Match
+    kind: Literal["event"]
+    body: Event
+
+
+class MatchItem(TypedDict):
+    """A ``StreamItem`` whose body is a ``Match`` snapshot."""
+
+    kind: Literal["match"]
+    body: Match
+
+
+# What ``Client.events(..., matches=True)`` yields; testing ``item["kind"]``
+# tells a type checker which body it holds.
+StreamItem = EventItem | MatchItem

@@ -13,13 +13,13 @@ follower polls ``GET /events?after=`` instead.
 
 import json
 import time
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Generator, Iterator
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import httpx
 
 from .errors import MethodNotAllowed, NotFound
-from .models import Event, Match, StreamItem
+from .models import Event, Match
 
 if TYPE_CHECKING:
     from .client import Client
@@ -27,8 +27,11 @@ if TYPE_CHECKING:
 # Consecutive reconnects that bring nothing new before giving up.
 MAX_FRUITLESS_RECONNECTS = 5
 
+# What the follower yields: ``Event`` or, with ``matches=True``, ``StreamItem``.
+ItemT = TypeVar("ItemT")
 
-class EventFollower(Iterator[Any]):
+
+class EventFollower(Iterator[ItemT]):
     """Iterator over a match's events (``Event`` dicts), or, with
     ``matches=True``, over ``StreamItem``s tagging events and ``Match``
     snapshots (one per connection, and the final one).
@@ -54,7 +57,7 @@ class EventFollower(Iterator[Any]):
         self._response: httpx.Response | None = None
         self._items = self._run()
 
-    def __next__(self) -> Any:
+    def __next__(self) -> ItemT:
         return next(self._items)
 
     def drop(self) -> None:
@@ -67,7 +70,7 @@ class EventFollower(Iterator[Any]):
         self._items.close()
         self.drop()
 
-    def __enter__(self) -> "EventFollower":
+    def __enter__(self) -> "EventFollower[ItemT]":
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -75,7 +78,7 @@ class EventFollower(Iterator[Any]):
 
     # -- the two ways of following --
 
-    def _run(self) -> Iterator[Any]:
+    def _run(self) -> Generator[Any, None, None]:
         fruitless = 0
         while True:
             seq_before = self.last_seq
@@ -100,7 +103,7 @@ class EventFollower(Iterator[Any]):
             if fruitless > 1:  # a first reconnect is immediate; repeated ones back off
                 time.sleep(min(0.25 * 2 ** fruitless, 10.0))
 
-    def _follow_one_connection(self) -> Iterator[Any]:
+    def _follow_one_connection(self) -> Generator[Any, None, bool]:
         """Yield from one connection; return True if the server ended the
         stream on purpose (a final ``Match``), False if it broke off."""
         response = self.client.stream_response(self.match_id, after=self.last_seq,
@@ -172,4 +175,4 @@ class EventFollower(Iterator[Any]):
     def _tag(self, kind: Literal["event", "match"], body: Event | Match) -> Any:
         if not self.matches:
             return body
-        return StreamItem(kind=kind, body=body)
+        return {"kind": kind, "body": body}
