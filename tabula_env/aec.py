@@ -59,7 +59,7 @@ class TabulaAECEnv(AECEnv):
             "observation": inner,
             "action_mask": spaces.Box(0, 1, shape=(self.codec.size,), dtype=np.int8),
         })
-        self._observation_spaces = {a: observation_space for a in self.possible_agents}
+        self._observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self._action_spaces = {a: spaces.Discrete(self.codec.size) for a in self.possible_agents}
         self._np_random = None
 
@@ -101,10 +101,10 @@ class TabulaAECEnv(AECEnv):
             match_seed = int(self._np_random.integers(2**62))
         self.match.start(match_seed)
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self.num_steps = 0
         self.agent_selection = agent_name(self.match.seat_to_act)
@@ -116,32 +116,34 @@ class TabulaAECEnv(AECEnv):
     @property
     def history(self):
         """``[(seat, action JSON)]`` so far: ``engine.runner.replay`` input."""
-        return list(self.match.history)
+        return self.match.history
 
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        match = self.match
         seat = self._seat[agent]
-        action = self.match.checked_index(action)  # a masked-out index: ValueError, nothing changed
+        action = match.checked_index(action)  # a masked-out index: ValueError, nothing changed
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        lead = self.match.score_lead(seat) if self.reward_shaping else 0.0
-        self.match.apply(self.codec.decode(action))
+        self.rewards = rewards = dict.fromkeys(self.agents, 0.0)
+        lead = match.score_lead(seat) if self.reward_shaping else 0.0
+        match.apply_legal_index(action)
         self.num_steps += 1
         if self.reward_shaping:
-            self.rewards[agent] += self.reward_shaping * (self.match.score_lead(seat) - lead)
-        outcome = self.match.outcome
+            rewards[agent] += self.reward_shaping * (match.score_lead(seat) - lead)
+        outcome = match.outcome
         if outcome is not None:
-            for s, value in enumerate(outcome_rewards(outcome, self.match.num_players)):
-                self.rewards[self._agent[s]] += value
-            self.terminations = {a: True for a in self.agents}
+            for s, value in enumerate(outcome_rewards(outcome, match.num_players)):
+                rewards[self._agent[s]] += value
+            self.terminations = dict.fromkeys(self.agents, True)
         elif self.max_steps is not None and self.num_steps >= self.max_steps:
-            self.truncations = {a: True for a in self.agents}
+            self.truncations = dict.fromkeys(self.agents, True)
         else:
-            self.agent_selection = self._agent[self.match.seat_to_act]
-        self._accumulate_rewards()
+            self.agent_selection = self._agent[match.seat_to_act]
+        if outcome is not None or self.reward_shaping:
+            self._accumulate_rewards()  # else every reward is 0: nothing to add
 
     # --- pictures -------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ import engine
 from engine.params import IntRange, OneOf, Optional, Square
 
 from . import actions_anno1452
+from .masks import MaskCache
 from .variants import get_variant
 
 # Enumerators for the types whose plain product is too big, per game.
@@ -80,11 +81,29 @@ def _square(value):
     return value if value is None else tuple(value)
 
 
+def _plain_key_function(kind, names):
+    """The key of a type without squares. One closure per parameter count:
+    ``(kind, *map(action.get, names))`` costs about four times as much."""
+    if not names:
+        key = (kind,)
+        return lambda action: key
+    if len(names) == 1:
+        (n0,) = names
+        return lambda action: (kind, action.get(n0))
+    if len(names) == 2:
+        n0, n1 = names
+        return lambda action: (kind, action.get(n0), action.get(n1))
+    if len(names) == 3:
+        n0, n1, n2 = names
+        return lambda action: (kind, action.get(n0), action.get(n1), action.get(n2))
+    return lambda action: (kind, *map(action.get, names))
+
+
 def _key_function(kind, names, squares):
     """The key of an action of type ``kind``: it runs for every legal action of
     every step, so the common shapes get a loop-free function."""
     if not squares:
-        return lambda action: (kind, *map(action.get, names))
+        return _plain_key_function(kind, names)
     flags = tuple(name in squares for name in names)
     if flags == (True,):
         (n0,) = names
@@ -108,6 +127,26 @@ def _key_function(kind, names, squares):
     return key
 
 
+def _index_function(names, key_function, own, index):
+    """``action -> its index`` for a type whose keys -> indices are ``own``
+    (``KeyError`` outside the space). With no parameter or one plain one, a
+    lookup without building a key tuple: most legal actions are of such types."""
+    if not names and len(own) == 1:
+        (only,) = own.values()
+        return lambda action: only
+    if len(names) == 1 and all(type(key[1]) is not tuple for key in own):
+        (n0,) = names
+        by_value = {key[1]: i for key, i in own.items()}
+        return lambda action: by_value[action.get(n0)]
+    if len(names) == 2 and all(type(key[1]) is not tuple and type(key[2]) is tuple for key in own):
+        # A value and a square it needs (a ship and where it goes): the square's
+        # numbers go straight into the key, no conversion call.
+        n0, n1 = names
+        by_values = {(key[1], *key[2]): i for key, i in own.items()}
+        return lambda action: by_values[(action.get(n0), *action[n1])]
+    return lambda action: index[key_function(action)]
+
+
 class ActionCodec:
     """The index space of one variant: ``encode``, ``decode``, ``mask``."""
 
@@ -115,24 +154,26 @@ class ActionCodec:
         square_params = square_params or {}
         self.name = name
         self.actions = tuple(actions)
+        self.size = len(self.actions)  # an attribute: read on every step
         # type -> its parameter names, in spec order; the key of an action is
         # its type and its values in that order (lists as tuples, to hash).
         self._names = {kind: tuple(names) for kind, names in param_names.items()}
         self._keys = {kind: _key_function(kind, names, square_params.get(kind, ()))
                       for kind, names in self._names.items()}
         self._index = {}
+        by_kind = {kind: {} for kind in self._names}
         for i, action in enumerate(self.actions):
             key = self._key(action)
             if key in self._index:
                 raise ValueError(f"action listed twice in the space: {action}")
-            self._index[key] = i
+            self._index[key] = by_kind[action["type"]][key] = i
+        # type -> action -> index: what ``indices`` runs for every legal action.
+        self._index_of = {kind: _index_function(names, self._keys[kind], by_kind[kind], self._index)
+                          for kind, names in self._names.items()}
         self._has_lists = frozenset(i for i, a in enumerate(self.actions) if any(type(v) is list for v in a.values()))
         self.no_actions = np.zeros(len(self.actions), dtype=np.int8)
         self.no_actions.flags.writeable = False
-
-    @property
-    def size(self):
-        return len(self.actions)
+        self.masks = MaskCache(self.size)  # the read-only masks of the legal sets met so far
 
     def _key(self, action):
         return self._keys[action["type"]](action)
@@ -149,8 +190,8 @@ class ActionCodec:
     def decode(self, index):
         """The action JSON (a fresh dict) at ``index``."""
         index = int(index)
-        if not 0 <= index < len(self.actions):
-            raise ValueError(f"action index {index} outside 0..{len(self.actions) - 1}")
+        if not 0 <= index < self.size:
+            raise ValueError(f"action index {index} outside 0..{self.size - 1}")
         action = self.actions[index]
         if index in self._has_lists:
             return {k: list(v) if type(v) is list else v for k, v in action.items()}
@@ -158,11 +199,11 @@ class ActionCodec:
 
     def indices(self, actions):
         """The indices of ``actions`` as ``legal_actions`` gives them, in order."""
-        index, keys = self._index, self._keys
+        index_of = self._index_of
         try:
-            return [index[keys[a["type"]](a)] for a in actions]
-        except KeyError:
-            outside = [a for a in actions if self._key(a) not in index]
+            return [index_of[a["type"]](a) for a in actions]
+        except (KeyError, TypeError):
+            outside = [a for a in actions if self._key(a) not in self._index]
             raise ValueError(f"legal actions outside the {self.name} space: {outside[:3]}") from None
 
     def mask(self, actions):

@@ -4,6 +4,9 @@ its legal actions as indices, observations, rewards and the board picture.
 A match is its variant, options, seed and action list, exactly as for
 ``engine.runner``: ``history`` is ``[(seat, action)]`` and
 ``engine.runner.replay(game, num_players, options, seed, history)`` re-runs it.
+An action given as an index is kept as that int and decoded when ``history``
+is read: a dict kept per step would make the garbage collector run every few
+hundred steps (with the bare engine it never runs), a few % of a step.
 """
 
 import io
@@ -47,7 +50,10 @@ class Match:
         self.num_players = self.variant.num_players
         self.state = None
         self.seed = None
-        self.history = []
+        self._seats = []  # who took each action so far
+        self._moves = []  # each action: its JSON, or its index when it was given as one
+        self.outcome = None
+        self.seat_to_act = None
 
     def start(self, seed):
         """A new match with this engine seed (the same seed, the same match)."""
@@ -57,29 +63,31 @@ class Match:
     def load(self, state, history):
         """Continue from ``state`` (e.g. for analysis); ``history`` led to it."""
         self.state = state
-        self.history = list(history)
+        self._seats = [seat for seat, _ in history]
+        self._moves = [action for _, action in history]
         self._changed()
 
+    @property
+    def history(self):
+        """``[(seat, action JSON)]`` so far, a new list (``engine.runner.replay`` input)."""
+        decode = self.codec.decode
+        return [(seat, decode(move) if type(move) is int else move) for seat, move in zip(self._seats, self._moves)]
+
+    @property
+    def num_actions(self):
+        """``len(history)``, without building it."""
+        return len(self._seats)
+
     def _changed(self):
+        """A new state: its outcome and acting seat now (every step needs them:
+        plain attributes, read many times a step); the rest at most once, when asked."""
         self._legal = None
-        self._mask = None
         self._indices = None
-        self._seat = False  # not computed yet (None is "nobody": the match is over)
-        self._outcome = False
-
-    @property
-    def outcome(self):
-        """``game.outcome`` of the current state (None while it goes on)."""
-        if self._outcome is False:
-            self._outcome = self.game.outcome(self.state)
-        return self._outcome
-
-    @property
-    def seat_to_act(self):
-        """The seat whose decision is next (the runner's order), None when over."""
-        if self._seat is False:
-            self._seat = None if self.outcome is not None else self.game.to_act(self.state)[0]
-        return self._seat
+        self._flags_and_mask = None
+        #: ``game.outcome`` of the current state (None while it goes on).
+        self.outcome = self.game.outcome(self.state)
+        #: The seat whose decision is next (the runner's order), None when over.
+        self.seat_to_act = None if self.outcome is not None else self.game.to_act(self.state)[0]
 
     def legal_actions(self):
         if self._legal is None:
@@ -87,46 +95,54 @@ class Match:
             self._legal = [] if seat is None else self.game.legal_actions(self.state, seat)
         return self._legal
 
-    def mask(self, seat):
-        """The acting seat's action mask; all zeros for any other seat.
-        Read-only (shared until the next action): copy it to change it."""
-        if seat != self.seat_to_act:
-            return self.codec.no_actions
-        if self._mask is None:
-            self._mask = np.zeros(self.codec.size, dtype=np.int8)
-            self._mask[self.legal_indices()] = 1
-            self._mask.flags.writeable = False
-        return self._mask
-
     def legal_indices(self):
         """The acting seat's legal actions as indices, in ``legal_actions`` order."""
         if self._indices is None:
             self._indices = self.codec.indices(self.legal_actions())
         return self._indices
 
+    def _legal_flags_and_mask(self):
+        if self._flags_and_mask is None:
+            self._flags_and_mask = self.codec.masks.legal(self.legal_indices())
+        return self._flags_and_mask
+
+    def mask(self, seat):
+        """The acting seat's action mask; all zeros for any other seat.
+        Read-only (shared with every state of the same legal set): copy it to change it."""
+        if seat != self.seat_to_act:
+            return self.codec.no_actions
+        return self._legal_flags_and_mask()[1]
+
     def is_legal_index(self, index):
-        if self._mask is not None:
-            return bool(self._mask[index])
-        return index in self.legal_indices()
+        """True when the int ``index`` is a legal action of the acting seat now."""
+        return 0 <= index < self.codec.size and self._legal_flags_and_mask()[0][index] == 1
 
     def apply(self, action):
         """Apply an action JSON for the acting seat; returns the events."""
+        return self._apply(action, action)
+
+    def _apply(self, action, move):
         seat = self.seat_to_act
         self.state, events = self.game.apply(self.state, seat, action)
-        self.history.append((seat, action))
+        self._seats.append(seat)
+        self._moves.append(move)
         self._changed()
         return events
 
     def checked_index(self, index):
         """``index`` as an int; ``ValueError`` unless it is legal now."""
         index = int(index)
-        if not 0 <= index < self.codec.size or not self.is_legal_index(index):
+        if not self.is_legal_index(index):
             raise ValueError(f"action index {index} is not legal now (see the action mask)")
         return index
 
     def apply_index(self, index):
         """Apply the action at ``index`` of the space; ``ValueError`` when masked out."""
-        return self.apply(self.codec.decode(self.checked_index(index)))
+        return self.apply_legal_index(self.checked_index(index))
+
+    def apply_legal_index(self, index):
+        """``apply_index`` for an int index ``checked_index`` has just accepted."""
+        return self._apply(self.codec.decode(index), index)
 
     def view(self, seat):
         return self.game.view(self.state, seat)

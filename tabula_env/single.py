@@ -78,7 +78,7 @@ class TabulaSingleAgentEnv(gym.Env):
             actions = match.legal_actions()
             # The runner's seeding (engine.runner.play_match): the same match, the same choices.
             choice = self.opponent.choose(match.game, seat, match.view(seat), actions,
-                                          seed=mix_seed(match.seed, len(match.history)))
+                                          seed=mix_seed(match.seed, match.num_actions))
             match.apply(choice)
 
     def reset(self, seed=None, options=None):

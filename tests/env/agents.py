@@ -54,7 +54,7 @@ class MaskedRandomAgent:
 def play_out(env, agent, max_steps=1_000_000):
     """Step ``env`` (already reset) with ``agent`` until every agent is done;
     returns the number of actions taken and each agent's total reward."""
-    totals = {a: 0.0 for a in env.possible_agents}
+    totals = dict.fromkeys(env.possible_agents, 0.0)
     steps = 0
     for name in env.agent_iter(max_steps):
         _, reward, terminated, truncated, _ = env.last(observe=False)

@@ -125,3 +125,18 @@ def test_bad_arguments_are_refused():
         tabula_env.aec_env("anno1503-base-2p", obs_type="pixels")
     with pytest.raises(ValueError, match="render_mode"):
         tabula_env.aec_env("anno1503-base-2p", render_mode="human")
+
+
+def test_history_is_the_decoded_actions_and_a_copy():
+    env = make("anno1503-base-2p")
+    env.reset(seed=8)
+    agent = MaskedRandomAgent(env.codec, 8)
+    picked = []
+    for _ in range(30):
+        index = agent.act(env.action_mask(env.agent_selection))
+        picked.append((env.match.seat_to_act, env.codec.decode(index)))
+        env.step(index)
+    history = env.history
+    assert history == picked and env.match.num_actions == 30
+    history[0][1]["type"] = "changed"
+    assert env.history == picked

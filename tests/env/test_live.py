@@ -20,9 +20,9 @@ CLIENT_SRC = Path(__file__).resolve().parents[2] / "client" / "src"
 if str(CLIENT_SRC) not in sys.path:
     sys.path.insert(0, str(CLIENT_SRC))
 
-from tabula_client import Client
-
-from examples.env.live_agent import live_observation, play, random_policy
+# Imported once client/src is on sys.path (the client is not installed in the venv).
+from examples.env.live_agent import live_observation, play, random_policy  # noqa: E402
+from tabula_client import Client  # noqa: E402
 
 VARIANT = "anno1452-basic-ottokar_a-2p"
 
