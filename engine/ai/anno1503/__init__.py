@@ -4,8 +4,9 @@
 Modules: ``sample`` (a state consistent with a view), ``evaluate`` (the
 heuristic value), ``policy`` (one-step greedy on the value), ``outlook``
 (hard's leaf value: one production roll ahead), ``players``;
-the Pirates & Aristocrats expansion adds ``xsample``, ``xevaluate`` and
-``xpolicy`` (used whenever the state or view has the expansion).
+the Pirates & Aristocrats expansion adds the package ``expansion``
+(``sample``, ``evaluate``, ``policy``: used whenever the state or view has
+the expansion).
 """
 
 from ..levels import level_factory

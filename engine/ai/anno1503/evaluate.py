@@ -8,13 +8,28 @@ complete next, and ships by how close they are to a tile worth taking.
 """
 
 from ...games.anno1503.data import (
-    ADJACENT_SPACES, COMMODITIES, DEVELOP, GOALS, PIONEER_COST, SEA_NEIGHBOURS,
-    SELL, SHIP_COST, START, TILE_BACKS, TILE_KINDS, BUYER_OF,
+    ADJACENT_SPACES,
+    BUYER_OF,
+    COMMODITIES,
+    DEVELOP,
+    GOALS,
+    PIONEER_COST,
+    SEA_NEIGHBOURS,
+    SELL,
+    SHIP_COST,
+    START,
+    TILE_BACKS,
+    TILE_KINDS,
 )
 from ...games.anno1503.rules import (
-    citizen_merchant_count, island_tiles, outside_red, owns, pioneer_settler_count,
+    citizen_merchant_count,
+    island_tiles,
+    outside_red,
+    owns,
+    pioneer_settler_count,
 )
-from . import xevaluate
+from .expansion import evaluate as expansion_evaluate
+from .expansion.sample import is_expansion_state
 from .sample import BASE_TILE_BACKS
 from .values import _INHABITANT, WIN, _inhabitant_value, merchant_progress
 
@@ -129,8 +144,8 @@ def kind_values(player, progress):
 
 def tile_beliefs(state, seat):
     """The tile beliefs of the game being played (base or expansion)."""
-    if state.x is not None:
-        return xevaluate.XTileBeliefs(state, seat)
+    if is_expansion_state(state):
+        return expansion_evaluate.XTileBeliefs(state, seat)
     return TileBeliefs(state, seat)
 
 
@@ -309,8 +324,8 @@ def hand_value(player, progress, supply=None, new_ship=0.12, inhabitant=None):
 def evaluate(state, seat, beliefs=None, inhabitant=None):
     """The value of ``state`` for ``seat`` (own holdings only), with
     ``inhabitant`` the table of inhabitant values (medium's by default)."""
-    if state.x is not None:
-        return xevaluate.x_evaluate(state, seat, beliefs)
+    if is_expansion_state(state):
+        return expansion_evaluate.x_evaluate(state, seat, beliefs)
     if state.winner is not None:
         return WIN if state.winner == seat else -WIN
     player = state.players[seat]
@@ -327,8 +342,8 @@ def evaluate(state, seat, beliefs=None, inhabitant=None):
 
 def public_strength(state, seat, inhabitant=None):
     """A seat's value from public information only (hand counted by size)."""
-    if state.x is not None:
-        return xevaluate.x_public_strength(state, seat)
+    if is_expansion_state(state):
+        return expansion_evaluate.x_public_strength(state, seat)
     player = state.players[seat]
     progress = goal_progress(player, state.buildings)
     return goal_score(progress) + _inhabitant_value(player, inhabitant) + 0.04 * min(player.hand_size(), 5)

@@ -18,6 +18,7 @@ the public stacks.
 from ...games.anno1503.data import RULES
 from ...games.anno1503.turn import production_options
 from .evaluate import evaluate, relative_value, tile_beliefs
+from .expansion.sample import is_expansion_state
 from .values import HARD_INHABITANT
 
 # The die's top face is the event face; production numbers lie below it.
@@ -26,7 +27,7 @@ _EVENT_FACE = RULES["event_die_face"]
 
 def next_roll_value(state, seat, beliefs=None, inhabitant=HARD_INHABITANT):
     """``evaluate`` averaged over the next production number."""
-    if state.winner is not None or state.x is not None:
+    if state.winner is not None or is_expansion_state(state):
         return evaluate(state, seat, beliefs, inhabitant)
     # tile beliefs read goal progress, which one card does not change
     beliefs = beliefs or tile_beliefs(state, seat)

@@ -10,10 +10,10 @@ the view (``sample``) and runs the policy or the search on such samples.
 
 from .. import levels, search
 from ..levels import sampler
+from .expansion.sample import is_expansion_view
 from .outlook import hard_leaf_value
 from .policy import greedy_choice, hard_greedy_choice, hard_score_actions
 from .sample import sample_dump
-from .xsample import is_expansion_view
 
 # Simulations per decision: _SIMULATIONS / n^0.25 (84 with 2 players, 72
 # with 4). A rollout only finishes the seat's own turn (see

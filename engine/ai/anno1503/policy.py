@@ -9,17 +9,18 @@ So the policy may run on any state consistent with the seat's view, and in
 the search it runs directly on a sampled world at no extra cost.
 
 The expansion's actions are applied and valued like the base ones, except
-answers to a pirate attack (``xpolicy``: the odds of the fight against the
+answers to a pirate attack (``expansion.policy``: the odds of the fight against the
 cost of paying), a Sea Hero tie and fighting a lair just found
 (``attack_lair``: its odds-weighted worth), scored without rolling the dice.
 Unknown action types are scored neutrally, like ending the turn.
 """
 
-from ...games.anno1503.xdata import X_GEO
+from ...games.anno1503.expansion.data import X_GEO
 from ..levels import greedy
 from .evaluate import GOLD, evaluate, goal_gain, goal_progress, gold_progress, tile_beliefs
+from .expansion.policy import X_APPLIED, attack_score, respond_score, worth_taking
+from .expansion.sample import is_expansion_state
 from .values import HARD_INHABITANT
-from .xpolicy import X_APPLIED, attack_score, respond_score, worth_taking
 
 # A small edge for ending the turn: pointless moves are not made.
 _END_TURN_EDGE = 0.002
@@ -28,7 +29,7 @@ _END_TURN_EDGE = 0.002
 def _discover_score(game, state, seat, action, base, beliefs, inhabitant):
     space = X_GEO.space_index[tuple(action["space"])]  # main-board indices are the base ones
     if seat in state.seen[space]:
-        if state.x is None:
+        if not is_expansion_state(state):
             return _known_tile_score(game, state, seat, action, base, inhabitant)
         worth = beliefs.space_value(state, space) > 0.0
         worth = worth and worth_taking(state, seat, action["ship"], space, beliefs)

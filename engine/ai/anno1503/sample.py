@@ -14,15 +14,16 @@ hides, drawing uniformly among the fillings consistent with it:
 Tiles another seat looked at get a sampled identity too, but their
 ``seen`` marks are kept, so simulated opponents act as if they knew them.
 The Pirates & Aristocrats expansion's hidden parts (aristocrat cards, deck
-orders, crowned tiles, the expansion reserve) are filled in by ``xsample``.
+orders, crowned tiles, the expansion reserve) are filled in by ``expansion.sample``.
 """
 
 from ...games.anno1503 import data
-from . import xsample
+from ...games.anno1503.expansion.data import LUXURIES
+from .expansion import sample as expansion_sample
 
 COMMODITIES = data.COMMODITIES
 _STACK_SIZE = data.RULES["stack_size"]
-_STACK_SIZES = dict.fromkeys(xsample.LUXURIES, xsample.LUXURY_STACK_SIZE)
+_STACK_SIZES = dict.fromkeys(LUXURIES, expansion_sample.LUXURY_STACK_SIZE)
 # The base game uses the first tiles only (the expansion appends its own).
 BASE_TILE_BACKS = data.TILE_BACKS[: getattr(data, "BASE_TILE_COUNT", len(data.TILE_BACKS))]
 
@@ -52,9 +53,9 @@ def unknown_tiles(view):
     backs = used_backs(view["num_players"])
     known = located_tiles(view)
     out = [t for t, b in enumerate(BASE_TILE_BACKS) if b in backs and t not in known]
-    if xsample.is_expansion_view(view):
-        known |= xsample.located_expansion_tiles(view)
-        out += xsample.unknown_expansion_tiles(view, known, backs)
+    if expansion_sample.is_expansion_view(view):
+        known |= expansion_sample.located_expansion_tiles(view)
+        out += expansion_sample.unknown_expansion_tiles(view, known, backs)
     return out
 
 
@@ -131,7 +132,7 @@ def _player_dump(entry, hand, cards=None):
         "turn": entry["turn"],
     }
     if "aristocrat" in entry:
-        out["aristocrat"] = xsample.player_aristocrat(entry, cards)
+        out["aristocrat"] = expansion_sample.player_aristocrat(entry, cards)
     return out
 
 
@@ -147,8 +148,8 @@ def sample_dump(view, seat, rng, options=None):
     discovery = view.get("discovery")
     cards = [None] * view["num_players"]
     extra = {}
-    if xsample.is_expansion_view(view):
-        extra, cards = xsample.expansion_top_level(view, seat, rng, x_reserve)
+    if expansion_sample.is_expansion_view(view):
+        extra, cards = expansion_sample.expansion_top_level(view, seat, rng, x_reserve)
     return {
         "game": "anno1503",
         "rules_version": 1,
@@ -180,8 +181,8 @@ def sample_dump(view, seat, rng, options=None):
 def _box(view, backs):
     """Tiles of unused backs (never in play): base ones, then the expansion's."""
     box = [t for t, b in enumerate(BASE_TILE_BACKS) if b not in backs]
-    if xsample.is_expansion_view(view):
-        box += [t for t in xsample.EXPANSION_TILES if data.TILE_BACKS[t] not in backs]
+    if expansion_sample.is_expansion_view(view):
+        box += [t for t in expansion_sample.EXPANSION_TILES if data.TILE_BACKS[t] not in backs]
     return box
 
 

@@ -1,5 +1,5 @@
 """The value primitives that Anno 1503's base evaluation (evaluate.py) and
-the expansion's (xevaluate.py) both build on."""
+the expansion's (expansion/evaluate.py) both build on."""
 
 from ...games.anno1503.data import GOALS
 

@@ -41,7 +41,9 @@ Expansion
     ``{"expansion": "pirates_aristocrats"}`` adds Aristokraten und Piraten
     (pirate sea, aristocrat island, luxuries, cannons, manor, aristocrat
     cards, six goals); see DESIGN.md "Expansion". Without it the base game
-    plays exactly as in version 1.
+    plays exactly as in version 1. The expansion is the variant package
+    ``expansion``: the base rules call it only through the hooks of
+    ``variant.BaseGame`` on ``state.variant`` and never test for it.
 
 Version history
     1: base game; the expansion option was added later without changing it.

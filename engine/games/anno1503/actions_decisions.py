@@ -5,31 +5,29 @@ times), ``lose_tile`` (pirates), ``place_reserve_tile`` (R#13 ties) and
 ``discard`` (the hand limit, R#21).
 """
 
-from ...core import ActionSpec
+from ...kit import ActionSpec, event
 from ...params import IntRange, OneOf, Optional, Square
-from .data import COMMODITIES, RULES
-from .xdata import LUXURIES, X_COLS, X_ROWS, geometry
-from .events import event
-from .turn import give, lose_tile, pass_turn, put_expansion_tile, put_reserve_tile, resume
+from .data import BRIDGES, COLS, COMMODITIES, ROWS, RULES
+from .turn import give, lose_tile, pass_turn, put_reserve_tile, resume
 
 HAND_LIMIT = RULES["hand_limit"]
-_COMMODITY = OneOf(COMMODITIES + LUXURIES, "a commodity (luxuries only with the expansion)")
+COMMODITY = OneOf(COMMODITIES, "a commodity")
 
 
 # --- choose_commodity -------------------------------------------------------
 
 
-def _choose_candidates(state, seat):
+def _choose_commodity_candidates(state, seat):
     return [{"type": "choose_commodity", "commodity": c} for c in state.choice["options"]]
 
 
-def _choose_check(state, seat, action):
+def _choose_commodity_check(state, seat, action):
     if action["commodity"] not in state.choice["options"]:
         return "not_an_option"
     return None
 
 
-def _choose_perform(state, seat, action, events):
+def _choose_commodity_perform(state, seat, action, events):
     choice = state.choice
     commodity = action["commodity"]
     if choice["kind"] == "golden_times":
@@ -44,7 +42,7 @@ def _choose_perform(state, seat, action, events):
 # --- lose_tile --------------------------------------------------------------
 
 
-def _lose_candidates(state, seat):
+def _lose_tile_candidates(state, seat):
     return [{"type": "lose_tile", **option} for option in state.choice["options"]]
 
 
@@ -56,14 +54,14 @@ def _as_option(action):
     return {"tile": "trade_agreement"}
 
 
-def _lose_check(state, seat, action):
+def _lose_tile_check(state, seat, action):
     option = _as_option(action)
     if option is None or option not in state.choice["options"]:
         return "tile_not_owned"
     return None
 
 
-def _lose_perform(state, seat, action, events):
+def _lose_tile_perform(state, seat, action, events):
     state.choice = None
     if not lose_tile(state, seat, _as_option(action), events):
         resume(state, events)
@@ -72,28 +70,28 @@ def _lose_perform(state, seat, action, events):
 # --- place_reserve_tile -----------------------------------------------------
 
 
-def _place_candidates(state, seat):
+def _place_reserve_tile_candidates(state, seat):
     out = []
     for i in state.choice["options"]:
-        r, c = geometry(state).spaces[i]
+        r, c = state.variant.geometry.spaces[i]
         out.append({"type": "place_reserve_tile", "space": [r, c]})
     return out
 
 
-def _place_check(state, seat, action):
-    if geometry(state).space_index.get(tuple(action["space"])) not in state.choice["options"]:
+def _place_reserve_tile_check(state, seat, action):
+    if state.variant.geometry.space_index.get(tuple(action["space"])) not in state.choice["options"]:
         return "not_a_farthest_free_space"
     return None
 
 
-def _place_perform(state, seat, action, events):
+def _place_reserve_tile_perform(state, seat, action, events):
     kind = state.choice["kind"]
     state.choice = None
-    space = geometry(state).space_index[tuple(action["space"])]
-    if kind == "pirate_sea_placement":
-        put_expansion_tile(state, space, events, seat)
-    else:
+    space = state.variant.geometry.space_index[tuple(action["space"])]
+    if kind == "reserve_placement":
         put_reserve_tile(state, space, events)
+    else:  # a variant's own placement (its reserve, its board)
+        state.variant.place_own_tile(state, seat, space, events)
     resume(state, events)
 
 
@@ -123,26 +121,26 @@ def _discard_perform(state, seat, action, events):
 
 SPECS = [
     ActionSpec(
-        "choose_commodity", {"commodity": _COMMODITY},
-        _choose_candidates, _choose_check, _choose_perform,
+        "choose_commodity", {"commodity": COMMODITY},
+        _choose_commodity_candidates, _choose_commodity_check, _choose_commodity_perform,
         "Take one of the offered commodities (a ? number, a branch office's bridge, golden times).",
     ),
     ActionSpec(
         "lose_tile",
         {
             "tile": OneOf(("branch_office", "trade_agreement"), "the kind of tile to give up"),
-            "bridge": Optional(IntRange(1, 5, "the gray bridge of the branch office")),
+            "bridge": Optional(IntRange(1, BRIDGES, "the gray bridge of the branch office")),
         },
-        _lose_candidates, _lose_check, _lose_perform,
+        _lose_tile_candidates, _lose_tile_check, _lose_tile_perform,
         "Pirates: give up a branch office or a trade agreement (only when unable to pay).",
     ),
     ActionSpec(
-        "place_reserve_tile", {"space": Square(X_ROWS, X_COLS, "one of the tied farthest free island spaces")},
-        _place_candidates, _place_check, _place_perform,
+        "place_reserve_tile", {"space": Square(ROWS, COLS, "one of the tied farthest free island spaces")},
+        _place_reserve_tile_candidates, _place_reserve_tile_check, _place_reserve_tile_perform,
         "Pirates: choose where the reserve's top tile goes among equally far free spaces.",
     ),
     ActionSpec(
-        "discard", {"commodity": _COMMODITY},
+        "discard", {"commodity": COMMODITY},
         _discard_candidates, _discard_check, _discard_perform,
         "End of turn with more than 5 cards: discard one card of your choice.",
     ),

@@ -5,41 +5,53 @@
 ones (cheap filters first); ``check`` holds the complete rule.
 """
 
-from ...core import ActionSpec
-from ...params import IntRange, OneOf, Optional, Square
+from ...kit import ActionSpec, event
+from ...params import IntRange, OneOf, Optional
 from .data import (
-    BUILDINGS, BUYER_OF, COMMODITIES, DEVELOP, PIONEER_COST, RULES, SHIP_COST, START,
+    BUILDINGS,
+    BUYER_OF,
+    COMMODITIES,
+    DEVELOP,
+    PIONEER_COST,
+    PLAYERS,
+    RULES,
+    SHIP_COST,
+    SLOTS,
+    START,
 )
-from .xdata import LUXURIES, PORT_SEA, X_COLS, X_ROWS, XRULES, is_expansion
-from .xrules import luxury_price
 from .rules import (
-    FIRST_BUILDING_SLOT, buy_price, can_pay, can_pay_hand, has_citizen_merchant_tile,
-    has_pioneer_settler_tile, owns, pay, sell_price, take,
+    FIRST_BUILDING_SLOT,
+    can_pay,
+    can_pay_hand,
+    has_citizen_merchant_tile,
+    has_pioneer_settler_tile,
+    owns,
+    pay,
+    sell_price,
+    take,
 )
-from .events import event
 from .turn import pass_turn, ship_ap
 
 HAND_LIMIT = RULES["hand_limit"]
 _BBO_PAYMENT = RULES["big_branch_office_payment"]
 _BUYS_PER_TURN = RULES["buy"]["per_turn"]
-_COMMODITY = OneOf(COMMODITIES + LUXURIES, "a commodity (luxuries only with the expansion)")
-_CARD_LIMIT = XRULES["aristocrat_hand_limit"]
+_COMMODITY = OneOf(COMMODITIES, "a commodity")
 
 
 # --- build_ship -------------------------------------------------------------
 
 
-def _ship_candidates(state, seat):
+def _build_ship_candidates(state, seat):
     out = [{"type": "build_ship"}]
-    if is_expansion(state):  # new ships may start beside the port (§2.2)
-        out += [{"type": "build_ship", "at": [r, c]} for r, c in PORT_SEA]
+    # a variant may offer other squares to start on (``at``)
+    out += [{"type": "build_ship", "at": [r, c]} for r, c in state.variant.ship_starts]
     return out
 
 
-def _ship_check(state, seat, action):
+def _build_ship_check(state, seat, action):
     player = state.players[seat]
     at = action.get("at")
-    if at is not None and not (is_expansion(state) and tuple(at) in PORT_SEA):
+    if at is not None and tuple(at) not in state.variant.ship_starts:
         return "not_beside_the_port"
     if None not in player.ship_at:
         return "no_ship_in_stock"
@@ -48,7 +60,7 @@ def _ship_check(state, seat, action):
     return None
 
 
-def _ship_perform(state, seat, action, events):
+def _build_ship_perform(state, seat, action, events):
     player = state.players[seat]
     pay(state, player, SHIP_COST)
     ship = player.ship_at.index(None)
@@ -76,7 +88,7 @@ def _free_buildings(state, player):
     return [b for b in BUILDINGS if state.buildings[b] > 0 and b not in player.buildings]
 
 
-def _pioneer_candidates(state, seat):
+def _place_pioneer_candidates(state, seat):
     player = state.players[seat]
     if not can_pay(player, PIONEER_COST) or not has_pioneer_settler_tile(player):
         return []
@@ -88,7 +100,7 @@ def _pioneer_candidates(state, seat):
     return [{"type": "place_pioneer", "building": b} for b in _free_buildings(state, player)]
 
 
-def _pioneer_check(state, seat, action):
+def _place_pioneer_check(state, seat, action):
     player = state.players[seat]
     if not has_pioneer_settler_tile(player):
         return "no_pioneer_tile_in_supply"
@@ -109,7 +121,7 @@ def _pioneer_check(state, seat, action):
     return None
 
 
-def _pioneer_perform(state, seat, action, events):
+def _place_pioneer_perform(state, seat, action, events):
     player = state.players[seat]
     pay(state, player, PIONEER_COST)
     slot = next_free_slot(player)
@@ -201,8 +213,10 @@ def _sell_candidates(state, seat):
 def _sell_check(state, seat, action):
     player = state.players[seat]
     commodity = action["commodity"]
-    if commodity in LUXURIES:
-        return "only_the_aristocrat_buys_luxury"  # ruling §2.14 #6: sell_luxury
+    if commodity not in BUYER_OF:
+        # no inhabitant buys it: a variant's card (the expansion's luxuries,
+        # ruling §2.14 #6: sell_luxury)
+        return "only_the_aristocrat_buys_luxury"
     if player.hand[commodity] <= 0:
         return "commodity_not_held"
     kind = BUYER_OF[commodity]
@@ -222,12 +236,6 @@ def _sell_perform(state, seat, action, events):
     event(events, "sold", seat, commodity=commodity, gold=price)
 
 
-def _price(player, commodity):
-    """Luxury: 10 less lair/Theatre discounts; trade agreements count only
-    for the six commodities (§2.12)."""
-    return luxury_price(player) if commodity in LUXURIES else buy_price(player)
-
-
 def _buy_candidates(state, seat):
     player = state.players[seat]
     if player.buys >= _BUYS_PER_TURN:
@@ -235,7 +243,7 @@ def _buy_candidates(state, seat):
     stacks = state.stacks
     return [
         {"type": "buy", "commodity": c} for c in player.hand
-        if stacks[c] and player.gold >= _price(player, c)
+        if stacks[c] and player.gold >= state.variant.price_of(player, c)
     ]
 
 
@@ -246,7 +254,7 @@ def _buy_check(state, seat, action):
         return "no_luxury_without_the_expansion"
     if player.buys >= _BUYS_PER_TURN:
         return "two_buys_per_turn"  # ruling §2.14 #5: luxuries count too
-    if player.gold < _price(player, commodity):
+    if player.gold < state.variant.price_of(player, commodity):
         return "not_enough_gold"
     if state.stacks[commodity] <= 0:
         return "stack_empty"
@@ -255,7 +263,7 @@ def _buy_check(state, seat, action):
 
 def _buy_perform(state, seat, action, events):
     player = state.players[seat]
-    price = _price(player, action["commodity"])
+    price = state.variant.price_of(player, action["commodity"])
     player.gold -= price
     player.buys += 1
     take(state, player, action["commodity"])
@@ -265,7 +273,7 @@ def _buy_perform(state, seat, action, events):
 # --- big_branch_office ------------------------------------------------------
 
 
-def _bbo_candidates(state, seat):
+def _big_branch_office_candidates(state, seat):
     player = state.players[seat]
     if player.bbo_used or player.gold < _BBO_PAYMENT or not owns(player, "big_branch_office"):
         return []
@@ -276,7 +284,7 @@ def _bbo_candidates(state, seat):
     ]
 
 
-def _bbo_check(state, seat, action):
+def _big_branch_office_check(state, seat, action):
     player = state.players[seat]
     target = action["target"]
     if not owns(player, "big_branch_office"):
@@ -301,7 +309,7 @@ def _draw_random_card(state, hand):
     raise RuntimeError("unreachable: the pick is below the hand size")
 
 
-def _bbo_perform(state, seat, action, events):
+def _big_branch_office_perform(state, seat, action, events):
     player = state.players[seat]
     target = action["target"]
     victim = state.players[target]
@@ -311,33 +319,25 @@ def _bbo_perform(state, seat, action, events):
     player.gold -= _BBO_PAYMENT
     victim.gold += _BBO_PAYMENT
     player.bbo_used = True
-    secret = {"commodity": commodity}
-    events.append({
-        "type": "card_drawn", "seat": seat, "data": {"target": target},
-        "private": {str(seat): secret, str(target): dict(secret)},
-    })
+    event(events, "card_drawn", seat, target=target,
+          private={seat: {"commodity": commodity}, target: {"commodity": commodity}})
     event(events, "gold_received", target, amount=_BBO_PAYMENT, reason="big_branch_office")
 
 
 # --- end_turn ---------------------------------------------------------------
 
 
-def _end_candidates(state, seat):
+def _end_turn_candidates(state, seat):
     return [{"type": "end_turn"}]
 
 
-def _end_check(state, seat, action):
+def _end_turn_check(state, seat, action):
     return None
 
 
-def _end_perform(state, seat, action, events):
-    player = state.players[seat]
-    if player.x is not None and len(player.x["cards"]) > _CARD_LIMIT:
-        state.phase = "card_discard"  # §2.10: 4 aristocrat cards at most
-        event(events, "discard_required", seat, count=len(player.x["cards"]) - _CARD_LIMIT,
-              cards="aristocrat")
-        return
-    finish_turn(state, seat, events)
+def _end_turn_perform(state, seat, action, events):
+    if not state.variant.on_end_turn(state, seat, events):
+        finish_turn(state, seat, events)
 
 
 def finish_turn(state, seat, events):
@@ -353,24 +353,24 @@ def finish_turn(state, seat, events):
 
 
 SPECS = [
-    ActionSpec("build_ship", {"at": Optional(Square(X_ROWS, X_COLS, "expansion: a sea square beside the port"))},
-               _ship_candidates, _ship_check, _ship_perform,
+    ActionSpec("build_ship", {},
+               _build_ship_candidates, _build_ship_check, _build_ship_perform,
                "Pay cloth+wood+tool; a ship from stock goes on the start square with full AP."),
     ActionSpec("place_pioneer",
                {"building": Optional(OneOf(BUILDINGS, "a public building (slots 4-7 only)"))},
-               _pioneer_candidates, _pioneer_check, _pioneer_perform,
+               _place_pioneer_candidates, _place_pioneer_check, _place_pioneer_perform,
                "Pay wood+tool; a pioneer goes on the next free slot (from slot 4 with a free public building)."),
-    ActionSpec("develop", {"slot": IntRange(1, 7, "the inhabitant's slot")},
+    ActionSpec("develop", {"slot": IntRange(1, SLOTS, "the inhabitant's slot")},
                _develop_candidates, _develop_check, _develop_perform,
                "Develop an inhabitant one step (pioneer->settler->citizen->merchant)."),
     ActionSpec("sell", {"commodity": _COMMODITY}, _sell_candidates, _sell_check, _sell_perform,
                "Sell one card to an inhabitant that buys it (one card per inhabitant per turn)."),
     ActionSpec("buy", {"commodity": _COMMODITY}, _buy_candidates, _buy_check, _buy_perform,
                "Buy one card for 6 gold less one per trade agreement (twice per turn)."),
-    ActionSpec("big_branch_office", {"target": IntRange(0, 3, "the seat to draw from")},
-               _bbo_candidates, _bbo_check, _bbo_perform,
+    ActionSpec("big_branch_office", {"target": IntRange(0, PLAYERS[1] - 1, "the seat to draw from")},
+               _big_branch_office_candidates, _big_branch_office_check, _big_branch_office_perform,
                "Draw a random card from another player's hand and pay him 2 gold (once per turn)."),
-    ActionSpec("end_turn", {}, _end_candidates, _end_check, _end_perform,
+    ActionSpec("end_turn", {}, _end_turn_candidates, _end_turn_check, _end_turn_perform,
                "End the turn (then discard down to 5 cards if needed)."),
 ]
 

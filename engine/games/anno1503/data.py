@@ -30,6 +30,10 @@ TILES = BASE_TILES + tuple(_load("expansion_tiles.json")["tiles"])
 BASE_TILE_COUNT = len(BASE_TILES)
 
 COMMODITIES = tuple(RULES["commodities"])
+PLAYERS = (RULES["players"]["min"], RULES["players"]["max"])
+SLOTS = RULES["slots"]  # inhabitant slots on a home island
+PUBLIC_BUILDING_SLOTS = SLOTS - RULES["first_building_slot"] + 1  # slots 4-7 carry a building
+MAX_SHIPS = RULES["max_ships"]
 KINDS = ("pioneer", "settler", "citizen", "merchant")
 BUILDINGS = tuple(_BUILDINGS["order"])
 BUILDINGS_BY_BACK = {int(b): tuple(names) for b, names in _BUILDINGS["by_back"].items()}
@@ -47,6 +51,9 @@ ISLANDS = {
     for key, value in _ISLANDS.items()
     if not key.startswith("_")
 }
+
+# the gray bridges are numbered like the production die (1-5)
+BRIDGES = len(next(iter(ISLANDS.values()))["production"]) - 1
 
 # --- the main board ---------------------------------------------------------
 
@@ -113,6 +120,22 @@ def _discover_ap(space):
     near = [SEA_DISTANCE[n] for n in _orthogonal(space) if n in SEA_DISTANCE]
     return min(near) + 1
 
+
+class Geometry:
+    """Island spaces (index order), marks and sea adjacency of one board set
+    (the base board here; a variant may add a board, see ``expansion.data``)."""
+
+    def __init__(self, spaces, marks, sea_neighbours, adjacent_spaces, rows, cols):
+        self.spaces = spaces
+        self.space_index = {sq: i for i, sq in enumerate(spaces)}
+        self.space_keys = tuple(f"{r},{c}" for r, c in spaces)
+        self.marks = marks
+        self.sea_neighbours = sea_neighbours
+        self.adjacent_spaces = adjacent_spaces
+        self.rows, self.cols = rows, cols
+
+
+BASE_GEO = Geometry(SPACES, MARKS, SEA_NEIGHBOURS, ADJACENT_SPACES, ROWS, COLS)
 
 DISCOVER_AP = tuple(_discover_ap(sq) for sq in SPACES)
 # R#13: farthest = most AP to discover, then largest Manhattan distance.

@@ -2,15 +2,20 @@
 
 from ...core import Game
 from ...errors import InvalidOptionsError
-from . import actions_decisions, actions_island, actions_sea, xactions
-from .rules import scores
+from ...kit import specs_by_name
+from . import actions_decisions, actions_island, actions_sea
+from .data import PLAYERS
+from .expansion import actions as expansion_actions
 from .setup import check_options, new_state
 from .state import RULES_VERSION, dump_state, load_state
 from .turn import check_win
+from .variants import VARIANTS, variant_for
 from .view import build_view
-from .xrules import x_points
 
-_SPECS = actions_decisions.SPECS + actions_island.SPECS + actions_sea.SPECS + xactions.SPECS
+# One table for every match: the base actions in the vocabulary of an
+# expansion match (luxuries, the pirate board), then the expansion's own.
+_BASE_SPECS = actions_decisions.SPECS + actions_island.SPECS + actions_sea.SPECS
+_BY_NAME = specs_by_name([expansion_actions.widen(spec) for spec in _BASE_SPECS], expansion_actions.SPECS)
 # DESIGN.md order: legal actions are listed by type in this order.
 _ORDER = (
     "choose_commodity", "lose_tile", "place_reserve_tile", "build_ship", "place_pioneer",
@@ -20,30 +25,20 @@ _ORDER = (
     "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship", "play_card",
     "exchange_card", "respond", "discard_card", "attack_lair",
 )
-_BY_NAME = {spec.name: spec for spec in _SPECS}
 
-_TYPES_BY_PHASE = {
-    "production": ("choose_commodity",),
-    "golden_times": ("choose_commodity",),
-    "pirates": ("lose_tile",),
-    "reserve_placement": ("place_reserve_tile",),
-    "main": (
-        "build_ship", "place_pioneer", "develop", "sell", "buy", "move_ship", "discover",
-        "big_branch_office", "end_turn",
-    ),
-    "tile_decision": ("take_tile", "return_tile"),
-    "discard": ("discard",),
-    "over": (),
-    "sea_battle": ("respond",),
-    "card_discard": ("discard_card",),
+ACTION_SPECS = {name: _BY_NAME[name] for name in _ORDER}
+OPTIONS = {
+    "expansion": {
+        "type": "enum",
+        "default": "none",
+        "choices": list(VARIANTS),
+        "description": (
+            "Expansion to play with. 'none' is the base game; "
+            "'pirates_aristocrats' adds Aristokraten und Piraten (pirate sea, "
+            "aristocrat island, luxury goods; see DESIGN.md)."
+        ),
+    }
 }
-_X_MAIN = _TYPES_BY_PHASE["main"][:-1] + (
-    "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship", "play_card",
-    "exchange_card", "end_turn",
-)
-# S3 §6.3: a discovered lair may also be revealed and fought.
-_X_TILE_DECISION = _TYPES_BY_PHASE["tile_decision"] + ("attack_lair",)
-_SEAT_DECIDES = frozenset(("main", "tile_decision", "discard", "card_discard"))
 
 
 class Anno1503(Game):
@@ -51,22 +46,10 @@ class Anno1503(Game):
 
     id = "anno1503"
     title = "Anno 1503"
-    min_players = 2
-    max_players = 4
+    min_players, max_players = PLAYERS
     version = RULES_VERSION
-    options = {
-        "expansion": {
-            "type": "enum",
-            "default": "none",
-            "choices": ["none", "pirates_aristocrats"],
-            "description": (
-                "Expansion to play with. 'none' is the base game; "
-                "'pirates_aristocrats' adds Aristokraten und Piraten (pirate sea, "
-                "aristocrat island, luxury goods; see DESIGN.md)."
-            ),
-        }
-    }
-    action_specs = {name: _BY_NAME[name] for name in _ORDER}
+    options = OPTIONS
+    action_specs = ACTION_SPECS
 
     def setup_with_events(self, num_players, options=None, seed=0):
         """A new match and its set-up events (start rolls, the first roll);
@@ -90,17 +73,12 @@ class Anno1503(Game):
         phase = state.phase
         if state.winner is not None:
             return []
-        if phase in _SEAT_DECIDES:
+        if phase in state.variant.active_phases:
             return [state.active]
         return [state.choice["seat"]]
 
     def _available_types(self, state, seat):
-        if state.x is not None:
-            if state.phase == "main":
-                return _X_MAIN
-            if state.phase == "tile_decision":
-                return _X_TILE_DECISION
-        return _TYPES_BY_PHASE[state.phase]
+        return state.variant.phase_types[state.phase]
 
     def _after_apply(self, state, events):
         check_win(state, events)
@@ -108,10 +86,8 @@ class Anno1503(Game):
     def outcome(self, state):
         if state.winner is None:
             return None
-        if state.x is not None:
-            points = {str(i): x_points(p) for i, p in enumerate(state.players)}
-            return {"winners": [state.winner], "reason": "expansion_goals", "scores": points}
-        return {"winners": [state.winner], "reason": "three_victory_points", "scores": scores(state)}
+        variant = state.variant
+        return {"winners": [state.winner], "reason": variant.win_reason, "scores": variant.scores(state)}
 
     def view(self, state, seat=None):
         return build_view(state, seat, self.to_act(state))
@@ -120,4 +96,4 @@ class Anno1503(Game):
         return dump_state(state)
 
     def load(self, data):
-        return load_state(data)
+        return load_state(data, variant_for(data["options"]))

@@ -1,20 +1,32 @@
 """Setting up a match by player count (S1 "Game material" and setup)."""
 
 from ...errors import InvalidOptionsError
+from ...kit import event
 from ...rng import Rng
-from .data import BASE_TILE_COUNT, BUILDINGS, BUILDINGS_BY_BACK, MARKS, RULES, SPACES, START, TILE_BACKS
+from .data import (
+    BASE_TILE_COUNT,
+    BUILDINGS,
+    BUILDINGS_BY_BACK,
+    COMMODITIES,
+    MARKS,
+    PLAYERS,
+    RULES,
+    SPACES,
+    START,
+    TILE_BACKS,
+)
 from .state import Player, State
-from .events import event
 from .turn import begin_turn
-from .xsetup import set_up_expansion
+from .variants import VARIANTS, variant_for
 
-EXPANSIONS = ("none", "pirates_aristocrats")
+EXPANSIONS = tuple(VARIANTS)
+_BACKS = tuple(sorted(set(TILE_BACKS[:BASE_TILE_COUNT])))
 
 
 def check_options(num_players, options):
     """Raise ``InvalidOptionsError`` unless the count and options are offered."""
-    if type(num_players) is not int or not 2 <= num_players <= 4:
-        raise InvalidOptionsError("anno1503 is for 2 to 4 players", field="num_players")
+    if type(num_players) is not int or not PLAYERS[0] <= num_players <= PLAYERS[1]:
+        raise InvalidOptionsError(f"anno1503 is for {PLAYERS[0]} to {PLAYERS[1]} players", field="num_players")
     options = dict(options or {})
     unknown = sorted(set(options) - {"expansion"})
     if unknown:
@@ -47,9 +59,8 @@ def new_state(num_players, options, seed):
     _deal_commodities(s)
     _lay_out_tiles(s)
     _lay_out_buildings(s)
-    s.x = None
-    if options["expansion"] != "none":
-        set_up_expansion(s, _used_backs(num_players))
+    s.variant = variant_for(options)
+    s.variant.set_up(s, _used_backs(num_players))
     events = []
     s.start_player = _roll_for_start(s, events)
     s.active = s.start_player
@@ -62,7 +73,7 @@ def _deal_commodities(s):
     s.players = [
         Player.new(start["gold"], start["hand"], start["slots"]) for _ in range(s.num_players)
     ]
-    s.stacks = {c: RULES["stack_size"] for c in RULES["commodities"]}
+    s.stacks = dict.fromkeys(COMMODITIES, RULES["stack_size"])
     for player in s.players:
         for commodity, n in player.hand.items():
             s.stacks[commodity] -= n
@@ -72,7 +83,9 @@ def _deal_commodities(s):
 
 
 def _used_backs(num_players):
-    return tuple(range(2, num_players + 1))  # 2p: 2; 3p: 2, 3; 4p: 2, 3, 4
+    """Tile stacks (and building cards) by the player count printed on their
+    backs: 2p: 2; 3p: 2, 3; 4p: 2, 3, 4."""
+    return tuple(back for back in _BACKS if back <= num_players)
 
 
 def _lay_out_tiles(s):

@@ -7,15 +7,17 @@ squares are ``(row, col)`` tuples; the dump turns them into the documented
 ``discovery``, the ``seen`` tuples, ``box``, ``buildings``, ``reserve`` and
 ``removed`` are never mutated in place (they are replaced), so ``clone`` may
 share them.
+
+A variant (``State.variant``, chosen from the options at setup and load)
+may add a typed state part: ``State.part`` and each ``Player.part`` (None
+in the base game). A part has ``clone()`` and ``dump_into(out)``; the
+variant loads it (``load_match_part``, ``load_player_part``).
 """
 
 from ...rng import Rng
-from .data import COMMODITIES, KINDS
-from .xdata import LUXURIES, geometry
+from .data import BRIDGES, COMMODITIES, KINDS, MAX_SHIPS, PUBLIC_BUILDING_SLOTS, SLOTS
 
 RULES_VERSION = 1
-# choices whose options are island spaces (dumped as [r, c])
-SPACE_CHOICES = ("reserve_placement", "pirate_sea_placement")
 
 
 class Player:
@@ -28,8 +30,18 @@ class Player:
     """
 
     __slots__ = (
-        "gold", "hand", "slots", "buildings", "branch_offices", "trade_agreements",
-        "ship_at", "ship_ap", "sold", "buys", "bbo_used", "x",
+        "bbo_used",
+        "branch_offices",
+        "buildings",
+        "buys",
+        "gold",
+        "hand",
+        "part",
+        "ship_ap",
+        "ship_at",
+        "slots",
+        "sold",
+        "trade_agreements",
     )
 
     def clone(self):
@@ -45,23 +57,23 @@ class Player:
         p.sold = self.sold
         p.buys = self.buys
         p.bbo_used = self.bbo_used
-        p.x = None if self.x is None else _copy_x(self.x)
+        part = self.part
+        p.part = None if part is None else part.clone()
         return p
 
     @classmethod
-    def new(cls, gold, hand, slots, x=None):
-        """``x``: the expansion holdings (None in the base game)."""
+    def new(cls, gold, hand, slots, hand_keys=COMMODITIES, part=None):
+        """``hand_keys``: the card kinds a hand holds; ``part``: the variant's holdings."""
         p = cls.__new__(cls)
         p.gold = gold
-        p.x = x
-        keys = COMMODITIES if x is None else COMMODITIES + LUXURIES
-        p.hand = {c: hand.get(c, 0) for c in keys}
-        p.slots = list(slots) + [None] * (7 - len(slots))
-        p.buildings = [None] * 4
-        p.branch_offices = [None] * 5  # index = bridge number - 1
+        p.part = part
+        p.hand = {c: hand.get(c, 0) for c in hand_keys}
+        p.slots = list(slots) + [None] * (SLOTS - len(slots))
+        p.buildings = [None] * PUBLIC_BUILDING_SLOTS
+        p.branch_offices = [None] * BRIDGES  # index = bridge number - 1
         p.trade_agreements = []
-        p.ship_at = [None, None]
-        p.ship_ap = [0, 0]
+        p.ship_at = [None] * MAX_SHIPS
+        p.ship_ap = [0] * MAX_SHIPS
         p.reset_turn()
         return p
 
@@ -69,8 +81,6 @@ class Player:
         self.sold = dict.fromkeys(KINDS, 0)
         self.buys = 0
         self.bbo_used = False
-        if self.x is not None:
-            self.x["turn"] = dict.fromkeys(X_TURN_FLAGS, False)
 
     # --- copy-on-write updates ---------------------------------------------
 
@@ -109,8 +119,8 @@ class Player:
 
     def dump(self):
         out = self._dump_base()
-        if self.x is not None:
-            out["aristocrat"] = _copy_x(self.x)
+        if self.part is not None:
+            self.part.dump_into(out)
         return out
 
     def _dump_base(self):
@@ -133,16 +143,14 @@ class Player:
         return {"sold": dict(self.sold), "buys": self.buys, "big_branch_office_used": self.bbo_used}
 
     @classmethod
-    def load(cls, data):
+    def load(cls, data, variant):
         p = cls.__new__(cls)
         p.gold = data["gold"]
-        x = data.get("aristocrat")
-        p.x = None if x is None else _copy_x(x)
-        keys = COMMODITIES if x is None else COMMODITIES + LUXURIES
-        p.hand = {c: data["hand"].get(c, 0) for c in keys}
+        p.part = variant.load_player_part(data)
+        p.hand = {c: data["hand"].get(c, 0) for c in variant.hand_keys}
         p.slots = list(data["slots"])
         p.buildings = list(data["buildings"])
-        p.branch_offices = [data["branch_offices"].get(str(b)) for b in range(1, 6)]
+        p.branch_offices = [data["branch_offices"].get(str(b)) for b in range(1, BRIDGES + 1)]
         p.trade_agreements = list(data["trade_agreements"])
         p.ship_at = [tuple(s["at"]) if s["at"] is not None else None for s in data["ships"]]
         p.ship_ap = [s["ap"] for s in data["ships"]]
@@ -157,9 +165,29 @@ class State:
     """A whole match; see DESIGN.md for the meaning of each field."""
 
     __slots__ = (
-        "options", "num_players", "seed", "rng", "turn", "start_player", "active", "phase",
-        "last_roll", "queue", "choice", "stacks", "buildings", "spaces", "seen",
-        "reserve", "box", "removed", "discovery", "winner", "players", "x",
+        "active",
+        "box",
+        "buildings",
+        "choice",
+        "discovery",
+        "last_roll",
+        "num_players",
+        "options",
+        "part",
+        "phase",
+        "players",
+        "queue",
+        "removed",
+        "reserve",
+        "rng",
+        "seed",
+        "seen",
+        "spaces",
+        "stacks",
+        "start_player",
+        "turn",
+        "variant",
+        "winner",
     )
 
     def clone(self):
@@ -185,7 +213,9 @@ class State:
         s.discovery = self.discovery
         s.winner = self.winner
         s.players = [p.clone() for p in self.players]
-        s.x = None if self.x is None else _copy_x(self.x)
+        s.variant = self.variant  # the rules object: stateless, shared
+        part = self.part
+        s.part = None if part is None else part.clone()
         return s
 
     def __eq__(self, other):
@@ -200,7 +230,7 @@ def _square_list(sq):
 
 def dump_state(s):
     """The DESIGN.md dump: JSON-compatible, string keys, no tuples."""
-    geo = geometry(s)
+    geo = s.variant.geometry
     discovery = None
     if s.discovery is not None:
         discovery = {"ship": s.discovery["ship"], "space": _square_list(geo.spaces[s.discovery["space"]])}
@@ -217,7 +247,7 @@ def dump_state(s):
         "phase": s.phase,
         "last_roll": dict(s.last_roll),
         "queue": list(s.queue),
-        "choice": _dump_choice(s.choice, geo),
+        "choice": _dump_choice(s.choice, geo, s.variant.space_choices),
         "stacks": dict(s.stacks),
         "buildings": dict(s.buildings),
         "spaces": dict(zip(geo.space_keys, s.spaces)),
@@ -229,36 +259,38 @@ def dump_state(s):
         "winner": s.winner,
         "players": [p.dump() for p in s.players],
     }
-    if s.x is not None:
-        out.update(_copy_x(s.x))
+    if s.part is not None:
+        s.part.dump_into(out)
     return out
 
 
-def _dump_choice(choice, geo):
+def _dump_choice(choice, geo, space_choices):
     if choice is None:
         return None
     out = dict(choice)
-    if choice["kind"] in SPACE_CHOICES:
+    if choice["kind"] in space_choices:
         out["options"] = [_square_list(geo.spaces[i]) for i in choice["options"]]
     else:
         out["options"] = [dict(o) if isinstance(o, dict) else o for o in choice["options"]]
     return out
 
 
-def _load_choice(data, geo):
+def _load_choice(data, geo, space_choices):
     if data is None:
         return None
     out = dict(data)
-    if data["kind"] in SPACE_CHOICES:
+    if data["kind"] in space_choices:
         out["options"] = tuple(geo.space_index[tuple(sq)] for sq in data["options"])
     else:
         out["options"] = tuple(data["options"])
     return out
 
 
-def load_state(data):
-    """Inverse of ``dump_state``; raises ``KeyError``/``ValueError`` on bad data."""
+def load_state(data, variant):
+    """Inverse of ``dump_state`` for a match of ``variant`` (the rules object
+    of its options); raises ``KeyError``/``ValueError`` on bad data."""
     s = State.__new__(State)
+    s.variant = variant
     s.options = dict(data["options"])
     s.num_players = data["num_players"]
     s.seed = data["seed"]
@@ -269,9 +301,9 @@ def load_state(data):
     s.phase = data["phase"]
     s.last_roll = dict(data["last_roll"])
     s.queue = list(data["queue"])
-    geo = geometry(s)
-    s.choice = _load_choice(data["choice"], geo)
-    s.stacks = {c: data["stacks"][c] for c in COMMODITIES + tuple(k for k in LUXURIES if k in data["stacks"])}
+    geo = variant.geometry
+    s.choice = _load_choice(data["choice"], geo, variant.space_choices)
+    s.stacks = {c: data["stacks"][c] for c in variant.hand_keys}
     s.buildings = dict(data["buildings"])
     s.spaces = [data["spaces"].get(k) for k in geo.space_keys]
     seen = data.get("seen", {})
@@ -282,38 +314,6 @@ def load_state(data):
     d = data["discovery"]
     s.discovery = None if d is None else {"ship": d["ship"], "space": geo.space_index[tuple(d["space"])]}
     s.winner = data["winner"]
-    s.players = [Player.load(p) for p in data["players"]]
-    s.x = {k: _copy_value(data[k]) for k in X_STATE_KEYS} if "pirate_deck" in data else None
+    s.players = [Player.load(p, variant) for p in data["players"]]
+    s.part = variant.load_match_part(data)
     return s
-
-
-# --- expansion holdings (None in the base game) ---------------------------------
-
-X_TURN_FLAGS = ("luxury_sold", "exchanged", "sailed", "free_discovery")
-# top-level dump keys of the expansion, in dump order (DESIGN.md)
-X_STATE_KEYS = (
-    "aristocrat_buildings", "expansion_reserve", "pirate_deck", "pirate_discard",
-    "aristocrat_deck", "aristocrat_discard", "combat",
-)
-
-
-def _copy_value(v):
-    if isinstance(v, list):
-        return [_copy_value(i) for i in v]
-    if isinstance(v, dict):
-        return {k: _copy_value(i) for k, i in v.items()}
-    return v
-
-
-def _copy_x(x):
-    """One level deeper than needed suffices: every nested value of the
-    expansion holdings is a flat list or a dict of scalars (hot in clone)."""
-    out = {}
-    for k, v in x.items():
-        if type(v) is list:
-            out[k] = v[:]
-        elif type(v) is dict:
-            out[k] = v.copy()
-        else:
-            out[k] = v
-    return out

@@ -7,23 +7,30 @@ distinct options (setting ``phase`` and ``choice``). Every decision's
 ``perform`` finishes that seat's step and calls ``resume`` again.
 """
 
+from ...kit import event
 from .data import (
-    COMMODITIES, EVENTS, FARTHEST_KEY, ISLAND_IDS, ISLANDS, RULES, SPACES,
-    TILE_COMMODITY, tile_public,
+    COMMODITIES,
+    EVENTS,
+    FARTHEST_KEY,
+    ISLAND_IDS,
+    ISLANDS,
+    RULES,
+    SPACES,
+    TILE_COMMODITY,
+    tile_public,
 )
-from .xdata import PIRATE_SPACE_INDICES, PORT_INDEX, TILE_CROWN, geometry, is_expansion
-from .events import event
-from .rules import has_won, island_tiles, outside_red, owns, take, turn_order
-from .xrules import x_has_won
+from .rules import island_tiles, outside_red, owns, take, turn_order
 
 _EVENT_FACE = RULES["event_die_face"]
 _SHIP_AP = {int(n): ap for n, ap in RULES["ship_ap"].items()}
+_SHIPYARD_FACTOR = RULES["building_effects"]["shipyard_ap_factor"]
+_CHURCH_CARDS = RULES["building_effects"]["church_golden_times"]
 
 
 def ship_ap(state, player):
     """Full AP of one ship this turn: by player count, doubled by a Shipyard."""
     ap = _SHIP_AP[state.num_players]
-    return ap * 2 if owns(player, "shipyard") else ap
+    return ap * _SHIPYARD_FACTOR if owns(player, "shipyard") else ap
 
 
 # --- starting and ending turns -------------------------------------------------
@@ -36,8 +43,7 @@ def begin_turn(state, events):
     player.reset_turn()
     full = ship_ap(state, player)
     player.ship_ap = [full if at is not None else 0 for at in player.ship_at]
-    if player.x is not None:  # a damaged ship lies until repaired
-        player.ship_ap = [0 if hurt else ap for hurt, ap in zip(player.x["damaged"], player.ship_ap)]
+    state.variant.on_turn_started(state, player)
     event(events, "turn_started", seat, turn=state.turn)
     if check_win(state, events):
         return
@@ -55,7 +61,7 @@ def pass_turn(state, events):
 
 def check_win(state, events):
     """R#20: the active player wins as soon as he holds 3 victory points."""
-    if state.winner is None and _wins(state.players[state.active]):
+    if state.winner is None and state.variant.has_won(state.players[state.active]):
         state.winner = state.active
         state.phase = "over"
         state.choice = None
@@ -63,12 +69,6 @@ def check_win(state, events):
         event(events, "game_over", None, winners=[state.active])
         return True
     return False
-
-
-def _wins(player):
-    if player.x is None:
-        return has_won(player)
-    return x_has_won(player)
 
 
 # --- the roll ---------------------------------------------------------------
@@ -90,7 +90,7 @@ def roll_production(state, events):
     event(events, "event_drawn", state.active, event=name)
     if name == "golden_times":
         # the Church owner takes a second commodity right after his first
-        order = [s for s in order for _ in range(2 if owns(state.players[s], "church") else 1)]
+        order = [s for s in order for _ in range(_CHURCH_CARDS if owns(state.players[s], "church") else 1)]
     state.queue = order
     resume(state, events)
 
@@ -130,10 +130,10 @@ def production_options(state, seat, number):
     tile = player.branch_offices[number - 1]
     branch = TILE_COMMODITY[tile] if tile is not None else None
     if home == "?":
-        # only a luxury branch office sits on the ? bridge (expansion §2.12)
+        # a branch office on the ? bridge (a variant's) adds its commodity
         return [c for c in COMMODITIES if stacks[c] > 0] + ([branch] if branch and stacks[branch] else []), branch
-    options = [c for c in COMMODITIES if stacks[c] > 0 and (c == home or c == branch)]
-    if branch is not None and TILE_CROWN[tile] and stacks[branch] > 0:
+    options = [c for c in COMMODITIES if stacks[c] > 0 and c in (home, branch)]
+    if branch is not None and state.variant.branch_counts_twice(tile) and stacks[branch] > 0:
         options.append(branch)
     return options, branch
 
@@ -229,48 +229,22 @@ def lose_tile(state, seat, option, events):
     else:
         tile = player.pop_trade_agreement()
         event(events, "tile_lost", seat, tile=tile_public(tile))
-    if TILE_CROWN[tile]:
-        return _lose_expansion_tile(state, seat, tile, events)
+    if state.variant.owns_tile(tile):
+        return state.variant.lose_own_tile(state, seat, tile, events)
     state.reserve = state.reserve + [tile]  # a new list: clones share the old one
     state.rng.shuffle(state.reserve)
     return place_from_reserve(state, events)
 
 
-def _lose_expansion_tile(state, seat, tile, events):
-    """§2.12: the luxury office goes under the expansion reserve; its top
-    tile goes on a free pirate-sea space the loser chooses (ruling #8)."""
-    reserve = state.x["expansion_reserve"]
-    reserve.append(tile)
-    free = [i for i in PIRATE_SPACE_INDICES if state.spaces[i] is None]
-    if not free:
-        return False
-    if len(free) >= 2:
-        ask(state, seat, "reserve_placement", "pirate_sea_placement", free)
-        return True
-    put_expansion_tile(state, space=free[0], events=events, seat=seat)
-    return False
-
-
-def put_expansion_tile(state, space, events, seat):
-    reserve = state.x["expansion_reserve"]
-    state.spaces[space] = reserve.pop(0)
-    state.seen[space] = ()
-    r, c = geometry(state).spaces[space]
-    event(events, "reserve_tile_placed", seat, space=[r, c], reserve="expansion")
-
-
 def farthest_free_spaces(state):
     """R#13: free island spaces (any mark) that tie as farthest from start."""
-    # base reserve tiles stay on the main board; the port is never free
-    free = [i for i, t in enumerate(state.spaces[:len(SPACES)]) if t is None and not is_port(state, i)]
+    # reserve tiles stay on the main board; a variant may close spaces
+    closed = state.variant.closed_spaces
+    free = [i for i, t in enumerate(state.spaces[:len(SPACES)]) if t is None and i not in closed]
     if not free:
         return []
     best = max(FARTHEST_KEY[i] for i in free)
     return [i for i in free if FARTHEST_KEY[i] == best]
-
-
-def is_port(state, index):
-    return index == PORT_INDEX and is_expansion(state)
 
 
 def place_from_reserve(state, events):
@@ -288,7 +262,7 @@ def put_reserve_tile(state, space, events):
     state.spaces[space] = state.reserve[0]
     state.reserve = state.reserve[1:]
     state.seen[space] = ()
-    r, c = geometry(state).spaces[space]
+    r, c = state.variant.geometry.spaces[space]
     event(events, "reserve_tile_placed", state.active, space=[r, c])
 
 

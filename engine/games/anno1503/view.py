@@ -6,11 +6,6 @@ the generator, the reserve/box order or content, other hands, or the queue.
 """
 
 from .data import ISLAND_IDS, ISLANDS, TILE_BACKS, tile_public
-from .xdata import geometry
-from .rules import goals
-from .state import SPACE_CHOICES
-from .xdata import PIRATE_CARDS
-from .xrules import cannons, x_goals
 
 
 def _space_view(state, geo, index, viewer):
@@ -49,7 +44,7 @@ def _island(seat):
 
 def _player_view(state, seat, viewer):
     p = state.players[seat]
-    held = goals(p) if p.x is None else x_goals(p)
+    held = state.variant.goals(p)
     out = {
         "seat": seat,
         "name": None,
@@ -71,47 +66,8 @@ def _player_view(state, seat, viewer):
     out["trade_agreements"] = [tile_public(t) for t in p.trade_agreements]
     out["ships"] = p.ships_dump()
     out["turn"] = p.turn_dump()
-    if p.x is not None:
-        out["aristocrat"] = _aristocrat_view(p, seat == viewer)
+    state.variant.view_player(p, seat == viewer, out)
     return out
-
-
-def _aristocrat_view(p, own):
-    """The aristocrat island; the card hand only for its owner (others: a count)."""
-    x = p.x
-    out = {
-        "manor": x["manor"], "cannons": x["cannons"], "cannon_strength": cannons(p),
-        "lairs": [tile_public(t) for t in x["lairs"]], "buildings": list(x["buildings"]),
-        "damaged": list(x["damaged"]), "turn": dict(x["turn"]),
-    }
-    if own:
-        out["cards"] = list(x["cards"])
-    else:
-        out["cards_count"] = len(x["cards"])
-    return out
-
-
-def _expansion_view(state):
-    """Public expansion piles: sizes of hidden decks, the open pirate discards."""
-    x = state.x
-    combat = x["combat"]
-    if combat is not None:
-        combat = dict(combat)
-        if "space" in combat:
-            combat["space"] = list(geometry(state).spaces[combat["space"]])
-        if "tile" in combat:
-            combat["tile"] = tile_public(combat["tile"])
-        if "card" in combat:
-            combat["card"] = dict(PIRATE_CARDS[combat["card"]])
-    return {
-        "aristocrat_buildings": dict(x["aristocrat_buildings"]),
-        "expansion_reserve_size": len(x["expansion_reserve"]),
-        "pirate_deck_size": len(x["pirate_deck"]),
-        "pirate_discard": [dict(PIRATE_CARDS[c]) for c in x["pirate_discard"]],
-        "aristocrat_deck_size": len(x["aristocrat_deck"]),
-        "aristocrat_discard_size": len(x["aristocrat_discard"]),
-        "combat": combat,
-    }
 
 
 def _choice_view(state):
@@ -119,19 +75,19 @@ def _choice_view(state):
     if choice is None:
         return None
     out = dict(choice)
-    if choice["kind"] in SPACE_CHOICES:
-        out["options"] = [list(geometry(state).spaces[i]) for i in choice["options"]]
+    if choice["kind"] in state.variant.space_choices:
+        out["options"] = [list(state.variant.geometry.spaces[i]) for i in choice["options"]]
     else:
         out["options"] = [dict(o) if isinstance(o, dict) else o for o in choice["options"]]
     return out
 
 
 def build_view(state, viewer, to_act):
-    geo = geometry(state)
+    geo = state.variant.geometry
     discovery = None
     if state.discovery is not None:
         space = state.discovery["space"]
-        discovery = {"ship": state.discovery["ship"], "space": list(geometry(state).spaces[space])}
+        discovery = {"ship": state.discovery["ship"], "space": list(geo.spaces[space])}
         if viewer is not None and viewer == state.active:
             discovery["tile"] = tile_public(state.spaces[space])
     out = {
@@ -158,6 +114,5 @@ def build_view(state, viewer, to_act):
         "winner": state.winner,
         "players": [_player_view(state, seat, viewer) for seat in range(state.num_players)],
     }
-    if state.x is not None:
-        out["expansion"] = _expansion_view(state)
+    state.variant.view_match(state, out)
     return out

@@ -10,7 +10,7 @@ group, so a click on a ship also reaches its square.
 from functools import lru_cache
 
 from ...games.anno1503.data import DOLPHIN
-from ...games.anno1503.xdata import PIRATE_DOLPHIN
+from ...games.anno1503.expansion.data import PIRATE_DOLPHIN
 from ..svg import el, ref, title
 from .layout import ISLETS, PIRATE_COL, layout, square_kinds
 from .look import AP_BADGE, DANGER, HIGHLIGHT, SEA_LINE, WHITE, ink_class, label, tile_colours

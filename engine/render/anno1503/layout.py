@@ -3,7 +3,15 @@
 from functools import lru_cache
 
 from ...games.anno1503.data import DOLPHIN, MARKS, SEA, SPACES, START
-from ...games.anno1503.xdata import PIRATE_DOLPHIN, PIRATE_SPACES, PIRATE_SQUARES, PORT, X_GEO, X_SEA
+from ...games.anno1503.expansion.data import (
+    PIRATE_COL,
+    PIRATE_DOLPHIN,
+    PIRATE_SPACES,
+    PIRATE_SQUARES,
+    PORT,
+    X_GEO,
+    X_SEA,
+)
 
 WIDTH = 1360
 MARGIN = 16
@@ -12,7 +20,6 @@ PANEL_GAP = 16
 PANEL_W = (WIDTH - 2 * MARGIN - PANEL_GAP) // 2
 BASE_PANEL_H = 246
 X_PANEL_H = 352  # with the aristocrat island
-PIRATE_COL = 12  # first column of the pirate sea (xdata: col_offset)
 SLOT_W, SLOT_H = 56, 48  # an inhabitant slot (its picture is a symbol)
 # Islets printed on each island space (2-4), main board and pirate sea.
 ISLETS = {**dict(zip(SPACES, MARKS)), **dict(zip(PIRATE_SPACES, X_GEO.marks[len(SPACES):]))}

@@ -152,7 +152,7 @@ def track(x, y, filled, total, step, size, colour, round_cells=False):
     hollow ones. Round cells are zero-length dashes with round caps.
     """
     if round_cells:
-        dash, line, inner = f"0 {step}", dict(stroke_linecap="round"), f"0 {step}"
+        dash, line, inner = f"0 {step}", {"stroke_linecap": "round"}, f"0 {step}"
         length, start = (total - 1) * step + 1, x  # + 1: a dash right at the end would be dropped
     else:
         dash, line, inner = f"{size} {step - size}", {}, f"{size - 2} {step - size + 2}"

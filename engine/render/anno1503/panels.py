@@ -11,8 +11,17 @@ from .aristocrat import aristocrat_island
 from .board import damaged_ships, ship_glyph
 from .layout import PANEL_W, SLOT_H, SLOT_W
 from .look import (
-    DANGER, GREEN_SLOT, PALE_OUTLINES, RED_SLOT, WHITE, chip, commodity_colours, ink_class, label,
-    tile_colours, track,
+    DANGER,
+    GREEN_SLOT,
+    PALE_OUTLINES,
+    RED_SLOT,
+    WHITE,
+    chip,
+    commodity_colours,
+    ink_class,
+    label,
+    tile_colours,
+    track,
 )
 from .symbols import slot_href
 from .words import BUILDING_SHORT, GOAL_LABELS, plain, seat_note, ship_number, ship_words, tile_name

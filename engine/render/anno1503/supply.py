@@ -9,8 +9,18 @@ from functools import lru_cache
 from ..svg import el, fit, group, legend, text_width, title
 from .layout import MARGIN, WIDTH
 from .look import (
-    AP_BADGE, COMMODITY_COLOURS, DANGER, MUTED, PIRATE_SQUARE_FILL, SEA_FILL, START_FILL, TILE_COLOURS,
-    chip_row, commodity_colours, ink_class, label,
+    AP_BADGE,
+    COMMODITY_COLOURS,
+    DANGER,
+    MUTED,
+    PIRATE_SQUARE_FILL,
+    SEA_FILL,
+    START_FILL,
+    TILE_COLOURS,
+    chip_row,
+    commodity_colours,
+    ink_class,
+    label,
 )
 from .words import ARISTO_SHORT, BUILDING_SHORT, counts, tile_name
 

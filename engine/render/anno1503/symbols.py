@@ -6,13 +6,26 @@ classes. Ids all start ``a15-``, so a page with two pictures of different
 games does not mix them up.
 """
 
-from functools import lru_cache
+from functools import cache
 
 from ..svg import INK, el, seat_colour
 from .layout import SLOT_H, SLOT_W
 from .look import (
-    CROWN_BACK, GREEN_SLOT, ISLET, KIND_COLOURS, KIND_ROOFS, MUTED, PIRATE_SEA_FILL, PIRATE_SQUARE_FILL,
-    RED_SLOT, SAND, SAND_EDGE, SEA_FILL, STYLE, TILE_BACK, WHITE,
+    CROWN_BACK,
+    GREEN_SLOT,
+    ISLET,
+    KIND_COLOURS,
+    KIND_ROOFS,
+    MUTED,
+    PIRATE_SEA_FILL,
+    PIRATE_SQUARE_FILL,
+    RED_SLOT,
+    SAND,
+    SAND_EDGE,
+    SEA_FILL,
+    STYLE,
+    TILE_BACK,
+    WHITE,
 )
 
 
@@ -28,7 +41,7 @@ def _sea_defs(lay):
                         f"M{s / 2:.0f} {s * .75:.0f}q{s / 8:.0f}-5 {s / 4:.0f} 0t{s / 4:.0f} 0",
               fill="none", stroke=WHITE, stroke_opacity=0.22, stroke_width=1.5)
     # Patterns in board units, so the waves line up across squares.
-    pattern = dict(width=s, height=s, patternUnits="userSpaceOnUse", x=lay.board_x, y=lay.board_y)
+    pattern = {"width": s, "height": s, "patternUnits": "userSpaceOnUse", "x": lay.board_x, "y": lay.board_y}
     return (
         el("pattern", el("rect", width=s, height=s, fill=SEA_FILL), wave, id="a15-sea", **pattern)
         + el("pattern", el("rect", width=s, height=s, fill=PIRATE_SEA_FILL), wave, id="a15-psea", **pattern)
@@ -111,7 +124,7 @@ def slot_defs(view):
     return el("defs", *(_slot_def(look) for look in sorted(looks)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _slot_def(look):
     """The picture of one slot look: ``#a15-settler-r``."""
     kind, code = look

@@ -27,7 +27,7 @@ def test_each_citizen_count_is_scored_by_its_settle_that_guards_the_most_and_the
     checked = 0
     for world, seat, actions in _crowded_turns():
         exposure = _exposure(world.data, seat)
-        scores = dict((i, s) for s, i in score_actions(GAME, world, seat, actions))
+        scores = {i: s for s, i in score_actions(GAME, world, seat, actions)}
         by_count = {}
         for i, a in enumerate(actions):
             if a["type"] == "settle":

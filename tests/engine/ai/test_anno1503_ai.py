@@ -7,8 +7,8 @@ import pytest
 
 import engine
 from engine.ai import get_player
-from engine.ai.anno1503.policy import greedy_choice
 from engine.ai.anno1503.players import sample_state
+from engine.ai.anno1503.policy import greedy_choice
 from engine.rng import Rng
 from engine.runner import play_match
 

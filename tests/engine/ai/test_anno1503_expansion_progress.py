@@ -7,9 +7,9 @@ ran through a pirate square it then refused to enter.
 """
 
 import engine
+from engine.ai.anno1503.expansion.evaluate import _STEPS, _targets, x_progress
 from engine.ai.anno1503.values import merchant_progress
-from engine.ai.anno1503.xevaluate import _STEPS, _targets, x_progress
-from engine.games.anno1503.xdata import ARISTO_COSTS, PIRATE_SQUARES
+from engine.games.anno1503.expansion.data import ARISTO_COSTS, PIRATE_SQUARES
 
 GAME = engine.get_game("anno1503")
 OPTIONS = {"expansion": "pirates_aristocrats"}
@@ -28,7 +28,7 @@ def test_cards_are_kept_only_for_buildings_still_in_the_supply():
 
     state = _seat0(edit)
     player = state.players[0]
-    costs = [cost for cost, _ in _targets(player, state.x["aristocrat_buildings"])]
+    costs = [cost for cost, _ in _targets(player, state.part.aristocrat_buildings)]
     assert ARISTO_COSTS["park"] not in costs
     assert any(cost in costs for name, cost in ARISTO_COSTS.items() if name != "park")
     # without the supply the park would be the target: the cards fit it best

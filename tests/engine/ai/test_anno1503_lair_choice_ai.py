@@ -7,10 +7,17 @@ import pytest
 import engine
 from engine.ai import get_player
 
-from ..games.anno1503.helpers import game
-from ..games.anno1503.xhelpers import (
-    BESIDE_LAIR_SPACE, LAIR_SPACE, aristo, lair_tile, place_ship, put_expansion_tile, xload, xposition,
+from ..games.anno1503.expansion_helpers import (
+    BESIDE_LAIR_SPACE,
+    LAIR_SPACE,
+    aristo,
+    lair_tile,
+    place_ship,
+    put_expansion_tile,
+    xload,
+    xposition,
 )
+from ..games.anno1503.helpers import game
 
 LEVELS = ("random", "easy", "medium", "hard")
 HARD_OPTIONS = {"time_cap": 30.0, "simulations": 30}  # the choice depends on the seed alone

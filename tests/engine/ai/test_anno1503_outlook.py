@@ -8,9 +8,9 @@ offices and buying.
 
 import engine
 from engine.ai.anno1503.evaluate import evaluate
-from engine.ai.anno1503.values import HARD_INHABITANT
 from engine.ai.anno1503.outlook import next_roll_value
 from engine.ai.anno1503.policy import greedy_choice, hard_greedy_choice
+from engine.ai.anno1503.values import HARD_INHABITANT
 from engine.games.anno1503.data import TILE_COMMODITY
 
 from .support import positions

@@ -12,8 +12,8 @@ import pytest
 import engine
 from engine.ai import get_player
 from engine.ai.anno1503.evaluate import GOLD, MERCHANTS, goal_progress, hand_value
-from engine.ai.anno1503.values import merchant_progress
 from engine.ai.anno1503.policy import greedy_choice, score_actions
+from engine.ai.anno1503.values import merchant_progress
 from engine.rng import mix_seed
 
 GAME = engine.get_game("anno1503")

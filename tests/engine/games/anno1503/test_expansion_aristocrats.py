@@ -3,12 +3,20 @@ expansion victory (game-content §2.2, §2.7-§2.10, §2.12)."""
 
 import pytest
 
-from .helpers import game, of_type, play, assert_illegal, end_turn_rolling
-from .xhelpers import (
-    OPTIONS, PORT_SEA, aristo, give_cards, lair_tile, luxury_office_tile, set_xhand, xload,
+from .expansion_helpers import (
+    OPTIONS,
+    PORT_SEA,
+    aristo,
+    give_cards,
+    lair_tile,
+    luxury_office_tile,
+    place_ship,
+    put_expansion_tile,
+    set_xhand,
+    xload,
     xposition,
 )
-
+from .helpers import assert_illegal, end_turn_rolling, game, give_trade_agreements, of_type, play
 
 # --- setup --------------------------------------------------------------------------------
 
@@ -41,11 +49,10 @@ def test_new_ships_may_start_beside_the_port():
 # --- luxury -------------------------------------------------------------------------------
 
 def test_luxury_costs_10_and_trade_agreements_do_not_count():
-    from .helpers import give_trade_agreements
     d = xposition(2)
     give_trade_agreements(d, 0, 2)
     d["players"][0]["gold"] = 20
-    state, events = play(xload(d), 0, {"type": "buy", "commodity": "gems"})
+    _state, events = play(xload(d), 0, {"type": "buy", "commodity": "gems"})
     assert of_type(events, "bought")[0]["data"]["gold"] == 10
 
 
@@ -54,7 +61,7 @@ def test_theatre_takes_2_off():
     aristo(d, 0)["buildings"] = ["theatre"]
     d["aristocrat_buildings"]["theatre"] -= 1
     d["players"][0]["gold"] = 20
-    state, events = play(xload(d), 0, {"type": "buy", "commodity": "gems"})
+    _state, events = play(xload(d), 0, {"type": "buy", "commodity": "gems"})
     assert of_type(events, "bought")[0]["data"]["gold"] == 8
 
 
@@ -70,7 +77,6 @@ def test_luxury_branch_office_on_the_question_mark():
     """Seat 0's island A has ? on 1 and no gray bridge there (§1.3)."""
     d = xposition(2)
     tile = luxury_office_tile("marble")
-    from .xhelpers import put_expansion_tile, place_ship
     put_expansion_tile(d, tile, [2, 14])
     place_ship(d, 0, [2, 13])
     state, _ = play(xload(d), 0, {"type": "discover", "ship": 0, "space": [2, 14]})
@@ -82,7 +88,7 @@ def test_luxury_branch_office_on_the_question_mark():
     # a 1 is rolled: the ? offers the six commodities and the marble
     d["active"] = 1
     d["players"][0]["gold"] = 0
-    state, events = end_turn_rolling(d, 1)
+    state, _events = end_turn_rolling(d, 1)
     choice = state.choice
     assert choice["seat"] == 0 and "marble" in choice["options"] and len(choice["options"]) == 7
 
@@ -106,7 +112,7 @@ def test_hand_limit_counts_luxury():
 def test_manor_step_1_costs_2_gold_and_draws_a_card():
     d = xposition(2)
     d["players"][0]["gold"] = 2
-    state, events = play(xload(d), 0, {"type": "build_manor"})
+    state, _events = play(xload(d), 0, {"type": "build_manor"})
     after = game().dump(state)
     assert after["players"][0]["gold"] == 0 and aristo(after, 0)["manor"] == 1
     assert len(aristo(after, 0)["cards"]) == 1 and len(after["aristocrat_deck"]) == 19
@@ -144,7 +150,7 @@ def _own_lair(d, seat, tile):
 def test_park_gives_12_gold_and_no_duplicates():
     d = xposition(3)
     set_xhand(d, 0, marble=2, gems=2, wood=2)
-    state, events = play(xload(d), 0, {"type": "build_aristocrat", "building": "park"})
+    state, _events = play(xload(d), 0, {"type": "build_aristocrat", "building": "park"})
     assert game().dump(state)["players"][0]["gold"] == d["players"][0]["gold"] + 12
     assert assert_illegal(state, 0, {"type": "build_aristocrat", "building": "park"}) == "building_already_owned"
 
@@ -162,7 +168,7 @@ def test_third_site_needs_a_lair():
 def test_cathedral_draws_two_cards_privately():
     d = xposition(2)
     set_xhand(d, 0, silk=1, marble=1, stone=1)
-    state, events = play(xload(d), 0, {"type": "build_aristocrat", "building": "cathedral"})
+    _state, events = play(xload(d), 0, {"type": "build_aristocrat", "building": "cathedral"})
     drawn = of_type(events, "aristocrat_cards_drawn")[0]
     assert drawn["data"] == {"count": 2} and len(drawn["private"]["0"]["cards"]) == 2
 
@@ -179,7 +185,7 @@ def test_library_develops_an_inhabitant():
 def test_builder_advances_the_manor_without_a_card():
     d = xposition(2)
     give_cards(d, 0, "builder")
-    state, events = play(xload(d), 0, {"type": "play_card", "card": "builder"})
+    state, _events = play(xload(d), 0, {"type": "play_card", "card": "builder"})
     after = game().dump(state)
     assert aristo(after, 0)["manor"] == 1 and aristo(after, 0)["cards"] == []
 
@@ -203,7 +209,7 @@ def test_explorer_adds_2_ap_and_a_free_discovery():
 def test_exchange_once_per_turn_for_2_gold():
     d = xposition(2)
     give_cards(d, 0, "builder", "builder")
-    state, events = play(xload(d), 0, {"type": "exchange_card", "card": "builder"})
+    state, _events = play(xload(d), 0, {"type": "exchange_card", "card": "builder"})
     after = game().dump(state)
     assert after["players"][0]["gold"] == d["players"][0]["gold"] - 2 and len(aristo(after, 0)["cards"]) == 2
     assert assert_illegal(state, 0, {"type": "exchange_card", "card": "builder"}) == "exchanged_this_turn"
@@ -239,7 +245,7 @@ def test_one_home_goal_and_two_aristocrat_goals_win():
     _own_lair(d, 0, lair_tile(4))
     _own_lair(d, 0, lair_tile(5))
     d["players"][0]["gold"] = 4
-    state, events = play(xload(d), 0, {"type": "buy_cannon"})
+    state, _events = play(xload(d), 0, {"type": "buy_cannon"})
     assert game().outcome(state)["winners"] == [0]
 
 

@@ -11,11 +11,19 @@ import pytest
 
 from engine import IllegalActionError
 
-from .helpers import game, of_type, play
-from .xhelpers import (
-    BESIDE_LAIR_SPACE, LAIR_SPACE, aristo, lair_tile, luxury_office_tile, place_ship, put_expansion_tile, rng_for_faces,
-    xload, xposition,
+from .expansion_helpers import (
+    BESIDE_LAIR_SPACE,
+    LAIR_SPACE,
+    aristo,
+    lair_tile,
+    luxury_office_tile,
+    place_ship,
+    put_expansion_tile,
+    rng_for_faces,
+    xload,
+    xposition,
 )
+from .helpers import game, of_type, play
 
 WIN = (3, 0)  # (attacker face, defender face)
 ATTACK = {"type": "attack_lair"}

@@ -3,12 +3,24 @@ and lair battles (§2.12) of the Pirates & Aristocrats expansion."""
 
 import pytest
 
-from .helpers import game, of_type, play
-from .xhelpers import (
-    BESIDE_LAIR_SPACE, BESIDE_PIRATE_SQUARE, LAIR_SPACE, PIRATE_SQUARE, PORT_SEA, aristo,
-    give_cards, lair_tile, place_ship, put_expansion_tile, rng_for_faces, set_xhand,
-    top_pirate_card, xload, xposition,
+from .expansion_helpers import (
+    BESIDE_LAIR_SPACE,
+    BESIDE_PIRATE_SQUARE,
+    LAIR_SPACE,
+    PIRATE_SQUARE,
+    PORT_SEA,
+    aristo,
+    give_cards,
+    lair_tile,
+    place_ship,
+    put_expansion_tile,
+    rng_for_faces,
+    set_xhand,
+    top_pirate_card,
+    xload,
+    xposition,
 )
+from .helpers import game, of_type, play
 
 WIN, LOSS = (3, 0), (0, 3)  # (attacker face, defender face) with 0 cannons each side
 
@@ -35,7 +47,7 @@ def _encounter(card, faces, gold=10, seats=4, **hand):
     (4, 5, {}), (5, 5, {}), (6, 0, {"silk": 1}), (7, 0, {"spice": 1}),
 ])
 def test_pirate_card_win_effect(card, gold, goods):
-    d, state, events = _encounter(card, WIN)
+    _d, state, events = _encounter(card, WIN)
     after = game().dump(state)
     assert of_type(events, "battle_won")
     assert after["players"][0]["gold"] == 10 + gold
@@ -46,7 +58,7 @@ def test_pirate_card_win_effect(card, gold, goods):
 
 @pytest.mark.parametrize("card", [1, 3, 6])
 def test_pirate_card_loss_damages_the_ship_beside_the_port(card):
-    d, state, events = _encounter(card, LOSS)
+    _d, state, events = _encounter(card, LOSS)
     ship = game().dump(state)["players"][0]["ships"][0]
     assert ship["at"] in [list(sq) for sq in PORT_SEA] and ship["ap"] == 0
     assert aristo(game().dump(state), 0)["damaged"] == [True, False]
@@ -56,7 +68,7 @@ def test_pirate_card_loss_damages_the_ship_beside_the_port(card):
 @pytest.mark.parametrize("card", [0, 2, 4, 7])
 def test_pirate_card_loss_costs_a_card_or_5_gold(card):
     """"Perte 1 marchandise ou 1 marchandise de luxe ou payer 5 Or" (S3)."""
-    d, state, events = _encounter(card, LOSS, stone=1)
+    d, state, _events = _encounter(card, LOSS, stone=1)
     assert state.choice["kind"] == "pirate_penalty"
     assert set(state.choice["options"]) == {"stone", "gold"}
     paid, _ = play(state, 0, {"type": "respond", "option": "gold"})
@@ -70,12 +82,12 @@ def test_pirate_card_loss_costs_a_card_or_5_gold(card):
 
 
 def test_pirate_card_loss_half_gold_rounded_down():
-    d, state, events = _encounter(5, LOSS, gold=11)
+    _d, state, _events = _encounter(5, LOSS, gold=11)
     assert game().dump(state)["players"][0]["gold"] == 6  # lost 11 // 2 = 5
 
 
 def test_no_penalty_when_the_goods_are_missing():
-    d, state, events = _encounter(0, LOSS, gold=4)  # empty hand, fewer than 5 gold
+    _d, state, events = _encounter(0, LOSS, gold=4)  # empty hand, fewer than 5 gold
     after = game().dump(state)
     assert of_type(events, "penalty_missed")
     assert after["players"][0]["gold"] == 4 and after["phase"] == "main"
@@ -92,7 +104,7 @@ def test_paying_3_gold_avoids_the_battle():
 
 
 def test_entering_a_pirate_square_ends_the_move_and_the_left_neighbour_draws():
-    d, state, events = _encounter(0, WIN, seats=3)
+    _d, state, events = _encounter(0, WIN, seats=3)
     drawn = of_type(events, "pirate_card_drawn")[0]
     assert drawn["seat"] == 1 and drawn["data"]["card"]["id"] == 0
     assert game().dump(state)["players"][0]["ships"][0] == {"at": PIRATE_SQUARE, "ap": 0}
@@ -110,7 +122,7 @@ def test_peaceful_pirate_offers(card, offer):
     state, _ = play(xload(d), 0, {"type": "move_ship", "ship": 0, "to": PIRATE_SQUARE})
     assert set(state.choice["options"]) == offer | {"decline"}
     pick = sorted(offer)[0]
-    state, events = play(state, 0, {"type": "respond", "option": pick})
+    state, _events = play(state, 0, {"type": "respond", "option": pick})
     after = game().dump(state)
     assert after["players"][0]["hand"][pick] == 1
     assert after["players"][0]["gold"] == 10 - (2 if card == 8 else 5)
@@ -159,7 +171,7 @@ def test_a_tie_is_won_with_a_sea_hero():
 
 
 def test_a_tie_without_a_sea_hero_is_rerolled():
-    d, state, events = _encounter(0, (1, 1) + WIN)
+    _d, _state, events = _encounter(0, (1, 1) + WIN)
     rolls = of_type(events, "combat_rolled")
     assert len(rolls) == 2 and of_type(events, "battle_won")
 
@@ -188,7 +200,7 @@ def test_a_lair_fight_won():
 
 
 def test_a_lair_fight_lost():
-    tile, state, events = _lair_fight(LOSS)
+    tile, state, _events = _lair_fight(LOSS)
     after = game().dump(state)
     assert aristo(after, 0)["lairs"] == [] and after["spaces"]["2,14"] == tile
     assert after["players"][0]["ships"][0]["at"] == BESIDE_LAIR_SPACE
@@ -196,7 +208,7 @@ def test_a_lair_fight_lost():
 
 
 def test_a_defeated_lair_discounts_luxury():
-    tile, state, _ = _lair_fight(WIN, strength=6, cannons=6)
+    _tile, state, _ = _lair_fight(WIN, strength=6, cannons=6)
     d = game().dump(state)
     d["players"][0]["gold"] = 20
     state, events = play(xload(d), 0, {"type": "buy", "commodity": "silk"})
@@ -204,9 +216,9 @@ def test_a_defeated_lair_discounts_luxury():
 
 
 def test_damaged_ship_cannot_sail_until_repaired():
-    tile, state, _ = _lair_fight(LOSS)
+    _tile, state, _ = _lair_fight(LOSS)
     assert not [a for a in game().legal_actions(state, 0) if a["type"] == "move_ship" and a["ship"] == 0]
     d = game().dump(state)
     set_xhand(d, 0, wood=1, tool=1)
-    state, events = play(xload(d), 0, {"type": "repair_ship", "ship": 0})
+    state, _events = play(xload(d), 0, {"type": "repair_ship", "ship": 0})
     assert aristo(game().dump(state), 0)["damaged"] == [False, False]

@@ -1,12 +1,25 @@
 """One test per ruling of game-content.md §2.14 (expansion ambiguities)."""
 
-from .helpers import assert_illegal, end_turn_rolling, game, of_type, play
-from .test_expansion_aristocrats import _own_lair
-from .xhelpers import (
-    BESIDE_LAIR_SPACE, BESIDE_PIRATE_SQUARE, LAIR_SPACE, PIRATE_SQUARE, aristo, give_cards,
-    lair_tile, luxury_office_tile, place_ship, put_expansion_tile, set_xhand,
-    top_pirate_card, xload, xposition,
+import json
+
+from .expansion_helpers import (
+    BESIDE_LAIR_SPACE,
+    BESIDE_PIRATE_SQUARE,
+    LAIR_SPACE,
+    PIRATE_SQUARE,
+    aristo,
+    give_cards,
+    lair_tile,
+    luxury_office_tile,
+    place_ship,
+    put_expansion_tile,
+    set_xhand,
+    top_pirate_card,
+    xload,
+    xposition,
 )
+from .helpers import _DATA, assert_illegal, end_turn_rolling, game, of_type, play
+from .test_expansion_aristocrats import _own_lair
 
 
 def test_ruling_2_14_01_second_neighbour_who_is_yourself_plays_as_strong_as_you():
@@ -14,7 +27,7 @@ def test_ruling_2_14_01_second_neighbour_who_is_yourself_plays_as_strong_as_you(
     aristo(d, 0)["cannons"] = 3
     place_ship(d, 0, BESIDE_PIRATE_SQUARE)
     top_pirate_card(d, 4)  # "2nd neighbour to the left": yourself with 2 players
-    state, events = play(xload(d), 0, {"type": "move_ship", "ship": 0, "to": PIRATE_SQUARE})
+    _state, events = play(xload(d), 0, {"type": "move_ship", "ship": 0, "to": PIRATE_SQUARE})
     named = of_type(events, "pirate_named")[0]["data"]
     assert named == {"pirate": None, "as_strong": True, "strength": 3}
 
@@ -23,7 +36,7 @@ def test_ruling_2_14_01_second_left_in_3p_is_the_right_neighbour():
     d = xposition(3)
     place_ship(d, 0, BESIDE_PIRATE_SQUARE)
     top_pirate_card(d, 4)
-    state, events = play(xload(d), 0, {"type": "move_ship", "ship": 0, "to": PIRATE_SQUARE})
+    _state, events = play(xload(d), 0, {"type": "move_ship", "ship": 0, "to": PIRATE_SQUARE})
     assert of_type(events, "pirate_named")[0]["data"]["pirate"] == 2
 
 
@@ -103,30 +116,28 @@ def test_ruling_2_14_08_lost_luxury_office_goes_under_the_expansion_reserve():
     # two free pirate-sea spaces: seat 1 (the loser) chooses
     free = [k for k, v in d["spaces"].items() if int(k.split(",")[1]) >= 12 and v is None]
     assert len(free) >= 2
-    state, events = end_turn_rolling(d, 6, 1)  # the pirates event hits seat 1 first? (seat 1 is next)
+    state, _events = end_turn_rolling(d, 6, 1)  # the pirates event hits seat 1 first? (seat 1 is next)
     after = game().dump(state)
     assert tile in after["expansion_reserve"] and after["expansion_reserve"][-1] == tile
     assert state.choice["kind"] == "pirate_sea_placement" and game().to_act(state) == [1]
     r, c = [int(x) for x in free[0].split(",")]
-    state, events = play(state, 1, {"type": "place_reserve_tile", "space": [r, c]})
+    state, _events = play(state, 1, {"type": "place_reserve_tile", "space": [r, c]})
     assert game().dump(state)["spaces"][free[0]] == top
 
 
 def test_ruling_2_14_09_discount_floor():
     d = xposition(2)
     _own_lair(d, 0, lair_tile(6))
-    _own_lair(d, 0, [t for t in range(32, 53) if t != lair_tile(6) and _is_lair6(t)][0])
+    _own_lair(d, 0, next(t for t in range(32, 53) if t != lair_tile(6) and _is_lair6(t)))
     aristo(d, 0)["buildings"] = ["theatre"]
     d["aristocrat_buildings"]["theatre"] -= 1
     d["players"][0]["gold"] = 5
-    state, events = play(xload(d), 0, {"type": "buy", "commodity": "silk"})
+    _state, events = play(xload(d), 0, {"type": "buy", "commodity": "silk"})
     assert of_type(events, "bought")[0]["data"]["gold"] == 2  # 10 - 3 - 3 - 2
 
 
 def _is_lair6(t):
-    import json
-    from .helpers import _DATA
-    tiles = json.load(open(_DATA / "expansion_tiles.json"))["tiles"]
+    tiles = json.loads((_DATA / "expansion_tiles.json").read_text(encoding="utf-8"))["tiles"]
     return any(x["id"] == t and x["kind"] == "lair" and x["strength"] == 6 for x in tiles)
 
 

@@ -5,11 +5,18 @@ import json
 
 from engine import redact_event
 
-from .helpers import game, of_type, play
-from .xhelpers import (
-    BESIDE_PIRATE_SQUARE, PIRATE_SQUARE, give_cards, place_ship, rng_for_faces,
-    set_xhand, top_pirate_card, xload, xposition,
+from .expansion_helpers import (
+    BESIDE_PIRATE_SQUARE,
+    PIRATE_SQUARE,
+    give_cards,
+    place_ship,
+    rng_for_faces,
+    set_xhand,
+    top_pirate_card,
+    xload,
+    xposition,
 )
+from .helpers import game, of_type, play
 
 
 def test_aristocrat_cards_are_private():
@@ -41,7 +48,7 @@ def test_deck_orders_are_hidden():
 def test_drawn_aristocrat_cards_reach_only_the_drawer():
     d = xposition(3)
     d["players"][0]["gold"] = 2
-    state, events = play(xload(d), 0, {"type": "build_manor"})
+    _state, events = play(xload(d), 0, {"type": "build_manor"})
     drawn = of_type(events, "aristocrat_cards_drawn")[0]
     assert "cards" in redact_event(drawn, 0)["data"]
     for viewer in (1, 2, None):
@@ -58,9 +65,9 @@ def test_pirate_and_rolls_are_public():
     events += more
     for viewer in (None, 2):
         seen = [redact_event(e, viewer) for e in events]
-        named = [e for e in seen if e["type"] == "pirate_named"][0]
+        named = next(e for e in seen if e["type"] == "pirate_named")
         assert named["data"]["pirate"] == 1
-        roll = [e for e in seen if e["type"] == "combat_rolled"][0]["data"]
+        roll = next(e for e in seen if e["type"] == "combat_rolled")["data"]
         assert (roll["attacker_roll"], roll["defender_roll"]) == (3, 0)
 
 

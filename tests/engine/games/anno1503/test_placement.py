@@ -130,7 +130,7 @@ def test_four_pioneer_settler_note():
     state = load(d)
     assert_illegal(state, 0, {"type": "place_pioneer", "building": "church"})
     state, _ = play(state, 0, {"type": "develop", "slot": 2})
-    state, events = play(state, 0, {"type": "place_pioneer", "building": "church"})
+    state, _events = play(state, 0, {"type": "place_pioneer", "building": "church"})
     p = dump(state)["players"][0]
     assert p["slots"][:5] == ["pioneer", "citizen", "pioneer", "pioneer", "pioneer"]
     assert p["buildings"][:2] == ["school", "church"]

@@ -49,7 +49,7 @@ def test_production_example_a_1_gives_a_free_choice():
     assert game().to_act(state) == [0]
     options = {a["commodity"] for a in legal_of_type(state, 0, "choose_commodity")}
     assert options == set(COMMODITIES)
-    state, events = play(state, 0, {"type": "choose_commodity", "commodity": "tobacco"})
+    state, _events = play(state, 0, {"type": "choose_commodity", "commodity": "tobacco"})
     d = dump(state)
     assert d["players"][0]["hand"]["tobacco"] == 1
     assert d["players"][1]["hand"]["stone"] == 1  # island B's 1

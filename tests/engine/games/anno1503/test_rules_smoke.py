@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from engine.games.anno1503 import data
+from engine.games.anno1503.turn import farthest_free_spaces
 from engine.runner import play_match, replay
 
 # game-content §1.4: "AP from start" to discover each island space.
@@ -33,8 +34,6 @@ def test_discovery_distances_computed_by_bfs_match_the_printed_table():
 def test_farthest_free_space_breaks_ties_by_manhattan_distance():
     # (0,11) and (4,11) both need 17 AP and are both 11+2 = 13 from the start,
     # so with every space free they stay tied and the active player chooses.
-    from engine.games.anno1503.turn import farthest_free_spaces
-
     state = game().setup(2, {}, seed=3)
     state.spaces = [None] * len(data.SPACES)
     tied = {data.SPACES[i] for i in farthest_free_spaces(state)}

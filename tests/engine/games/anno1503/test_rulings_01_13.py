@@ -1,5 +1,7 @@
 """game-content §1.9 rulings 1-13, one test (at least) per ruling."""
 
+from engine.rng import Rng
+
 from .helpers import (
     START,
     assert_illegal,
@@ -18,7 +20,6 @@ from .helpers import (
     set_island,
     vp,
 )
-from engine.rng import Rng
 
 FOUR_PS = (["pioneer", "settler", "pioneer", "settler"], ["school"])
 
@@ -29,7 +30,7 @@ def test_ruling_01_freed_tile_is_placed_as_a_pioneer():
     d = position(2)
     set_island(d, 0, *FOUR_PS)
     set_hand(d, 0, spice=2, stone=1, wood=1, tool=1)
-    state, events = play_all(load(d), [
+    state, _events = play_all(load(d), [
         (0, {"type": "develop", "slot": 2}),
         (0, {"type": "place_pioneer", "building": "church"}),
     ])
@@ -98,7 +99,7 @@ def test_ruling_06_actions_interleave_and_a_new_ship_may_move():
     d = position(3)
     d["players"][0]["gold"] = 12
     set_hand(d, 0, cloth=1, wood=1, tool=1, spice=1, stone=2)
-    state, events = play_all(load(d), [
+    state, _events = play_all(load(d), [
         (0, {"type": "buy", "commodity": "spice"}),
         (0, {"type": "move_ship", "ship": 0, "to": [2, 1]}),
         (0, {"type": "sell", "commodity": "stone"}),
@@ -174,9 +175,9 @@ def test_ruling_10_slot_three_is_never_blocked():
     """§1.9 ruling 10: slots 1-3 are never blocked, even with no building
     left in the supply (supply emptied directly for the test)."""
     d = position(2)
-    d["buildings"] = {b: 0 for b in d["buildings"]}
+    d["buildings"] = dict.fromkeys(d["buildings"], 0)
     set_hand(d, 0, wood=1, tool=1)
-    state, events = play(load(d), 0, {"type": "place_pioneer"})
+    _state, events = play(load(d), 0, {"type": "place_pioneer"})
     assert of_type(events, "pioneer_placed")[0]["data"]["slot"] == 3
 
 
@@ -266,7 +267,7 @@ def test_ruling_13_farthest_space_counts_unused_marks_and_ties_go_to_the_active_
     assert game().to_act(state) == [0]
     spaces = sorted(a["space"] for a in legal_of_type(state, 0, "place_reserve_tile"))
     assert spaces == [[0, 11], [4, 11]]
-    state, events = play(state, 0, {"type": "place_reserve_tile", "space": [4, 11]})
+    state, _events = play(state, 0, {"type": "place_reserve_tile", "space": [4, 11]})
     after = dump(state)
     assert after["spaces"][key((4, 11))] is not None and after["spaces"][key((0, 11))] is None
     assert after["phase"] == "main" and after["active"] == 0

@@ -271,7 +271,7 @@ def test_ruling_25_pirates_count_branch_offices_and_agreements_only():
     d["players"][0]["ships"][0]["at"] = [2, 1]
     state, _ = play_all(load(d), [(0, discover((3, 1))), (0, {"type": "take_tile"})])
     assert dump(state)["players"][0]["gold"] == 19
-    state, events = end_turn_rolling(dump(state), 6, 2)
+    state, _events = end_turn_rolling(dump(state), 6, 2)
     assert dump(state)["players"][0]["gold"] == 17
 
 

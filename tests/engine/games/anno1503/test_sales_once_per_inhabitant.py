@@ -7,7 +7,17 @@ Developing turns the same tile over: the pioneer that bought is now a
 settler that has already bought this turn.
 """
 
-from .helpers import assert_illegal, dump, legal_of_type, load, of_type, play_all, position, set_hand, set_island
+from .helpers import (
+    assert_illegal,
+    dump,
+    legal_of_type,
+    load,
+    of_type,
+    play_all,
+    position,
+    set_hand,
+    set_island,
+)
 
 
 def sell(commodity):

@@ -4,6 +4,8 @@ from collections import Counter
 
 import pytest
 
+import engine
+
 from .helpers import (
     AP_BY_PLAYERS,
     CARDS_PER_COMMODITY,
@@ -166,8 +168,6 @@ def test_no_trade_between_players():
 @pytest.mark.parametrize("n", [1, 5])
 def test_player_count_outside_2_to_4_is_refused(n):
     """S2 "per 2-4 giocatori"."""
-    import engine
-
     with pytest.raises(engine.InvalidOptionsError):
         game().setup(n, {}, 1)
 
@@ -175,8 +175,6 @@ def test_player_count_outside_2_to_4_is_refused(n):
 def test_only_the_active_player_acts_in_his_turn():
     """S1 "The course of the game": on his turn a player executes the
     actions; the others have nothing to decide (contract: NotYourTurnError)."""
-    import engine
-
     state = load(position(3, active=1))
     assert game().to_act(state) == [1]
     assert game().legal_actions(state, 0) == []

@@ -85,7 +85,7 @@ def test_buy_costs_six_and_at_most_twice_per_turn():
     commodity card for 6 gold, independent of his inhabitants."""
     d = position(2)
     d["players"][0]["gold"] = 20
-    state, events = play_all(load(d), [(0, buy("tobacco")), (0, buy("spice"))])
+    state, _events = play_all(load(d), [(0, buy("tobacco")), (0, buy("spice"))])
     after = dump(state)
     assert after["players"][0]["gold"] == 8
     assert after["players"][0]["hand"]["tobacco"] == 1 and after["players"][0]["hand"]["spice"] == 1

@@ -182,7 +182,7 @@ def test_upgrade_treasure_develops_one_inhabitant_one_step_free():
     state, _ = play(state, 0, {"type": "take_tile", "slot": 2})
     d = dump(state)
     assert d["players"][0]["slots"][:3] == ["pioneer", "merchant", "merchant"]
-    assert d["players"][0]["hand"] == {c: 0 for c in d["players"][0]["hand"]}
+    assert d["players"][0]["hand"] == dict.fromkeys(d["players"][0]["hand"], 0)
     assert tile in d["removed"]
 
 

@@ -1,28 +1,25 @@
 """Sea battles of the expansion: pirate cards and pirate lairs (§2.11, §2.12).
 
-A battle's context lives in ``state.x["combat"]`` while a decision is
+A battle's context lives in ``state.part.combat`` while a decision is
 pending; decisions are the generic ``respond`` action of the seat named in
 ``state.choice`` (kinds ``pirate_attack``, ``sea_hero``, ``pirate_penalty``,
 ``pirate_offer``). Dice are rolled automatically (ruling §2.14 #2: the engine
 rolls for the pirate/lair side) and every roll is a public event.
 """
 
-from .rules import pay, take
-from .events import event
-from .turn import ask
-from .xdata import (
-    LUXURIES, PIRATE_CARDS, PORT_SEA, TILE_STRENGTH, XRULES, geometry,
-)
-from .data import COMMODITIES, tile_public
-from .xrules import cannons, combat_roll, left_of
+from ....kit import event
+from ..data import tile_public
+from ..rules import pay, take
+from ..turn import ask
+from .data import HAND_KEYS, PIRATE_CARDS, PIRATE_SEATS, PORT_SEA, TILE_STRENGTH, X_GEO, XRULES
+from .rules import cannons, combat_roll, left_of
 
 _PAY_OFF = XRULES["pay_off_pirates"]
 _GIVE_GOLD = XRULES["give_gold"]
-_PIRATE_SEAT = {"left_1": 1, "left_2": 2, "right_2": -2}
 
 
 def done(state):
-    state.x["combat"] = None
+    state.part.combat = None
     state.choice = None
     state.phase = "main"
 
@@ -34,15 +31,15 @@ def enter_pirate_square(state, seat, ship, events):
     """Entering a pirate square ends the move; the left neighbour draws."""
     player = state.players[seat]
     player.ship_ap[ship] = 0
-    x = state.x
-    if not x["pirate_deck"]:
-        x["pirate_deck"], x["pirate_discard"] = x["pirate_discard"], []
-        state.rng.shuffle(x["pirate_deck"])
-    card_id = x["pirate_deck"].pop()
+    piles = state.part
+    if not piles.pirate_deck:
+        piles.pirate_deck, piles.pirate_discard = piles.pirate_discard, []
+        state.rng.shuffle(piles.pirate_deck)
+    card_id = piles.pirate_deck.pop()
     card = PIRATE_CARDS[card_id]
     drawer = left_of(state, seat)
     event(events, "pirate_card_drawn", drawer, card=dict(card), ship=ship, target=seat)
-    x["combat"] = {"kind": "pirate", "seat": seat, "ship": ship, "card": card_id}
+    piles.combat = {"kind": "pirate", "seat": seat, "ship": ship, "card": card_id}
     if card["kind"] == "peaceful":
         _offer(state, seat, card, events)
     else:
@@ -50,9 +47,9 @@ def enter_pirate_square(state, seat, ship, events):
 
 
 def _name_pirate(state, seat, card, events):
-    combat = state.x["combat"]
+    combat = state.part.combat
     who = card["pirate"]
-    pirate = None if who == "as_strong" else (seat + _PIRATE_SEAT[who]) % state.num_players
+    pirate = None if who == "as_strong" else (seat + PIRATE_SEATS[who]) % state.num_players
     if pirate == seat:  # ruling §2.14 #1: the named pirate would be yourself
         pirate = None
     strength = cannons(state.players[seat if pirate is None else pirate])
@@ -66,7 +63,7 @@ def _name_pirate(state, seat, card, events):
 
 
 def pirate_attack_answer(state, option, events):
-    seat = state.x["combat"]["seat"]
+    seat = state.part.combat["seat"]
     if option == "pay":
         state.players[seat].gold -= _PAY_OFF
         event(events, "gold_paid", seat, amount=_PAY_OFF, reason="pirate_card")
@@ -76,14 +73,14 @@ def pirate_attack_answer(state, option, events):
 
 
 def finish_pirate_card(state, events):
-    card = PIRATE_CARDS[state.x["combat"]["card"]]
-    state.x["pirate_discard"].append(card["id"])
+    card = PIRATE_CARDS[state.part.combat["card"]]
+    state.part.pirate_discard.append(card["id"])
     if card.get("reshuffle"):
-        x = state.x
-        x["pirate_deck"] = x["pirate_deck"] + x["pirate_discard"]
-        x["pirate_discard"] = []
-        state.rng.shuffle(x["pirate_deck"])
-        event(events, "pirate_deck_reshuffled", None, size=len(x["pirate_deck"]))
+        piles = state.part
+        piles.pirate_deck = piles.pirate_deck + piles.pirate_discard
+        piles.pirate_discard = []
+        state.rng.shuffle(piles.pirate_deck)
+        event(events, "pirate_deck_reshuffled", None, size=len(piles.pirate_deck))
     done(state)
 
 
@@ -92,7 +89,7 @@ def finish_pirate_card(state, events):
 
 def fight(state, events):
     """Roll until decided; a tie asks the attacker about a Sea Hero."""
-    combat = state.x["combat"]
+    combat = state.part.combat
     seat = combat["seat"]
     player = state.players[seat]
     while True:
@@ -102,7 +99,7 @@ def fight(state, events):
               defender_roll=theirs, attacker_total=total, defender_total=against)
         if total != against:
             return resolve(state, total > against, events)
-        if "sea_hero" in player.x["cards"]:
+        if "sea_hero" in player.part.cards:
             ask(state, seat, "sea_battle", "sea_hero", ("sea_hero", "reroll"))
             return None
 
@@ -110,16 +107,16 @@ def fight(state, events):
 def sea_hero_answer(state, option, events):
     if option == "reroll":
         return fight(state, events)
-    seat = state.x["combat"]["seat"]
-    cards = state.players[seat].x["cards"]
+    seat = state.part.combat["seat"]
+    cards = state.players[seat].part.cards
     cards.remove("sea_hero")
-    state.x["aristocrat_discard"].append("sea_hero")
+    state.part.aristocrat_discard.append("sea_hero")
     event(events, "aristocrat_card_played", seat, card="sea_hero")
     return resolve(state, True, events)
 
 
 def resolve(state, won, events):
-    combat = state.x["combat"]
+    combat = state.part.combat
     event(events, "battle_won" if won else "battle_lost", combat["seat"], kind=combat["kind"])
     if combat["kind"] == "lair":
         _lair_result(state, won, events)
@@ -133,9 +130,9 @@ def resolve(state, won, events):
 
 
 def _pirate_reward(state, events):
-    seat = state.x["combat"]["seat"]
+    seat = state.part.combat["seat"]
     player = state.players[seat]
-    for what, n in PIRATE_CARDS[state.x["combat"]["card"]]["win"].items():
+    for what, n in PIRATE_CARDS[state.part.combat["card"]]["win"].items():
         if what == "gold":
             player.gold += n
             event(events, "gold_received", seat, amount=n, reason="pirate_card")
@@ -146,7 +143,7 @@ def _pirate_reward(state, events):
 
 
 def _pirate_penalty(state, events):
-    combat = state.x["combat"]
+    combat = state.part.combat
     seat, player = combat["seat"], state.players[combat["seat"]]
     loss = PIRATE_CARDS[combat["card"]]["loss"]
     if loss == "half_gold":
@@ -156,7 +153,7 @@ def _pirate_penalty(state, events):
     elif loss == "damage":
         damage_beside_port(state, seat, combat["ship"], events)
     else:
-        options = [c for c in COMMODITIES + LUXURIES if player.hand[c]]
+        options = [c for c in HAND_KEYS if player.hand[c]]
         if player.gold >= _GIVE_GOLD:
             options.append("gold")
         if len(options) >= 2:
@@ -171,7 +168,7 @@ def _pirate_penalty(state, events):
 def give_penalty(state, option, events):
     """S3 "Perte 1 marchandise ou 1 marchandise de luxe ou payer 5 Or": the
     card goes back to its stack, the gold to the bank (no player gains)."""
-    seat = state.x["combat"]["seat"]
+    seat = state.part.combat["seat"]
     player = state.players[seat]
     if option == "gold":
         player.gold -= _GIVE_GOLD
@@ -187,7 +184,7 @@ def damage_beside_port(state, seat, ship, events):
     player = state.players[seat]
     player.ship_at[ship] = PORT_SEA[0]
     player.ship_ap[ship] = 0
-    player.x["damaged"][ship] = True
+    player.part.damaged[ship] = True
     event(events, "ship_damaged", seat, ship=ship, at=list(PORT_SEA[0]))
 
 
@@ -201,7 +198,7 @@ def _offer(state, seat, card, events):
 
 
 def offer_answer(state, option, events):
-    combat = state.x["combat"]
+    combat = state.part.combat
     seat = combat["seat"]
     if option != "decline":
         price = PIRATE_CARDS[combat["card"]]["price"]
@@ -220,28 +217,28 @@ def offer_answer(state, option, events):
 def attack_lair(state, seat, ship, space, events):
     tile = state.spaces[space]
     roller = left_of(state, seat)
-    r, c = geometry(state).spaces[space]
+    r, c = X_GEO.spaces[space]
     state.seen[space] = tuple(range(state.num_players))  # the attack shows the lair to all
-    state.x["combat"] = {"kind": "lair", "seat": seat, "ship": ship, "space": space, "tile": tile,
+    state.part.combat = {"kind": "lair", "seat": seat, "ship": ship, "space": space, "tile": tile,
                          "pirate": None, "roller": roller, "strength": TILE_STRENGTH[tile]}
     event(events, "lair_attacked", seat, ship=ship, space=[r, c], tile=tile_public(tile), roller=roller)
     fight(state, events)
 
 
 def _lair_result(state, won, events):
-    combat = state.x["combat"]
+    combat = state.part.combat
     seat, ship, space = combat["seat"], combat["ship"], combat["space"]
     player = state.players[seat]
     if won:
         state.spaces[space] = None
         state.seen[space] = ()
-        player.x["lairs"].append(combat["tile"])
+        player.part.lairs.append(combat["tile"])
         player.ship_at[ship] = None
         player.ship_ap[ship] = 0
         event(events, "lair_defeated", seat, tile=tile_public(combat["tile"]))
     else:
         player.ship_ap[ship] = 0
-        player.x["damaged"][ship] = True
+        player.part.damaged[ship] = True
         event(events, "ship_damaged", seat, ship=ship, at=list(player.ship_at[ship]))
     state.discovery = None
     done(state)

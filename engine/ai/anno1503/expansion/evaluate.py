@@ -12,13 +12,21 @@ Like ``evaluate`` it reads only what the seat may know.
 
 import heapq
 
-from ...games.anno1503.data import DEVELOP, PIONEER_COST, SHIP_COST, SPACES, TILE_BACKS, TILE_KINDS
-from ...games.anno1503.xdata import (
-    ARISTO_COSTS, COMBAT_DIE, EXPANSION_TILES, LUXURIES, MANOR_COSTS, MAX_LAIRS, PIRATE_SQUARES,
-    REPAIR_COST, TILE_STRENGTH, X_GEO,
+from ....games.anno1503.data import DEVELOP, PIONEER_COST, SHIP_COST, SPACES, TILE_BACKS, TILE_KINDS
+from ....games.anno1503.expansion.data import (
+    ARISTO_COSTS,
+    COMBAT_DIE,
+    EXPANSION_TILES,
+    LUXURIES,
+    MANOR_COSTS,
+    MAX_LAIRS,
+    PIRATE_SQUARES,
+    REPAIR_COST,
+    TILE_STRENGTH,
+    X_GEO,
 )
-from ...games.anno1503.xrules import cannons
-from .values import _INHABITANT, WIN, _inhabitant_value, merchant_progress
+from ....games.anno1503.expansion.rules import cannons
+from ..values import _INHABITANT, WIN, _inhabitant_value, merchant_progress
 
 # Entering a pirate square ends the ship's move (its AP drop to 0) and
 # starts a battle: it costs about a turn's sailing, not one step. Without
@@ -94,12 +102,12 @@ def x_progress(player, extra_lairs=0):
     without one, both goals count for less (so the first lair unlocks them).
     ``extra_lairs`` values a lair not yet won.
     """
-    x = player.x
-    lairs = min(len(x["lairs"]) + extra_lairs, MAX_LAIRS)
+    x = player.part
+    lairs = min(len(x.lairs) + extra_lairs, MAX_LAIRS)
     locked = 1.0 if lairs else _LOCKED
     return (
         [merchant_progress(player.slots), (4 - player.buildings.count(None)) / 4, min(len(player.trade_agreements) / 3, 1.0)],
-        [min(len(x["buildings"]) / 3, 1.0) * locked, _LAIR_PROGRESS[lairs], x["manor"] / 9 * locked],
+        [min(len(x.buildings) / 3, 1.0) * locked, _LAIR_PROGRESS[lairs], x.manor / 9 * locked],
     )
 
 
@@ -115,23 +123,23 @@ def _targets(player, supply=None):
     next manor step, the aristocrat building closest to paid (of those left
     in the ``supply``), a ship (lairs are won at sea), a repair, and
     inhabitants while no home goal is held."""
-    x = player.x
+    x = player.part
     home, aristo = x_progress(player)
     now = x_goal_score(home, aristo)
-    card = _CARD_UNIT if len(x["cards"]) < 4 else 0.0
+    card = _CARD_UNIT if len(x.cards) < 4 else 0.0
     out = []
-    if x["manor"] < len(MANOR_COSTS):
-        out.append((MANOR_COSTS[x["manor"]], x_goal_score(home, _bumped(aristo, 2, 1 / 9)) - now + card))
+    if x.manor < len(MANOR_COSTS):
+        out.append((MANOR_COSTS[x.manor], x_goal_score(home, _bumped(aristo, 2, 1 / 9)) - now + card))
     # only buildings still to be had: cards kept for a building another
     # seat took are dead weight (the seat then never bought the card it lacked)
     open_costs = [ARISTO_COSTS[b] for b in ARISTO_COSTS
-                  if b not in x["buildings"] and (supply is None or supply.get(b, 0) > 0)]
-    if len(x["buildings"]) < 3 and open_costs:
+                  if b not in x.buildings and (supply is None or supply.get(b, 0) > 0)]
+    if len(x.buildings) < 3 and open_costs:
         cost = max(open_costs, key=lambda c: sum(min(player.hand[k], n) for k, n in c))
         out.append((cost, x_goal_score(home, _bumped(aristo, 0, 1 / 3)) - now))
-    if player.ship_at.count(None) == 2 and len(x["lairs"]) < MAX_LAIRS:
+    if player.ship_at.count(None) == 2 and len(x.lairs) < MAX_LAIRS:
         out.append((SHIP_COST, _FLEET))
-    if any(x["damaged"]):
+    if any(x.damaged):
         out.append((REPAIR_COST, _DAMAGED + _FLEET))
     if max(home) < 1.0:
         # inhabitants also buy goods: income the value does not show otherwise
@@ -164,7 +172,7 @@ def x_hand_value(player, supply=None):
 
 def lair_value(player, tile, home, aristo):
     """Expected worth of attacking lair ``tile``: won, a goal step; lost, a damaged ship."""
-    if len(player.x["lairs"]) >= MAX_LAIRS:
+    if len(player.part.lairs) >= MAX_LAIRS:
         return 0.0
     p = win_probability(cannons(player), TILE_STRENGTH[tile])
     gain = x_goal_score(*x_progress(player, extra_lairs=1)) - x_goal_score(home, aristo)
@@ -197,7 +205,7 @@ class XTileBeliefs:
         for p in state.players:
             known.update(t for t in p.branch_offices if t is not None)
             known.update(p.trade_agreements)
-            known.update(p.x["lairs"])
+            known.update(p.part.lairs)
         self.mine = {}
         for i, tile in enumerate(state.spaces):
             if tile is not None and seat in state.seen[i]:
@@ -237,7 +245,7 @@ class XTileBeliefs:
 
 def x_ship_value(state, player, ship, beliefs):
     """A sound ship is worth having while lairs are to win; more near a good tile."""
-    if player.x["damaged"][ship]:
+    if player.part.damaged[ship]:
         return -_DAMAGED
     at = player.ship_at[ship]
     if at is None:
@@ -253,7 +261,7 @@ def x_ship_value(state, player, ship, beliefs):
         d = min(steps.get(sq, 99) for sq in shore)
         # linear decay: the pirate board is far, every step there must count
         best = max(best, v * max(0.1, 1 - 0.04 * d))
-    fleet = _FLEET if len(player.x["lairs"]) < MAX_LAIRS else 0.0
+    fleet = _FLEET if len(player.part.lairs) < MAX_LAIRS else 0.0
     return fleet + best
 
 
@@ -265,11 +273,11 @@ def _offices(player):
 
 def _means(player):
     """Gold, cannons and aristocrat cards: what the next goals are bought with."""
-    x = player.x
+    x = player.part
     value = _GOLD_UNIT * min(player.gold, _GOLD_USEFUL) + _GOLD_SPARE * max(player.gold - _GOLD_USEFUL, 0)
-    if len(x["lairs"]) < MAX_LAIRS:
+    if len(x.lairs) < MAX_LAIRS:
         value += _CANNON_UNIT * min(cannons(player), _CANNON_USEFUL)
-    return value + _CARD_UNIT * min(len(x["cards"]), 4)
+    return value + _CARD_UNIT * min(len(x.cards), 4)
 
 
 def x_evaluate(state, seat, beliefs=None):
@@ -280,10 +288,10 @@ def x_evaluate(state, seat, beliefs=None):
         beliefs = XTileBeliefs(state, seat)
     home, aristo = x_progress(player)
     value = x_goal_score(home, aristo) + _inhabitant_value(player) + _means(player) + _offices(player)
-    value += x_hand_value(player, state.x["aristocrat_buildings"])
+    value += x_hand_value(player, state.part.aristocrat_buildings)
     ships = [x_ship_value(state, player, s, beliefs) for s in (0, 1)]
     value += max(ships) + sum(min(v, 0.0) for v in ships)
-    combat = state.x["combat"]
+    combat = state.part.combat
     if combat is not None and combat["seat"] == seat and combat["kind"] == "pirate":
         value -= _PIRATE_RISK
     return value

@@ -4,40 +4,43 @@ Runs after the base layout and before the start rolls, so the base game's
 draws from the generator are untouched when the option is off.
 """
 
-from .data import TILE_BACKS
-from .xdata import (
-    ARISTO_BUILDINGS, ARISTO_BY_BACK, CARD_DECK, EXPANSION_TILES, LUXURIES, PIRATE_CARDS,
-    PIRATE_SPACE_INDICES, PORT_INDEX, X_GEO, XRULES,
+from ..data import MAX_SHIPS, TILE_BACKS
+from ..state import Player
+from .data import (
+    ARISTO_BUILDINGS,
+    ARISTO_BY_BACK,
+    CARD_DECK,
+    EXPANSION_TILES,
+    HAND_KEYS,
+    LUXURIES,
+    PIRATE_CARDS,
+    PIRATE_SPACE_INDICES,
+    PORT_INDEX,
+    X_GEO,
+    XRULES,
 )
-
-
-def new_aristocrat_holdings():
-    """A player's expansion holdings (dumped as ``players[i].aristocrat``)."""
-    return {
-        "manor": 0, "cannons": 0, "lairs": [], "buildings": [], "cards": [],
-        "damaged": [False, False],
-        "turn": {"luxury_sold": False, "exchanged": False, "sailed": False, "free_discovery": False},
-    }
+from .state import AristocratIsland, ExpansionPiles
 
 
 def set_up_expansion(s, backs):
     _settler_and_citizen(s)
     s.stacks.update(dict.fromkeys(LUXURIES, XRULES["luxury_stack_size"]))
-    s.x = {
-        "aristocrat_buildings": _aristocrat_supply(backs),
-        "expansion_reserve": _lay_out_pirate_sea(s, backs),
-        "pirate_deck": _shuffled(s, [c["id"] for c in PIRATE_CARDS]),
-        "pirate_discard": [],
-        "aristocrat_deck": _shuffled(s, list(CARD_DECK)),
-        "aristocrat_discard": [],
-        "combat": None,
-    }
+    piles = ExpansionPiles.__new__(ExpansionPiles)
+    # the draws from the generator in this order (a replay depends on it)
+    piles.aristocrat_buildings = _aristocrat_supply(backs)
+    piles.expansion_reserve = _lay_out_pirate_sea(s, backs)
+    piles.pirate_deck = _shuffled(s, [c["id"] for c in PIRATE_CARDS])
+    piles.pirate_discard = []
+    piles.aristocrat_deck = _shuffled(s, list(CARD_DECK))
+    piles.aristocrat_discard = []
+    piles.combat = None
+    s.part = piles
 
 
 def _settler_and_citizen(s):
     for i, old in enumerate(s.players):
         hand = {c: n for c, n in old.hand.items() if n}
-        p = old.new(old.gold, hand, XRULES["start_slots"], new_aristocrat_holdings())
+        p = Player.new(old.gold, hand, XRULES["start_slots"], HAND_KEYS, AristocratIsland.new(MAX_SHIPS))
         p.ship_at, p.ship_ap = old.ship_at, old.ship_ap
         s.players[i] = p
 

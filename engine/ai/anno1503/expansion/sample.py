@@ -12,9 +12,14 @@ What a seat's view hides, and how it is filled in:
   reserve (shuffled; the view gives only its size).
 """
 
-from ...games.anno1503.data import TILE_BACKS
-from ...games.anno1503.xdata import (
-    CARD_DECK, EXPANSION, EXPANSION_TILES, LUXURIES, PIRATE_CARDS, X_GEO, XRULES,
+from ....games.anno1503.data import TILE_BACKS
+from ....games.anno1503.expansion.data import (
+    CARD_DECK,
+    EXPANSION,
+    EXPANSION_TILES,
+    PIRATE_CARDS,
+    X_GEO,
+    XRULES,
 )
 
 LUXURY_STACK_SIZE = XRULES["luxury_stack_size"]
@@ -22,6 +27,10 @@ LUXURY_STACK_SIZE = XRULES["luxury_stack_size"]
 
 def is_expansion_view(view):
     return (view.get("options") or {}).get("expansion") == EXPANSION
+
+
+def is_expansion_state(state):
+    return state.variant.name == EXPANSION
 
 
 def located_expansion_tiles(view):

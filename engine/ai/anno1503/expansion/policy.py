@@ -8,10 +8,10 @@ Also: whether to fight a lair just found (S3 §6.3: fight or put it back)
 and whether a seen tile is worth discovering again.
 """
 
-from ...games.anno1503.data import TILE_KINDS
-from ...games.anno1503.xdata import LUXURIES, PIRATE_CARDS, XRULES
-from .xevaluate import _DAMAGED, _FLEET, _GOLD_UNIT, lair_value, win_probability, x_progress, x_ship_value
-from ...games.anno1503.xrules import cannons
+from ....games.anno1503.data import TILE_KINDS
+from ....games.anno1503.expansion.data import LUXURIES, PIRATE_CARDS, XRULES
+from ....games.anno1503.expansion.rules import cannons
+from .evaluate import _DAMAGED, _FLEET, _GOLD_UNIT, lair_value, win_probability, x_progress, x_ship_value
 
 # The expansion's actions whose result the policy values by applying them.
 X_APPLIED = frozenset((
@@ -41,7 +41,7 @@ def _loss(card, player):
 def respond_score(state, seat, action, base):
     """The expected value of an answer to a pirate attack or a Sea Hero tie."""
     option = action["option"]
-    combat = state.x["combat"]
+    combat = state.part.combat
     if state.choice["kind"] == "sea_hero":
         # The tie is won for one card; a reroll is an even fight again.
         return base + (0.02 if option == "sea_hero" else 0.0)

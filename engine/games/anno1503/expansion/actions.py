@@ -7,31 +7,46 @@
 ``discard_card`` (the aristocrat-card hand limit of 4 at the end of the turn).
 """
 
-from ...core import ActionSpec
-from ...params import IntRange, OneOf, Optional
-from .actions_island import can_develop, develop_slot, finish_turn
-from .rules import can_pay, pay, take
-from .events import event
-from .turn import ship_ap
-from .xcombat import attack_lair, give_penalty, offer_answer, pirate_attack_answer, sea_hero_answer
-from .xdata import (
-    ARISTO_BUILDINGS, ARISTO_COSTS, ARISTO_SITES, CARD_TYPES, CATHEDRAL_CARDS, LUXURIES,
-    MANOR_COSTS, PARK_GOLD, REPAIR_COST, SKULL_SITE, XRULES,
+from ....kit import ActionSpec, event
+from ....params import IntRange, OneOf, Optional, Square
+from ..actions_island import can_develop, develop_slot, finish_turn
+from ..actions_sea import SHIP
+from ..data import COMMODITIES, SLOTS, TILE_KINDS
+from ..rules import can_pay, pay, take
+from ..turn import ship_ap
+from .combat import attack_lair, give_penalty, offer_answer, pirate_attack_answer, sea_hero_answer
+from .data import (
+    ARISTO_BUILDINGS,
+    ARISTO_COSTS,
+    ARISTO_SITES,
+    CARD_HAND_LIMIT,
+    CARD_TYPES,
+    CATHEDRAL_CARDS,
+    HAND_KEYS,
+    LUXURIES,
+    MANOR_COSTS,
+    PARK_GOLD,
+    PLAYABLE_CARDS,
+    REPAIR_COST,
+    SKULL_SITE,
+    X_COLS,
+    X_ROWS,
+    XRULES,
 )
-from .data import COMMODITIES, TILE_KINDS
-from .xrules import aristocrat_pays, draw_aristocrat_cards, may_attack_lairs, next_cannon_price
+from .rules import aristocrat_pays, draw_aristocrat_cards, may_attack_lairs, next_cannon_price
 
-CARD_HAND_LIMIT = XRULES["aristocrat_hand_limit"]
 _EXCHANGE = XRULES["exchange_cost"]
-_PLAYABLE = ("explorer", "builder", "inventor", "engineer")  # the Sea Hero only in battle
-_SHIP = IntRange(0, 1, "the ship (0 or 1)")
-_RESPONSES = ("pay", "fight", "sea_hero", "reroll", "decline", "gold") + COMMODITIES + LUXURIES
+_RESPONSES = ("pay", "fight", "sea_hero", "reroll", "decline", "gold") + HAND_KEYS
 
 
 # --- cannons and the manor -------------------------------------------------------
 
 
-def _cannon_check(state, seat, action):
+def _buy_cannon_candidates(state, seat):
+    return [{"type": "buy_cannon"}]
+
+
+def _buy_cannon_check(state, seat, action):
     player = state.players[seat]
     price = next_cannon_price(player)
     if price is None:
@@ -39,29 +54,33 @@ def _cannon_check(state, seat, action):
     return "not_enough_gold" if player.gold < price else None
 
 
-def _cannon_perform(state, seat, action, events):
+def _buy_cannon_perform(state, seat, action, events):
     player = state.players[seat]
     price = next_cannon_price(player)
     player.gold -= price
-    player.x["cannons"] += 1
-    event(events, "cannon_bought", seat, gold=price, cannons=player.x["cannons"])
+    player.part.cannons += 1
+    event(events, "cannon_bought", seat, gold=price, cannons=player.part.cannons)
 
 
 def manor_step_problem(player):
-    step = player.x["manor"]
+    step = player.part.manor
     if step >= len(MANOR_COSTS):
         return "manor_complete"
-    if step == len(MANOR_COSTS) - 1 and not player.x["lairs"]:
+    if step == len(MANOR_COSTS) - 1 and not player.part.lairs:
         return "manor_step_9_needs_a_defeated_lair"
     return None
 
 
-def _manor_check(state, seat, action):
+def _build_manor_candidates(state, seat):
+    return [{"type": "build_manor"}]
+
+
+def _build_manor_check(state, seat, action):
     player = state.players[seat]
     problem = manor_step_problem(player)
     if problem:
         return problem
-    return None if _can_pay_cost(player, MANOR_COSTS[player.x["manor"]]) else "cannot_pay"
+    return None if _can_pay_cost(player, MANOR_COSTS[player.part.manor]) else "cannot_pay"
 
 
 def _can_pay_cost(player, cost):
@@ -74,16 +93,16 @@ def _pay_cost(state, player, cost):
     pay(state, player, [(c, n) for c, n in cost if c != "gold"])
 
 
-def _manor_perform(state, seat, action, events):
+def _build_manor_perform(state, seat, action, events):
     player = state.players[seat]
-    _pay_cost(state, player, MANOR_COSTS[player.x["manor"]])
+    _pay_cost(state, player, MANOR_COSTS[player.part.manor])
     advance_manor(state, seat, events, draw=True)
 
 
 def advance_manor(state, seat, events, draw):
     player = state.players[seat]
-    player.x["manor"] += 1
-    event(events, "manor_advanced", seat, step=player.x["manor"])
+    player.part.manor += 1
+    event(events, "manor_advanced", seat, step=player.part.manor)
     if draw:
         draw_aristocrat_cards(state, seat, 1, events)
 
@@ -95,7 +114,7 @@ def _develop_options(player):
     return [i + 1 for i in range(len(player.slots)) if can_develop(player, i)]
 
 
-def _aristo_candidates(state, seat):
+def _build_aristocrat_candidates(state, seat):
     player = state.players[seat]
     out = []
     for name in ARISTO_BUILDINGS:
@@ -106,17 +125,17 @@ def _aristo_candidates(state, seat):
     return out
 
 
-def _aristo_check(state, seat, action):
+def _build_aristocrat_check(state, seat, action):
     player = state.players[seat]
     name, slot = action["building"], action.get("slot")
-    owned = player.x["buildings"]
+    owned = player.part.buildings
     if name in owned:
         return "building_already_owned"
-    if state.x["aristocrat_buildings"][name] <= 0:
+    if state.part.aristocrat_buildings[name] <= 0:
         return "building_not_available"
     if len(owned) >= ARISTO_SITES:
         return "no_free_building_site"
-    if len(owned) + 1 == SKULL_SITE and not player.x["lairs"]:
+    if len(owned) + 1 == SKULL_SITE and not player.part.lairs:
         return "skull_site_needs_a_defeated_lair"
     if not can_pay(player, ARISTO_COSTS[name]):
         return "cannot_pay"
@@ -128,12 +147,12 @@ def _aristo_check(state, seat, action):
     return None if slot in options else "slot_cannot_develop"
 
 
-def _aristo_perform(state, seat, action, events):
+def _build_aristocrat_perform(state, seat, action, events):
     player = state.players[seat]
     name = action["building"]
     pay(state, player, ARISTO_COSTS[name])
-    player.x["buildings"].append(name)
-    supply = state.x["aristocrat_buildings"]
+    player.part.buildings.append(name)
+    supply = state.part.aristocrat_buildings
     supply[name] -= 1
     event(events, "aristocrat_building_built", seat, building=name)
     if name == "park":
@@ -149,38 +168,38 @@ def _aristo_perform(state, seat, action, events):
 # --- luxury sale, repair ----------------------------------------------------------
 
 
-def _sell_lux_candidates(state, seat):
+def _sell_luxury_candidates(state, seat):
     return [{"type": "sell_luxury", "commodity": c} for c in LUXURIES]
 
 
-def _sell_lux_check(state, seat, action):
+def _sell_luxury_check(state, seat, action):
     player = state.players[seat]
-    if player.x["turn"]["luxury_sold"]:
+    if player.part.luxury_sold:
         return "aristocrat_bought_this_turn"
     return None if player.hand[action["commodity"]] > 0 else "commodity_not_held"
 
 
-def _sell_lux_perform(state, seat, action, events):
+def _sell_luxury_perform(state, seat, action, events):
     player = state.players[seat]
     price = aristocrat_pays(player)
     pay(state, player, ((action["commodity"], 1),))
     player.gold += price
-    player.x["turn"]["luxury_sold"] = True
+    player.part.luxury_sold = True
     event(events, "sold", seat, commodity=action["commodity"], gold=price, buyer="aristocrat")
 
 
-def _repair_candidates(state, seat):
-    return [{"type": "repair_ship", "ship": s} for s in (0, 1)]
+def _repair_ship_candidates(state, seat):
+    return [{"type": "repair_ship", "ship": s} for s in range(len(state.players[seat].ship_at))]
 
 
-def _repair_check(state, seat, action):
+def _repair_ship_check(state, seat, action):
     player = state.players[seat]
-    if not player.x["damaged"][action["ship"]]:
+    if not player.part.damaged[action["ship"]]:
         return "ship_not_damaged"
     return None if can_pay(player, REPAIR_COST) else "cannot_pay"
 
 
-def _repair_perform(state, seat, action, events):
+def _repair_ship_perform(state, seat, action, events):
     player = state.players[seat]
     pay(state, player, REPAIR_COST)
     repair(state, seat, action["ship"], events)
@@ -189,8 +208,8 @@ def _repair_perform(state, seat, action, events):
 def repair(state, seat, ship, events):
     """Ruling §2.14 #7: a ship repaired before sailing this turn may move."""
     player = state.players[seat]
-    player.x["damaged"][ship] = False
-    if not player.x["turn"]["sailed"]:
+    player.part.damaged[ship] = False
+    if not player.part.sailed:
         player.ship_ap[ship] = ship_ap(state, player)
     event(events, "ship_repaired", seat, ship=ship)
 
@@ -198,28 +217,28 @@ def repair(state, seat, ship, events):
 # --- aristocrat cards -------------------------------------------------------------
 
 
-def _play_candidates(state, seat):
+def _play_card_candidates(state, seat):
     player = state.players[seat]
     out = []
-    for card in _PLAYABLE:
-        if card not in player.x["cards"]:
+    for card in PLAYABLE_CARDS:
+        if card not in player.part.cards:
             continue
         if card == "inventor":
             out += [{"type": "play_card", "card": card, "luxury": c} for c in LUXURIES]
         elif card == "engineer":
             out += [{"type": "play_card", "card": card}]
-            out += [{"type": "play_card", "card": card, "ship": s} for s in (0, 1)]
+            out += [{"type": "play_card", "card": card, "ship": s} for s in range(len(state.players[seat].ship_at))]
         else:
             out.append({"type": "play_card", "card": card})
     return out
 
 
-def _play_check(state, seat, action):
+def _play_card_check(state, seat, action):
     player = state.players[seat]
     card, luxury, ship = action["card"], action.get("luxury"), action.get("ship")
-    if card not in player.x["cards"]:
+    if card not in player.part.cards:
         return "card_not_held"
-    if player.x["turn"]["sailed"]:
+    if player.part.sailed:
         return "cards_only_before_sailing"  # ruling §2.14 #4
     if (luxury is not None) != (card == "inventor"):
         return "luxury_only_for_inventor"
@@ -240,7 +259,7 @@ def _engineer_problem(state, player, action):
     ship = action.get("ship")
     if ship is None:
         return None if next_cannon_price(player) is not None else "cannon_track_full"
-    return None if player.x["damaged"][ship] else "ship_not_damaged"
+    return None if player.part.damaged[ship] else "ship_not_damaged"
 
 
 _CARD_PROBLEMS = {
@@ -251,16 +270,16 @@ _CARD_PROBLEMS = {
 }
 
 
-def _play_perform(state, seat, action, events):
+def _play_card_perform(state, seat, action, events):
     player = state.players[seat]
     card = action["card"]
-    player.x["cards"].remove(card)
-    state.x["aristocrat_discard"].append(card)
+    player.part.cards.remove(card)
+    state.part.aristocrat_discard.append(card)
     event(events, "aristocrat_card_played", seat, card=card)
     if card == "explorer":
         bonus = XRULES["explorer_bonus_ap"]
         player.ship_ap = [ap + bonus if at is not None else ap for at, ap in zip(player.ship_at, player.ship_ap)]
-        player.x["turn"]["free_discovery"] = True
+        player.part.free_discovery = True
     elif card == "builder":
         advance_manor(state, seat, events, draw=False)
     elif card == "inventor":
@@ -269,29 +288,29 @@ def _play_perform(state, seat, action, events):
     elif action.get("ship") is not None:
         repair(state, seat, action["ship"], events)
     else:
-        player.x["cannons"] += 1
-        event(events, "cannon_bought", seat, gold=0, cannons=player.x["cannons"])
+        player.part.cannons += 1
+        event(events, "cannon_bought", seat, gold=0, cannons=player.part.cannons)
 
 
-def _exchange_candidates(state, seat):
-    return [{"type": "exchange_card", "card": c} for c in CARD_TYPES if c in state.players[seat].x["cards"]]
+def _exchange_card_candidates(state, seat):
+    return [{"type": "exchange_card", "card": c} for c in CARD_TYPES if c in state.players[seat].part.cards]
 
 
-def _exchange_check(state, seat, action):
+def _exchange_card_check(state, seat, action):
     player = state.players[seat]
-    if player.x["turn"]["exchanged"]:
+    if player.part.exchanged:
         return "exchanged_this_turn"
-    if action["card"] not in player.x["cards"]:
+    if action["card"] not in player.part.cards:
         return "card_not_held"
     return None if player.gold >= _EXCHANGE else "not_enough_gold"
 
 
-def _exchange_perform(state, seat, action, events):
+def _exchange_card_perform(state, seat, action, events):
     player = state.players[seat]
     player.gold -= _EXCHANGE
-    player.x["cards"].remove(action["card"])
-    player.x["turn"]["exchanged"] = True
-    state.x["aristocrat_discard"].append(action["card"])
+    player.part.cards.remove(action["card"])
+    player.part.exchanged = True
+    state.part.aristocrat_discard.append(action["card"])
     event(events, "aristocrat_card_exchanged", seat, card=action["card"], gold=_EXCHANGE)
     draw_aristocrat_cards(state, seat, 1, events)
 
@@ -331,13 +350,13 @@ def _discovered_lair(state):
     return TILE_KINDS[state.spaces[state.discovery["space"]]] == "lair"
 
 
-def _attack_candidates(state, seat):
+def _attack_lair_candidates(state, seat):
     if _discovered_lair(state) and may_attack_lairs(state.players[seat]):
         return [{"type": "attack_lair"}]
     return []
 
 
-def _attack_check(state, seat, action):
+def _attack_lair_check(state, seat, action):
     if not _discovered_lair(state):
         return "not_a_lair"
     if not may_attack_lairs(state.players[seat]):
@@ -345,62 +364,86 @@ def _attack_check(state, seat, action):
     return None
 
 
-def _attack_perform(state, seat, action, events):
+def _attack_lair_perform(state, seat, action, events):
     discovery = state.discovery
     attack_lair(state, seat, discovery["ship"], discovery["space"], events)
 
 
 def _discard_card_candidates(state, seat):
-    return [{"type": "discard_card", "card": c} for c in CARD_TYPES if c in state.players[seat].x["cards"]]
+    return [{"type": "discard_card", "card": c} for c in CARD_TYPES if c in state.players[seat].part.cards]
 
 
 def _discard_card_check(state, seat, action):
-    return None if action["card"] in state.players[seat].x["cards"] else "card_not_held"
+    return None if action["card"] in state.players[seat].part.cards else "card_not_held"
 
 
 def _discard_card_perform(state, seat, action, events):
     player = state.players[seat]
-    player.x["cards"].remove(action["card"])
-    state.x["aristocrat_discard"].append(action["card"])
+    player.part.cards.remove(action["card"])
+    state.part.aristocrat_discard.append(action["card"])
     event(events, "aristocrat_card_discarded", seat, card=action["card"])
-    if len(player.x["cards"]) <= CARD_HAND_LIMIT:
+    if len(player.part.cards) <= CARD_HAND_LIMIT:
         finish_turn(state, seat, events)
 
 
-def _always(name):
-    return lambda state, seat: [{"type": name}]
-
-
 SPECS = [
-    ActionSpec("buy_cannon", {}, _always("buy_cannon"), _cannon_check, _cannon_perform,
+    ActionSpec("buy_cannon", {}, _buy_cannon_candidates, _buy_cannon_check, _buy_cannon_perform,
                "Expansion: buy the next cannon on the price track (4, 6, 8, ... gold)."),
-    ActionSpec("build_manor", {}, _always("build_manor"), _manor_check, _manor_perform,
+    ActionSpec("build_manor", {}, _build_manor_candidates, _build_manor_check, _build_manor_perform,
                "Expansion: pay the next manor step and draw an aristocrat card (step 9 needs a defeated lair)."),
     ActionSpec("build_aristocrat",
                {"building": OneOf(ARISTO_BUILDINGS, "an aristocrat building"),
-                "slot": Optional(IntRange(1, 7, "Library: the inhabitant to develop"))},
-               _aristo_candidates, _aristo_check, _aristo_perform,
+                "slot": Optional(IntRange(1, SLOTS, "Library: the inhabitant to develop"))},
+               _build_aristocrat_candidates, _build_aristocrat_check, _build_aristocrat_perform,
                "Expansion: build an aristocrat building (third site needs a defeated lair)."),
     ActionSpec("sell_luxury", {"commodity": OneOf(LUXURIES, "a luxury")},
-               _sell_lux_candidates, _sell_lux_check, _sell_lux_perform,
+               _sell_luxury_candidates, _sell_luxury_check, _sell_luxury_perform,
                "Expansion: the aristocrat buys one luxury per turn (3 gold, 6 with the Richest Aristocrat)."),
-    ActionSpec("repair_ship", {"ship": _SHIP}, _repair_candidates, _repair_check, _repair_perform,
+    ActionSpec("repair_ship", {"ship": SHIP}, _repair_ship_candidates, _repair_ship_check, _repair_ship_perform,
                "Expansion: repair a damaged ship for wood + tool."),
     ActionSpec("play_card",
-               {"card": OneOf(_PLAYABLE, "an aristocrat card"),
+               {"card": OneOf(PLAYABLE_CARDS, "an aristocrat card"),
                 "luxury": Optional(OneOf(LUXURIES, "Inventor: the luxury to take")),
-                "ship": Optional(_SHIP)},
-               _play_candidates, _play_check, _play_perform,
+                "ship": Optional(SHIP)},
+               _play_card_candidates, _play_card_check, _play_card_perform,
                "Expansion: play an aristocrat card before your first ship move or discovery."),
     ActionSpec("exchange_card", {"card": OneOf(CARD_TYPES, "the card to give up")},
-               _exchange_candidates, _exchange_check, _exchange_perform,
+               _exchange_card_candidates, _exchange_card_check, _exchange_card_perform,
                "Expansion: once per turn pay 2 gold to discard a card and draw a new one."),
     ActionSpec("respond", {"option": OneOf(_RESPONSES, "one of the pending choice's options")},
                _respond_candidates, _respond_check, _respond_perform,
                "Expansion: answer the pending sea-battle decision (pay/fight, Sea Hero, penalty, offer)."),
-    ActionSpec("attack_lair", {}, _attack_candidates, _attack_check, _attack_perform,
+    ActionSpec("attack_lair", {}, _attack_lair_candidates, _attack_lair_check, _attack_lair_perform,
                "Expansion: reveal the discovered pirate lair and fight it (else return_tile puts it back)."),
     ActionSpec("discard_card", {"card": OneOf(CARD_TYPES, "an aristocrat card")},
                _discard_card_candidates, _discard_card_check, _discard_card_perform,
                "Expansion: end of turn with more than 4 aristocrat cards: discard one."),
 ]
+
+
+# --- the base actions in an expansion match's vocabulary -----------------------------
+# One action table serves every match of the game, so the base actions'
+# parameters are widened once: a commodity may be a luxury, a square may lie
+# on the pirate board, and a new ship may name the port square it starts on.
+
+_COMMODITY_TEXT = "a commodity (luxuries only with the expansion)"
+_EXTRA_PARAMS = {
+    "build_ship": {"at": Optional(Square(X_ROWS, X_COLS, "expansion: a sea square beside the port"))},
+}
+
+
+def _widened(domain):
+    if isinstance(domain, Optional):
+        return Optional(_widened(domain.inner))
+    if isinstance(domain, Square):
+        return Square(X_ROWS, X_COLS, domain.description)
+    if isinstance(domain, OneOf) and domain.values == COMMODITIES:
+        return OneOf(HAND_KEYS, _COMMODITY_TEXT)
+    return domain
+
+
+def widen(spec):
+    """``spec`` (a base action) with parameters an expansion match may use."""
+    params = {name: _widened(d) for name, d in spec.params.items()}
+    params.update(_EXTRA_PARAMS.get(spec.name, {}))
+    return ActionSpec(spec.name, params, spec.candidates, spec.check, spec.perform, spec.description)

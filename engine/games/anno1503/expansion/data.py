@@ -3,19 +3,29 @@
 Loaded once from ``data/expansion.json`` (game-content.md §2). The pirate
 board sits east of the main board (global columns 12-17) so one ``[r, c]``
 names any square; the only passage between the boards is the pair of
-dolphin squares (§2.3). ``geometry(state)`` gives the rules the right board.
+dolphin squares (§2.3). ``X_GEO`` is the board set of an expansion match.
 """
 
-from .data import (
-    ADJACENT_SPACES, COLS, DOLPHIN, MARKS, ROWS, SEA, SEA_NEIGHBOURS, SPACE_INDEX, SPACE_KEYS,
-    SPACES, TILES, _load,
+from ..data import (
+    COMMODITIES,
+    DOLPHIN,
+    MARKS,
+    ROWS,
+    SEA,
+    SPACE_INDEX,
+    SPACES,
+    TILES,
+    Geometry,
+    _load,
 )
 
 XRULES = _load("expansion.json")
 EXPANSION = "pirates_aristocrats"
 LUXURIES = tuple(XRULES["luxuries"])
+HAND_KEYS = COMMODITIES + LUXURIES  # a hand (and the stacks) holds every card kind
 _PIRATE = XRULES["pirate_board"]
 _OFFSET = _PIRATE["col_offset"]
+PIRATE_COL = _OFFSET  # first global column of the pirate board
 X_ROWS = max(ROWS, len(_PIRATE["grid"]))
 X_COLS = _OFFSET + len(_PIRATE["grid"][0])
 PORT = tuple(XRULES["port"])
@@ -45,22 +55,6 @@ def _neighbours(sq):
             yield n
 
 
-class Geometry:
-    """Island spaces (index order), marks and sea adjacency of one board set."""
-
-    def __init__(self, spaces, marks, sea_neighbours, adjacent_spaces, rows, cols):
-        self.spaces = spaces
-        self.space_index = {sq: i for i, sq in enumerate(spaces)}
-        self.space_keys = tuple(f"{r},{c}" for r, c in spaces)
-        self.marks = marks
-        self.sea_neighbours = sea_neighbours
-        self.adjacent_spaces = adjacent_spaces
-        self.rows, self.cols = rows, cols
-
-
-BASE_GEO = Geometry(SPACES, MARKS, SEA_NEIGHBOURS, ADJACENT_SPACES, ROWS, COLS)
-assert BASE_GEO.space_keys == SPACE_KEYS and BASE_GEO.space_index == SPACE_INDEX
-
 # Main-board spaces keep their base indices; pirate spaces follow.
 _X_SPACES = SPACES + PIRATE_SPACES
 _X_INDEX = {sq: i for i, sq in enumerate(_X_SPACES)}
@@ -76,14 +70,6 @@ PIRATE_SPACE_INDICES = tuple(range(len(SPACES), len(_X_SPACES)))
 PORT_SEA = tuple(n for n in _neighbours(PORT) if n in SEA)
 
 
-def is_expansion(state):
-    return state.options.get("expansion") == EXPANSION
-
-
-def geometry(state):
-    return X_GEO if is_expansion(state) else BASE_GEO
-
-
 # --- tiles, cards, costs --------------------------------------------------------
 
 TILE_CROWN = tuple(bool(t.get("crown")) for t in TILES)
@@ -91,6 +77,7 @@ TILE_STRENGTH = tuple(t.get("strength") for t in TILES)
 TILE_DISCOUNT = tuple(t.get("discount", 0) for t in TILES)
 EXPANSION_TILES = tuple(t["id"] for t in TILES if t.get("crown"))
 CANNON_PRICES = tuple(XRULES["cannon_prices"])
+UNIVERSITY_CANNONS = XRULES["university_cannons"]
 COMBAT_DIE = tuple(XRULES["combat_die"])
 REPAIR_COST = tuple(XRULES["repair_cost"].items())
 MANOR_COSTS = tuple(tuple(step.items()) for step in XRULES["manor_costs"])
@@ -102,6 +89,9 @@ ARISTO_SITES, SKULL_SITE = _AB["sites"], _AB["skull_site"]
 PARK_GOLD, CATHEDRAL_CARDS = _AB["park_gold"], _AB["cathedral_cards"]
 CARD_TYPES = tuple(XRULES["aristocrat_cards"])
 CARD_DECK = tuple(name for name, n in XRULES["aristocrat_cards"].items() for _ in range(n))
+PLAYABLE_CARDS = tuple(XRULES["playable_cards"])
+CARD_HAND_LIMIT = XRULES["aristocrat_hand_limit"]
 PIRATE_CARDS = tuple(XRULES["pirate_cards"])
+PIRATE_SEATS = XRULES["pirate_seats"]
 MAX_LAIRS = XRULES["max_lairs"]
 VICTORY = XRULES["victory"]

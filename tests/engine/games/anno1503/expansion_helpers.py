@@ -5,9 +5,11 @@ The oracle values below are copied from game-content.md §2 (not read from
 the engine's data) so a wrong data file fails the tests.
 """
 
+import json
+
 from engine.rng import Rng
 
-from .helpers import COMMODITIES, game, load, main_phase
+from .helpers import _DATA, COMMODITIES, game, load, main_phase
 
 OPTIONS = {"expansion": "pirates_aristocrats"}
 LUXURIES = ("silk", "marble", "gems")
@@ -28,7 +30,7 @@ def xposition(num_players, active=0, seed=1):
     d = game().dump(game().setup(num_players, OPTIONS, seed))
     main_phase(d, active)
     for p in d["players"]:
-        p["aristocrat"]["turn"] = {k: False for k in p["aristocrat"]["turn"]}
+        p["aristocrat"]["turn"] = dict.fromkeys(p["aristocrat"]["turn"], False)
     for seat in range(num_players):
         set_xhand(d, seat)
     return d
@@ -95,20 +97,19 @@ def put_expansion_tile(d, tile, space):
     d["seen"].pop(key, None)
 
 
+def _expansion_tiles():
+    with open(_DATA / "expansion_tiles.json", encoding="utf-8") as fh:
+        return json.load(fh)["tiles"]
+
+
 def lair_tile(strength):
     """A lair of ``strength`` (ids 32..52 follow the base tiles; §2.4)."""
-    import json
-    from .helpers import _DATA
-    with open(_DATA / "expansion_tiles.json", encoding="utf-8") as fh:
-        tiles = json.load(fh)["tiles"]
+    tiles = _expansion_tiles()
     return next(t["id"] for t in tiles if t["kind"] == "lair" and t["strength"] == strength)
 
 
 def luxury_office_tile(luxury):
-    import json
-    from .helpers import _DATA
-    with open(_DATA / "expansion_tiles.json", encoding="utf-8") as fh:
-        tiles = json.load(fh)["tiles"]
+    tiles = _expansion_tiles()
     return next(t["id"] for t in tiles if t["kind"] == "luxury_office" and t["commodity"] == luxury)
 
 

@@ -1,0 +1,144 @@
+"""``Expansion``: the Pirates & Aristocrats answers at the base rules' hook
+points (``variant.BaseGame`` lists them; DESIGN.md "Expansion")."""
+
+from ....kit import event
+from ..data import BRIDGES
+from ..rules import buy_price
+from ..variant import BaseGame
+from .combat import enter_pirate_square
+from .data import (
+    CARD_HAND_LIMIT,
+    EXPANSION,
+    HAND_KEYS,
+    LUXURIES,
+    PIRATE_SQUARES,
+    PORT_INDEX,
+    PORT_SEA,
+    TILE_CROWN,
+    X_GEO,
+)
+from .rules import lose_luxury_office, luxury_price, put_expansion_tile, x_goals, x_has_won, x_points
+from .setup import set_up_expansion
+from .state import AristocratIsland, ExpansionPiles
+from .view import aristocrat_view, expansion_view
+
+_EXTRA_MAIN = (
+    "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship", "play_card",
+    "exchange_card",
+)
+_BASE_MAIN = BaseGame.phase_types["main"]
+PHASE_TYPES = {
+    **BaseGame.phase_types,
+    "main": _BASE_MAIN[:-1] + _EXTRA_MAIN + _BASE_MAIN[-1:],  # end_turn stays last
+    "tile_decision": BaseGame.phase_types["tile_decision"] + ("attack_lair",),  # S3 §6.3
+    "sea_battle": ("respond",),
+    "card_discard": ("discard_card",),
+}
+
+
+class Expansion(BaseGame):
+    """Aristokraten und Piraten: pirate sea, aristocrat island, luxuries."""
+
+    name = EXPANSION
+    geometry = X_GEO
+    hand_keys = HAND_KEYS
+    space_choices = BaseGame.space_choices + ("pirate_sea_placement",)
+    closed_spaces = frozenset((PORT_INDEX,))  # the port covers its island space
+    ship_starts = PORT_SEA  # new ships may start beside the port (§2.2)
+    office_kinds = BaseGame.office_kinds + ("luxury_office",)
+    phase_types = PHASE_TYPES
+    active_phases = BaseGame.active_phases | {"card_discard"}
+    win_reason = "expansion_goals"
+
+    # --- state part ---------------------------------------------------------
+
+    def set_up(self, state, backs):
+        set_up_expansion(state, backs)
+
+    def load_match_part(self, data):
+        return ExpansionPiles.load(data)
+
+    def load_player_part(self, player_data):
+        return AristocratIsland.load(player_data)
+
+    # --- turn -----------------------------------------------------------------
+
+    def on_turn_started(self, state, player):
+        x = player.part
+        x.reset_turn()
+        # a damaged ship lies until repaired
+        player.ship_ap = [0 if hurt else ap for hurt, ap in zip(x.damaged, player.ship_ap)]
+
+    def on_end_turn(self, state, seat, events):
+        cards = state.players[seat].part.cards
+        if len(cards) <= CARD_HAND_LIMIT:
+            return False
+        state.phase = "card_discard"  # §2.10: 4 aristocrat cards at most
+        event(events, "discard_required", seat, count=len(cards) - CARD_HAND_LIMIT, cards="aristocrat")
+        return True
+
+    def branch_counts_twice(self, tile):
+        return TILE_CROWN[tile]  # a crowned branch office yields twice
+
+    def owns_tile(self, tile):
+        return TILE_CROWN[tile]
+
+    def lose_own_tile(self, state, seat, tile, events):
+        return lose_luxury_office(state, seat, tile, events)
+
+    def place_own_tile(self, state, seat, space, events):
+        put_expansion_tile(state, space, events, seat)
+
+    def price_of(self, player, commodity):
+        """Luxury: 10 less lair/Theatre discounts; trade agreements count only
+        for the six commodities (§2.12)."""
+        return luxury_price(player) if commodity in LUXURIES else buy_price(player)
+
+    # --- sea ----------------------------------------------------------------
+
+    def ship_problem(self, player, ship):
+        return "ship_damaged" if player.part.damaged[ship] else None
+
+    def on_ship_moved(self, state, seat, ship, events):
+        state.players[seat].part.sailed = True
+        # ruling §2.14 #3: only entering a pirate square triggers it
+        if state.players[seat].ship_at[ship] in PIRATE_SQUARES:
+            enter_pirate_square(state, seat, ship, events)
+
+    def on_discover(self, player):
+        x = player.part
+        x.sailed = True
+        if x.free_discovery:
+            x.free_discovery = False  # the Explorer's first discovery is free
+            return True
+        return False
+
+    def bridges_for(self, island, kind):
+        """A luxury office may also use the ``?`` number's bridge (§2.12: up to five offices)."""
+        if kind != "luxury_office":
+            return island["gray_bridges"]
+        bridges = island["gray_bridges"]
+        return tuple(n for n in range(1, BRIDGES + 1) if n in bridges or island["production"][n] == "?")
+
+    def take_problem(self, kind):
+        return "lair_is_fought_not_taken" if kind == "lair" else None  # S3 §6.3
+
+    # --- scoring and views ------------------------------------------------------
+
+    def has_won(self, player):
+        return x_has_won(player)
+
+    def goals(self, player):
+        return x_goals(player)
+
+    def scores(self, state):
+        return {str(i): x_points(p) for i, p in enumerate(state.players)}
+
+    def view_player(self, player, own, out):
+        out["aristocrat"] = aristocrat_view(player, own)
+
+    def view_match(self, state, out):
+        out["expansion"] = expansion_view(state)
+
+
+EXPANSION_RULES = Expansion()

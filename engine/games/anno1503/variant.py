@@ -1,0 +1,144 @@
+"""The base game as a variant: the hook points the base rules call.
+
+The base rules reach the match's variant as ``state.variant`` (chosen from
+the options at setup and load, see ``variants``) and call it at a few named
+points; ``BaseGame``'s hooks do nothing or give the base game's answer, and
+a variant (``expansion.hooks.Expansion``) overrides them. The points, by
+where the base rules call them (DESIGN.md "Expansion"):
+
+Board and cards (attributes)
+    ``geometry`` (the board set), ``hand_keys`` (the card kinds of a hand
+    and the stacks), ``space_choices`` (choice kinds whose options are
+    island spaces), ``closed_spaces`` (never take a reserve tile),
+    ``ship_starts`` (squares a new ship may start on besides the start
+    square), ``office_kinds`` (tile kinds that go on a gray bridge).
+Phases (game)
+    ``phase_types`` (phase -> the action types offered, in DESIGN.md order),
+    ``active_phases`` (the phases where the active seat acts, not a choice's seat).
+State part (setup, state)
+    ``set_up(state, backs)``, ``load_match_part(data)``, ``load_player_part(data)``.
+Turn (turn, actions_island)
+    ``on_turn_started(state, player)``, ``on_end_turn(state, seat, events)``,
+    ``branch_counts_twice(tile)``, ``owns_tile(tile)``,
+    ``lose_own_tile(state, seat, tile, events)``,
+    ``place_own_tile(state, seat, space, events)``, ``price_of(player, commodity)``.
+Sea (actions_sea)
+    ``ship_problem(player, ship)``, ``on_ship_moved(state, seat, ship, events)``,
+    ``on_discover(player)``, ``bridges_for(island, kind)``, ``take_problem(kind)``.
+Scoring and views (turn, game, view)
+    ``has_won(player)``, ``goals(player)``, ``scores(state)``, ``win_reason``,
+    ``view_player(player, own, out)``,
+    ``view_match(state, out)``.
+"""
+
+from .data import BASE_GEO, COMMODITIES
+from .rules import buy_price, goals, has_won, scores
+
+# phase -> the action types offered, in DESIGN.md order
+PHASE_TYPES = {
+    "production": ("choose_commodity",),
+    "golden_times": ("choose_commodity",),
+    "pirates": ("lose_tile",),
+    "reserve_placement": ("place_reserve_tile",),
+    "main": (
+        "build_ship", "place_pioneer", "develop", "sell", "buy", "move_ship", "discover",
+        "big_branch_office", "end_turn",
+    ),
+    "tile_decision": ("take_tile", "return_tile"),
+    "discard": ("discard",),
+    "over": (),
+}
+
+
+class BaseGame:
+    """Anno 1503 as printed: every hook is a no-op or the base answer."""
+
+    name = "none"
+    geometry = BASE_GEO
+    hand_keys = COMMODITIES
+    space_choices = ("reserve_placement",)
+    closed_spaces = frozenset()
+    ship_starts = ()
+    office_kinds = ("branch_office",)
+    phase_types = PHASE_TYPES
+    active_phases = frozenset(("main", "tile_decision", "discard"))
+    win_reason = "three_victory_points"
+
+    # --- state part ---------------------------------------------------------
+
+    def set_up(self, state, backs):
+        """After the base layout, before the start rolls: add the variant's part."""
+        state.part = None
+
+    def load_match_part(self, data):
+        return None
+
+    def load_player_part(self, player_data):
+        return None
+
+    # --- turn -----------------------------------------------------------------
+
+    def on_turn_started(self, state, player):
+        """The active player's ships have their full AP again."""
+
+    def on_end_turn(self, state, seat, events):
+        """True when the seat must do something before the turn may end."""
+        return False
+
+    def branch_counts_twice(self, tile):
+        return False
+
+    def owns_tile(self, tile):
+        """Whether a lost ``tile`` goes back to the variant, not the base reserve."""
+        return False
+
+    def lose_own_tile(self, state, seat, tile, events):
+        raise AssertionError("the base game owns every tile")
+
+    def place_own_tile(self, state, seat, space, events):
+        raise AssertionError("the base game asks only for reserve placements")
+
+    def price_of(self, player, commodity):
+        """What buying one ``commodity`` card costs."""
+        return buy_price(player)
+
+    # --- sea ----------------------------------------------------------------
+
+    def ship_problem(self, player, ship):
+        """Why a ship on the board may not move or discover (None: it may)."""
+        return None
+
+    def on_ship_moved(self, state, seat, ship, events):
+        """After a ship moved one square (its event is out)."""
+
+    def on_discover(self, player):
+        """A ship discovers; True when the discovery costs no AP."""
+        return False
+
+    def bridges_for(self, island, kind):
+        """The bridges a tile of an office ``kind`` may go on."""
+        return island["gray_bridges"]
+
+    def take_problem(self, kind):
+        """Why a discovered tile of ``kind`` may not be taken (None: it may)."""
+        return None
+
+    # --- scoring and views ------------------------------------------------------
+
+    def has_won(self, player):
+        return has_won(player)
+
+    def goals(self, player):
+        return goals(player)
+
+    def scores(self, state):
+        return scores(state)
+
+    def view_player(self, player, own, out):
+        """Add the variant's part of ``player`` to his view entry ``out``."""
+
+    def view_match(self, state, out):
+        """Add the variant's public match state to the view ``out``."""
+
+
+BASE_GAME = BaseGame()
