@@ -25,11 +25,12 @@ CHROMIUM ?= /usr/bin/chromium
 PYTEST_ARGS ?= -n 2 --dist loadgroup
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint clean
+.PHONY: help run test test-fast lint clean
 
 help:
 	@echo "make run    start Redis, RQ workers and gunicorn on http://127.0.0.1:8000 (docs at /docs)"
 	@echo "make test   install the test dependencies and run the whole suite"
+	@echo "make test-fast  the edit loop's subset: no browser, cluster or whole-stack tests, 16 engine matches"
 	@echo "make lint   ruff (lint, then the format check) and mypy, as configured in pyproject.toml"
 	@echo "make clean  remove .venv (matches in var/redis are kept)"
 
@@ -55,6 +56,11 @@ $(CHROMIUM):
 
 test: $(VENV)/.installed-test $(CHROMIUM)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Under two minutes on two cores: the tests tests/conftest.py marks slow are
+# left out, and the engine's seeded matches shrink to 16 per game.
+test-fast: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -n 2 -m "not slow" --engine-matches 16 $(FAST_ARGS)
 
 # ruff and mypy come with the test extra; mypy checks the files pyproject.toml
 # lists. The first failing tool fails the target.

@@ -17,13 +17,16 @@ actions/s with 4 players (catanatron's figure for Catan).
 """
 
 import argparse
+import json
 import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# The engine measured: this checkout's, or the tree in ENGINE_BENCH_TREE
+# (bench/engine_compare.py points it at an exported earlier revision).
+sys.path.insert(0, os.environ.get("ENGINE_BENCH_TREE") or str(Path(__file__).resolve().parent.parent))
 
 import engine
 from engine.rng import mix_seed
@@ -110,10 +113,12 @@ def main(argv=None):
     parser.add_argument("--players", default="", help="comma-separated player counts (default: all)")
     parser.add_argument("--with-view", action="store_true", help="also build the seat's view per step")
     parser.add_argument("--max-actions", type=int, default=10**7, help="cut a match off after this many")
+    parser.add_argument("--json", action="store_true", help="one JSON object per row instead of the table")
     args = parser.parse_args(argv)
     pin_to_one_core()
     counts = {int(n) for n in args.players.split(",") if n}
-    print(_HEADER)
+    if not args.json:
+        print(_HEADER)
     for game_id in args.games.split(","):
         if game_id not in VARIANTS:
             parser.error(f"no benchmark variants for {game_id!r}; known: {', '.join(VARIANTS)}")
@@ -123,7 +128,8 @@ def main(argv=None):
                 if counts and n not in counts:
                     continue
                 r = bench_count(game, n, options, args.matches, args.with_view, args.max_actions)
-                print(format_row(game_id, variant, r), flush=True)
+                line = json.dumps({"game": game_id, "variant": variant, **r}) if args.json else None
+                print(line or format_row(game_id, variant, r), flush=True)
 
 
 if __name__ == "__main__":

@@ -21,8 +21,42 @@ def pytest_addoption(parser):
         "--engine-matches",
         type=int,
         default=300,
-        help="seeded random matches per game for the engine invariant tests (default 300)",
+        help="seeded random matches per game for the engine invariant tests, shared by its "
+        "variants (default 300; `make test-fast` plays 16)",
     )
+
+
+# What `make test-fast` leaves out (`-m "not slow"`): tests that start a
+# browser, a Redis cluster or Sentinel, a whole stack, a code generator or
+# a fuzzer, or play fixed long matches; each takes seconds to minutes. The
+# whole suite (`make test`) runs them all.
+SLOW = (
+    "tests/web/",
+    "tests/cluster/",
+    "tests/service/test_schemathesis.py",
+    "tests/service/test_retention.py",
+    "tests/service/test_full_match.py",
+    "tests/service/test_live_gunicorn.py",
+    "tests/service/test_hung_redis.py",
+    "tests/service/test_redis_outage.py",
+    "tests/client/test_generated_clients.py",
+    "tests/client/test_packaging.py",
+    "tests/ops/test_doc_code_blocks.py",
+    "tests/ops/test_launcher.py",
+    "tests/ops/test_chaos.py",
+    "tests/ops/test_starter_bot.py",
+    "tests/ops/test_worker_reconnect.py",
+    "tests/ops/test_lint.py",
+    "tests/engine/ai/test_ai_replay.py",
+    "tests/env/test_live.py",
+)
+SLOW_IDS = ("anno1503-base-uniform-",)  # the fixed uniform matches, ~10 s each
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.nodeid.startswith(SLOW) or any(part in item.nodeid for part in SLOW_IDS):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

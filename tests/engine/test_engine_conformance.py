@@ -33,7 +33,7 @@ def _cases():
 
 def test_some_game_is_registered():
     assert "anno1503" in GAMES
-    assert GAMES == sorted(GAMES)
+    assert sorted(GAMES) == GAMES
 
 
 @pytest.mark.parametrize("bad_id", ["nope", "", "ANNO1503", None, 1503])

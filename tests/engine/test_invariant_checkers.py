@@ -68,7 +68,7 @@ def test_unfinished_match_with_a_winning_active_player_is_flagged():
     dump = _dump(game)
     active = dump["players"][dump["active"]]
     active["gold"] = 30
-    active["trade_agreements"] = [t for t in dump["reserve"][:3]]
+    active["trade_agreements"] = list(dump["reserve"][:3])
     del dump["reserve"][:3]
     assert support.victory_points(dump)[dump["active"]] == 2
     assert support.state_problems(dump) == []

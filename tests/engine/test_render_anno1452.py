@@ -13,14 +13,15 @@ them; names are escaped.
 import json
 import random
 import xml.etree.ElementTree as ET
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
 import engine
 from engine.games.anno1452.data import CARDS, MAX_ESTATES, REGION_INDEX, REGION_NAMES, REGIONS
 from engine.render import anno1452, board_svg
-from engine.render.anno1452 import cards, map as board_map
+from engine.render.anno1452 import cards
+from engine.render.anno1452 import map as board_map
 
 GAME = engine.get_game("anno1452")
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -36,7 +37,7 @@ def _setup(rules, scenario, n, seed):
     return GAME.setup(num_players=n, options={"rules": rules, "scenario": scenario}, seed=seed)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _samples(rules, scenario, n, seed=1):
     """States of one random match with the acting seat: every few steps and at each new action type."""
     state, rng = _setup(rules, scenario, n, seed), random.Random(seed)

@@ -201,7 +201,7 @@ def test_check_views_catches_a_view_that_depends_on_secrets(game_id, secret):
     game, support = engine.get_game(game_id), SUPPORT[game_id]
     state, dump = _first_state(game, 3, support.rich_in_secrets)
     leaky = _LeakyGame(game, support.PLANTED_SECRETS[secret])
-    with pytest.raises(AssertionError, match="view (depends on hidden|leaks)"):
+    with pytest.raises(AssertionError, match=r"view (depends on hidden|leaks)"):
         check_views(leaky, support, state, dump, 3, "planted leak")
 
 

@@ -16,11 +16,24 @@ from service.action_schemas import validate_action
 from service.schemas import option_combinations, option_defaults, seat_count_rules
 from service.spec import spec_yaml
 
+from .conftest import make_app
+
 ROOT = Path(__file__).resolve().parents[2]
 # The spec and its page, Flask's static folder, and the web client's files.
 UNDOCUMENTED = {"/openapi.yaml", "/openapi.json", "/docs", "/docs/assets/<path:name>",
                 "/static/<path:filename>",
                 "/", "/play", "/play/", "/play/<path:name>"}
+
+
+@pytest.fixture(scope="module")
+def generated(redis_server):
+    """The generated spec, parsed once for the module (building and parsing
+    it took two seconds a test); tests only read it."""
+    app = make_app(redis_server.url)
+    try:
+        return yaml.load(spec_yaml(app), Loader=yaml.CSafeLoader)
+    finally:
+        app.extensions["tabula"].close()
 
 
 def test_committed_spec_equals_generated(app):
@@ -29,8 +42,8 @@ def test_committed_spec_equals_generated(app):
         "openapi.yaml is stale: run `.venv/bin/python -m service.openapi > openapi.yaml`")
 
 
-def test_every_route_is_documented_with_a_camel_case_operation_id(app):
-    spec = yaml.safe_load(spec_yaml(app))
+def test_every_route_is_documented_with_a_camel_case_operation_id(app, generated):
+    spec = generated
     assert spec["openapi"] == "3.1.0"
     documented = set(spec["paths"])
     for rule in app.url_map.iter_rules():
@@ -44,8 +57,8 @@ def test_every_route_is_documented_with_a_camel_case_operation_id(app):
                 assert re.fullmatch(r"[a-z][A-Za-z0-9]*", operation["operationId"])
 
 
-def test_actions_are_a_discriminated_union_per_game(app):
-    schemas = yaml.safe_load(spec_yaml(app))["components"]["schemas"]
+def test_actions_are_a_discriminated_union_per_game(generated):
+    schemas = generated["components"]["schemas"]
     union = schemas["Anno1503Action"]
     assert union["discriminator"]["propertyName"] == "type"
     buy = schemas["Anno1503BuyAction"]
@@ -82,7 +95,7 @@ def test_no_single_value_enum_and_no_inline_enum_repeated(app, monkeypatch):
     Checked on the spec without the games' views and events (service/spec_games.py,
     tests/service/test_game_schemas.py), which this test does not cover."""
     monkeypatch.setattr(service.spec, "add_game_schemas", lambda spec: spec)
-    spec = yaml.safe_load(spec_yaml(app))
+    spec = yaml.load(spec_yaml(app), Loader=yaml.CSafeLoader)
     seen = {}
     for path, node in _walk(spec):
         values = node.get("enum")
@@ -96,10 +109,10 @@ def test_no_single_value_enum_and_no_inline_enum_repeated(app, monkeypatch):
     assert not repeated, repeated
 
 
-def test_an_action_is_never_an_open_object(app):
+def test_an_action_is_never_an_open_object(generated):
     """PostAction.action, ActionList.actions[] and ReplayAction.action are unions
     of closed schemas: a misspelt parameter does not fit any of them."""
-    schemas = yaml.safe_load(spec_yaml(app))["components"]["schemas"]
+    schemas = generated["components"]["schemas"]
     for prop in (schemas["PostAction"]["properties"]["action"],
                  schemas["ReplayAction"]["properties"]["action"],
                  schemas["Anno1503ActionList"]["properties"]["actions"]["items"]):
@@ -110,8 +123,8 @@ def test_an_action_is_never_an_open_object(app):
             assert schemas[ref["$ref"].rsplit("/", 1)[1]]["additionalProperties"] is False
 
 
-def test_the_action_list_is_narrowed_by_game(app):
-    schemas = yaml.safe_load(spec_yaml(app))["components"]["schemas"]
+def test_the_action_list_is_narrowed_by_game(generated):
+    schemas = generated["components"]["schemas"]
     mapping = schemas["ActionList"]["discriminator"]["mapping"]
     assert set(mapping) == set(engine.list_games())
     for game_id, ref in mapping.items():
@@ -121,10 +134,10 @@ def test_the_action_list_is_narrowed_by_game(app):
             f"/{game_id.capitalize()}Action")
 
 
-def test_every_error_code_the_service_emits_is_documented(app):
+def test_every_error_code_the_service_emits_is_documented(generated):
     """The Error union's codes are errors.ERROR_CODES, and the code answering
     errors uses no other: literal codes of ApiError(...) and the mapping tables."""
-    schemas = yaml.safe_load(spec_yaml(app))["components"]["schemas"]
+    schemas = generated["components"]["schemas"]
     documented = set(schemas["Error"]["discriminator"]["mapping"])
     assert documented == set(errors.ERROR_CODES)
     emitted = set(errors._HTTP_CODES.values()) | set(gunicorn_worker.ERROR_CODES.values())
@@ -138,8 +151,8 @@ def test_every_error_code_the_service_emits_is_documented(app):
     assert len(emitted) >= 15
 
 
-def test_error_details_are_typed_per_code(app):
-    schemas = yaml.safe_load(spec_yaml(app))["components"]["schemas"]
+def test_error_details_are_typed_per_code(generated):
+    schemas = generated["components"]["schemas"]
 
     def details(code):
         ref = schemas["Error"]["discriminator"]["mapping"][code]
@@ -151,8 +164,8 @@ def test_error_details_are_typed_per_code(app):
     assert "fields" in details("validation_error")["properties"]
 
 
-def test_every_429_declares_retry_after(app):
-    spec = yaml.safe_load(spec_yaml(app))
+def test_every_429_declares_retry_after(generated):
+    spec = generated
     count = 0
     for item in spec["paths"].values():
         for operation in item.values():
@@ -162,8 +175,8 @@ def test_every_429_declares_retry_after(app):
     assert count >= 10
 
 
-def test_times_are_date_times_and_levels_an_enum(app):
-    schemas = yaml.safe_load(spec_yaml(app))["components"]["schemas"]
+def test_times_are_date_times_and_levels_an_enum(generated):
+    schemas = generated["components"]["schemas"]
     for field in ("created_at", "updated_at"):
         assert schemas["MatchSummary"]["properties"][field]["format"] == "date-time"
     level = schemas["Seat"]["properties"]["level"]
@@ -171,8 +184,8 @@ def test_times_are_date_times_and_levels_an_enum(app):
     assert schemas["AiSeatRequest"]["properties"]["level"]["$ref"] == "#/components/schemas/AiLevel"
 
 
-def test_every_operation_states_its_security(app):
-    spec = yaml.safe_load(spec_yaml(app))
+def test_every_operation_states_its_security(generated):
+    spec = generated
     assert spec["info"]["license"]["name"]
     for item in spec["paths"].values():
         for method, operation in item.items():
@@ -180,8 +193,8 @@ def test_every_operation_states_its_security(app):
                 assert "security" in operation, operation["operationId"]
 
 
-def test_the_examples_fit_their_schemas(app):
-    spec = yaml.safe_load(spec_yaml(app))
+def test_the_examples_fit_their_schemas(generated):
+    spec = generated
     checked = 0
     for name, schema in spec["components"]["schemas"].items():
         for example in schema.get("examples", []):
@@ -199,24 +212,24 @@ def _validator(spec, component):
         {"$ref": f"#/components/schemas/{component}", "components": spec["components"]})
 
 
-def test_seat_requests_are_one_schema_per_kind(app):
-    schemas = yaml.safe_load(spec_yaml(app))["components"]["schemas"]
+def test_seat_requests_are_one_schema_per_kind(generated):
+    schemas = generated["components"]["schemas"]
     assert "level" in schemas["AiSeatRequest"]["properties"]
     for kind in ("Human", "Open"):
         seat = schemas[f"{kind}SeatRequest"]
         assert "level" not in seat["properties"] and seat["additionalProperties"] is False
 
 
-def test_join_documents_the_real_seat_range_and_an_optional_body(app):
-    spec = yaml.safe_load(spec_yaml(app))
+def test_join_documents_the_real_seat_range_and_an_optional_body(generated):
+    spec = generated
     seat = spec["components"]["schemas"]["Join"]["properties"]["seat"]
     most = max(engine.get_game(g).max_players for g in engine.list_games())
     assert (seat["type"], seat["minimum"], seat["maximum"]) == ("integer", 0, most - 1)
     assert spec["paths"]["/v1/matches/{match_id}/join"]["post"]["requestBody"]["required"] is False
 
 
-def test_create_match_is_one_schema_per_game_with_its_seat_counts(app):
-    spec = yaml.safe_load(spec_yaml(app))
+def test_create_match_is_one_schema_per_game_with_its_seat_counts(generated):
+    spec = generated
     body = spec["paths"]["/v1/matches"]["post"]["requestBody"]["content"]["application/json"]
     assert body["schema"] == {"$ref": "#/components/schemas/CreateMatch"}
     schemas = spec["components"]["schemas"]
@@ -269,26 +282,26 @@ def test_seat_count_rules_are_exactly_what_the_engine_sets_up():
     ({"game": "anno1452", "options": {"scenario": "ottokar_a"}, "seats": [{"kind": "human"}] * 4},
      False),
 ])
-def test_the_server_accepts_exactly_the_documented_create_bodies(app, client, body, valid):
-    spec = yaml.safe_load(spec_yaml(app))
+def test_the_server_accepts_exactly_the_documented_create_bodies(client, body, valid, generated):
+    spec = generated
     assert _validator(spec, "CreateMatch").is_valid(body) == valid
     status = client.post("/v1/matches", json=body).status_code
     assert status == (201 if valid else 422), (body, status)
 
 
-def test_request_integers_are_documented_as_integers(app):
-    schemas = yaml.safe_load(spec_yaml(app))["components"]["schemas"]
+def test_request_integers_are_documented_as_integers(generated):
+    schemas = generated["components"]["schemas"]
     for name in ("Join", "PostAction", "Anno1503CreateMatch"):
         for field, prop in schemas[name]["properties"].items():
             if "minimum" in prop:
                 assert prop["type"] == "integer", (name, field)
 
 
-def test_the_documented_actions_accept_what_the_server_accepts(app):
+def test_the_documented_actions_accept_what_the_server_accepts(generated):
     """Every legal action of seeded playouts fits its game's documented union
     (and the other game's does not take it); a misspelt or extra parameter fits
     neither, as the server refuses it."""
-    spec = yaml.safe_load(spec_yaml(app))
+    spec = generated
     games = engine.list_games()
     unions = {g: _validator(spec, f"{g.capitalize()}Action") for g in games}
     for game_id in games:

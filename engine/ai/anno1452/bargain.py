@@ -13,7 +13,7 @@ as medium does.
 
 from ...games.anno1452.offers import GOLD_STEPS, MAX_EDITS, MAX_OFFERS
 from ..levels import greedy
-from .decisions import RULES, _ACCEPT_MARGIN, _by, _has_pact, pact_worth
+from .decisions import _ACCEPT_MARGIN, RULES, _by, _has_pact, pact_worth
 from .evaluate import GOLD
 from .policy import score_actions as policy_scores
 

@@ -9,10 +9,26 @@ round's Special Actions and the result.
 
 from ...games.anno1452.data import OTTOKAR_ID
 from ..svg import INK, el, fit, group, ink_on, place, seat_colour, text, text_width, title, wrap
-from .look import (BATTLE, BORDER, COAST, DIM_CROWN, FAINT, GOLD, LAND, LINE, PANEL, RIGHT_W, RIGHT_X, SEPIA,
-                   SERIF, bare_text, crown, owner_colour, rect)
-from .words import (DECISION_TEXTS, EFFECT_NAMES, battle_title, card_name, estate_name, player_name,
-                    seats_text)
+from .look import (
+    BATTLE,
+    BORDER,
+    COAST,
+    DIM_CROWN,
+    FAINT,
+    GOLD,
+    LAND,
+    LINE,
+    PANEL,
+    RIGHT_W,
+    RIGHT_X,
+    SEPIA,
+    SERIF,
+    bare_text,
+    crown,
+    owner_colour,
+    rect,
+)
+from .words import DECISION_TEXTS, EFFECT_NAMES, battle_title, card_name, estate_name, player_name, seats_text
 
 CARTOUCHE_W = 300
 

@@ -7,7 +7,7 @@ are in ``data/anno1452_card_texts.json``.
 """
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from ...games.anno1452.data import CARDS
@@ -92,7 +92,7 @@ COSTS = (
 
 # --- drawing ---
 
-@lru_cache(maxsize=None)
+@cache
 def _card_face(card, w):
     """A card drawn at the origin (it never changes: cached per card and width)."""
     c = CARDS[card]

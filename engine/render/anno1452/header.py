@@ -4,8 +4,27 @@ from functools import lru_cache
 
 from ...games.anno1452.data import ROWS
 from ..svg import INK, el, group, legend, mix, place, seat_colour, text, title
-from .look import (BATTLE, BORDER, COAST, DIM_CROWN, FAINT, GOLD, LAND, MARGIN, PANEL, RIGHT_W, RIGHT_X, SEPIA,
-                   SERIF, WASH, WIDTH, bare_text, crown, rect, use)
+from .look import (
+    BATTLE,
+    BORDER,
+    COAST,
+    DIM_CROWN,
+    FAINT,
+    GOLD,
+    LAND,
+    MARGIN,
+    PANEL,
+    RIGHT_W,
+    RIGHT_X,
+    SEPIA,
+    SERIF,
+    WASH,
+    WIDTH,
+    bare_text,
+    crown,
+    rect,
+    use,
+)
 from .words import SCENARIOS, phase_text
 
 
@@ -53,7 +72,7 @@ def _year_cell(row, w, current, past, final):
 @lru_cache(maxsize=1)
 def _legend_swatches():
     """(swatch, label) rows after the seats; the first, Ottokar's, only in his scenarios."""
-    house = dict(transform="translate(0,-11) scale(0.4)", stroke=INK)
+    house = {"transform": "translate(0,-11) scale(0.4)", "stroke": INK}
     return (
         (use("house", fill=seat_colour(None), **house), "Ottokar (neutral grey)"),
         (use("house", fill="#c9b891", **house), "Estate, with its number of Citizens"),

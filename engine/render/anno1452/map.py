@@ -14,8 +14,22 @@ from pathlib import Path
 from ...games.anno1452.data import MAX_ESTATES, REGION_NAMES
 from ..svg import INK, el, group, ink_on, mix, place, ref, seat_colour, text, text_width, title
 from .boxes import empire_cartouche
-from .look import (BATTLE, BORDER, COAST, GOLD, LAND, MAP_X, MAP_Y, PARCHMENT, SEPIA, SERIF, bare_text,
-                   owner_colour, rect, use)
+from .look import (
+    BATTLE,
+    BORDER,
+    COAST,
+    GOLD,
+    LAND,
+    MAP_X,
+    MAP_Y,
+    PARCHMENT,
+    SEPIA,
+    SERIF,
+    bare_text,
+    owner_colour,
+    rect,
+    use,
+)
 from .words import battle_title, estate_name, player_name
 
 LAYOUT = json.loads((Path(__file__).parents[1] / "data" / "anno1452_layout.json").read_text(encoding="utf-8"))
@@ -107,7 +121,7 @@ def draw_map(view):
 @lru_cache(maxsize=1)
 def _sea():
     """The seas' names and a compass rose: they never change."""
-    style = dict(font_family=SERIF, font_style="italic", fill="#a48e63", pointer_events="none")
+    style = {"font_family": SERIF, "font_style": "italic", "fill": "#a48e63", "pointer_events": "none"}
     return group(
         text(300, 19, "Mare Germanicum", size=13, anchor="middle", **style),
         text(745, 700, "Mare Adriaticum", size=13, anchor="middle", transform="rotate(62 745 700)", **style),

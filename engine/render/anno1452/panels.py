@@ -4,7 +4,20 @@ The panel is the one element that carries ``data-seat``: a client hangs the
 actions aimed at a seat (an offer, Kindbett) on it.
 """
 
-from ..svg import INK, el, fit, group, ink_on, place, seat_colour, seat_colour_name, seat_name, text, text_width, title
+from ..svg import (
+    INK,
+    el,
+    fit,
+    group,
+    ink_on,
+    place,
+    seat_colour,
+    seat_colour_name,
+    seat_name,
+    text,
+    text_width,
+    title,
+)
 from .look import BORDER, LINE, PANEL, RIGHT_W, RIGHT_X, SEPIA, WASH, bare_text, rect
 from .words import card_name, seats_text
 

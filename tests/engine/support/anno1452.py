@@ -13,8 +13,8 @@ map's, read from the engine's map data because they are part of the board.
 
 import orjson
 
-from engine.games.anno1452.board import majority_owner
 from engine.games.anno1452 import Anno1452
+from engine.games.anno1452.board import majority_owner
 from engine.games.anno1452.data import MAX_CITIES, MAX_ESTATES, NUM_CARDS
 
 from .secrecy import hand_leaks, step_generator
@@ -124,10 +124,11 @@ def _principality_problems(dump, r, holder):
         if _conveyed(dump, holder, r) or owner == holder:
             return []
         return [f"seat {holder} holds region {r}'s Principality without majority or marriage"]
-    if dump["battle"] is None and owner not in (None, "ottokar"):
-        if not any(_conveyed(dump, seat, r) for seat in range(dump["num_players"])):
-            return [f"seat {owner} has the majority in region {r} but not its Principality card"]
-    return []
+    if dump["battle"] is not None or owner in (None, "ottokar"):
+        return []
+    if any(_conveyed(dump, seat, r) for seat in range(dump["num_players"])):
+        return []
+    return [f"seat {owner} has the majority in region {r} but not its Principality card"]
 
 
 def _conveyed(dump, seat, r):
@@ -221,9 +222,9 @@ def view_leaks(view, dump, viewer):
     for key in sorted(FORBIDDEN_VIEW_KEYS & set(view)):
         problems.append(f"forbidden key {key}")
     offer = dump["offer"]
-    if offer is not None and viewer not in (offer["from"], offer["to"]):
-        if view["offer"] != {"from": offer["from"], "to": offer["to"]}:
-            problems.append("an offer's content is shown to a third party")
+    hidden = offer is not None and viewer not in (offer["from"], offer["to"])
+    if hidden and view["offer"] != {"from": offer["from"], "to": offer["to"]}:
+        problems.append("an offer's content is shown to a third party")
     return problems
 
 

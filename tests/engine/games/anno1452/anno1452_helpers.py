@@ -2,6 +2,7 @@
 forced dice, and the invariants checked over random matches."""
 
 import json
+from typing import ClassVar
 
 from engine.games.anno1452 import Anno1452
 from engine.games.anno1452.board import iter_estates, majority_owner, totals
@@ -52,7 +53,7 @@ class ScriptedDice:
     """Stands in for ``engine.rng.Rng`` in the rules: dice come from a script
     (boardgame.io's MockRandom idea); shuffles keep their order."""
 
-    script = []
+    script: ClassVar[list[int]] = []
 
     def __init__(self, state):
         self.state = state

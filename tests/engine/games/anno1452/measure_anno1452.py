@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
 
-from engine.ai import RandomPlayer  # noqa: E402
-from engine.games.anno1452 import Anno1452  # noqa: E402
-from engine.runner import play_match  # noqa: E402
+from engine.ai import RandomPlayer
+from engine.games.anno1452 import Anno1452
+from engine.runner import play_match
 
 VARIANTS = [
     ("basic", 3, {}),

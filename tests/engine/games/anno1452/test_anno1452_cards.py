@@ -79,7 +79,7 @@ def test_marriage_principality_is_returned_unless_majority():
     put(d, "Neapel", 1)
     d["regions"][R["Neapel"]]["principality"] = 1
     card = give_card(d, 0, "Heirat Neapel")
-    state, events = act(load(d), 0, type="marry", card=card)
+    state, _events = act(load(d), 0, type="marry", card=card)
     d = state.data
     assert d["regions"][R["Neapel"]]["principality"] == 0
     assert d["players"][1]["prestige"] == 9
@@ -170,7 +170,7 @@ def test_landfrieden_protects_until_the_epoch_ends():
     d = blank()
     card = give_card(d, 0, "Landfrieden")
     put(d, "Bayern", 0)
-    theirs = put(d, "Bayern", 1)
+    put(d, "Bayern", 1)
     state, _ = act(load(d), 0, type="play_special", card=card)
     state, _ = act(state, 1, type="pass")
     assert not [a for a in GAME.legal_actions(state, 2) if a["type"] == "attack"]
@@ -197,7 +197,7 @@ def test_soeldner_adds_three_soldiers(monkeypatch):
     theirs = put(d, "Bayern", 1)
     card = give_card(d, 0, "Söldner")
     script_dice(monkeypatch, [1, 1, 1, 4, 4, 4, 1, 1, 1])
-    state, events = act(load(d), 0, type="play_special", card=card, target=theirs, **{"from": mine})
+    _state, events = act(load(d), 0, type="play_special", card=card, target=theirs, **{"from": mine})
     purposes = [e["data"]["purpose"] for e in of_type(events, "dice_rolled")]
     assert purposes[:3] == ["battle_attacker_peasants", "battle_attacker_soldiers", "battle_defender_peasants"]
     assert of_type(events, "estate_conquered")
@@ -223,7 +223,7 @@ def test_waffenstillstand_cancels_the_attack():
 
 
 def test_defender_only_reactions_are_not_offered_to_the_attacker():
-    state, card, _ = _battle_with_reactions("Befestigung", None)
+    state, _card, _ = _battle_with_reactions("Befestigung", None)
     assert state.data["battle"] is None  # nobody could react: the battle ran to its end
 
 

@@ -111,7 +111,7 @@ def test_losses_are_chosen_by_their_owner(monkeypatch):
     # Round 2: the King's 3 peasants and last Citizen roll 6s, blue's Estate falls.
     script_dice(monkeypatch, [6, 6, 6, 6, 1, 1, 1])
     state, events = act(state, 0, type="take_losses", citizens=1)
-    taken = [e["data"] for e in of_type(events, "losses_taken") if e["data"]["side"] == "attacker"][0]
+    taken = next(e["data"] for e in of_type(events, "losses_taken") if e["data"]["side"] == "attacker")
     assert (taken["citizens"], taken["soldiers"], taken["estate"]) == (1, 2, 0)
     assert of_type(events, "estate_conquered")[0]["seat"] == 0
     assert state.data["soldiers"]["king"] == 10  # the 2 committed Soldiers are gone
@@ -173,7 +173,7 @@ def test_insolvent_player_makes_the_supply_pay_the_others():
     d["players"][0]["gold"] = 3
     mine = put(d, "Bayern", 0)
     target = put(d, "Bayern", 1)
-    state, events = act(load(d), 0, type="attack", target=target, **{"from": mine})
+    _state, events = act(load(d), 0, type="attack", target=target, **{"from": mine})
     insolvency = of_type(events, "insolvent")[0]
     assert insolvency["seat"] == 0 and insolvency["data"]["amount"] == 5
     paid_others = [e["seat"] for e in events if e["type"] == "gold_received" and e["data"]["reason"] == "insolvency"]

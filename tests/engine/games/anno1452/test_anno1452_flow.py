@@ -23,7 +23,7 @@ def test_a_six_on_the_two_dice_ends_the_action_rounds(monkeypatch):
 
 def test_no_six_gives_a_further_action_round(monkeypatch):
     script_dice(monkeypatch, [3, 5])
-    state, events = act(load(_last_turn_of_round(1)), 0, type="pass")
+    state, _events = act(load(_last_turn_of_round(1)), 0, type="pass")
     assert (state.data["phase"], state.data["ar"]) == ("action", 2)
     script_dice(monkeypatch, [1, 2, 6] + [1, 2, 3, 4, 5, 6] * 5)
     d = _last_turn_of_round(2)

@@ -62,7 +62,7 @@ def test_r2_one_special_action_card_per_evaluation_round():
     state, events = act(state, 0, type="play_special", card=tax)
     # Not asked again for Messe; income doubles the Citizens' share.
     assert state.data["decision"] is None or state.data["decision"]["seats"] != [0]
-    income = [e for e in events if e["type"] == "gold_received" and e["seat"] == 0][0]
+    income = next(e for e in events if e["type"] == "gold_received" and e["seat"] == 0)
     assert income["data"]["amount"] == 3 + 2 * 2 + 1
 
 
@@ -166,7 +166,7 @@ def test_r6_king_with_soldiers_only_loses_only_soldiers(monkeypatch):
     state, _ = act(load(d), 0, type="attack", target=target, **{"from": None})
     assert [a["count"] for a in GAME.legal_actions(state, 0)] == list(range(1, 13))
     script_dice(monkeypatch, [1, 6, 6, 6])  # the Soldier misses, blue hits
-    state, events = act(state, 0, type="commit_soldiers", count=1)
+    state, _events = act(state, 0, type="commit_soldiers", count=1)
     assert state.data["battle"] is None
     assert state.data["regions"][R["Neapel"]]["slots"][0]["owner"] == 0  # no Estate lost
     assert state.data["soldiers"]["king"] == 11

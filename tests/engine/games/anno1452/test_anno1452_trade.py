@@ -175,7 +175,7 @@ def test_draft_changes_and_offers_are_bounded():
 
 
 def test_third_party_sees_neither_draft_nor_offer_nor_the_card():
-    d, card, estate = _bundle_dump()
+    d, card, _estate = _bundle_dump()
     state = _draft(load(d), 0, 1, give=[{"item": "card", "card": card}], ask=[{"item": "gold", "amount": 1}])
     assert GAME.view(state, 0)["draft"]["give"]["cards"] == [card]
     assert GAME.view(state, 1)["draft"] is None and GAME.view(state, 2)["draft"] is None

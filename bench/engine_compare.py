@@ -1,0 +1,100 @@
+"""The engine's speed against an earlier revision, as ratios measured in one run.
+
+    .venv/bin/python bench/engine_compare.py --against HEAD~1
+    .venv/bin/python bench/engine_compare.py --against 46484f9 --rounds 5 --matches 6 --games anno1503
+
+Exports the ``engine/`` package of git revision ``--against`` to a temporary
+directory and runs ``engine_bench.py --json`` (the same seeded random
+matches, CPU time of one pinned process) once with this checkout's engine
+and once with that one, ``--rounds`` times, alternating which goes first, so
+that a shared machine's load falls on both alike. Prints per game, variant
+and player count the actions/s of each tree (median over rounds) and the
+ratio this tree / REV with a 95% interval over the rounds (geometric mean,
+Student's t on the log ratios), then the same over every row. A ratio of 1
+or more is "no slower".
+"""
+
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.ladder.cost import export_tree  # after the sys.path line: bench is imported from this checkout
+
+BENCH = Path(__file__).resolve().parent / "engine_bench.py"
+# Student's t, two-sided 95%, by degrees of freedom (more rounds: ~1.96).
+_T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23}
+
+
+def run_tree(tree, bench_args):
+    """engine_bench's rows with the engine of ``tree`` (None: this checkout)."""
+    env = dict(os.environ)
+    env.pop("ENGINE_BENCH_TREE", None)
+    if tree is not None:
+        env["ENGINE_BENCH_TREE"] = str(tree)
+    done = subprocess.run([sys.executable, str(BENCH), "--json", *bench_args], check=True,
+                          capture_output=True, text=True, env=env)
+    return {(r["game"], r["variant"], r["players"]): r for r in map(json.loads, done.stdout.splitlines())}
+
+
+def interval(log_ratios):
+    """Geometric mean ratio and its 95% interval."""
+    mean = statistics.fmean(log_ratios)
+    if len(log_ratios) < 2:
+        return math.exp(mean), math.nan, math.nan
+    half = _T95.get(len(log_ratios) - 1, 1.96) * statistics.stdev(log_ratios) / math.sqrt(len(log_ratios))
+    return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
+
+
+def compare(args, old_tree):
+    """``{row key: (this tree's rates, REV's rates)}`` over the rounds."""
+    bench_args = ["--games", args.games, "--matches", str(args.matches), "--players", args.players]
+    rates = {}
+    for round_no in range(args.rounds):
+        order = [None, old_tree] if round_no % 2 == 0 else [old_tree, None]
+        rows = {tree: run_tree(tree, bench_args) for tree in order}
+        for key, row in rows[None].items():
+            new, old = rates.setdefault(key, ([], []))
+            new.append(row["actions_per_s"])
+            old.append(rows[old_tree][key]["actions_per_s"])
+        print(f"round {round_no + 1}/{args.rounds} done", file=sys.stderr, flush=True)
+    return rates
+
+
+def report(rates, against):
+    print(f"{'game':<10} {'variant':<20} {'players':>7} {'this tree':>10} {against[:10]:>10} "
+          f"{'ratio':>6}  95% interval")
+    every = []
+    for (game, variant, players), (new, old) in rates.items():
+        logs = [math.log(n / o) for n, o in zip(new, old)]
+        every.extend(logs)
+        ratio, low, high = interval(logs)
+        print(f"{game:<10} {variant:<20} {players:>7} {statistics.median(new):>10.0f} "
+              f"{statistics.median(old):>10.0f} {ratio:>6.3f}  [{low:.3f}, {high:.3f}]")
+    ratio, low, high = interval(every)
+    print(f"all rows: ratio this tree / {against}: {ratio:.3f}, 95% interval [{low:.3f}, {high:.3f}] "
+          f"({len(every)} row-rounds)")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--against", required=True, help="git revision to compare with (e.g. HEAD~1)")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each tree, alternating")
+    parser.add_argument("--games", default="anno1503,anno1452", help="comma-separated game ids")
+    parser.add_argument("--matches", type=int, default=4, help="matches per player count and round")
+    parser.add_argument("--players", default="", help="comma-separated player counts (default: all)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as scratch:
+        old_tree = export_tree(args.against, Path(scratch))
+        report(compare(args, old_tree), args.against)
+
+
+if __name__ == "__main__":
+    main()
