@@ -48,13 +48,14 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed-run
 	$(BIN)/python -m service.devserver
 
-# pytest's own exit status is make's: any failure, error or "no tests
-# collected" (status 5) fails the target.
 $(CHROMIUM):
 	apt-get update
 	apt-get install -y chromium
 
-test: $(VENV)/.installed-test $(CHROMIUM)
+# lint first (a finding fails before the suite starts); then pytest, whose
+# own exit status is make's: any failure, error or "no tests collected"
+# (status 5) fails the target.
+test: lint $(VENV)/.installed-test $(CHROMIUM)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Under two minutes on two cores: the tests tests/conftest.py marks slow are

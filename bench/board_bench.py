@@ -71,12 +71,16 @@ def main():
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    print(f"{'game':9} {'variant':20} {'renders':>7} {'KiB med':>8} {'KiB max':>8} {'ms med':>7} {'ms p99':>7}")
+    print(
+        f"{'game':9} {'variant':20} {'renders':>7} {'KiB med':>8} {'KiB max':>8} {'ms med':>7} {'ms p99':>7}"
+    )
     for game_id, label, options, players in VARIANTS:
         sizes, times = measure(engine.get_game(game_id), options, players, args.positions, args.repeat)
-        print(f"{game_id:9} {label:20} {len(times):7d} {statistics.median(sizes) / 1024:8.1f} "
-              f"{max(sizes) / 1024:8.1f} {statistics.median(times) * 1000:7.2f} "
-              f"{percentile(times, 0.99) * 1000:7.2f}")
+        print(
+            f"{game_id:9} {label:20} {len(times):7d} {statistics.median(sizes) / 1024:8.1f} "
+            f"{max(sizes) / 1024:8.1f} {statistics.median(times) * 1000:7.2f} "
+            f"{percentile(times, 0.99) * 1000:7.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -55,37 +55,54 @@ LEVELS = ("random", "easy", "medium")
 
 # --- Redis counters ----------------------------------------------------------
 
+
 def redis_counters(client):
     """``{"commands": {name: calls}, "in": bytes, "out": bytes, "cpu": s}`` so far."""
     stats, cpu = client.info("stats"), client.info("cpu")
-    commands = {name.removeprefix("cmdstat_"): value["calls"]
-                for name, value in client.info("commandstats").items()}
-    return {"commands": commands, "in": stats["total_net_input_bytes"],
-            "out": stats["total_net_output_bytes"],
-            "cpu": cpu["used_cpu_sys"] + cpu["used_cpu_user"]}
+    commands = {
+        name.removeprefix("cmdstat_"): value["calls"] for name, value in client.info("commandstats").items()
+    }
+    return {
+        "commands": commands,
+        "in": stats["total_net_input_bytes"],
+        "out": stats["total_net_output_bytes"],
+        "cpu": cpu["used_cpu_sys"] + cpu["used_cpu_user"],
+    }
 
 
 def counter_delta(before, after):
     """What happened between two ``redis_counters``, the probes' own INFO calls left out."""
-    commands = {name: calls - before["commands"].get(name, 0)
-                for name, calls in after["commands"].items() if name != "info"}
-    return {"commands": {n: c for n, c in commands.items() if c}, "in": after["in"] - before["in"],
-            "out": after["out"] - before["out"], "cpu": after["cpu"] - before["cpu"]}
+    commands = {
+        name: calls - before["commands"].get(name, 0)
+        for name, calls in after["commands"].items()
+        if name != "info"
+    }
+    return {
+        "commands": {n: c for n, c in commands.items() if c},
+        "in": after["in"] - before["in"],
+        "out": after["out"] - before["out"],
+        "cpu": after["cpu"] - before["cpu"],
+    }
 
 
 def per(delta, n):
     """A ``counter_delta`` divided by ``n`` (moves or decisions)."""
-    return {"commands": round(sum(delta["commands"].values()) / n, 2),
-            "by_command": {k: round(v / n, 2) for k, v in sorted(delta["commands"].items())},
-            "bytes_in": round(delta["in"] / n), "bytes_out": round(delta["out"] / n),
-            "redis_cpu_ms": round(1000 * delta["cpu"] / n, 3)}
+    return {
+        "commands": round(sum(delta["commands"].values()) / n, 2),
+        "by_command": {k: round(v / n, 2) for k, v in sorted(delta["commands"].items())},
+        "bytes_in": round(delta["in"] / n),
+        "bytes_out": round(delta["out"] / n),
+        "redis_cpu_ms": round(1000 * delta["cpu"] / n, 3),
+    }
 
 
 # --- 1. moves -----------------------------------------------------------------
 
+
 def measure_moves(gunicorn, data, args):
-    move_args = argparse.Namespace(clients=args.clients, legal="script", players=4, seed=args.seed,
-                                   script_moves=int(300 * args.move_s))
+    move_args = argparse.Namespace(
+        clients=args.clients, legal="script", players=4, seed=args.seed, script_moves=int(300 * args.move_s)
+    )
     phase = Phase(MoveClient, gunicorn, data.proc.pid, move_args)
     phase.run_round(0.5, 1.0, 10**9)  # matches created, connections and caches warm
     moves_before = _moves(phase)
@@ -95,9 +112,13 @@ def measure_moves(gunicorn, data, args):
     delta = counter_delta(before, redis_counters(data.client))
     moves = _moves(phase) - moves_before
     api_s = phase.cpu.used["server"] - cpu_before["server"]
-    return {"moves": moves, "seconds": args.move_s, **per(delta, moves),
-            "api_cpu_ms": round(1000 * api_s / moves, 3),
-            "errors": sum(sum(r.errors.values()) for r in phase.recorders)}
+    return {
+        "moves": moves,
+        "seconds": args.move_s,
+        **per(delta, moves),
+        "api_cpu_ms": round(1000 * api_s / moves, 3),
+        "errors": sum(sum(r.errors.values()) for r in phase.recorders),
+    }
 
 
 def _moves(phase):
@@ -126,8 +147,12 @@ def match_bytes(client, match_id):
 
 
 def create_ai_match(http, game_id, level, seed):
-    body = {"game": game_id, "seed": seed, "dice": "reproducible",
-            "seats": [{"kind": "ai", "level": level, "name": f"{level}{i}"} for i in range(4)]}
+    body = {
+        "game": game_id,
+        "seed": seed,
+        "dice": "reproducible",
+        "seats": [{"kind": "ai", "level": level, "name": f"{level}{i}"} for i in range(4)],
+    }
     status, reply, _ = http.call("POST", "/v1/matches", body)
     if status != 201:
         raise RuntimeError(f"POST /v1/matches -> {status}: {reply}")
@@ -161,14 +186,23 @@ def measure_ai_batch(http, data, queue, worker_pids, game_id, level, args):
         data.client.delete(match_key(match_id), events_key(match_id), actions_key(match_id))
     time.sleep(1.5)  # a job under way ends (AI_CHAIN_BUDGET_S)
     by_key = [match_key_bytes(data.client, m)[0] for m in finished]
-    return {"game": game_id, "level": level, "matches": len(ids), "finished": len(finished),
-            "finished_bytes_by_key": {kind: round(statistics.fmean(k[kind] for k in by_key))
-                                      for kind in KEY_KINDS} if by_key else None,
-            "decisions": decisions, "worker_cpu_ms": round(1000 * cpu / max(decisions, 1), 3),
-            "queue_commands": round(sum(queue_delta["commands"].values()) / max(decisions, 1), 2),
-            "lengths": sorted(a for a, _ in finished.values()),
-            "finished_bytes": sorted(b for _, b in finished.values()),
-            "samples": samples}
+    return {
+        "game": game_id,
+        "level": level,
+        "matches": len(ids),
+        "finished": len(finished),
+        "finished_bytes_by_key": {
+            kind: round(statistics.fmean(k[kind] for k in by_key)) for kind in KEY_KINDS
+        }
+        if by_key
+        else None,
+        "decisions": decisions,
+        "worker_cpu_ms": round(1000 * cpu / max(decisions, 1), 3),
+        "queue_commands": round(sum(queue_delta["commands"].values()) / max(decisions, 1), 2),
+        "lengths": sorted(a for a, _ in finished.values()),
+        "finished_bytes": sorted(b for _, b in finished.values()),
+        "samples": samples,
+    }
 
 
 def fit_bytes(samples):
@@ -181,15 +215,29 @@ def fit_bytes(samples):
 
 
 def start_workers(data_url, queue_url, count):
-    env = dict(os.environ, REDIS_URL=data_url, RQ_REDIS_URL=queue_url, LOGLEVEL="WARNING",
-               REQUEST_LOG="0", METRICS="0")
+    env = dict(
+        os.environ,
+        REDIS_URL=data_url,
+        RQ_REDIS_URL=queue_url,
+        LOGLEVEL="WARNING",
+        REQUEST_LOG="0",
+        METRICS="0",
+    )
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    return [subprocess.Popen([sys.executable, "-m", "service.worker"], cwd=ROOT, env=env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            for _ in range(count)]
+    return [
+        subprocess.Popen(
+            [sys.executable, "-m", "service.worker"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(count)
+    ]
 
 
 # --- 3. hard ----------------------------------------------------------------------
+
 
 def measure_hard(game_id, decisions, seed):
     """CPU seconds of ``hard``'s first ``decisions`` decisions with more than
@@ -211,11 +259,15 @@ def measure_hard(game_id, decisions, seed):
         else:
             action = medium.choose(game, seat, view, actions, seed=step)
         state, _ = game.apply(state, seat, action)
-    return {"game": game_id, "decisions": len(times),
-            "cpu_ms_mean": round(1000 * statistics.fmean(times), 1) if times else None}
+    return {
+        "game": game_id,
+        "decisions": len(times),
+        "cpu_ms_mean": round(1000 * statistics.fmean(times), 1) if times else None,
+    }
 
 
 # --- 4. the model -------------------------------------------------------------------
+
 
 def model(figures, args):
     """Nodes of each kind for ``args.matches`` concurrent matches and
@@ -228,8 +280,12 @@ def model(figures, args):
     ai_ms = {level: statistics.fmean(v) for level, v in ai_cpu.items()}
     # hard: its search, plus the job around it (measured for medium).
     ai_ms["hard"] = figures["hard"]["cpu_ms_mean"] + ai_ms["medium"]
-    medium = [(a, b) for batch in figures["ai"] if batch["level"] == "medium"
-              for a, b in zip(batch["lengths"], batch["finished_bytes"], strict=True)]
+    medium = [
+        (a, b)
+        for batch in figures["ai"]
+        if batch["level"] == "medium"
+        for a, b in zip(batch["lengths"], batch["finished_bytes"], strict=True)
+    ]
     # A typical match: as long as the medium AI's matches (median), unless told.
     length = args.match_length or statistics.median(a for a, _ in medium)
     ai_rate = args.moves_per_s * args.ai_share
@@ -250,24 +306,36 @@ def model(figures, args):
     def retention(days):
         retained = finished_per_s * days * 86400
         memory = args.matches * active_bytes + retained * finished_bytes
-        return {"finished_kept": round(retained), "memory_gb": round(memory / 1e9, 1),
-                "shards": _nodes(max(shards_cpu, memory / (args.shard_memory_gb * 1e9)), 1)}
+        return {
+            "finished_kept": round(retained),
+            "memory_gb": round(memory / 1e9, 1),
+            "shards": _nodes(max(shards_cpu, memory / (args.shard_memory_gb * 1e9)), 1),
+        }
+
     queue_ops = ai_rate * figures["queue_commands_per_decision"]
     return {
-        "assumptions": {"matches": args.matches, "moves_per_s": args.moves_per_s,
-                        "ai_share": args.ai_share, "ai_level_mix": mix,
-                        "match_length": args.match_length or "measured (medium)",
-                        "cores_per_node": args.cores_per_node,
-                        "target_utilization": args.target_utilization,
-                        "shard_memory_gb": args.shard_memory_gb},
+        "assumptions": {
+            "matches": args.matches,
+            "moves_per_s": args.moves_per_s,
+            "ai_share": args.ai_share,
+            "ai_level_mix": mix,
+            "match_length": args.match_length or "measured (medium)",
+            "cores_per_node": args.cores_per_node,
+            "target_utilization": args.target_utilization,
+            "shard_memory_gb": args.shard_memory_gb,
+        },
         "ai_cpu_ms_by_level": {k: round(v, 2) for k, v in ai_ms.items()},
-        "api_cores": round(api_cores, 2), "api_nodes": _nodes(api_cores, usable),
-        "worker_cores": round(worker_cores, 2), "worker_nodes": _nodes(worker_cores, usable),
+        "api_cores": round(api_cores, 2),
+        "api_nodes": _nodes(api_cores, usable),
+        "worker_cores": round(worker_cores, 2),
+        "worker_nodes": _nodes(worker_cores, usable),
         "redis_cores": round(redis_core_s, 3),
         "redis_net_mb_s": round(args.moves_per_s * (moves["bytes_in"] + moves["bytes_out"]) / 1e6, 2),
         "redis_commands_per_s": round(args.moves_per_s * moves["commands"]),
-        "match_length": length, "active_match_bytes": round(active_bytes),
-        "finished_match_bytes": round(finished_bytes), "finished_per_s": round(finished_per_s, 2),
+        "match_length": length,
+        "active_match_bytes": round(active_bytes),
+        "finished_match_bytes": round(finished_bytes),
+        "finished_per_s": round(finished_per_s, 2),
         "active_gb": round(args.matches * active_bytes / 1e9, 2),
         "redis_shards_for_cpu": round(shards_cpu, 3),
         "by_retention_days": {str(days): retention(days) for days in (0, 1, 7, 30)},
@@ -280,6 +348,7 @@ def _nodes(cores, usable):
 
 
 # --- main ------------------------------------------------------------------------------
+
 
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -299,12 +368,17 @@ def parse_args(argv=None):
     model_args.add_argument("--mix-easy", type=float, default=0.3)
     model_args.add_argument("--mix-medium", type=float, default=0.6)
     model_args.add_argument("--mix-hard", type=float, default=0.1)
-    model_args.add_argument("--match-length", type=int, default=None,
-                            help="actions per match (default: the median of the medium AI's matches)")
+    model_args.add_argument(
+        "--match-length",
+        type=int,
+        default=None,
+        help="actions per match (default: the median of the medium AI's matches)",
+    )
     model_args.add_argument("--cores-per-node", type=int, default=4)
     model_args.add_argument("--target-utilization", type=float, default=0.6)
-    model_args.add_argument("--shard-memory-gb", type=float, default=25.0,
-                            help="usable memory of one Redis shard")
+    model_args.add_argument(
+        "--shard-memory-gb", type=float, default=25.0, help="usable memory of one Redis shard"
+    )
     parser.add_argument("--json", action="store_true")
     return parser.parse_args(argv)
 
@@ -313,8 +387,14 @@ def measure(args):
     with RedisProcess() as data, RedisProcess() as queue:
         data.client = redis.Redis.from_url(data.url)
         queue.client = redis.Redis.from_url(queue.url)
-        env = dict(os.environ, REDIS_URL=data.url, RQ_REDIS_URL=queue.url, REQUEST_LOG="0",
-                   RATE_LIMIT=str(10**9), CREATE_RATE_LIMIT=str(10**9))
+        env = dict(
+            os.environ,
+            REDIS_URL=data.url,
+            RQ_REDIS_URL=queue.url,
+            REQUEST_LOG="0",
+            RATE_LIMIT=str(10**9),
+            CREATE_RATE_LIMIT=str(10**9),
+        )
         gunicorn = Gunicorn("service:create_app()", env, args).wait_healthy()
         workers = start_workers(data.url, queue.url, args.ai_workers)
         try:
@@ -340,10 +420,12 @@ def measure(args):
 
 def summarize_memory(figures):
     samples = [s for b in figures["ai"] for s in b["samples"]]
-    finished = [(a, b) for batch in figures["ai"]
-                for a, b in zip(batch["lengths"], batch["finished_bytes"], strict=True)]
-    return {"samples": len(samples), "fit": fit_bytes(samples + finished),
-            "finished": finished}
+    finished = [
+        (a, b)
+        for batch in figures["ai"]
+        for a, b in zip(batch["lengths"], batch["finished_bytes"], strict=True)
+    ]
+    return {"samples": len(samples), "fit": fit_bytes(samples + finished), "finished": finished}
 
 
 def main(argv=None):
@@ -355,7 +437,8 @@ def main(argv=None):
     figures["memory"] = summarize_memory(figures)
     decisions = sum(b["decisions"] for b in figures["ai"])
     figures["queue_commands_per_decision"] = round(
-        sum(b["queue_commands"] * b["decisions"] for b in figures["ai"]) / max(decisions, 1), 2)
+        sum(b["queue_commands"] * b["decisions"] for b in figures["ai"]) / max(decisions, 1), 2
+    )
     result = model(figures, args)
     report(figures, result)
     print(f"wall time {time.monotonic() - started:.0f} s (load average now {os.getloadavg()[0]:.1f})")
@@ -368,21 +451,31 @@ def main(argv=None):
 
 def report(figures, result):
     moves = figures["moves"]
-    print(f"\nper accepted move ({moves['moves']} moves in {moves['seconds']:.0f} s, "
-          f"{moves['errors']} errors): {moves['commands']} Redis commands {moves['by_command']}, "
-          f"{moves['bytes_in']} B in, {moves['bytes_out']} B out, Redis CPU {moves['redis_cpu_ms']} ms, "
-          f"API CPU {moves['api_cpu_ms']} ms")
-    print(f"{'game':10}{'level':8}{'matches':>8}{'done':>6}{'decisions':>10}{'CPU ms/dec':>12}"
-          f"{'queue cmds/dec':>16}  lengths / finished bytes")
+    print(
+        f"\nper accepted move ({moves['moves']} moves in {moves['seconds']:.0f} s, "
+        f"{moves['errors']} errors): {moves['commands']} Redis commands {moves['by_command']}, "
+        f"{moves['bytes_in']} B in, {moves['bytes_out']} B out, Redis CPU {moves['redis_cpu_ms']} ms, "
+        f"API CPU {moves['api_cpu_ms']} ms"
+    )
+    print(
+        f"{'game':10}{'level':8}{'matches':>8}{'done':>6}{'decisions':>10}{'CPU ms/dec':>12}"
+        f"{'queue cmds/dec':>16}  lengths / finished bytes"
+    )
     for b in figures["ai"]:
-        print(f"{b['game']:10}{b['level']:8}{b['matches']:>8}{b['finished']:>6}{b['decisions']:>10}"
-              f"{b['worker_cpu_ms']:>12}{b['queue_commands']:>16}  {b['lengths']} / {b['finished_bytes']}")
+        print(
+            f"{b['game']:10}{b['level']:8}{b['matches']:>8}{b['finished']:>6}{b['decisions']:>10}"
+            f"{b['worker_cpu_ms']:>12}{b['queue_commands']:>16}  {b['lengths']} / {b['finished_bytes']}"
+        )
         print(f"{'':18}mean bytes of a finished match by key: {b['finished_bytes_by_key']}")
     memory = figures["memory"]
-    print(f"hard: {figures['hard']['cpu_ms_mean']} ms CPU per decision (engine only, "
-          f"{figures['hard']['decisions']} decisions)")
-    print(f"memory of a match's keys: bytes = {memory['fit'][0]} + {memory['fit'][1]} x actions "
-          f"(least squares over {memory['samples']} samples and {len(memory['finished'])} finished matches)")
+    print(
+        f"hard: {figures['hard']['cpu_ms_mean']} ms CPU per decision (engine only, "
+        f"{figures['hard']['decisions']} decisions)"
+    )
+    print(
+        f"memory of a match's keys: bytes = {memory['fit'][0]} + {memory['fit'][1]} x actions "
+        f"(least squares over {memory['samples']} samples and {len(memory['finished'])} finished matches)"
+    )
     print(f"\nmodel: {orjson.dumps(result, option=orjson.OPT_INDENT_2).decode()}")
 
 

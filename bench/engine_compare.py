@@ -39,8 +39,13 @@ def run_tree(tree, bench_args):
     env.pop("ENGINE_BENCH_TREE", None)
     if tree is not None:
         env["ENGINE_BENCH_TREE"] = str(tree)
-    done = subprocess.run([sys.executable, str(BENCH), "--json", *bench_args], check=True,
-                          capture_output=True, text=True, env=env)
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--json", *bench_args],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     return {(r["game"], r["variant"], r["players"]): r for r in map(json.loads, done.stdout.splitlines())}
 
 
@@ -69,18 +74,24 @@ def compare(args, old_tree):
 
 
 def report(rates, against):
-    print(f"{'game':<10} {'variant':<20} {'players':>7} {'this tree':>10} {against[:10]:>10} "
-          f"{'ratio':>6}  95% interval")
+    print(
+        f"{'game':<10} {'variant':<20} {'players':>7} {'this tree':>10} {against[:10]:>10} "
+        f"{'ratio':>6}  95% interval"
+    )
     every = []
     for (game, variant, players), (new, old) in rates.items():
         logs = [math.log(n / o) for n, o in zip(new, old)]
         every.extend(logs)
         ratio, low, high = interval(logs)
-        print(f"{game:<10} {variant:<20} {players:>7} {statistics.median(new):>10.0f} "
-              f"{statistics.median(old):>10.0f} {ratio:>6.3f}  [{low:.3f}, {high:.3f}]")
+        print(
+            f"{game:<10} {variant:<20} {players:>7} {statistics.median(new):>10.0f} "
+            f"{statistics.median(old):>10.0f} {ratio:>6.3f}  [{low:.3f}, {high:.3f}]"
+        )
     ratio, low, high = interval(every)
-    print(f"all rows: ratio this tree / {against}: {ratio:.3f}, 95% interval [{low:.3f}, {high:.3f}] "
-          f"({len(every)} row-rounds)")
+    print(
+        f"all rows: ratio this tree / {against}: {ratio:.3f}, 95% interval [{low:.3f}, {high:.3f}] "
+        f"({len(every)} row-rounds)"
+    )
 
 
 def main(argv=None):

@@ -119,34 +119,47 @@ def pin_to_one_core():
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds of the engine loop per variant")
+    parser.add_argument(
+        "--seconds", type=float, default=1.0, help="CPU seconds of the engine loop per variant"
+    )
     parser.add_argument("--variants", nargs="*", default=list(tabula_env.VARIANTS))
     parser.add_argument("--obs-steps", type=int, default=3000, help="steps timed with observations")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--chunk", type=int, default=200, help="steps per turn of the loops taking turns")
     args = parser.parse_args(argv)
     pin_to_one_core()
-    print("| variant | engine steps/s | env steps/s | env/engine | env+obs steps/s | env+obs/engine "
-          "| obs µs/step | actions in space |")
+    print(
+        "| variant | engine steps/s | env steps/s | env/engine | env+obs steps/s | env+obs/engine "
+        "| obs µs/step | actions in space |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     ratios = []
     for name in args.variants:
         variant = tabula_env.get_variant(name)
         tabula_env.aec_env(name)  # build the codec and the spaces outside the timed loops
-        steps, engine_s, env_s = alternate(started(engine_play(variant, args.seed)),
-                                           started(env_play(variant, args.seed, observe=False)),
-                                           args.chunk, seconds=args.seconds)
+        steps, engine_s, env_s = alternate(
+            started(engine_play(variant, args.seed)),
+            started(env_play(variant, args.seed, observe=False)),
+            args.chunk,
+            seconds=args.seconds,
+        )
         bare, env = steps / engine_s, steps / env_s
         # Observations cost far more than a step: timed on the first --obs-steps steps only,
         # against the environment's own time for the same steps.
-        head, env_head, obs_head = alternate(started(env_play(variant, args.seed, observe=False)),
-                                             started(env_play(variant, args.seed, observe=True)),
-                                             args.chunk, steps=min(steps, args.obs_steps))
+        head, env_head, obs_head = alternate(
+            started(env_play(variant, args.seed, observe=False)),
+            started(env_play(variant, args.seed, observe=True)),
+            args.chunk,
+            steps=min(steps, args.obs_steps),
+        )
         with_obs = head / obs_head
         obs_us = max(0.0, (obs_head - env_head) / head * 1e6)
         ratios.append(env / bare)
-        print(f"| {name} | {bare:,.0f} | {env:,.0f} | {env / bare:.2f} | {with_obs:,.0f} | {with_obs / bare:.2f} "
-              f"| {obs_us:,.0f} | {tabula_env.codec_for(variant).size:,} |", flush=True)
+        print(
+            f"| {name} | {bare:,.0f} | {env:,.0f} | {env / bare:.2f} | {with_obs:,.0f} | {with_obs / bare:.2f} "
+            f"| {obs_us:,.0f} | {tabula_env.codec_for(variant).size:,} |",
+            flush=True,
+        )
     print(f"\nenv/engine ratio: min {min(ratios):.2f}, median {float(np.median(ratios)):.2f} (goal >= 0.7)")
 
 

@@ -140,8 +140,13 @@ def default_options(game, players):
 def create_human_match(http, game, players, seed):
     """POST a match of ``game`` with the default options and ``players``
     human seats from ``seed``; returns ``(match id, {seat: token}, match)``."""
-    body = {"game": game.id, "options": default_options(game, players), "seed": seed, "dice": "reproducible",
-            "seats": [{"kind": "human", "name": f"bench{i}"} for i in range(players)]}
+    body = {
+        "game": game.id,
+        "options": default_options(game, players),
+        "seed": seed,
+        "dice": "reproducible",
+        "seats": [{"kind": "human", "name": f"bench{i}"} for i in range(players)],
+    }
     status, reply, _ = http.call("POST", "/v1/matches", body)
     if status != 201:
         raise RuntimeError(f"POST /v1/matches -> {status}: {reply}")
@@ -164,7 +169,11 @@ class MatchPlayer:
         seed = self.rng.randrange(1 << 31)
         self.match_id, self.tokens, match = create_human_match(self.http, self.game, self.players, seed)
         self._follow(match)
-        self.state = self.game.setup(self.players, default_options(self.game, self.players), seed) if self.use_local else None
+        self.state = (
+            self.game.setup(self.players, default_options(self.game, self.players), seed)
+            if self.use_local
+            else None
+        )
 
     def _follow(self, match):
         self.version = match["version"]
@@ -176,15 +185,15 @@ class MatchPlayer:
             return self.game.legal_actions(self.state, seat)
         started = time.monotonic()
         status, reply, seconds = self.http.call(
-            "GET", f"/v1/matches/{self.match_id}/actions", token=self.tokens[seat])
+            "GET", f"/v1/matches/{self.match_id}/actions", token=self.tokens[seat]
+        )
         self.recorder.add("actions", started, seconds, ok=status == 200)
         return reply["actions"] if status == 200 else []
 
     def _resync(self, seat):
         """After a refused move: trust the server from now on."""
         self.state = None
-        status, reply, _ = self.http.call(
-            "GET", f"/v1/matches/{self.match_id}", token=self.tokens[seat])
+        status, reply, _ = self.http.call("GET", f"/v1/matches/{self.match_id}", token=self.tokens[seat])
         if status != 200:
             raise RuntimeError(f"GET match -> {status}: {reply}")
         self._follow(reply)
@@ -201,8 +210,11 @@ class MatchPlayer:
         action = self.rng.choice(actions)
         started = time.monotonic()
         status, reply, seconds = self.http.call(
-            "POST", f"/v1/matches/{self.match_id}/actions",
-            {"action": action, "version": self.version}, token=self.tokens[seat])
+            "POST",
+            f"/v1/matches/{self.match_id}/actions",
+            {"action": action, "version": self.version},
+            token=self.tokens[seat],
+        )
         self.recorder.add("move", started, seconds, ok=status == 200)
         if status != 200:
             self._resync(seat)
@@ -267,8 +279,12 @@ class ScriptedPlayer:
         seat, action = self.pending.pop()
         started = time.monotonic()
         status, _reply, seconds = self.http.call(
-            "POST", f"/v1/matches/{self.match_id}/actions",
-            {"action": action, "version": self.version}, token=self.tokens[seat], parse=False)
+            "POST",
+            f"/v1/matches/{self.match_id}/actions",
+            {"action": action, "version": self.version},
+            token=self.tokens[seat],
+            parse=False,
+        )
         self.recorder.add("move", started, seconds, ok=status == 200)
         if status == 200:
             self.version += 1
@@ -349,8 +365,11 @@ class CpuMeter:
         self.used = {"server": 0.0, "redis": 0.0, "client": 0.0}
 
     def _sample(self):
-        return {"server": cpu_seconds(self.server_pids), "redis": cpu_seconds(self.redis_pids),
-                "client": time.process_time()}
+        return {
+            "server": cpu_seconds(self.server_pids),
+            "redis": cpu_seconds(self.redis_pids),
+            "client": time.process_time(),
+        }
 
     def measure(self, run):
         before = self._sample()
@@ -367,12 +386,25 @@ class Gunicorn:
         self.port = free_port()
         self.workers = args.workers
         self.ready_dir = tempfile.mkdtemp(prefix="tabula-bench-ready-")
-        env = dict(env, TABULA_BIND=f"127.0.0.1:{self.port}", WEB_CONCURRENCY=str(args.workers),
-                   GUNICORN_THREADS=str(args.threads), GUNICORN_ACCESSLOG="off",
-                   GUNICORN_MAX_REQUESTS="0", GUNICORN_LOGLEVEL="warning",
-                   GUNICORN_READY_DIR=self.ready_dir)
-        command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
-                   *extra, app]
+        env = dict(
+            env,
+            TABULA_BIND=f"127.0.0.1:{self.port}",
+            WEB_CONCURRENCY=str(args.workers),
+            GUNICORN_THREADS=str(args.threads),
+            GUNICORN_ACCESSLOG="off",
+            GUNICORN_MAX_REQUESTS="0",
+            GUNICORN_LOGLEVEL="warning",
+            GUNICORN_READY_DIR=self.ready_dir,
+        )
+        command = [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            str(ROOT / "deploy" / "gunicorn.conf.py"),
+            *extra,
+            app,
+        ]
         self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
 
     def wait_healthy(self, timeout=60):
@@ -385,8 +417,10 @@ class Gunicorn:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"gunicorn exited with status {self.proc.returncode}")
             try:
-                if (len(os.listdir(self.ready_dir)) >= self.workers
-                        and Http(self.port).call("GET", "/healthz")[0] == 200):
+                if (
+                    len(os.listdir(self.ready_dir)) >= self.workers
+                    and Http(self.port).call("GET", "/healthz")[0] == 200
+                ):
                     return self
             except OSError:
                 pass
@@ -408,8 +442,7 @@ class Phase:
 
     def __init__(self, client_class, server, redis_pid, args):
         self.recorders = [Recorder(float("inf")) for _ in range(args.clients)]
-        self.clients = [client_class(server.port, self.recorders[i], i, args)
-                        for i in range(args.clients)]
+        self.clients = [client_class(server.port, self.recorders[i], i, args) for i in range(args.clients)]
         self.counted_s = 0.0
         self.cpu = CpuMeter(server.proc.pid, redis_pid)
 
@@ -435,8 +468,9 @@ class Phase:
     def cpu_ms_per_request(self):
         """``{"server", "redis", "client"}`` CPU milliseconds per counted request
         (of every kind the phase sends)."""
-        counted = sum(sum(map(len, r.latencies.values())) + sum(r.errors.values())
-                      for r in self.recorders) or 1
+        counted = (
+            sum(sum(map(len, r.latencies.values())) + sum(r.errors.values()) for r in self.recorders) or 1
+        )
         return {key: round(1000 * used / counted, 3) for key, used in self.cpu.used.items()}
 
 
@@ -459,16 +493,27 @@ def summarize(recorders, seconds, kind):
     def pct(p):
         return round(1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))], 2)
 
-    return {"count": len(latencies), "per_s": round(len(latencies) / seconds, 1),
-            "p50_ms": pct(0.50), "p99_ms": pct(0.99), "errors": errors}
+    return {
+        "count": len(latencies),
+        "per_s": round(len(latencies) / seconds, 1),
+        "p50_ms": pct(0.50),
+        "p99_ms": pct(0.99),
+        "errors": errors,
+    }
 
 
 def start_servers(redis_url, args):
-    service_env = dict(os.environ, REDIS_URL=redis_url, RQ_REDIS_URL=redis_url,
-                       RATE_LIMIT=str(10**9), CREATE_RATE_LIMIT=str(10**9))  # the benchmark is not abuse
+    service_env = dict(
+        os.environ,
+        REDIS_URL=redis_url,
+        RQ_REDIS_URL=redis_url,
+        RATE_LIMIT=str(10**9),
+        CREATE_RATE_LIMIT=str(10**9),
+    )  # the benchmark is not abuse
     service = Gunicorn("service:create_app()", service_env, args)
-    trivial = Gunicorn("trivial_app:create_app()", dict(os.environ), args,
-                       extra=("--pythonpath", str(ROOT / "bench")))
+    trivial = Gunicorn(
+        "trivial_app:create_app()", dict(os.environ), args, extra=("--pythonpath", str(ROOT / "bench"))
+    )
     return service.wait_healthy(), trivial.wait_healthy()
 
 
@@ -484,12 +529,15 @@ def measure(args):
         finally:
             for server in servers:
                 server.stop()
-    result = {"move": summarize(moves.recorders, moves.counted_s, "move"),
-              "actions": summarize(moves.recorders, moves.counted_s, "actions"),
-              "cpu_ms": {"move": moves.cpu_ms_per_request()},
-              "script_top_ups": sum(getattr(c.player, "top_ups", 0) for c in moves.clients)}
-    result["trivial"] = (summarize(trivial.recorders, trivial.counted_s, "echo") if trivial
-                         else summarize([], 1, "echo"))
+    result = {
+        "move": summarize(moves.recorders, moves.counted_s, "move"),
+        "actions": summarize(moves.recorders, moves.counted_s, "actions"),
+        "cpu_ms": {"move": moves.cpu_ms_per_request()},
+        "script_top_ups": sum(getattr(c.player, "top_ups", 0) for c in moves.clients),
+    }
+    result["trivial"] = (
+        summarize(trivial.recorders, trivial.counted_s, "echo") if trivial else summarize([], 1, "echo")
+    )
     if trivial:
         result["cpu_ms"]["trivial"] = trivial.cpu_ms_per_request()
     return result
@@ -499,48 +547,65 @@ def measure_observability(args):
     """Moves/s with metrics and the request log on (``PROMETHEUS_MULTIPROC_DIR``,
     ``METRICS=1``, ``REQUEST_LOG=1``, JSON lines to a file) against both off
     (``METRICS=0``, ``REQUEST_LOG=0``), two servers measured in alternating rounds."""
-    base = dict(os.environ, RATE_LIMIT=str(10**9), CREATE_RATE_LIMIT=str(10**9), LOGLEVEL="INFO",
-                LOG_FORMAT="json")
+    base = dict(
+        os.environ, RATE_LIMIT=str(10**9), CREATE_RATE_LIMIT=str(10**9), LOGLEVEL="INFO", LOG_FORMAT="json"
+    )
     base.pop("PROMETHEUS_MULTIPROC_DIR", None)
     work = Path(tempfile.mkdtemp(prefix="tabula-bench-obs-"))
     (work / "prometheus").mkdir()
     with RedisProcess() as redis_server, open(work / "requests.log", "wb") as log:
         env = dict(base, REDIS_URL=redis_server.url, RQ_REDIS_URL=redis_server.url)
-        on = Gunicorn("service:create_app()", dict(env, METRICS="1", REQUEST_LOG="1",
-                      PROMETHEUS_MULTIPROC_DIR=str(work / "prometheus")), args, log=log)
+        on = Gunicorn(
+            "service:create_app()",
+            dict(env, METRICS="1", REQUEST_LOG="1", PROMETHEUS_MULTIPROC_DIR=str(work / "prometheus")),
+            args,
+            log=log,
+        )
         off = Gunicorn("service:create_app()", dict(env, METRICS="0", REQUEST_LOG="0"), args)
         try:
             on.wait_healthy()
             off.wait_healthy()
-            phases = {"on": Phase(MoveClient, on, redis_server.proc.pid, args),
-                      "off": Phase(MoveClient, off, redis_server.proc.pid, args)}
+            phases = {
+                "on": Phase(MoveClient, on, redis_server.proc.pid, args),
+                "off": Phase(MoveClient, off, redis_server.proc.pid, args),
+            }
             run_interleaved(list(phases.values()), args)
         finally:
             on.stop()
             off.stop()
         lines = (work / "requests.log").read_bytes().count(b'"logger":"tabula.request"')
     shutil.rmtree(work, ignore_errors=True)
-    result = {name: {"move": summarize(phase.recorders, phase.counted_s, "move"),
-                     "cpu_ms": phase.cpu_ms_per_request()} for name, phase in phases.items()}
+    result = {
+        name: {
+            "move": summarize(phase.recorders, phase.counted_s, "move"),
+            "cpu_ms": phase.cpu_ms_per_request(),
+        }
+        for name, phase in phases.items()
+    }
     result["request_log_lines"] = lines
     return result
 
 
 def report_observability(args, result):
-    print(f"\nmetrics + request log on vs off: clients={args.clients} gunicorn={args.workers} "
-          f"workers x {args.threads} threads, {args.duration:.0f} s per server in {args.rounds} "
-          f"alternating rounds (load average now {os.getloadavg()[0]:.1f})")
-    print(f"{'':6}{'moves':>8}{'per s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
-          f"{'server CPU ms/move':>20}")
+    print(
+        f"\nmetrics + request log on vs off: clients={args.clients} gunicorn={args.workers} "
+        f"workers x {args.threads} threads, {args.duration:.0f} s per server in {args.rounds} "
+        f"alternating rounds (load average now {os.getloadavg()[0]:.1f})"
+    )
+    print(f"{'':6}{'moves':>8}{'per s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}{'server CPU ms/move':>20}")
     for name in ("on", "off"):
         row, cpu = result[name]["move"], result[name]["cpu_ms"]
-        print(f"{name:6}{row['count']:>8}{row['per_s']:>10}{row['p50_ms']!s:>9}{row['p99_ms']!s:>9}"
-              f"{row['errors']:>8}{cpu['server']:>20.3f}")
+        print(
+            f"{name:6}{row['count']:>8}{row['per_s']:>10}{row['p50_ms']!s:>9}{row['p99_ms']!s:>9}"
+            f"{row['errors']:>8}{cpu['server']:>20.3f}"
+        )
     print(f"request log lines written (on): {result['request_log_lines']}")
     ratio = result["on"]["move"]["per_s"] / result["off"]["move"]["per_s"]
     cpu_ratio = result["off"]["cpu_ms"]["server"] / result["on"]["cpu_ms"]["server"]
-    print(f"ratio moves/s on over off: {ratio:.3f}; server CPU per move off over on: "
-          f"{cpu_ratio:.3f} (target >= 0.95)")
+    print(
+        f"ratio moves/s on over off: {ratio:.3f}; server CPU per move off over on: "
+        f"{cpu_ratio:.3f} (target >= 0.95)"
+    )
     return round(ratio, 3)
 
 
@@ -550,25 +615,38 @@ def parse_args(argv=None):
     # (client, worker, Redis, worker) measures waiting rather than capacity.
     parser.add_argument("--clients", type=int, default=32, help="concurrent clients (threads)")
     parser.add_argument("--duration", type=float, default=15.0, help="counted seconds per phase")
-    parser.add_argument("--warmup", type=float, default=2.0,
-                        help="uncounted seconds before each phase's first round")
+    parser.add_argument(
+        "--warmup", type=float, default=2.0, help="uncounted seconds before each phase's first round"
+    )
     parser.add_argument("--max-moves", type=int, default=200_000, help="request cap per phase")
     parser.add_argument("--players", type=int, default=4, help="seats per match (all human)")
-    parser.add_argument("--legal", choices=("script", "local", "server"), default="script",
-                        help="where clients get legal actions (see module docstring)")
-    parser.add_argument("--script-moves", type=int, default=None,
-                        help="with --legal script: moves each client plays beforehand "
-                             "(default: 400 per counted or warm-up second)")
+    parser.add_argument(
+        "--legal",
+        choices=("script", "local", "server"),
+        default="script",
+        help="where clients get legal actions (see module docstring)",
+    )
+    parser.add_argument(
+        "--script-moves",
+        type=int,
+        default=None,
+        help="with --legal script: moves each client plays beforehand "
+        "(default: 400 per counted or warm-up second)",
+    )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=16, help="gunicorn threads per worker")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the result as JSON too")
-    parser.add_argument("--rounds", type=int, default=3,
-                        help="alternating rounds per phase (the duration is split)")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="alternating rounds per phase (the duration is split)"
+    )
     parser.add_argument("--moves-only", action="store_true", help="skip the trivial app")
-    parser.add_argument("--observability", action="store_true",
-                        help="instead: moves/s with metrics and the request log on versus off "
-                             "(METRICS, REQUEST_LOG), two servers in alternating rounds")
+    parser.add_argument(
+        "--observability",
+        action="store_true",
+        help="instead: moves/s with metrics and the request log on versus off "
+        "(METRICS, REQUEST_LOG), two servers in alternating rounds",
+    )
     args = parser.parse_args(argv)
     if args.script_moves is None:
         # No client here has sustained 200 moves/s: twice that is ample.
@@ -579,24 +657,30 @@ def parse_args(argv=None):
 def report(args, result):
     trivial = result["trivial"]
     ratio = result["move"]["per_s"] / trivial["per_s"] if trivial["per_s"] else 0.0
-    print(f"\nclients={args.clients} gunicorn={args.workers} workers x {args.threads} threads "
-          f"legal={args.legal} counted {args.duration:.0f} s per phase in {args.rounds} rounds "
-          f"(load average now {os.getloadavg()[0]:.1f})")
+    print(
+        f"\nclients={args.clients} gunicorn={args.workers} workers x {args.threads} threads "
+        f"legal={args.legal} counted {args.duration:.0f} s per phase in {args.rounds} rounds "
+        f"(load average now {os.getloadavg()[0]:.1f})"
+    )
     print(f"{'':18}{'count':>8}{'per s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}")
-    rows = [("moves (POST)", result["move"]), ("GET /actions", result["actions"]),
-            ("trivial POST", trivial)]
+    rows = [("moves (POST)", result["move"]), ("GET /actions", result["actions"]), ("trivial POST", trivial)]
     for label, row in rows:
         if row["count"] or row["errors"]:
-            print(f"{label:18}{row['count']:>8}{row['per_s']:>10}{row['p50_ms']!s:>9}"
-                  f"{row['p99_ms']!s:>9}{row['errors']:>8}")
-    print("CPU ms per counted request (the moves phase also creates a match now and "
-          "then and, with --legal server, reads /actions):")
+            print(
+                f"{label:18}{row['count']:>8}{row['per_s']:>10}{row['p50_ms']!s:>9}"
+                f"{row['p99_ms']!s:>9}{row['errors']:>8}"
+            )
+    print(
+        "CPU ms per counted request (the moves phase also creates a match now and "
+        "then and, with --legal server, reads /actions):"
+    )
     for label, cpu in result["cpu_ms"].items():
-        print(f"  {label:8} server {cpu['server']:.3f}  redis {cpu['redis']:.3f}  "
-              f"client {cpu['client']:.3f}")
+        print(f"  {label:8} server {cpu['server']:.3f}  redis {cpu['redis']:.3f}  client {cpu['client']:.3f}")
     if result["script_top_ups"]:
-        print(f"  (clients ran out of scripted moves {result['script_top_ups']} times and played "
-              "more during the phase: raise --script-moves)")
+        print(
+            f"  (clients ran out of scripted moves {result['script_top_ups']} times and played "
+            "more during the phase: raise --script-moves)"
+        )
     if trivial["per_s"]:
         print(f"ratio moves/s over trivial requests/s: {ratio:.2f} (target >= 0.5)")
     return round(ratio, 3)
@@ -609,8 +693,11 @@ def main(argv=None):
         ratio = report_observability(args, result)
         if args.json:
             print(orjson.dumps({"args": vars(args), **result, "ratio": ratio}).decode())
-        return 0 if all(result[k]["move"]["count"] and not result[k]["move"]["errors"]
-                        for k in ("on", "off")) else 1
+        return (
+            0
+            if all(result[k]["move"]["count"] and not result[k]["move"]["errors"] for k in ("on", "off"))
+            else 1
+        )
     result = measure(args)
     ratio = report(args, result)
     if args.json:

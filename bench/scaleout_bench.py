@@ -54,9 +54,38 @@ from service.redis_process import RedisProcess  # noqa: E402
 from tests.cluster.servers import ClusterServers, SentinelServers  # noqa: E402
 
 # Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
-T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-        2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+T975 = [
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+]
 
 
 def t_interval_ratio(numerators, denominators):
@@ -96,9 +125,17 @@ class Config:
 
 
 def service_env(redis_url, mode, queue_url, wait):
-    return dict(os.environ, REDIS_URL=redis_url, REDIS_MODE=mode, RQ_REDIS_URL=queue_url,
-                REDIS_WAIT_REPLICAS=str(wait), REDIS_WAIT_TIMEOUT_MS="1000",
-                RATE_LIMIT=str(10**9), CREATE_RATE_LIMIT=str(10**9), REQUEST_LOG="0")
+    return dict(
+        os.environ,
+        REDIS_URL=redis_url,
+        REDIS_MODE=mode,
+        RQ_REDIS_URL=queue_url,
+        REDIS_WAIT_REPLICAS=str(wait),
+        REDIS_WAIT_TIMEOUT_MS="1000",
+        RATE_LIMIT=str(10**9),
+        CREATE_RATE_LIMIT=str(10**9),
+        REQUEST_LOG="0",
+    )
 
 
 def start_topologies(stack, args):
@@ -108,16 +145,17 @@ def start_topologies(stack, args):
     standalone = stack.enter_context(RedisProcess())
     cluster = stack.enter_context(ClusterServers(work / "cluster"))
     configs = [
-        Config("standalone", service_env(standalone.url, "standalone", queue.url, 0),
-               [standalone.proc.pid]),
+        Config("standalone", service_env(standalone.url, "standalone", queue.url, 0), [standalone.proc.pid]),
         Config("cluster", service_env(cluster.url, "cluster", queue.url, 0), cluster.pids()),
         Config("cluster+wait", service_env(cluster.url, "cluster", queue.url, 1), cluster.pids()),
     ]
     if args.sentinel:
         sentinel = stack.enter_context(SentinelServers(work / "sentinel"))
         pids = [sentinel.by_port[sentinel.primary_port].pid, sentinel.by_port[sentinel.replica_port].pid]
-        configs += [Config("sentinel", service_env(sentinel.url, "sentinel", queue.url, 0), pids),
-                    Config("sentinel+wait", service_env(sentinel.url, "sentinel", queue.url, 1), pids)]
+        configs += [
+            Config("sentinel", service_env(sentinel.url, "sentinel", queue.url, 0), pids),
+            Config("sentinel+wait", service_env(sentinel.url, "sentinel", queue.url, 1), pids),
+        ]
     return configs
 
 
@@ -147,17 +185,21 @@ def results(configs):
     out = {}
     for config in configs:
         phase = config.phase
-        out[config.name] = {**summarize(phase.recorders, phase.counted_s, "move"),
-                            "round_rates": [round(r, 1) for r in config.rates],
-                            "cpu_ms": phase.cpu_ms_per_request()}
+        out[config.name] = {
+            **summarize(phase.recorders, phase.counted_s, "move"),
+            "round_rates": [round(r, 1) for r in config.rates],
+            "cpu_ms": phase.cpu_ms_per_request(),
+        }
     return out
 
 
-RATIOS = (("cluster / standalone", "cluster", "standalone"),
-          ("cluster+wait / cluster (WAIT cost)", "cluster+wait", "cluster"),
-          ("cluster+wait / standalone", "cluster+wait", "standalone"),
-          ("sentinel / standalone", "sentinel", "standalone"),
-          ("sentinel+wait / sentinel (WAIT cost)", "sentinel+wait", "sentinel"))
+RATIOS = (
+    ("cluster / standalone", "cluster", "standalone"),
+    ("cluster+wait / cluster (WAIT cost)", "cluster+wait", "cluster"),
+    ("cluster+wait / standalone", "cluster+wait", "standalone"),
+    ("sentinel / standalone", "sentinel", "standalone"),
+    ("sentinel+wait / sentinel (WAIT cost)", "sentinel+wait", "sentinel"),
+)
 
 
 def ratios(configs, measure="rates"):
@@ -176,15 +218,21 @@ def ratios(configs, measure="rates"):
 
 
 def report(args, table, ratio_table, cpu_table):
-    print(f"\nclients={args.clients} gunicorn={args.workers} workers x {args.threads} threads, "
-          f"{args.rounds} rounds x {args.round_s:.0f} s per configuration "
-          f"(load average now {os.getloadavg()[0]:.1f})")
-    print(f"{'':15}{'moves':>8}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
-          f"{'API CPU ms':>12}{'Redis CPU ms':>14}  per-round moves/s")
+    print(
+        f"\nclients={args.clients} gunicorn={args.workers} workers x {args.threads} threads, "
+        f"{args.rounds} rounds x {args.round_s:.0f} s per configuration "
+        f"(load average now {os.getloadavg()[0]:.1f})"
+    )
+    print(
+        f"{'':15}{'moves':>8}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
+        f"{'API CPU ms':>12}{'Redis CPU ms':>14}  per-round moves/s"
+    )
     for name, row in table.items():
         cpu = row["cpu_ms"]
-        print(f"{name:15}{row['count']:>8}{row['per_s']:>9}{row['p50_ms']!s:>9}{row['p99_ms']!s:>9}"
-              f"{row['errors']:>8}{cpu['server']:>12.3f}{cpu['redis']:>14.3f}  {row['round_rates']}")
+        print(
+            f"{name:15}{row['count']:>8}{row['per_s']:>9}{row['p50_ms']!s:>9}{row['p99_ms']!s:>9}"
+            f"{row['errors']:>8}{cpu['server']:>12.3f}{cpu['redis']:>14.3f}  {row['round_rates']}"
+        )
     print("ratios of moves/s (geometric mean of per-round ratios, 95% t-interval over rounds):")
     for label, (mean, low, high) in ratio_table.items():
         print(f"  {label:38} {mean:.3f}  [{low:.3f}, {high:.3f}]")
@@ -197,14 +245,20 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=16, help="concurrent clients per configuration")
     parser.add_argument("--rounds", type=int, default=6, help="rounds (each runs every configuration)")
-    parser.add_argument("--round-s", type=float, default=4.0, help="counted seconds per configuration per round")
+    parser.add_argument(
+        "--round-s", type=float, default=4.0, help="counted seconds per configuration per round"
+    )
     parser.add_argument("--warmup", type=float, default=2.0, help="uncounted seconds before each first round")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=16, help="gunicorn threads per worker")
     parser.add_argument("--players", type=int, default=4, help="seats per match (all human)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--no-sentinel", dest="sentinel", action="store_false",
-                        help="skip the primary + replica (sentinel) configurations")
+    parser.add_argument(
+        "--no-sentinel",
+        dest="sentinel",
+        action="store_false",
+        help="skip the primary + replica (sentinel) configurations",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON too")
     args = parser.parse_args(argv)
     # What http_bench's clients read: scripted moves, enough for 150 moves/s
@@ -229,8 +283,11 @@ def main(argv=None):
     report(args, table, ratio_table, cpu_table)
     print(f"wall time {time.monotonic() - started:.0f} s")
     if args.json:
-        print(orjson.dumps({"args": vars(args), "configs": table, "ratios": ratio_table,
-                            "cpu_ratios": cpu_table}).decode())
+        print(
+            orjson.dumps(
+                {"args": vars(args), "configs": table, "ratios": ratio_table, "cpu_ratios": cpu_table}
+            ).decode()
+        )
     return 0 if all(row["count"] and not row["errors"] for row in table.values()) else 1
 
 

@@ -62,6 +62,7 @@ def worker_pids(server):
 
 # --- the stream clients (asyncio, in a thread of their own) ---------------------
 
+
 class Streams:
     def __init__(self, port, targets):
         self.port = port
@@ -105,8 +106,12 @@ class Streams:
             self.failed += 1
             return
         auth = f"Authorization: Bearer {token}\r\n" if token else ""
-        writer.write((f"GET /v1/matches/{match_id}/stream HTTP/1.1\r\nHost: bench\r\n"
-                      f"Accept: text/event-stream\r\n{auth}\r\n").encode())
+        writer.write(
+            (
+                f"GET /v1/matches/{match_id}/stream HTTP/1.1\r\nHost: bench\r\n"
+                f"Accept: text/event-stream\r\n{auth}\r\n"
+            ).encode()
+        )
         first = True
         received = self.received
         try:
@@ -135,6 +140,7 @@ class Streams:
 
 
 # --- moves in the streamed matches ---------------------------------------------
+
 
 class Mover(threading.Thread):
     """Random legal moves in its matches, round robin, at about ``rate`` moves/s."""
@@ -172,9 +178,12 @@ class Mover(threading.Thread):
             entry[3][:] = match["to_act"] if status == 200 else []
             return
         sent = time.perf_counter()
-        status, reply, _ = self.http.call("POST", f"/v1/matches/{match_id}/actions",
-                                          {"action": self.rng.choice(listed["actions"]),
-                                           "version": listed["version"]}, token=token)
+        status, reply, _ = self.http.call(
+            "POST",
+            f"/v1/matches/{match_id}/actions",
+            {"action": self.rng.choice(listed["actions"]), "version": listed["version"]},
+            token=token,
+        )
         if status == 200:
             self.moves += 1
             for event in reply["events"]:
@@ -184,25 +193,45 @@ class Mover(threading.Thread):
 
 # --- the run --------------------------------------------------------------------
 
+
 def pct(values, p):
     values = sorted(values)
     return values[min(len(values) - 1, int(p * len(values)))] if values else None
 
 
 def move_phase(server, redis_pid, args, label):
-    bench_args = http_bench.parse_args(["--clients", str(args.move_clients), "--seed", str(args.seed),
-                                        "--players", "4", "--workers", str(args.workers)])
+    bench_args = http_bench.parse_args(
+        [
+            "--clients",
+            str(args.move_clients),
+            "--seed",
+            str(args.seed),
+            "--players",
+            "4",
+            "--workers",
+            str(args.workers),
+        ]
+    )
     phase = Phase(MoveClient, server, redis_pid, bench_args)
     phase.run_round(1.0, args.move_s, 10**9)
     result = summarize(phase.recorders, phase.counted_s, "move")
-    print(f"  moves, {label}: {result['per_s']} moves/s, p50 {result['p50_ms']} ms, "
-          f"p99 {result['p99_ms']} ms, errors {result['errors']}", flush=True)
+    print(
+        f"  moves, {label}: {result['per_s']} moves/s, p50 {result['p50_ms']} ms, "
+        f"p99 {result['p99_ms']} ms, errors {result['errors']}",
+        flush=True,
+    )
     return result["per_s"]
 
 
 def run(args):
-    env = dict(os.environ, RATE_LIMIT=str(10**9), CREATE_RATE_LIMIT=str(10**9),
-               STREAM_KEEPALIVE_S="15", LOG_LEVEL="WARNING", REQUEST_LOG="0")
+    env = dict(
+        os.environ,
+        RATE_LIMIT=str(10**9),
+        CREATE_RATE_LIMIT=str(10**9),
+        STREAM_KEEPALIVE_S="15",
+        LOG_LEVEL="WARNING",
+        REQUEST_LOG="0",
+    )
     with RedisProcess() as redis_server:
         env.update(REDIS_URL=redis_server.url, RQ_REDIS_URL=redis_server.url)
         bench_args = argparse.Namespace(workers=args.workers, threads=16)
@@ -212,13 +241,16 @@ def run(args):
             http = Http(server.port)
             matches = []
             for index in range(args.matches):
-                status, reply, _ = http.call("POST", "/v1/matches", {
-                    "game": "anno1503", "seats": [{"kind": "human"}, {"kind": "human"}]})
+                status, reply, _ = http.call(
+                    "POST",
+                    "/v1/matches",
+                    {"game": "anno1503", "seats": [{"kind": "human"}, {"kind": "human"}]},
+                )
                 assert status == 201, reply
-                matches.append((index, reply["match"]["id"], reply["tokens"],
-                                list(reply["match"]["to_act"])))
-            print(f"{args.matches} matches, {args.streams} streams, {args.workers} gevent workers",
-                  flush=True)
+                matches.append((index, reply["match"]["id"], reply["tokens"], list(reply["match"]["to_act"])))
+            print(
+                f"{args.matches} matches, {args.streams} streams, {args.workers} gevent workers", flush=True
+            )
 
             before_moves = move_phase(server, redis_server.proc.pid, args, "no stream open")
             time.sleep(1)
@@ -234,21 +266,26 @@ def run(args):
             started = time.monotonic()
             streams = Streams(server.port, targets)
             streams.start()
-            print(f"  opened {streams.opened} streams in {time.monotonic() - started:.1f} s "
-                  f"({streams.failed} failed)", flush=True)
+            print(
+                f"  opened {streams.opened} streams in {time.monotonic() - started:.1f} s "
+                f"({streams.failed} failed)",
+                flush=True,
+            )
             time.sleep(2)
             rss_after = rss_kb(worker_pids(server))
             clients_after = len(client.client_list())
 
-            idle_moves = move_phase(server, redis_server.proc.pid, args,
-                                    f"{streams.opened} idle streams open")
+            idle_moves = move_phase(
+                server, redis_server.proc.pid, args, f"{streams.opened} idle streams open"
+            )
 
             # Live: moves in the streamed matches.
             sent_at = {}
             until = time.monotonic() + args.live_s
-            per_mover = [matches[i::args.movers] for i in range(args.movers)]
-            movers = [Mover(server.port, chunk, args.move_rate / args.movers, until, sent_at)
-                      for chunk in per_mover]
+            per_mover = [matches[i :: args.movers] for i in range(args.movers)]
+            movers = [
+                Mover(server.port, chunk, args.move_rate / args.movers, until, sent_at) for chunk in per_mover
+            ]
             mark = len(streams.received)
             live_started = time.perf_counter()
             for mover in movers:
@@ -268,21 +305,33 @@ def run(args):
 
     per_stream_kb = (rss_after - rss_before) / max(1, streams.opened)
     print()
-    print(f"streams open:                 {streams.opened} (failed {streams.failed}, "
-          f"ended early {streams.ended})")
-    print(f"live phase:                   {moves} moves in {live_s:.1f} s "
-          f"({moves / live_s:.0f} moves/s), {len(sent_at)} events committed")
+    print(
+        f"streams open:                 {streams.opened} (failed {streams.failed}, "
+        f"ended early {streams.ended})"
+    )
+    print(
+        f"live phase:                   {moves} moves in {live_s:.1f} s "
+        f"({moves / live_s:.0f} moves/s), {len(sent_at)} events committed"
+    )
     print(f"events delivered:             {len(received)} ({len(received) / live_s:.0f} events/s)")
     if latencies:
-        print(f"commit-to-delivery latency:   p50 {pct(latencies, 0.5):.1f} ms, "
-              f"p99 {pct(latencies, 0.99):.1f} ms, max {max(latencies):.1f} ms  (goal p99 <= 250 ms)")
-    print(f"memory per open stream:       {per_stream_kb:.1f} KB  (workers' RSS {rss_before / 1024:.0f} MB"
-          f" -> {rss_after / 1024:.0f} MB; goal <= 64 KB)")
-    print(f"Redis connections:            {clients_before} without streams, {clients_after} with "
-          f"{streams.opened} idle, {clients_live} while live  (goal: independent of the streams)")
+        print(
+            f"commit-to-delivery latency:   p50 {pct(latencies, 0.5):.1f} ms, "
+            f"p99 {pct(latencies, 0.99):.1f} ms, max {max(latencies):.1f} ms  (goal p99 <= 250 ms)"
+        )
+    print(
+        f"memory per open stream:       {per_stream_kb:.1f} KB  (workers' RSS {rss_before / 1024:.0f} MB"
+        f" -> {rss_after / 1024:.0f} MB; goal <= 64 KB)"
+    )
+    print(
+        f"Redis connections:            {clients_before} without streams, {clients_after} with "
+        f"{streams.opened} idle, {clients_live} while live  (goal: independent of the streams)"
+    )
     ratio = idle_moves / before_moves if before_moves else 0
-    print(f"moves/s (http_bench clients): {before_moves} without streams, {idle_moves} with "
-          f"{streams.opened} idle streams: ratio {ratio:.2f}  (goal >= 0.9)")
+    print(
+        f"moves/s (http_bench clients): {before_moves} without streams, {idle_moves} with "
+        f"{streams.opened} idle streams: ratio {ratio:.2f}  (goal >= 0.9)"
+    )
 
 
 def parse_args(argv=None):

@@ -37,8 +37,7 @@ bind = os.environ.get("TABULA_BIND") or os.environ.get("BIND", "0.0.0.0:8000")
 
 # gevent, with gunicorn's own refusals (414, 431, 400 on malformed HTTP) in
 # the contract's JSON shape; GUNICORN_WORKER_CLASS=gevent for the plain one.
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS",
-                              "service.gunicorn_worker.JsonErrorGeventWorker")
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "service.gunicorn_worker.JsonErrorGeventWorker")
 # gevent: the concurrent connections (open streams included) of one worker.
 worker_connections = _int_env("GUNICORN_WORKER_CONNECTIONS", 4000)
 # WEB_CONCURRENCY is gunicorn's own convention for the worker count; about

@@ -201,9 +201,7 @@ class Game(Generic[StateT]):
             raise NotYourTurnError(f"seat {seat} has nothing to decide now", seat=seat)
         spec = check_shape(action, self.action_specs)
         if spec.name not in self._available_types(state, seat):
-            raise IllegalActionError(
-                "wrong_phase", f"{spec.name} is not possible at this point of the turn"
-            )
+            raise IllegalActionError("wrong_phase", f"{spec.name} is not possible at this point of the turn")
         reason = spec.check(state, seat, action)
         if reason is not None:
             raise IllegalActionError(reason)
@@ -215,7 +213,9 @@ class Player(Protocol):
     given the game, its seat, that seat's view and its legal actions (never
     the state), it picks one of the actions, the same one for the same seed."""
 
-    def choose(self, game: Game[Any], seat: Seat, view: View, actions: list[Action], seed: int = 0) -> Action: ...
+    def choose(
+        self, game: Game[Any], seat: Seat, view: View, actions: list[Action], seed: int = 0
+    ) -> Action: ...
 
 
 def redact_event(event: Mapping[str, Any], viewer: Seat | None) -> Event:

@@ -115,9 +115,7 @@ def check_shape(action: object, specs: Mapping[str, SpecT]) -> SpecT:
     kind = action.get("type")
     spec = specs.get(kind) if type(kind) is str else None
     if spec is None:
-        raise InvalidActionError(
-            f"unknown action type {kind!r}", field="type", allowed=sorted(specs)
-        )
+        raise InvalidActionError(f"unknown action type {kind!r}", field="type", allowed=sorted(specs))
     for name in action:
         if name != "type" and name not in spec.params:
             raise InvalidActionError(f"unexpected field {name!r} for {kind}", field=name)

@@ -1,11 +1,11 @@
 """Play complete matches with any players; used by tests, benches and bots.
 
-    >>> import engine
-    >>> from engine.runner import play_match
-    >>> game = engine.get_game("anno1503")
-    >>> result = play_match(game, [engine.ai.get_player("random")] * 2, seed=3)
-    >>> result.outcome["winners"] != []
-    True
+>>> import engine
+>>> from engine.runner import play_match
+>>> game = engine.get_game("anno1503")
+>>> result = play_match(game, [engine.ai.get_player("random")] * 2, seed=3)
+>>> result.outcome["winners"] != []
+True
 """
 
 from collections.abc import Callable, Iterable, Mapping, Sequence

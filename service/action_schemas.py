@@ -38,6 +38,7 @@ def _square_validator(rows, cols):
     def check(value):
         if len(value) == 2 and not (0 <= value[0] < rows and 0 <= value[1] < cols):
             raise ma.ValidationError(f"must be [row, col] with row < {rows} and col < {cols}")
+
     return check
 
 
@@ -57,8 +58,7 @@ def _field_for(domain):
     if kind == "square":
         rows, cols = domain["rows"], domain["cols"]
         item = ma.fields.Integer(strict=True, validate=validate.Range(0, max(rows, cols) - 1))
-        return ma.fields.List(item, validate=[validate.Length(2, 2), _square_validator(rows, cols)],
-                              **common)
+        return ma.fields.List(item, validate=[validate.Length(2, 2), _square_validator(rows, cols)], **common)
     # A domain kind this module does not know yet: accept any JSON value here
     # (the engine still checks it) rather than refuse to start the service.
     log.warning("no schema for parameter kind %r; documented as any value", kind)
@@ -66,8 +66,11 @@ def _field_for(domain):
 
 
 def _schema_for(game_id, action_type, described):
-    fields = {"type": ma.fields.String(required=True, validate=validate.OneOf([action_type]),
-                                       metadata={"description": "action type"})}
+    fields = {
+        "type": ma.fields.String(
+            required=True, validate=validate.OneOf([action_type]), metadata={"description": "action type"}
+        )
+    }
     for name, domain in described["params"].items():
         fields[name] = _field_for(domain)
 
@@ -138,9 +141,16 @@ def _plain_value_check(domain):
         rows, cols = domain["rows"], domain["cols"]
 
         def check(v):
-            return (type(v) is list and len(v) == 2 and type(v[0]) is int and type(v[1]) is int
-                    and 0 <= v[0] < rows and 0 <= v[1] < cols)
+            return (
+                type(v) is list
+                and len(v) == 2
+                and type(v[0]) is int
+                and type(v[1]) is int
+                and 0 <= v[0] < rows
+                and 0 <= v[1] < cols
+            )
     else:
+
         def check(v):
             return True  # a Raw field: any value
 
@@ -151,8 +161,9 @@ def _plain_value_check(domain):
 
 def _plain_action_check(action_type, described):
     checks = {name: _plain_value_check(domain) for name, domain in described["params"].items()}
-    required = frozenset(name for name, domain in described["params"].items()
-                         if not domain.get("optional", False))
+    required = frozenset(
+        name for name, domain in described["params"].items() if not domain.get("optional", False)
+    )
     allowed = frozenset(checks) | {"type"}
 
     def check(action):
@@ -207,10 +218,15 @@ def _ref(name):
 
 def _square_json(domain):
     rows, cols = domain["rows"], domain["cols"]
-    return {"type": "array", "minItems": 2, "maxItems": 2, "prefixItems": [
-        {"type": "integer", "minimum": 0, "maximum": rows - 1, "description": "row"},
-        {"type": "integer", "minimum": 0, "maximum": cols - 1, "description": "column"},
-    ]}
+    return {
+        "type": "array",
+        "minItems": 2,
+        "maxItems": 2,
+        "prefixItems": [
+            {"type": "integer", "minimum": 0, "maximum": rows - 1, "description": "row"},
+            {"type": "integer", "minimum": 0, "maximum": cols - 1, "description": "column"},
+        ],
+    }
 
 
 def _param_json(domain, enum_names):
@@ -221,8 +237,9 @@ def _param_json(domain, enum_names):
         schema = {"type": "integer", "minimum": domain["min"], "maximum": domain["max"]}
     elif kind == "square":
         schema = _square_json(domain)
-        description = (f"[row, col]: row 0..{domain['rows'] - 1}, col 0..{domain['cols'] - 1}. "
-                       + description).strip()
+        description = (
+            f"[row, col]: row 0..{domain['rows'] - 1}, col 0..{domain['cols'] - 1}. " + description
+        ).strip()
     else:  # an unknown kind: any value, as _field_for accepts it
         schema = {}
     if domain.get("optional", False):
@@ -236,8 +253,13 @@ def action_json_schema(action_type, described, enum_names):
     for name, domain in described["params"].items():
         properties[name] = _param_json(domain, enum_names)
     required = ["type"] + [n for n, d in described["params"].items() if not d.get("optional", False)]
-    return {"type": "object", "additionalProperties": False, "properties": properties,
-            "required": required, "description": described.get("description") or action_type}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": properties,
+        "required": required,
+        "description": described.get("description") or action_type,
+    }
 
 
 def game_action_components(game):
@@ -245,8 +267,7 @@ def game_action_components(game):
     action type and their union ``<Game>Action`` (discriminated on ``type``)."""
     described_actions = game.describe_actions()
     enum_names = _enum_components(game.id, described_actions)
-    components = {name: {"type": "string", "enum": list(values)}
-                  for values, name in enum_names.items()}
+    components = {name: {"type": "string", "enum": list(values)} for values, name in enum_names.items()}
     mapping = {}
     for action_type, described in described_actions.items():
         name = component_name(game.id, action_type)

@@ -46,6 +46,7 @@ HEARTBEATS_KEY = "tabula:workers"
 # Heartbeats older than this are dropped from the set.
 HEARTBEAT_FORGET_S = 3600
 
+
 def job_id(match_id, version):
     return f"ai-{match_id}-{version}"
 
@@ -56,9 +57,15 @@ def schedule(services, doc, at_front=False):
         return None
     try:
         return services.queue.enqueue(
-            JOB_FUNCTION, doc["id"], doc["version"],
-            job_id=job_id(doc["id"], doc["version"]), unique=True, at_front=at_front,
-            job_timeout=JOB_TIMEOUT_S, result_ttl=0, failure_ttl=24 * 3600,
+            JOB_FUNCTION,
+            doc["id"],
+            doc["version"],
+            job_id=job_id(doc["id"], doc["version"]),
+            unique=True,
+            at_front=at_front,
+            job_timeout=JOB_TIMEOUT_S,
+            result_ttl=0,
+            failure_ttl=24 * 3600,
         )
     except DuplicateJobError:
         return None

@@ -72,8 +72,7 @@ def play_ai_turn(match_id, version):
         if seat is None or time.monotonic() > deadline:
             schedule(services, doc)
             break
-        submission = Submission(seat, version=version, choose=chooser(seat),
-                                respond=False, schedule_ai=False)
+        submission = Submission(seat, version=version, choose=chooser(seat), respond=False, schedule_ai=False)
         try:
             # The committed document is the match now, unless someone wrote
             # after us; then the next commit's version check says so.

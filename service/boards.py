@@ -38,11 +38,20 @@ def get_board(services, match_id, token, step=None, cached_tags=()):
 
 def _state_at(services, game, doc, step):
     if doc["status"] != "finished":
-        raise ApiError(409, "illegal_action", "earlier positions are shown once the match is finished",
-                       reason="match_not_finished")
+        raise ApiError(
+            409,
+            "illegal_action",
+            "earlier positions are shown once the match is finished",
+            reason="match_not_finished",
+        )
     actions = services.store.read_actions(doc["id"])
     if step > len(actions):
         raise validation("no such step", fields={"step": [f"the match has {len(actions)} actions"]})
-    state, _ = replay(game, len(doc["seats"]), doc["options"], doc["seed"],
-                      [(entry["seat"], entry["action"]) for entry in actions[:step]])
+    state, _ = replay(
+        game,
+        len(doc["seats"]),
+        doc["options"],
+        doc["seed"],
+        [(entry["seat"], entry["action"]) for entry in actions[:step]],
+    )
     return state

@@ -117,7 +117,8 @@ def _lone_surrogates(body):
                 bad = _SURROGATES.search(key)
                 if bad:
                     found[(*path, _escaped(key))] = (
-                        f"the key is not valid Unicode: lone surrogate {_escaped(bad.group())}")
+                        f"the key is not valid Unicode: lone surrogate {_escaped(bad.group())}"
+                    )
                 else:
                     pending.append(((*path, key), item))
         elif isinstance(value, list):
@@ -171,8 +172,12 @@ def json_object(raw):
     if _SURROGATE_ESCAPE.search(raw):
         found = _lone_surrogates(body)
         if found:
-            raise ApiError(422, "validation_error", "the body holds text that is not valid Unicode",
-                           fields={"json": _nested(found)})
+            raise ApiError(
+                422,
+                "validation_error",
+                "the body holds text that is not valid Unicode",
+                fields={"json": _nested(found)},
+            )
     return body
 
 

@@ -54,17 +54,23 @@ def change_match(services, match_id, plan_change, schedule_ai=True, first=None):
         if plan.change is None:
             return plan.response
         doc = plan.change.doc
-        result = store.commit(match_id, stored.rev, plan.change,
-                              commit_deadline(old_due, doc, services.config))
+        result = store.commit(
+            match_id, stored.rev, plan.change, commit_deadline(old_due, doc, services.config)
+        )
         if result.outcome == "OK":
             if plan.state_after is not None:
                 services.states.put(match_id, result.payload, plan.state_after)
             if plan.on_commit is not None:
                 plan.on_commit()
             tokens_moved = bool(plan.new_token_hashes or plan.revoked_token_hashes)
-            after_commit(services, doc, plan.new_token_hashes, schedule_ai,
-                         indexes=doc["status"] != old_status or tokens_moved,
-                         revoked_token_hashes=plan.revoked_token_hashes)
+            after_commit(
+                services,
+                doc,
+                plan.new_token_hashes,
+                schedule_ai,
+                indexes=doc["status"] != old_status or tokens_moved,
+                revoked_token_hashes=plan.revoked_token_hashes,
+            )
             result.raise_if_unreplicated()  # REDIS_WAIT_REPLICAS: 503 after the indexes
             return plan.response
         if result.outcome == "DUP":
@@ -75,16 +81,14 @@ def change_match(services, match_id, plan_change, schedule_ai=True, first=None):
 
 def create_match_record(services, doc, change, new_token_hashes):
     """Commit a new match (fails if the id exists, which random ids make unlikely)."""
-    result = services.store.commit(doc["id"], None, change,
-                                   commit_deadline(None, doc, services.config))
+    result = services.store.commit(doc["id"], None, change, commit_deadline(None, doc, services.config))
     if result.outcome != "OK":
         raise ApiError(503, "unavailable", "could not allocate a match id; retry")
     after_commit(services, doc, new_token_hashes)
     result.raise_if_unreplicated()
 
 
-def after_commit(services, doc, new_token_hashes=(), schedule_ai=True, indexes=True,
-                 revoked_token_hashes=()):
+def after_commit(services, doc, new_token_hashes=(), schedule_ai=True, indexes=True, revoked_token_hashes=()):
     """Indexes and AI scheduling after a commit: best effort, never an error.
 
     The change is already stored, so failing the request now would lie

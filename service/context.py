@@ -45,10 +45,14 @@ def redis_client(target, socket_timeout, breaker=None, max_connections=None):
     if max_connections and threads_are_greenlets():
         if target.mode == "standalone":
             options["connection_pool"] = redis.BlockingConnectionPool.from_url(
-                target.url, max_connections=max_connections, timeout=socket_timeout, **options)
+                target.url, max_connections=max_connections, timeout=socket_timeout, **options
+            )
         elif target.mode == "cluster":  # one such pool per node
-            options.update(connection_pool_class=redis.BlockingConnectionPool,
-                           max_connections=max_connections, timeout=socket_timeout)
+            options.update(
+                connection_pool_class=redis.BlockingConnectionPool,
+                max_connections=max_connections,
+                timeout=socket_timeout,
+            )
         # Sentinel: redis-py has no blocking Sentinel pool; connections are not capped.
     return redis_modes.client(target, **options)
 
@@ -70,8 +74,12 @@ class Services:
         else:
             same = config["RQ_REDIS_URL"] == config["REDIS_URL"]
             self.rq_redis = redis_client(self.queue_target, timeout, self.breaker if same else Breaker())
-        self.store = Store(self.redis, config["IDEMPOTENCY_TTL_S"], wait=_wait_policy(config),
-                           finished_ttl_s=config["FINISHED_MATCH_TTL_S"])
+        self.store = Store(
+            self.redis,
+            config["IDEMPOTENCY_TTL_S"],
+            wait=_wait_policy(config),
+            finished_ttl_s=config["FINISHED_MATCH_TTL_S"],
+        )
         self.queue = Queue(config["AI_QUEUE"], connection=self.rq_redis, serializer=JSONSerializer)
         self.states = EngineStateCache(ENGINE_STATE_CACHE_SIZE)
 
@@ -81,9 +89,15 @@ class Services:
         (one client when both roles share a server)."""
         timeout = min(0.9, self.config["REDIS_SOCKET_TIMEOUT_S"])
         if getattr(self, "_probes", None) is None:
+
             def probe(target):
-                return redis_modes.client(target, socket_timeout=timeout, socket_connect_timeout=timeout,
-                                          retry=Retry(NoBackoff(), 0))
+                return redis_modes.client(
+                    target,
+                    socket_timeout=timeout,
+                    socket_connect_timeout=timeout,
+                    retry=Retry(NoBackoff(), 0),
+                )
+
             storage = probe(self.target)
             same = self.config["RQ_REDIS_URL"] == self.config["REDIS_URL"]
             self._probes = (storage, storage if same else probe(self.queue_target))

@@ -16,11 +16,17 @@ from werkzeug.datastructures import EnvironHeaders
 
 OPTIONS = {
     "methods": ["GET", "HEAD", "POST", "OPTIONS"],
-    "allow_headers": ["Authorization", "Content-Type", "If-Match", "If-None-Match",
-                      "Idempotency-Key", "Last-Event-ID", "X-Request-ID"],
+    "allow_headers": [
+        "Authorization",
+        "Content-Type",
+        "If-Match",
+        "If-None-Match",
+        "Idempotency-Key",
+        "Last-Event-ID",
+        "X-Request-ID",
+    ],
     # Without these a page's script cannot read them.
-    "expose_headers": ["ETag", "Location", "X-Pagination", "Retry-After", "WWW-Authenticate",
-                       "X-Request-ID"],
+    "expose_headers": ["ETag", "Location", "X-Pagination", "Retry-After", "WWW-Authenticate", "X-Request-ID"],
     "supports_credentials": False,
     "max_age": 600,
 }

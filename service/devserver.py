@@ -194,12 +194,17 @@ def check_redis_settings(settings):
     servers they name do not answer (before anything is started)."""
     if settings.redis_url is None:
         if settings.redis_mode != "standalone":
-            raise LaunchError(f"REDIS_MODE={settings.redis_mode} needs REDIS_URL: `make run` starts "
-                              "a standalone redis-server only")
+            raise LaunchError(
+                f"REDIS_MODE={settings.redis_mode} needs REDIS_URL: `make run` starts "
+                "a standalone redis-server only"
+            )
         if settings.rq_redis_url is None:
             return
-    config = {"REDIS_URL": settings.redis_url or "redis://127.0.0.1:6379/0",
-              "REDIS_MODE": settings.redis_mode, "RQ_REDIS_URL": settings.rq_redis_url}
+    config = {
+        "REDIS_URL": settings.redis_url or "redis://127.0.0.1:6379/0",
+        "REDIS_MODE": settings.redis_mode,
+        "RQ_REDIS_URL": settings.rq_redis_url,
+    }
     try:
         redis_modes.check_roles(config)
     except redis_modes.ConfigError as exc:
@@ -347,8 +352,11 @@ def supervise(supervisord, stop):
             next_check = time.monotonic() + 1.0
             for info in supervisord.processes() or []:
                 if info["statename"] == "FATAL":
-                    print(f"[tabula] {info['name']} keeps exiting at start-up "
-                          f"({_describe(info)}): starting it again", flush=True)
+                    print(
+                        f"[tabula] {info['name']} keeps exiting at start-up "
+                        f"({_describe(info)}): starting it again",
+                        flush=True,
+                    )
                     supervisord.start_program(info)
         time.sleep(0.1)
 
@@ -379,17 +387,26 @@ def run(settings):
     try:
         config_text = supervisord_config(settings, supervisord.paths, programs(settings, redis_server))
         if redis_server is not None:
-            print(f"[tabula] redis-server {redis_server.binary} on 127.0.0.1:{redis_server.port}, "
-                  f"append-only files in {redis_server.persist_dir}", flush=True)
+            print(
+                f"[tabula] redis-server {redis_server.binary} on 127.0.0.1:{redis_server.port}, "
+                f"append-only files in {redis_server.persist_dir}",
+                flush=True,
+            )
         else:
             print(f"[tabula] using REDIS_URL={redis_url} (no redis-server started)", flush=True)
         ctl = Path(sys.executable).with_name("supervisorctl")
-        print(f"[tabula] supervisord runs the programs, restarting one that dies after "
-              f"{seconds_text(settings.restart_backoff)} s (`{ctl} -c {supervisord.paths.conf} status`)", flush=True)
+        print(
+            f"[tabula] supervisord runs the programs, restarting one that dies after "
+            f"{seconds_text(settings.restart_backoff)} s (`{ctl} -c {supervisord.paths.conf} status`)",
+            flush=True,
+        )
         supervisord.start(config_text)
         wait_until_ready(settings, supervisord, redis_server, stop)
-        print(f"[tabula] ready: API {settings.base_url}/v1, docs {settings.base_url}/docs "
-              "(Ctrl-C stops everything)", flush=True)
+        print(
+            f"[tabula] ready: API {settings.base_url}/v1, docs {settings.base_url}/docs "
+            "(Ctrl-C stops everything)",
+            flush=True,
+        )
         supervise(supervisord, stop)
     except _Stopped:
         pass

@@ -66,8 +66,13 @@ class Dice:
 
     def doc_fields(self):
         """The match document's fields (``dice_secret`` is never shown before the end)."""
-        return {"dice": self.mode, "seed": self.seed, "seed_commitment": self.commitment,
-                "dice_secret": self.secret, "client_seed": self.client_seed}
+        return {
+            "dice": self.mode,
+            "seed": self.seed,
+            "seed_commitment": self.commitment,
+            "dice_secret": self.secret,
+            "client_seed": self.client_seed,
+        }
 
 
 def proof(doc):
@@ -83,5 +88,7 @@ def verify(replay):
     if replay["dice"] == REPRODUCIBLE:
         return found is None and sha256_hex(str(replay["seed"])) == replay["seed_commitment"]
     secret = found["server_secret"]
-    return (sha256_hex(secret) == replay["seed_commitment"]
-            and engine_seed(secret, found["client_seed"]) == replay["seed"])
+    return (
+        sha256_hex(secret) == replay["seed_commitment"]
+        and engine_seed(secret, found["client_seed"]) == replay["seed"]
+    )

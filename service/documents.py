@@ -106,8 +106,13 @@ def engine_events(doc, version, events):
 def public_event(seq, version, event, viewer):
     """The Event of the contract, redacted for ``viewer`` (seat or None)."""
     shown = engine.redact_event(event, viewer)
-    return {"seq": seq, "version": version, "type": shown["type"], "seat": shown["seat"],
-            "data": shown["data"]}
+    return {
+        "seq": seq,
+        "version": version,
+        "type": shown["type"],
+        "seat": shown["seat"],
+        "data": shown["data"],
+    }
 
 
 def view_for(game, doc, state, viewer):
@@ -121,8 +126,20 @@ def view_for(game, doc, state, viewer):
     return view
 
 
-_SUMMARY_KEYS = ("id", "game", "options", "status", "version", "seats", "to_act", "result",
-                 "seed_commitment", "turn_timeout_s", "created_at", "updated_at")
+_SUMMARY_KEYS = (
+    "id",
+    "game",
+    "options",
+    "status",
+    "version",
+    "seats",
+    "to_act",
+    "result",
+    "seed_commitment",
+    "turn_timeout_s",
+    "created_at",
+    "updated_at",
+)
 
 
 def summary(doc):

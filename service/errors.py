@@ -32,12 +32,28 @@ class ApiError(Exception):
 # Every `error` code a response can carry (the spec's ErrorCode enum):
 # tests/service/test_openapi.py checks that the code raising errors uses no other.
 ERROR_CODES = (
-    "bad_request", "validation_error", "unauthorized", "forbidden", "not_found",
-    "method_not_allowed", "conflict", "illegal_action", "not_your_turn", "game_over",
-    "version_conflict", "seat_taken", "precondition_failed", "payload_too_large",
-    "rate_limited", "unavailable", "internal_error",
+    "bad_request",
+    "validation_error",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "method_not_allowed",
+    "conflict",
+    "illegal_action",
+    "not_your_turn",
+    "game_over",
+    "version_conflict",
+    "seat_taken",
+    "precondition_failed",
+    "payload_too_large",
+    "rate_limited",
+    "unavailable",
+    "internal_error",
     # answered by gunicorn's worker before the app (service/gunicorn_worker.py)
-    "uri_too_long", "headers_too_large", "expectation_failed", "not_implemented",
+    "uri_too_long",
+    "headers_too_large",
+    "expectation_failed",
+    "not_implemented",
 )
 
 
@@ -58,13 +74,18 @@ def validation(message, **details):
 
 
 def version_conflict(current_version):
-    return ApiError(409, "version_conflict", "the match has moved on; reload it",
-                    current_version=current_version)
+    return ApiError(
+        409, "version_conflict", "the match has moved on; reload it", current_version=current_version
+    )
 
 
 def precondition_failed(current_version):
-    return ApiError(412, "precondition_failed", "If-Match does not match the current version",
-                    current_version=current_version)
+    return ApiError(
+        412,
+        "precondition_failed",
+        "If-Match does not match the current version",
+        current_version=current_version,
+    )
 
 
 _ENGINE_STATUS = {
@@ -128,10 +149,21 @@ def unexpected_error_body(error):
     """Generic 500 (a bug) or 503 (storage down); the trace goes to the log only."""
     # CLUSTERDOWN (a shard's primary failed, no replica promoted yet) and
     # TRYAGAIN (a slot mid-migration) pass within seconds: unavailable too.
-    if isinstance(error, (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError,
-                          redis.exceptions.ClusterDownError, redis.exceptions.TryAgainError)):
+    if isinstance(
+        error,
+        (
+            redis.ConnectionError,
+            redis.TimeoutError,
+            redis.BusyLoadingError,
+            redis.exceptions.ClusterDownError,
+            redis.exceptions.TryAgainError,
+        ),
+    ):
         log.warning("storage unavailable: %s", error)
-        return 503, {"error": "unavailable", "message": "storage is unreachable; nothing was changed",
-                     "details": {}}
+        return 503, {
+            "error": "unavailable",
+            "message": "storage is unreachable; nothing was changed",
+            "details": {},
+        }
     log.exception("unexpected error")
     return 500, {"error": "internal_error", "message": "internal error", "details": {}}

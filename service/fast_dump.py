@@ -28,8 +28,7 @@ def compile_dump(schema):
         raise UnsupportedSchema("many=True schemas are not compiled")
     if schema._hooks.get("pre_dump") or schema._hooks.get("post_dump"):
         raise UnsupportedSchema(f"{type(schema).__name__} has dump hooks")
-    steps = [(attr, field.data_key or attr, _converter(field))
-             for attr, field in schema.dump_fields.items()]
+    steps = [(attr, field.data_key or attr, _converter(field)) for attr, field in schema.dump_fields.items()]
     for attr, _key, _convert in steps:
         if hasattr(dict, attr):
             # marshmallow would fall back to getattr(dict, attr) for a

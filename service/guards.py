@@ -19,8 +19,9 @@ from .routes.ops import DOCS_ASSETS_PREFIX
 from .routes.web import CLIENT_PREFIX
 from .tokens import bearer_token, hash_token
 
-EXEMPT_PATHS = frozenset({"/", "/play", "/healthz", "/readyz", "/openapi.yaml", "/openapi.json",
-                          "/docs", "/metrics"})
+EXEMPT_PATHS = frozenset(
+    {"/", "/play", "/healthz", "/readyz", "/openapi.yaml", "/openapi.json", "/docs", "/metrics"}
+)
 CREATE_ENDPOINT = "matches.Matches"
 
 
@@ -40,8 +41,7 @@ def request_charges(config, endpoint, method, bearer, address, defers):
 
     Both lanes take their charges here, Flask's before_request hook and the
     move lane (service/move_lane.py), so a limit added here applies to both."""
-    charges = [RateCharge.configured(request_window(config), address,
-                                     hash_token(bearer) if bearer else None)]
+    charges = [RateCharge.configured(request_window(config), address, hash_token(bearer) if bearer else None)]
     if endpoint == CREATE_ENDPOINT and method == "POST":
         charges.append(RateCharge.configured(create_window(config), address))
     charges = [charge for charge in charges if charge is not None]
@@ -64,8 +64,9 @@ def check_rate_limit():
         return
     services = current_app.extensions["tabula"]
     defers = route_defers_rate_limit(current_app.view_functions, request.endpoint)
-    deferred, immediate = request_charges(services.config, request.endpoint, request.method,
-                                          bearer_token(request.headers), _address(), defers)
+    deferred, immediate = request_charges(
+        services.config, request.endpoint, request.method, bearer_token(request.headers), _address(), defers
+    )
     if deferred is not None:
         g.rate_charge = deferred  # counted by the route, or by the error handlers
     enforce_charges(services.store, immediate)

@@ -91,18 +91,19 @@ def error_document(status, reason, exc, cfg):
     if status == 414:
         details = {"max_request_line": cfg.limit_request_line}
     elif status == 431:
-        details = {"max_header_size": cfg.limit_request_field_size,
-                   "max_headers": cfg.limit_request_fields}
+        details = {"max_header_size": cfg.limit_request_field_size, "max_headers": cfg.limit_request_fields}
     code = ERROR_CODES.get(status, "bad_request" if status < 500 else "internal_error")
     return {"error": code, "message": _message(status, reason, exc), "details": details}
 
 
 def error_response(status, reason, document):
     body = json.dumps(document).encode()
-    head = (f"HTTP/1.1 {status} {reason}\r\n"
-            "Connection: close\r\n"
-            "Content-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n")
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\n"
+        "Connection: close\r\n"
+        "Content-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    )
     return head.encode("latin-1") + body
 
 

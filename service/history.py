@@ -30,11 +30,20 @@ def replay(services, match_id):
         raise not_found("match", match_id=match_id)
     doc = stored.doc
     if doc["status"] != "finished":
-        raise ApiError(409, "illegal_action", "the replay is available once the match is finished",
-                       reason="match_not_finished")
+        raise ApiError(
+            409,
+            "illegal_action",
+            "the replay is available once the match is finished",
+            reason="match_not_finished",
+        )
     return {
-        "seed": doc["seed"], "dice": summary(doc)["dice"], "seed_commitment": doc["seed_commitment"],
-        "proof": proof(doc), "game": doc["game"], "options": doc["options"],
-        "seats": doc["seats"], "actions": services.store.read_actions(match_id),
+        "seed": doc["seed"],
+        "dice": summary(doc)["dice"],
+        "seed_commitment": doc["seed_commitment"],
+        "proof": proof(doc),
+        "game": doc["game"],
+        "options": doc["options"],
+        "seats": doc["seats"],
+        "actions": services.store.read_actions(match_id),
         "result": doc["result"],
     }

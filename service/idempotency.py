@@ -50,8 +50,10 @@ def replayed(record, expected_fingerprint):
     """The stored response of ``record`` for a request of ``expected_fingerprint``;
     422 when the key was used with another body."""
     if record["fp"] != expected_fingerprint:
-        raise validation("Idempotency-Key was already used with another body",
-                         fields={"Idempotency-Key": ["reused with a different request body"]})
+        raise validation(
+            "Idempotency-Key was already used with another body",
+            fields={"Idempotency-Key": ["reused with a different request body"]},
+        )
     return record["response"]
 
 

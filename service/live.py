@@ -70,6 +70,7 @@ RETRY_MAX_S = 2.0
 
 # --- rendering --------------------------------------------------------------
 
+
 def render_event(seq, version, event, viewer, sse):
     body = public_event(seq, version, event, viewer)
     data = orjson.dumps(body)
@@ -95,6 +96,7 @@ def keep_alive(sse):
 
 
 # --- one stream -------------------------------------------------------------
+
 
 class Subscriber:
     """One open stream's queue, filled by the hub's listener."""
@@ -235,16 +237,21 @@ class Hub:
         link = self._links.get(name)
         if link is None:
             link = self._links[name] = Link(name, self._connect(kwargs))
-            threading.Thread(target=self._listen, args=(link,), name=f"tabula-live-{name}",
-                             daemon=True).start()
+            threading.Thread(
+                target=self._listen, args=(link,), name=f"tabula-live-{name}", daemon=True
+            ).start()
         return link
 
     @staticmethod
     def _connect(kwargs):
-        conn = redis.Connection(**{k: v for k, v in kwargs.items()
-                                   if k in ("host", "port", "db", "username", "password")},
-                                socket_timeout=None, socket_connect_timeout=2.0,
-                                socket_keepalive=True, health_check_interval=0, protocol=2)
+        conn = redis.Connection(
+            **{k: v for k, v in kwargs.items() if k in ("host", "port", "db", "username", "password")},
+            socket_timeout=None,
+            socket_connect_timeout=2.0,
+            socket_keepalive=True,
+            health_check_interval=0,
+            protocol=2,
+        )
         conn.connect()
         return conn
 
@@ -353,8 +360,11 @@ class Hub:
             for feed in list(self._feeds.values()):
                 if self._in_place(feed):
                     continue
-                if feed.link is None and feed.dropped_by == self._owner(feed.channel) \
-                        and time.monotonic() - feed.dropped_at < STALE_MAP_S:
+                if (
+                    feed.link is None
+                    and feed.dropped_by == self._owner(feed.channel)
+                    and time.monotonic() - feed.dropped_at < STALE_MAP_S
+                ):
                     waiting = True  # the slot map is older than the node's word: read it again
                     continue
                 try:
@@ -370,7 +380,9 @@ class Hub:
 
     def _in_place(self, feed):
         link = feed.link
-        return link is not None and link.alive and (not self._cluster or self._owner(feed.channel) == link.name)
+        return (
+            link is not None and link.alive and (not self._cluster or self._owner(feed.channel) == link.name)
+        )
 
     def _move(self, feed):
         """Subscribe ``feed`` on its channel's server now (``_lock`` held)."""
@@ -523,7 +535,7 @@ class Hub:
 def _match_id(channel):
     # b"match:{<id>}:live"
     text = channel.decode()
-    return text[text.index("{") + 1:text.rindex("}")]
+    return text[text.index("{") + 1 : text.rindex("}")]
 
 
 def hub_of(services):
@@ -534,6 +546,7 @@ def hub_of(services):
 
 
 # --- the response body ------------------------------------------------------
+
 
 class StreamBody:
     """The WSGI iterable of one stream: first Match, catch-up, live events,
@@ -578,8 +591,12 @@ class StreamBody:
                 return
             entries = store.read_events(self.match_id, after, count)
             for seq, version, event in entries:
-                yield seq, render_event(seq, version, event, self.viewer, self.sse), \
-                    event["type"], event.get("seat")
+                yield (
+                    seq,
+                    render_event(seq, version, event, self.viewer, self.sse),
+                    event["type"],
+                    event.get("seat"),
+                )
                 after = seq
             if len(entries) < count:
                 return
@@ -669,14 +686,19 @@ class StreamBody:
                 return
 
     def _behind(self):
-        return {"error": "too_far_behind",
-                "message": (f"this stream fell more than {self.sub.limit} events behind; "
-                            f"reconnect with Last-Event-ID: {self.sub.cursor} (or ?after=) "
-                            "to resume without losing any"),
-                "details": {"last_seq": self.sub.cursor, "max_queue": self.sub.limit}}
+        return {
+            "error": "too_far_behind",
+            "message": (
+                f"this stream fell more than {self.sub.limit} events behind; "
+                f"reconnect with Last-Event-ID: {self.sub.cursor} (or ?after=) "
+                "to resume without losing any"
+            ),
+            "details": {"last_seq": self.sub.cursor, "max_queue": self.sub.limit},
+        }
 
 
 # --- operations -------------------------------------------------------------
+
 
 def new_ticket(services, match_id, token):
     """POST /v1/matches/{id}/stream-ticket -> ``{"ticket", "expires_at"}``."""

@@ -61,13 +61,17 @@ def formatter(fmt=None):
     fmt = (fmt or os.environ.get("LOG_FORMAT") or "json").lower()
     if fmt not in FORMATS:
         raise ValueError(f"LOG_FORMAT must be one of {FORMATS}, not {fmt!r}")
-    renderer = (structlog.processors.JSONRenderer(serializer=_dumps) if fmt == "json"
-                else structlog.dev.ConsoleRenderer(colors=False))
+    renderer = (
+        structlog.processors.JSONRenderer(serializer=_dumps)
+        if fmt == "json"
+        else structlog.dev.ConsoleRenderer(colors=False)
+    )
     processors = [structlog.stdlib.ProcessorFormatter.remove_processors_meta]
     if fmt == "json":
         processors.append(structlog.processors.format_exc_info)
     result = structlog.stdlib.ProcessorFormatter(
-        foreign_pre_chain=_shared_processors(), processors=[*processors, renderer])
+        foreign_pre_chain=_shared_processors(), processors=[*processors, renderer]
+    )
     result._tabula_format = fmt
     return result
 
@@ -136,8 +140,7 @@ def request_line(fields):
     request_id, method, route, path, match_id, status, duration_ms, client."""
     if not _request_logger.isEnabledFor(logging.INFO):
         return
-    event = {"event": "request", **fields, "level": "info", "logger": REQUEST_LOGGER,
-             "timestamp": _utc_now()}
+    event = {"event": "request", **fields, "level": "info", "logger": REQUEST_LOGGER, "timestamp": _utc_now()}
     process = _configured.get("process")
     if process:
         event["process"] = process

@@ -64,13 +64,15 @@ def _seat_docs(requested, issue_tokens=True):
     seats, tokens, hashes = [], {}, {}
     for index, seat in enumerate(requested):
         kind = seat["kind"]
-        seats.append({
-            "seat": index,
-            "kind": kind,
-            "name": seat.get("name"),
-            "level": seat.get("level", "medium") if kind == "ai" else None,
-            "resigned": False,
-        })
+        seats.append(
+            {
+                "seat": index,
+                "kind": kind,
+                "name": seat.get("name"),
+                "level": seat.get("level", "medium") if kind == "ai" else None,
+                "resigned": False,
+            }
+        )
         if kind == "human" and issue_tokens:
             token, token_hash = new_token()
             tokens[str(index)] = token
@@ -84,11 +86,14 @@ def _dice(config, body):
     if body["dice"] == "fair":
         return Dice.fair(body.get("seed"))
     if not config["ALLOW_REPRODUCIBLE_DICE"]:
-        raise validation("this server deals fair dice only",
-                         fields={"dice": ["reproducible dice are not allowed on this server"]})
+        raise validation(
+            "this server deals fair dice only",
+            fields={"dice": ["reproducible dice are not allowed on this server"]},
+        )
     if "seed" not in body:
-        raise validation("reproducible dice need a seed",
-                         fields={"seed": ["required when dice is reproducible"]})
+        raise validation(
+            "reproducible dice need a seed", fields={"seed": ["required when dice is reproducible"]}
+        )
     return Dice.reproducible(body["seed"])
 
 
@@ -97,12 +102,15 @@ def create_match(services, body):
     game = _game(body["game"])
     count = len(body["seats"])
     if not game.min_players <= count <= game.max_players:
-        raise validation("wrong number of seats", fields={"seats": [
-            f"{game.id} takes {game.min_players} to {game.max_players} seats"]})
+        raise validation(
+            "wrong number of seats",
+            fields={"seats": [f"{game.id} takes {game.min_players} to {game.max_players} seats"]},
+        )
     options = _resolved_options(game, count, body["options"])
     new = new_match(game, options, body["seats"], _dice(services.config, body), body["turn_timeout_s"])
-    create_match_record(services, new.doc, new.change(game, set_tokens=new.token_hashes),
-                        list(new.token_hashes))
+    create_match_record(
+        services, new.doc, new.change(game, set_tokens=new.token_hashes), list(new.token_hashes)
+    )
     return {"match": match_body(game, new.doc, new.state, None), "tokens": new.tokens}
 
 
@@ -134,12 +142,21 @@ def new_match(game, options, seat_requests, dice, turn_timeout_s, match_id=None,
     seats, issued, hashes = _seat_docs(seat_requests, tokens)
     created_at, created_ms = now()
     doc = {
-        "id": match_id or secrets.token_hex(8), "game": game.id, "options": options,
-        **dice.doc_fields(), "seats": seats, "status": "waiting",
-        "version": 0, "seq": 0, "to_act": [], "result": None,
+        "id": match_id or secrets.token_hex(8),
+        "game": game.id,
+        "options": options,
+        **dice.doc_fields(),
+        "seats": seats,
+        "status": "waiting",
+        "version": 0,
+        "seq": 0,
+        "to_act": [],
+        "result": None,
         "turn_timeout_s": turn_timeout_s,
-        "created_at": created_at, "created_ms": created_ms,
-        "updated_at": created_at, "updated_ms": created_ms,
+        "created_at": created_at,
+        "created_ms": created_ms,
+        "updated_at": created_at,
+        "updated_ms": created_ms,
     }
     events = engine_events(doc, doc["version"], setup_events)
     refresh_play_status(game, doc, state)
@@ -253,10 +270,17 @@ def resign(services, match_id, token, idempotency_key=None):
         refresh_play_status(game, doc, state)
         touch(doc)
         response = match_body(game, doc, state, None)
-        change = Change(doc=doc, events=[event], del_tokens=[token_hash], idem_key=key,
-                        idem_value=orjson.dumps({"fp": idempotency.RESIGN_FINGERPRINT,
-                                                 "response": response}) if key else None)
-        return Plan(response, change, on_duplicate=replay_of, state_after=state,
-                    revoked_token_hashes=[token_hash])
+        change = Change(
+            doc=doc,
+            events=[event],
+            del_tokens=[token_hash],
+            idem_key=key,
+            idem_value=orjson.dumps({"fp": idempotency.RESIGN_FINGERPRINT, "response": response})
+            if key
+            else None,
+        )
+        return Plan(
+            response, change, on_duplicate=replay_of, state_after=state, revoked_token_hashes=[token_hash]
+        )
 
     return change_match(services, match_id, plan)

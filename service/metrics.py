@@ -61,30 +61,50 @@ _AI_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 1
 _PICKUP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 
 HTTP_REQUESTS = Counter(
-    "tabula_http_requests", "HTTP requests answered, by route (URL rule), method and status.",
-    ["route", "method", "status"], registry=PROCESS_REGISTRY)
+    "tabula_http_requests",
+    "HTTP requests answered, by route (URL rule), method and status.",
+    ["route", "method", "status"],
+    registry=PROCESS_REGISTRY,
+)
 HTTP_DURATION = Histogram(
     "tabula_http_request_duration_seconds",
     "Time from a request's arrival to its response's start, by route and method.",
-    ["route", "method"], buckets=_LATENCY_BUCKETS, registry=PROCESS_REGISTRY)
+    ["route", "method"],
+    buckets=_LATENCY_BUCKETS,
+    registry=PROCESS_REGISTRY,
+)
 REFUSALS = Counter(
-    "tabula_refusals", "Error responses (4xx and 5xx), by contract error code and status.",
-    ["code", "status"], registry=PROCESS_REGISTRY)
+    "tabula_refusals",
+    "Error responses (4xx and 5xx), by contract error code and status.",
+    ["code", "status"],
+    registry=PROCESS_REGISTRY,
+)
 MOVES_ACCEPTED = Counter(
-    "tabula_moves_accepted", "Actions committed (human and AI), by game.",
-    ["game"], registry=PROCESS_REGISTRY)
+    "tabula_moves_accepted", "Actions committed (human and AI), by game.", ["game"], registry=PROCESS_REGISTRY
+)
 AI_DECISION = Histogram(
-    "tabula_ai_decision_seconds", "Time an AI player takes to choose an action, by game and level.",
-    ["game", "level"], buckets=_AI_BUCKETS, registry=PROCESS_REGISTRY)
+    "tabula_ai_decision_seconds",
+    "Time an AI player takes to choose an action, by game and level.",
+    ["game", "level"],
+    buckets=_AI_BUCKETS,
+    registry=PROCESS_REGISTRY,
+)
 AI_PICKUP = Histogram(
-    "tabula_ai_job_pickup_seconds", "Time from an AI job's enqueueing to a worker starting it.",
-    buckets=_PICKUP_BUCKETS, registry=PROCESS_REGISTRY)
+    "tabula_ai_job_pickup_seconds",
+    "Time from an AI job's enqueueing to a worker starting it.",
+    buckets=_PICKUP_BUCKETS,
+    registry=PROCESS_REGISTRY,
+)
 OPEN_STREAMS = Gauge(
-    "tabula_open_streams", "Streamed responses (event streams) open now, by route.",
-    ["route"], multiprocess_mode="livesum", registry=PROCESS_REGISTRY)
+    "tabula_open_streams",
+    "Streamed responses (event streams) open now, by route.",
+    ["route"],
+    multiprocess_mode="livesum",
+    registry=PROCESS_REGISTRY,
+)
 TURN_TIMEOUTS = Counter(
-    "tabula_turn_timeouts", "Turns that ran out of time, by game.",
-    ["game"], registry=PROCESS_REGISTRY)
+    "tabula_turn_timeouts", "Turns that ran out of time, by game.", ["game"], registry=PROCESS_REGISTRY
+)
 
 UNMATCHED_ROUTE = "<unmatched>"  # the route label of a request no route matched
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
@@ -164,8 +184,10 @@ def _observe_request(route, method, status, seconds, error_code):
     key = (route, method, status)
     children = _children.get(key)
     if children is None:
-        children = _children[key] = (HTTP_REQUESTS.labels(route, method, str(status)),
-                                     _child(HTTP_DURATION, route, method))
+        children = _children[key] = (
+            HTTP_REQUESTS.labels(route, method, str(status)),
+            _child(HTTP_DURATION, route, method),
+        )
     children[0].inc()
     children[1].observe(seconds)
     if status >= 400:
@@ -231,16 +253,18 @@ class RequestObserver:
         if _state["enabled"]:
             _observe_request(route, method, status, seconds, _error_code.get())
         if self.request_log:
-            logs.request_line({
-                "request_id": environ["tabula.request_id"],
-                "method": method,
-                "route": route,
-                "path": environ.get("PATH_INFO", ""),
-                "match_id": environ.get("tabula.match_id"),
-                "status": status,
-                "duration_ms": round(seconds * 1000, 3),
-                "client": environ.get("REMOTE_ADDR"),
-            })
+            logs.request_line(
+                {
+                    "request_id": environ["tabula.request_id"],
+                    "method": method,
+                    "route": route,
+                    "path": environ.get("PATH_INFO", ""),
+                    "match_id": environ.get("tabula.match_id"),
+                    "status": status,
+                    "duration_ms": round(seconds * 1000, 3),
+                    "client": environ.get("REMOTE_ADDR"),
+                }
+            )
 
 
 def flask_after_request(response):
@@ -270,8 +294,9 @@ class _ScrapeTimeCollector:
 
     def collect(self):
         svc = self.services
-        up = GaugeMetricFamily("tabula_metrics_storage_up",
-                               "1 when this scrape could read the storage gauges below, else 0.")
+        up = GaugeMetricFamily(
+            "tabula_metrics_storage_up", "1 when this scrape could read the storage gauges below, else 0."
+        )
         store_client, queue_client = svc.probe_clients()
         games = engine.list_games()
         try:
@@ -287,12 +312,12 @@ class _ScrapeTimeCollector:
             return
         up.add_metric([], 1)
         yield up
-        queue = GaugeMetricFamily("tabula_ai_queue_depth", "AI jobs waiting in the queue.",
-                                  labels=["queue"])
+        queue = GaugeMetricFamily("tabula_ai_queue_depth", "AI jobs waiting in the queue.", labels=["queue"])
         queue.add_metric([svc.queue.name], depth)
         yield queue
-        matches = GaugeMetricFamily("tabula_matches", "Matches by status and game.",
-                                    labels=["status", "game"])
+        matches = GaugeMetricFamily(
+            "tabula_matches", "Matches by status and game.", labels=["status", "game"]
+        )
         counts = iter(counts)
         for status in storage.STATUSES:
             for game in games:
@@ -329,5 +354,7 @@ def serve_worker_metrics(port):
 
 def exposition(services):
     """``(body, content type)`` of ``GET /metrics``."""
-    return (generate_latest(_Union(_collected_registry(), _ScrapeTimeCollector(services))),
-            CONTENT_TYPE_LATEST)
+    return (
+        generate_latest(_Union(_collected_registry(), _ScrapeTimeCollector(services))),
+        CONTENT_TYPE_LATEST,
+    )

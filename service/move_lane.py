@@ -165,8 +165,7 @@ class MoveLane:
         self.flask_wsgi = flask_wsgi
         self.error_response = error_response  # exception -> Response, in an app context
         self.services = app.extensions["tabula"]
-        self.endpoint = next(rule.endpoint for rule in app.url_map.iter_rules()
-                             if rule.rule == ROUTE_RULE)
+        self.endpoint = next(rule.endpoint for rule in app.url_map.iter_rules() if rule.rule == ROUTE_RULE)
         self.defers = route_defers_rate_limit(app.view_functions, self.endpoint)
 
     def __call__(self, environ, start_response):
@@ -192,16 +191,17 @@ class MoveLane:
             return response(environ, start_response)
         # What Flask sends for the route's return value: app.json.response(),
         # and flask-cors' headers.
-        start_response("200 OK", [("Content-Type", self.app.json.mimetype),
-                                  ("Content-Length", str(len(data))), *cors])
+        start_response(
+            "200 OK", [("Content-Type", self.app.json.mimetype), ("Content-Length", str(len(data))), *cors]
+        )
         return [data]
 
     def _charges(self, move):
-        return request_charges(self.services.config, self.endpoint, "POST", move.bearer,
-                               move.address, self.defers)
+        return request_charges(
+            self.services.config, self.endpoint, "POST", move.bearer, move.address, self.defers
+        )
 
     def _answer(self, move, charge):
         """The 200 response body of ``move``; raises what the route would raise."""
-        result = post_action(self.services, move.bearer, charge, move.headers, move.body,
-                             move.match_id)
+        result = post_action(self.services, move.bearer, charge, move.headers, move.body, move.match_id)
         return self.app.json.response_bytes(_dump_action_result(result))

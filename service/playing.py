@@ -48,8 +48,13 @@ def legal_actions(services, match_id, seat, stored=None):
     if doc["status"] == "active" and seat in doc["to_act"]:
         game = engine.get_game(doc["game"])
         actions = game.legal_actions(engine_state(services, game, stored), seat)
-    return {"game": doc["game"], "status": doc["status"], "version": doc["version"], "seat": seat,
-            "actions": actions}
+    return {
+        "game": doc["game"],
+        "status": doc["status"],
+        "version": doc["version"],
+        "seat": seat,
+        "actions": actions,
+    }
 
 
 class Submission:
@@ -65,9 +70,20 @@ class Submission:
     and ``record_checked`` when the caller has just found none there.
     """
 
-    def __init__(self, seat, action=None, version=None, if_match=None, record_key=None,
-                 body=None, choose=None, respond=True, schedule_ai=True, timed_out=False,
-                 record_checked=False):
+    def __init__(
+        self,
+        seat,
+        action=None,
+        version=None,
+        if_match=None,
+        record_key=None,
+        body=None,
+        choose=None,
+        respond=True,
+        schedule_ai=True,
+        timed_out=False,
+        record_checked=False,
+    ):
         self.seat = seat
         self.action = action
         self.version = version
@@ -125,8 +141,9 @@ def _check_guards(doc, submission):
     if doc["status"] == "finished":
         raise ApiError(409, "game_over", "the match is over")
     if doc["status"] == "waiting":
-        raise ApiError(409, "not_your_turn", "the match has not started: seats are still open",
-                       seat=submission.seat)
+        raise ApiError(
+            409, "not_your_turn", "the match has not started: seats are still open", seat=submission.seat
+        )
 
 
 def _refused_action(game, action, problems):
@@ -136,9 +153,13 @@ def _refused_action(game, action, problems):
     actions) accepts; else 422 ``validation_error``."""
     for other_id in engine.list_games():
         if other_id != game.id and not validate_action(engine.get_game(other_id), action):
-            return ApiError(409, "illegal_action",
-                            f"an action of {other_id}; this match plays {game.id}",
-                            reason="other_game_action", game=game.id)
+            return ApiError(
+                409,
+                "illegal_action",
+                f"an action of {other_id}; this match plays {game.id}",
+                reason="other_game_action",
+                game=game.id,
+            )
     return validation("the action does not match its schema", fields=problems)
 
 
@@ -190,12 +211,17 @@ def _plan_action(services, stored, submission, record_key, replay_of):
         events=numbered,
         action={"seat": submission.seat, "action": action},
         idem_key=record_key,
-        idem_value=orjson.dumps({"fp": submission.fingerprint, "response": response})
-        if record_key else None,
+        idem_value=orjson.dumps({"fp": submission.fingerprint, "response": response}) if record_key else None,
         del_tokens=revoked,
     )
-    return Plan(response, change, on_duplicate=replay_of, state_after=new_state,
-                revoked_token_hashes=revoked, on_commit=lambda: metrics.move_accepted(game.id))
+    return Plan(
+        response,
+        change,
+        on_duplicate=replay_of,
+        state_after=new_state,
+        revoked_token_hashes=revoked,
+        on_commit=lambda: metrics.move_accepted(game.id),
+    )
 
 
 def _check_not_timed_out(doc, submission):
@@ -212,8 +238,14 @@ def _check_not_timed_out(doc, submission):
         return
     timed_out_at = (doc.get("timed_out_at") or {}).get(str(submission.seat), -1)
     if timed_out_at > submission.first_seen_version:
-        raise ApiError(409, "illegal_action", "your decision timed out: the AI made it for you",
-                       reason="turn_timed_out", seat=submission.seat, version=doc["version"])
+        raise ApiError(
+            409,
+            "illegal_action",
+            "your decision timed out: the AI made it for you",
+            reason="turn_timed_out",
+            seat=submission.seat,
+            version=doc["version"],
+        )
 
 
 def _count_time_out(doc, submission):
@@ -228,13 +260,22 @@ def _count_time_out(doc, submission):
     counts[key] = counts.get(key, 0) + 1
     doc.setdefault("timed_out_at", {})[key] = doc["version"]
     doc["seq"] += 1
-    return [new_event(doc["seq"], doc["version"], "turn_timed_out", submission.seat,
-                      {"consecutive": counts[key], "level": "medium"})]
+    return [
+        new_event(
+            doc["seq"],
+            doc["version"],
+            "turn_timed_out",
+            submission.seat,
+            {"consecutive": counts[key], "level": "medium"},
+        )
+    ]
 
 
 def _timed_out_too_often(services, doc, seat):
-    return (doc["seats"][seat]["kind"] == "human"
-            and doc["timeouts"].get(str(seat), 0) >= services.config["TURN_TIMEOUTS_TO_AI"])
+    return (
+        doc["seats"][seat]["kind"] == "human"
+        and doc["timeouts"].get(str(seat), 0) >= services.config["TURN_TIMEOUTS_TO_AI"]
+    )
 
 
 def _hand_to_ai(doc, seat):
@@ -242,6 +283,10 @@ def _hand_to_ai(doc, seat):
     tokens are revoked); returns the ``seat_handed_to_ai`` event."""
     doc["seats"][seat].update(kind="ai", level="medium", resigned=True)
     doc["seq"] += 1
-    return new_event(doc["seq"], doc["version"], "seat_handed_to_ai", seat,
-                     {"level": "medium", "reason": "turn_timeouts",
-                      "timeouts": doc["timeouts"][str(seat)]})
+    return new_event(
+        doc["seq"],
+        doc["version"],
+        "seat_handed_to_ai",
+        seat,
+        {"level": "medium", "reason": "turn_timeouts", "timeouts": doc["timeouts"][str(seat)]},
+    )

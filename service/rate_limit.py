@@ -37,8 +37,13 @@ class Window:
             return None
         window_end = (int(now // self.seconds) + 1) * self.seconds
         retry_after = max(1, int(window_end - now + 0.999))
-        return ApiError(429, "rate_limited", f"more than {self.limit} {self.what} in {self.seconds} s",
-                        headers={"Retry-After": str(retry_after)}, retry_after_s=retry_after)
+        return ApiError(
+            429,
+            "rate_limited",
+            f"more than {self.limit} {self.what} in {self.seconds} s",
+            headers={"Retry-After": str(retry_after)},
+            retry_after_s=retry_after,
+        )
 
 
 def request_window(config):

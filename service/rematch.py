@@ -34,8 +34,9 @@ def _claim(services, match_id):
     def plan(stored):
         doc = stored.doc
         if doc["status"] != "finished":
-            raise ApiError(409, "illegal_action", "a rematch is for a finished match",
-                           reason="match_not_finished")
+            raise ApiError(
+                409, "illegal_action", "a rematch is for a finished match", reason="match_not_finished"
+            )
         if doc.get("rematch"):
             return Plan((doc["rematch"], doc))
         doc["rematch"] = secrets.token_hex(8)
@@ -52,8 +53,11 @@ def _seat_requests(old):
     """The old match's seats as they are now, as a create request."""
     requests = []
     for seat in old["seats"]:
-        requests.append({"kind": "human", "name": seat["name"]} if seat["kind"] == "human"
-                        else {"kind": "ai", "name": seat["name"], "level": seat["level"]})
+        requests.append(
+            {"kind": "human", "name": seat["name"]}
+            if seat["kind"] == "human"
+            else {"kind": "ai", "name": seat["name"], "level": seat["level"]}
+        )
     return requests
 
 
@@ -62,8 +66,15 @@ def _ensure_created(services, old, new_id):
     if services.store.load_doc(new_id) is not None:
         return False
     game = engine.get_game(old["game"])
-    new = new_match(game, old["options"], _seat_requests(old), Dice.fair(), old["turn_timeout_s"],
-                    match_id=new_id, tokens=False)
+    new = new_match(
+        game,
+        old["options"],
+        _seat_requests(old),
+        Dice.fair(),
+        old["turn_timeout_s"],
+        match_id=new_id,
+        tokens=False,
+    )
     new.doc["rematch_of"] = old["id"]
     result = services.store.commit(new_id, None, new.change(game))
     if result.outcome != "OK":

@@ -47,8 +47,7 @@ MAX_TURN_TIMEOUT_S = 7 * 24 * 3600
 
 def _turn_timeout(value):
     if value != 0 and not MIN_TURN_TIMEOUT_S <= value <= MAX_TURN_TIMEOUT_S:
-        raise ma.ValidationError(
-            f"0 (no timer) or from {MIN_TURN_TIMEOUT_S} to {MAX_TURN_TIMEOUT_S} seconds")
+        raise ma.ValidationError(f"0 (no timer) or from {MIN_TURN_TIMEOUT_S} to {MAX_TURN_TIMEOUT_S} seconds")
 
 
 STATUS_VALUES = ("waiting", "active", "finished")
@@ -66,27 +65,39 @@ def action_field(game_id=None, **kwargs):
     games = [game_id] if game_id else engine.list_games()
     unions = [ref(component_name(g)) for g in games]
     schema = unions[0] if len(unions) == 1 else {"oneOf": unions}
-    return ma.fields.Dict(metadata=documented_as(
-        schema, "`{\"type\": <action type>, ...parameters}`; see the game's action union."),
-        **kwargs)
+    return ma.fields.Dict(
+        metadata=documented_as(
+            schema, '`{"type": <action type>, ...parameters}`; see the game\'s action union.'
+        ),
+        **kwargs,
+    )
 
 
 class ErrorSchema(ma.Schema):
     """Documented as ``Error``, one schema per code (spec_components.error_components)."""
 
-    error = ma.fields.String(required=True, metadata=_desc(
-        "Machine-readable code: bad_request, validation_error, unauthorized, forbidden, "
-        "not_found, method_not_allowed, illegal_action, not_your_turn, game_over, "
-        "version_conflict, seat_taken, precondition_failed, payload_too_large, "
-        "rate_limited, unavailable, internal_error; from the server before the app: "
-        "uri_too_long (414), headers_too_large (431), not_implemented (501)."))
+    error = ma.fields.String(
+        required=True,
+        metadata=_desc(
+            "Machine-readable code: bad_request, validation_error, unauthorized, forbidden, "
+            "not_found, method_not_allowed, illegal_action, not_your_turn, game_over, "
+            "version_conflict, seat_taken, precondition_failed, payload_too_large, "
+            "rate_limited, unavailable, internal_error; from the server before the app: "
+            "uri_too_long (414), headers_too_large (431), not_implemented (501)."
+        ),
+    )
     message = ma.fields.String(required=True, metadata=_desc("Human-readable reason."))
-    details = ma.fields.Dict(required=True, metadata=_desc(
-        "validation_error: `fields` (field -> messages); illegal_action: `reason`; "
-        "version_conflict / precondition_failed: `current_version`; rate_limited: `retry_after_s`."))
+    details = ma.fields.Dict(
+        required=True,
+        metadata=_desc(
+            "validation_error: `fields` (field -> messages); illegal_action: `reason`; "
+            "version_conflict / precondition_failed: `current_version`; rate_limited: `retry_after_s`."
+        ),
+    )
 
 
 # --- catalogue -----------------------------------------------------------
+
 
 class GameOptionSchema(ma.Schema):
     type = ma.fields.String(required=True)
@@ -103,46 +114,67 @@ class GameSchema(ma.Schema):
     min_players = ma.fields.Integer(required=True)
     max_players = ma.fields.Integer(required=True)
     version = ma.fields.Integer(metadata=_desc("Rules version of the engine."))
-    options = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(GameOptionSchema),
-                             required=True)
-    ai_levels = ma.fields.List(ma.fields.String(), required=True,
-                               metadata=_desc("Weakest first."))
-    action_schema = ma.fields.String(metadata=_desc(
-        "Name of this game's action union in `components.schemas`."))
+    options = ma.fields.Dict(
+        keys=ma.fields.String(), values=ma.fields.Nested(GameOptionSchema), required=True
+    )
+    ai_levels = ma.fields.List(ma.fields.String(), required=True, metadata=_desc("Weakest first."))
+    action_schema = ma.fields.String(
+        metadata=_desc("Name of this game's action union in `components.schemas`.")
+    )
 
 
 # --- matches -------------------------------------------------------------
 
+
 class _SeatRequest(ma.Schema):
-    name = ma.fields.String(allow_none=True, validate=validate.Length(1, 64), metadata=_desc(
-        "Optional display name (1 to 64 characters)."))
+    name = ma.fields.String(
+        allow_none=True,
+        validate=validate.Length(1, 64),
+        metadata=_desc("Optional display name (1 to 64 characters)."),
+    )
 
 
 class HumanSeatRequestSchema(_SeatRequest):
     """A seat for a person: the response's `tokens` holds its bearer token."""
 
-    kind = ma.fields.String(required=True, validate=validate.OneOf(["human"]),
-                            metadata=documented_as({"type": "string", "const": "human"}))
+    kind = ma.fields.String(
+        required=True,
+        validate=validate.OneOf(["human"]),
+        metadata=documented_as({"type": "string", "const": "human"}),
+    )
 
 
 class AiSeatRequestSchema(_SeatRequest):
     """A seat played by the server's AI (background workers)."""
 
-    kind = ma.fields.String(required=True, validate=validate.OneOf(["ai"]),
-                            metadata=documented_as({"type": "string", "const": "ai"}))
-    level = ma.fields.String(validate=validate.OneOf(LEVELS), metadata=documented_as(
-        ref("AiLevel"), "AI level, weakest first in the catalogue's `ai_levels`; default `medium`."))
+    kind = ma.fields.String(
+        required=True,
+        validate=validate.OneOf(["ai"]),
+        metadata=documented_as({"type": "string", "const": "ai"}),
+    )
+    level = ma.fields.String(
+        validate=validate.OneOf(LEVELS),
+        metadata=documented_as(
+            ref("AiLevel"), "AI level, weakest first in the catalogue's `ai_levels`; default `medium`."
+        ),
+    )
 
 
 class OpenSeatRequestSchema(_SeatRequest):
     """A seat left open: `POST /v1/matches/{id}/join` fills it (no `level`)."""
 
-    kind = ma.fields.String(required=True, validate=validate.OneOf(["open"]),
-                            metadata=documented_as({"type": "string", "const": "open"}))
+    kind = ma.fields.String(
+        required=True,
+        validate=validate.OneOf(["open"]),
+        metadata=documented_as({"type": "string", "const": "open"}),
+    )
 
 
-SEAT_REQUEST_SCHEMAS = {"human": HumanSeatRequestSchema, "ai": AiSeatRequestSchema,
-                        "open": OpenSeatRequestSchema}
+SEAT_REQUEST_SCHEMAS = {
+    "human": HumanSeatRequestSchema,
+    "ai": AiSeatRequestSchema,
+    "open": OpenSeatRequestSchema,
+}
 
 
 def _seat_request_ref(kind):
@@ -156,12 +188,17 @@ class SeatRequestField(ma.fields.Field):
     _loaders: ClassVar[dict[str, ma.Schema]] = {kind: cls() for kind, cls in SEAT_REQUEST_SCHEMAS.items()}
 
     def __init__(self, **kwargs):
-        super().__init__(metadata={
-            "type": "object",
-            "oneOf": [{"$ref": _seat_request_ref(kind)} for kind in SEAT_KINDS],
-            "discriminator": {"propertyName": "kind",
-                              "mapping": {kind: _seat_request_ref(kind) for kind in SEAT_KINDS}},
-        }, **kwargs)
+        super().__init__(
+            metadata={
+                "type": "object",
+                "oneOf": [{"$ref": _seat_request_ref(kind)} for kind in SEAT_KINDS],
+                "discriminator": {
+                    "propertyName": "kind",
+                    "mapping": {kind: _seat_request_ref(kind) for kind in SEAT_KINDS},
+                },
+            },
+            **kwargs,
+        )
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, dict):
@@ -175,115 +212,184 @@ class SeatRequestField(ma.fields.Field):
 
 class CreateMatchSchema(ma.Schema):
     game = ma.fields.String(required=True, metadata=_desc("A game id of the catalogue (404 otherwise)."))
-    options = ma.fields.Dict(keys=ma.fields.String(), load_default=dict, metadata=_desc(
-        "Game options; missing ones take their default."))
-    seats = ma.fields.List(SeatRequestField(), required=True,
-                           validate=validate.Length(min=1, max=MAX_SEATS), metadata=_desc(
-                               "One per player, in seat order; the game's `min_players` to "
-                               "`max_players`."))
-    seed = ma.fields.Integer(strict=True, validate=validate.Range(0, MAX_SEED), metadata=_desc(
-        "Optional. With `dice: fair` it is mixed into the server's secret (it alone does not "
-        "fix the dice); with `dice: reproducible` it is the engine's seed itself (required)."
-        + STRICT_INTEGER))
-    dice = ma.fields.String(load_default="fair", validate=validate.OneOf(DICE_MODES), metadata=documented_as(
-        {**ref("DiceMode"), "default": "fair"},
-        "`fair` (default): the dice come from a secret the server commits to before the first "
-        "action and reveals in the replay, mixed with `seed` if given; nobody, the creator "
-        "included, can know them in advance. `reproducible`: `seed` (required) alone fixes "
-        "every die and deck order, so the creator knows them; every viewer sees `dice` in the "
-        "Match. For tests, bots and research."))
-    turn_timeout_s = ma.fields.Integer(strict=True, load_default=300,
-                                       validate=_turn_timeout, metadata={
-                                           "description": (
-                                               "Seconds a human seat may take for one decision "
-                                               "before the `medium` AI decides for it; 0: no timer."
-                                               + STRICT_INTEGER),
-                                           "anyOf": [{"type": "integer", "const": 0},
-                                                     {"type": "integer",
-                                                      "minimum": MIN_TURN_TIMEOUT_S,
-                                                      "maximum": MAX_TURN_TIMEOUT_S}]})
+    options = ma.fields.Dict(
+        keys=ma.fields.String(),
+        load_default=dict,
+        metadata=_desc("Game options; missing ones take their default."),
+    )
+    seats = ma.fields.List(
+        SeatRequestField(),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_SEATS),
+        metadata=_desc("One per player, in seat order; the game's `min_players` to `max_players`."),
+    )
+    seed = ma.fields.Integer(
+        strict=True,
+        validate=validate.Range(0, MAX_SEED),
+        metadata=_desc(
+            "Optional. With `dice: fair` it is mixed into the server's secret (it alone does not "
+            "fix the dice); with `dice: reproducible` it is the engine's seed itself (required)."
+            + STRICT_INTEGER
+        ),
+    )
+    dice = ma.fields.String(
+        load_default="fair",
+        validate=validate.OneOf(DICE_MODES),
+        metadata=documented_as(
+            {**ref("DiceMode"), "default": "fair"},
+            "`fair` (default): the dice come from a secret the server commits to before the first "
+            "action and reveals in the replay, mixed with `seed` if given; nobody, the creator "
+            "included, can know them in advance. `reproducible`: `seed` (required) alone fixes "
+            "every die and deck order, so the creator knows them; every viewer sees `dice` in the "
+            "Match. For tests, bots and research.",
+        ),
+    )
+    turn_timeout_s = ma.fields.Integer(
+        strict=True,
+        load_default=300,
+        validate=_turn_timeout,
+        metadata={
+            "description": (
+                "Seconds a human seat may take for one decision "
+                "before the `medium` AI decides for it; 0: no timer." + STRICT_INTEGER
+            ),
+            "anyOf": [
+                {"type": "integer", "const": 0},
+                {"type": "integer", "minimum": MIN_TURN_TIMEOUT_S, "maximum": MAX_TURN_TIMEOUT_S},
+            ],
+        },
+    )
 
 
 class SeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     kind = ma.fields.String(required=True, validate=validate.OneOf(["human", "ai", "open"]))
     name = ma.fields.String(allow_none=True, required=True)
-    level = ma.fields.String(allow_none=True, required=True, metadata=documented_as(
-        {"anyOf": [ref("AiLevel"), {"type": "null"}]}, "The AI level of an `ai` seat, else null."))
-    resigned = ma.fields.Boolean(required=True, metadata=_desc(
-        "The human resigned; an AI of level `medium` plays the seat, which counts as a loss."))
+    level = ma.fields.String(
+        allow_none=True,
+        required=True,
+        metadata=documented_as(
+            {"anyOf": [ref("AiLevel"), {"type": "null"}]}, "The AI level of an `ai` seat, else null."
+        ),
+    )
+    resigned = ma.fields.Boolean(
+        required=True,
+        metadata=_desc("The human resigned; an AI of level `medium` plays the seat, which counts as a loss."),
+    )
 
 
 class ResultSchema(ma.Schema):
-    winners = ma.fields.List(ma.fields.Integer(), required=True, metadata=_desc(
-        "Winning seats; a resigned seat never wins."))
+    winners = ma.fields.List(
+        ma.fields.Integer(), required=True, metadata=_desc("Winning seats; a resigned seat never wins.")
+    )
     reason = ma.fields.String(required=True)
     scores = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Raw())
     resigned = ma.fields.List(ma.fields.Integer(), metadata=_desc("Seats that resigned (losses)."))
-    engine_winners = ma.fields.List(ma.fields.Integer(), metadata=_desc(
-        "Winners as the rules decided them, before resignations count as losses."))
+    engine_winners = ma.fields.List(
+        ma.fields.Integer(),
+        metadata=_desc("Winners as the rules decided them, before resignations count as losses."),
+    )
 
 
 class MatchSummarySchema(ma.Schema):
     id = ma.fields.String(required=True)
     game = ma.fields.String(required=True)
     options = ma.fields.Dict(required=True)
-    status = ma.fields.String(required=True, validate=validate.OneOf(STATUS_VALUES),
-                              metadata=documented_as(ref("MatchStatus")))
-    version = ma.fields.Integer(required=True, metadata=_desc(
-        "Grows by one with every accepted action, and with every join and resignation."))
+    status = ma.fields.String(
+        required=True, validate=validate.OneOf(STATUS_VALUES), metadata=documented_as(ref("MatchStatus"))
+    )
+    version = ma.fields.Integer(
+        required=True,
+        metadata=_desc("Grows by one with every accepted action, and with every join and resignation."),
+    )
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
     to_act = ma.fields.List(ma.fields.Integer(), required=True)
     result = ma.fields.Nested(ResultSchema, allow_none=True, required=True)
-    seed_commitment = ma.fields.String(required=True, metadata=_desc(
-        "`fair` dice: SHA-256 hex of the server's secret (64 hex digits, revealed by `replay`); "
-        "`reproducible` dice: SHA-256 hex of the seed written as a decimal string."))
-    dice = ma.fields.String(required=True, validate=validate.OneOf(DICE_MODES), metadata=documented_as(
-        ref("DiceMode"),
-        "`fair`: no one could know the dice in advance; `reproducible`: the creator chose the "
-        "seed, so the creator knows every die and deck order."))
+    seed_commitment = ma.fields.String(
+        required=True,
+        metadata=_desc(
+            "`fair` dice: SHA-256 hex of the server's secret (64 hex digits, revealed by `replay`); "
+            "`reproducible` dice: SHA-256 hex of the seed written as a decimal string."
+        ),
+    )
+    dice = ma.fields.String(
+        required=True,
+        validate=validate.OneOf(DICE_MODES),
+        metadata=documented_as(
+            ref("DiceMode"),
+            "`fair`: no one could know the dice in advance; `reproducible`: the creator chose the "
+            "seed, so the creator knows every die and deck order.",
+        ),
+    )
     turn_timeout_s = ma.fields.Integer(required=True, metadata=_desc("0: no turn timer."))
-    deadlines = ma.fields.Dict(keys=ma.fields.String(),
-                               values=ma.fields.String(metadata={"format": "date-time"}), required=True,
-                               metadata=_desc(
-        "With a turn timer: each pending human seat (as a string) -> when its decision times "
-        "out (ISO 8601, UTC); then the `medium` AI decides for it (event `turn_timed_out`), "
-        "and after `TURN_TIMEOUTS_TO_AI` time-outs in a row the AI keeps the seat."))
-    rematch = ma.fields.String(allow_none=True, required=True, metadata=_desc(
-        "The id of the rematch, once a seat asked for one (`POST .../rematch`)."))
-    created_at = ma.fields.String(required=True, metadata={"description": "ISO 8601, UTC.",
-                                                          "format": "date-time"})
-    updated_at = ma.fields.String(required=True, metadata={"description": "ISO 8601, UTC.",
-                                                          "format": "date-time"})
+    deadlines = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.String(metadata={"format": "date-time"}),
+        required=True,
+        metadata=_desc(
+            "With a turn timer: each pending human seat (as a string) -> when its decision times "
+            "out (ISO 8601, UTC); then the `medium` AI decides for it (event `turn_timed_out`), "
+            "and after `TURN_TIMEOUTS_TO_AI` time-outs in a row the AI keeps the seat."
+        ),
+    )
+    rematch = ma.fields.String(
+        allow_none=True,
+        required=True,
+        metadata=_desc("The id of the rematch, once a seat asked for one (`POST .../rematch`)."),
+    )
+    created_at = ma.fields.String(
+        required=True, metadata={"description": "ISO 8601, UTC.", "format": "date-time"}
+    )
+    updated_at = ma.fields.String(
+        required=True, metadata={"description": "ISO 8601, UTC.", "format": "date-time"}
+    )
 
 
 class MatchSchema(MatchSummarySchema):
-    you = ma.fields.Integer(allow_none=True, required=True, metadata=_desc(
-        "The bearer's seat, or null for a spectator."))
-    view = ma.fields.Dict(required=True, metadata=_desc(
-        "The game as this viewer may see it (the game's `view`); names filled in."))
+    you = ma.fields.Integer(
+        allow_none=True, required=True, metadata=_desc("The bearer's seat, or null for a spectator.")
+    )
+    view = ma.fields.Dict(
+        required=True,
+        metadata=_desc("The game as this viewer may see it (the game's `view`); names filled in."),
+    )
 
 
 class CreatedMatchSchema(ma.Schema):
     match = ma.fields.Nested(MatchSchema, required=True)
-    tokens = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True,
-                            metadata=_desc("Seat (as a string) -> bearer token, one per human seat."))
+    tokens = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.String(),
+        required=True,
+        metadata=_desc("Seat (as a string) -> bearer token, one per human seat."),
+    )
 
 
 class JoinSchema(ma.Schema):
-    name = ma.fields.String(allow_none=True, validate=validate.Length(1, 64), metadata=_desc(
-        "Optional display name (1 to 64 characters)."))
-    seat = ma.fields.Integer(strict=True, validate=validate.Range(0, MAX_SEATS - 1), metadata=_desc(
-        "Optional: the lowest open seat otherwise. A seat the match does not have (at or "
-        "above its number of seats) is 422 `validation_error`." + STRICT_INTEGER))
+    name = ma.fields.String(
+        allow_none=True,
+        validate=validate.Length(1, 64),
+        metadata=_desc("Optional display name (1 to 64 characters)."),
+    )
+    seat = ma.fields.Integer(
+        strict=True,
+        validate=validate.Range(0, MAX_SEATS - 1),
+        metadata=_desc(
+            "Optional: the lowest open seat otherwise. A seat the match does not have (at or "
+            "above its number of seats) is 422 `validation_error`." + STRICT_INTEGER
+        ),
+    )
 
 
 class RematchSchema(ma.Schema):
-    match = ma.fields.Nested(MatchSchema, required=True, metadata=_desc(
-        "The new match, as the caller's seat sees it."))
+    match = ma.fields.Nested(
+        MatchSchema, required=True, metadata=_desc("The new match, as the caller's seat sees it.")
+    )
     seat = ma.fields.Integer(required=True, metadata=_desc("The caller's seat (the same as before)."))
-    token = ma.fields.String(required=True, metadata=_desc(
-        "A bearer token for that seat in the new match (each call issues a new one)."))
+    token = ma.fields.String(
+        required=True,
+        metadata=_desc("A bearer token for that seat in the new match (each call issues a new one)."),
+    )
 
 
 class JoinedSchema(ma.Schema):
@@ -296,8 +402,11 @@ class JoinedSchema(ma.Schema):
 
 def option_defaults(game):
     """``{option: default}``: what a match gets for an option it leaves out."""
-    return {name: spec["default"] for name, spec in game.options.items()
-            if isinstance(spec, dict) and "default" in spec}
+    return {
+        name: spec["default"]
+        for name, spec in game.options.items()
+        if isinstance(spec, dict) and "default" in spec
+    }
 
 
 def _sets_up(game, seats, options):
@@ -314,8 +423,11 @@ MAX_PROBED_COMBINATIONS = 4096
 
 
 def _option_choices(game):
-    return {name: list(spec["choices"]) for name, spec in game.options.items()
-            if isinstance(spec, dict) and spec.get("choices") is not None}
+    return {
+        name: list(spec["choices"])
+        for name, spec in game.options.items()
+        if isinstance(spec, dict) and spec.get("choices") is not None
+    }
 
 
 def option_combinations(game):
@@ -346,16 +458,17 @@ def seat_count_rules(game_id):
     rules = {}
     for seats in range(game.min_players, game.max_players + 1):
         if combinations is None:  # too many to try: each option alone
-            allowed = {name: {c for c in values if _sets_up(game, seats, {**defaults, name: c})}
-                       for name, values in choices.items()}
+            allowed = {
+                name: {c for c in values if _sets_up(game, seats, {**defaults, name: c})}
+                for name, values in choices.items()
+            }
         else:
             allowed = {name: set() for name in choices}
             for combination in combinations:
                 if _sets_up(game, seats, {**defaults, **combination}):
                     for name, choice in combination.items():
                         allowed[name].add(choice)
-        rules[seats] = {name: [c for c in values if c in allowed[name]]
-                        for name, values in choices.items()}
+        rules[seats] = {name: [c for c in values if c in allowed[name]] for name, values in choices.items()}
     return rules
 
 
@@ -375,8 +488,11 @@ def seat_count_defaults(game, low, high):
             resolved.append(game.resolve_options(seats, {}))
         except engine.EngineError:
             resolved.append({})
-    return {name: value for name, value in resolved[0].items()
-            if all(other.get(name) == value for other in resolved)}
+    return {
+        name: value
+        for name, value in resolved[0].items()
+        if all(other.get(name) == value for other in resolved)
+    }
 
 
 def _options_schema(game, allowed, named, defaults):
@@ -398,8 +514,12 @@ def _options_schema(game, allowed, named, defaults):
             else:
                 required.append(name)  # its default does not set up with this many seats
         properties[name] = prop
-    schema = {"type": "object", "additionalProperties": False, "properties": properties,
-              "description": "Options of this game; a missing one takes its `default`."}
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": properties,
+        "description": "Options of this game; a missing one takes its `default`.",
+    }
     if required:
         schema["required"] = required
     return schema
@@ -437,19 +557,23 @@ def create_match_components(converter):
             variant = copy.deepcopy(base)
             properties = variant["properties"]
             properties["game"] = {"type": "string", "const": game.id, "description": game.title}
-            properties["options"] = _options_schema(game, allowed, named, seat_count_defaults(game, low, high))
+            properties["options"] = _options_schema(
+                game, allowed, named, seat_count_defaults(game, low, high)
+            )
             properties["seats"].update(minItems=low, maxItems=high)
             if "required" in properties["options"]:
                 variant["required"] = [*variant["required"], "options"]
             variant["allOf"] = [copy.deepcopy(_REPRODUCIBLE_NEEDS_SEED)]
             # A description, not a `title`: generators name classes after titles.
-            variant["description"] = (f"{game.title}, {low} seats" if low == high
-                                      else f"{game.title}, {low} to {high} seats")
+            variant["description"] = (
+                f"{game.title}, {low} seats" if low == high else f"{game.title}, {low} to {high} seats"
+            )
             variants.append(variant)
         for option in sorted(named):
             components[_option_component(game, option)] = {
                 "enum": list(game.options[option]["choices"]),
-                "description": f"Choices of the {game.title} option `{option}`."}
+                "description": f"Choices of the {game.title} option `{option}`.",
+            }
         name = _camel_id(game.id) + "CreateMatch"
         if len(variants) == 1:
             components[name] = variants[0]
@@ -459,15 +583,17 @@ def create_match_components(converter):
                 seats = f"{low}Seats" if low == high else f"{low}To{high}Seats"
                 components[f"{name}{seats}"] = variant
                 refs.append(ref(f"{name}{seats}"))
-            components[name] = {"anyOf": refs,
-                                "description": f"{game.title}: what each number of seats allows."}
+            components[name] = {
+                "anyOf": refs,
+                "description": f"{game.title}: what each number of seats allows.",
+            }
         mapping[game.id] = f"#/components/schemas/{name}"
     # No `discriminator`: a game with several seat-count variants maps to an
     # anyOf, which a discriminator mapping may not name (openapi-typescript
     # refuses it); each variant's `game` const tells the games apart anyway.
     components["CreateMatch"] = {
         "description": "A new match of one game of the catalogue (`game`): its options and "
-                       "seat counts (an unknown `game` is 404 `not_found`).",
+        "seat counts (an unknown `game` is 404 `not_found`).",
         "oneOf": [{"$ref": ref} for ref in mapping.values()],
     }
     return components
@@ -484,8 +610,10 @@ def register_request_schemas(api):
     documented)."""
     spec = api.spec
     api.ma_plugin.converter.add_attribute_function(exact_json_schema)
-    spec.components.schema("AiLevel", component={
-        "type": "string", "enum": list(LEVELS), "description": "AI levels, weakest first."})
+    spec.components.schema(
+        "AiLevel",
+        component={"type": "string", "enum": list(LEVELS), "description": "AI levels, weakest first."},
+    )
     spec.components.schema("DiceMode", component={"type": "string", "enum": list(DICE_MODES)})
     spec.components.schema("MatchStatus", component={"type": "string", "enum": list(STATUS_VALUES)})
     for name, component in error_components().items():
@@ -505,12 +633,14 @@ def register_request_schemas(api):
 
 
 class LobbyQuerySchema(ma.Schema):
-    status = ma.fields.String(validate=validate.OneOf(STATUS_VALUES),
-                              metadata=documented_as(ref("MatchStatus")))
+    status = ma.fields.String(
+        validate=validate.OneOf(STATUS_VALUES), metadata=documented_as(ref("MatchStatus"))
+    )
     game = ma.fields.String()
 
 
 # --- playing -------------------------------------------------------------
+
 
 class ActionListSchema(ma.Schema):
     """Documented as ``ActionList``: one schema per game (``action_list_components``)."""
@@ -524,9 +654,13 @@ class ActionListSchema(ma.Schema):
 
 class PostActionSchema(ma.Schema):
     action = action_field(required=True)
-    version = ma.fields.Integer(strict=True, validate=validate.Range(0, MAX_SEED), metadata=_desc(
-        "Optional: the version the action was chosen at; stale -> 409 version_conflict."
-        + STRICT_INTEGER))
+    version = ma.fields.Integer(
+        strict=True,
+        validate=validate.Range(0, MAX_SEED),
+        metadata=_desc(
+            "Optional: the version the action was chosen at; stale -> 409 version_conflict." + STRICT_INTEGER
+        ),
+    )
 
 
 class EventSchema(ma.Schema):
@@ -551,27 +685,38 @@ class ActionResultSchema(ma.Schema):
 
 # --- events --------------------------------------------------------------
 
+
 class EventsQuerySchema(ma.Schema):
     after = ma.fields.Integer(load_default=0, validate=validate.Range(0, MAX_SEED))
     limit = ma.fields.Integer(load_default=500, validate=validate.Range(1, 1000))
 
 
 class BoardQuerySchema(ma.Schema):
-    step = ma.fields.Integer(validate=validate.Range(0, MAX_SEED), metadata=_desc(
-        "Finished matches only: the board after the first `step` actions of the replay "
-        "(0: as set up), for stepping through a match. Default: the board now."))
+    step = ma.fields.Integer(
+        validate=validate.Range(0, MAX_SEED),
+        metadata=_desc(
+            "Finished matches only: the board after the first `step` actions of the replay "
+            "(0: as set up), for stepping through a match. Default: the board now."
+        ),
+    )
 
 
 class BoardHeadersSchema(ma.Schema):
-    if_none_match = ma.fields.String(data_key="If-None-Match", metadata=_desc(
-        "An `ETag` of this picture (`\"<version>\"`, or `\"<version>.<step>\"` with `step`): "
-        "304 when it is still current."))
+    if_none_match = ma.fields.String(
+        data_key="If-None-Match",
+        metadata=_desc(
+            'An `ETag` of this picture (`"<version>"`, or `"<version>.<step>"` with `step`): '
+            "304 when it is still current."
+        ),
+    )
 
 
 class EventListSchema(ma.Schema):
     events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
-    last_seq = ma.fields.Integer(required=True, metadata=_desc(
-        "Seq of the last event returned (or `after` when none): pass it as `after` next."))
+    last_seq = ma.fields.Integer(
+        required=True,
+        metadata=_desc("Seq of the last event returned (or `after` when none): pass it as `after` next."),
+    )
     more = ma.fields.Boolean(required=True, metadata=_desc("More events follow (`limit` cut the list)."))
 
 
@@ -583,21 +728,32 @@ class ReplayActionSchema(ma.Schema):
 class DiceProofSchema(ma.Schema):
     """What a fair match reveals at its end, to check its dice (see the README)."""
 
-    server_secret = ma.fields.String(required=True, metadata=_desc(
-        "The secret committed to by `seed_commitment` (64 hex digits)."))
-    client_seed = ma.fields.Integer(required=True, allow_none=True, metadata=_desc(
-        "The `seed` the creator sent, or null."))
+    server_secret = ma.fields.String(
+        required=True, metadata=_desc("The secret committed to by `seed_commitment` (64 hex digits).")
+    )
+    client_seed = ma.fields.Integer(
+        required=True, allow_none=True, metadata=_desc("The `seed` the creator sent, or null.")
+    )
 
 
 class ReplaySchema(ma.Schema):
-    seed = ma.fields.Integer(required=True, metadata=_desc(
-        "The engine's seed: `engine.runner.replay` with it and `actions` reaches `result`."))
-    dice = ma.fields.String(required=True, validate=validate.OneOf(DICE_MODES),
-                            metadata=documented_as(ref("DiceMode")))
+    seed = ma.fields.Integer(
+        required=True,
+        metadata=_desc("The engine's seed: `engine.runner.replay` with it and `actions` reaches `result`."),
+    )
+    dice = ma.fields.String(
+        required=True, validate=validate.OneOf(DICE_MODES), metadata=documented_as(ref("DiceMode"))
+    )
     seed_commitment = ma.fields.String(required=True)
-    proof = ma.fields.Nested(DiceProofSchema, allow_none=True, required=True, metadata=_desc(
-        "`fair` dice: the secret and client seed the engine seed was derived from; "
-        "null for `reproducible` dice (the seed itself was committed to)."))
+    proof = ma.fields.Nested(
+        DiceProofSchema,
+        allow_none=True,
+        required=True,
+        metadata=_desc(
+            "`fair` dice: the secret and client seed the engine seed was derived from; "
+            "null for `reproducible` dice (the seed itself was committed to)."
+        ),
+    )
     game = ma.fields.String(required=True)
     options = ma.fields.Dict(required=True)
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
@@ -608,31 +764,47 @@ class ReplaySchema(ma.Schema):
 class HealthSchema(ma.Schema):
     status = ma.fields.String(required=True)
     checks = ma.fields.Dict()
-    workers_alive = ma.fields.Integer(metadata=_desc(
-        "/readyz: AI workers whose heartbeat is younger than `WORKER_SEEN_S`."))
+    workers_alive = ma.fields.Integer(
+        metadata=_desc("/readyz: AI workers whose heartbeat is younger than `WORKER_SEEN_S`.")
+    )
 
 
 # --- live event streams (service/live.py, service/routes/streams.py) ---------
 
+
 class StreamQuerySchema(ma.Schema):
-    after = ma.fields.Integer(validate=validate.Range(0, MAX_SEED), metadata=_desc(
-        "Send the events with `seq` > `after` first (default: only events after the "
-        "first `Match`). `Last-Event-ID` wins when both are given."))
-    ticket = ma.fields.String(validate=validate.Length(1, 200), metadata=_desc(
-        "A stream ticket from `POST .../stream-ticket` (single use, short-lived), for "
-        "clients that cannot set `Authorization` (browsers' EventSource). Never the "
-        "bearer token itself."))
+    after = ma.fields.Integer(
+        validate=validate.Range(0, MAX_SEED),
+        metadata=_desc(
+            "Send the events with `seq` > `after` first (default: only events after the "
+            "first `Match`). `Last-Event-ID` wins when both are given."
+        ),
+    )
+    ticket = ma.fields.String(
+        validate=validate.Length(1, 200),
+        metadata=_desc(
+            "A stream ticket from `POST .../stream-ticket` (single use, short-lived), for "
+            "clients that cannot set `Authorization` (browsers' EventSource). Never the "
+            "bearer token itself."
+        ),
+    )
 
 
 class StreamHeadersSchema(ma.Schema):
-    last_event_id = ma.fields.Integer(data_key="Last-Event-ID", validate=validate.Range(0, MAX_SEED),
-                                      metadata=_desc(
-                                          "The last `seq` seen (EventSource sends it when it "
-                                          "reconnects): resume right after it."))
+    last_event_id = ma.fields.Integer(
+        data_key="Last-Event-ID",
+        validate=validate.Range(0, MAX_SEED),
+        metadata=_desc(
+            "The last `seq` seen (EventSource sends it when it reconnects): resume right after it."
+        ),
+    )
 
 
 class StreamTicketSchema(ma.Schema):
-    ticket = ma.fields.String(required=True, metadata=_desc(
-        "Pass as `?ticket=` to `GET .../stream`; valid once, until `expires_at`."))
-    expires_at = ma.fields.String(required=True, metadata={"description": "ISO 8601, UTC.",
-                                                          "format": "date-time"})
+    ticket = ma.fields.String(
+        required=True,
+        metadata=_desc("Pass as `?ticket=` to `GET .../stream`; valid once, until `expires_at`."),
+    )
+    expires_at = ma.fields.String(
+        required=True, metadata={"description": "ISO 8601, UTC.", "format": "date-time"}
+    )

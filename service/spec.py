@@ -17,8 +17,8 @@ def spec_dict(app):
         # PaginationMetadata component is then referenced by nothing.
         headers["PAGINATION"] = {
             "description": "Pagination metadata, a JSON object serialized as a string: "
-                           "`total`, `total_pages`, `first_page`, `last_page`, `page`, "
-                           "`previous_page`, `next_page` (integers; absent when they do not apply).",
+            "`total`, `total_pages`, `first_page`, `last_page`, `page`, "
+            "`previous_page`, `next_page` (integers; absent when they do not apply).",
             "schema": {"type": "string"},
         }
         spec["components"]["schemas"].pop("PaginationMetadata", None)
@@ -30,7 +30,7 @@ def spec_dict(app):
 # Every route can be refused before the app, by gunicorn (service/gunicorn_worker.py).
 _REFUSED_BEFORE_APP = {
     "description": "Refused before the app: malformed HTTP, `bad_request` (400); request line "
-                   "too long, `uri_too_long` (414); headers too large, `headers_too_large` (431).",
+    "too long, `uri_too_long` (414); headers too large, `headers_too_large` (431).",
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
 }
 

@@ -51,28 +51,55 @@ def exact_json_schema(self, field, ret, **kwargs):
 _OPEN_DETAILS = {"type": "object", "description": "Nothing documented beyond the message."}
 _ERROR_VARIANTS = {
     # component: (codes, documented details properties, required details)
-    "ValidationError": (("validation_error",), {
-        "fields": {"type": "object", "description": "Field (or location) -> messages."},
-        "field": {"type": "string", "description": "The action's or option's field at fault."},
-        "allowed": {"type": "array", "items": {"type": "string"}},
-    }, ()),
-    "IllegalActionError": (("illegal_action",), {
-        "reason": {"type": "string", "description": (
-            "The rule that refused it (`match_not_finished`, `other_game_action`, "
-            "`turn_timed_out`, or the game's own).")},
-    }, ("reason",)),
-    "VersionError": (("version_conflict", "precondition_failed"), {
-        "current_version": {"type": "integer", "description": "The match's version now."},
-    }, ("current_version",)),
-    "RateLimitedError": (("rate_limited",), {
-        "retry_after_s": {"type": "integer", "minimum": 1,
-                          "description": "As `Retry-After`: seconds until the window ends."},
-    }, ("retry_after_s",)),
+    "ValidationError": (
+        ("validation_error",),
+        {
+            "fields": {"type": "object", "description": "Field (or location) -> messages."},
+            "field": {"type": "string", "description": "The action's or option's field at fault."},
+            "allowed": {"type": "array", "items": {"type": "string"}},
+        },
+        (),
+    ),
+    "IllegalActionError": (
+        ("illegal_action",),
+        {
+            "reason": {
+                "type": "string",
+                "description": (
+                    "The rule that refused it (`match_not_finished`, `other_game_action`, "
+                    "`turn_timed_out`, or the game's own)."
+                ),
+            },
+        },
+        ("reason",),
+    ),
+    "VersionError": (
+        ("version_conflict", "precondition_failed"),
+        {
+            "current_version": {"type": "integer", "description": "The match's version now."},
+        },
+        ("current_version",),
+    ),
+    "RateLimitedError": (
+        ("rate_limited",),
+        {
+            "retry_after_s": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "As `Retry-After`: seconds until the window ends.",
+            },
+        },
+        ("retry_after_s",),
+    ),
     "NotFoundError": (("not_found",), {"match_id": {"type": "string"}}, ()),
     "SeatTakenError": (("seat_taken",), {"seat": {"type": "integer", "minimum": 0}}, ()),
-    "UnavailableError": (("unavailable",), {
-        "retry": {"type": "boolean", "description": "Retrying soon is expected to succeed."},
-    }, ()),
+    "UnavailableError": (
+        ("unavailable",),
+        {
+            "retry": {"type": "boolean", "description": "Retrying soon is expected to succeed."},
+        },
+        (),
+    ),
 }
 
 
@@ -80,12 +107,20 @@ def _error_variant(codes, properties, required, description):
     details = {"type": "object", "properties": properties} if properties else dict(_OPEN_DETAILS)
     if required:
         details["required"] = list(required)
-    code = {"type": "string", "const": codes[0]} if len(codes) == 1 else {
-        "type": "string", "enum": list(codes)}
-    return {"type": "object", "additionalProperties": False, "description": description,
-            "required": ["error", "message", "details"], "properties": {
-                "error": code, "message": {"type": "string", "description": "Human-readable reason."},
-                "details": details}}
+    code = (
+        {"type": "string", "const": codes[0]} if len(codes) == 1 else {"type": "string", "enum": list(codes)}
+    )
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "description": description,
+        "required": ["error", "message", "details"],
+        "properties": {
+            "error": code,
+            "message": {"type": "string", "description": "Human-readable reason."},
+            "details": details,
+        },
+    }
 
 
 def error_components():
@@ -112,19 +147,27 @@ def action_list_components():
     game's) and ``ActionList``, their union discriminated on ``game``."""
     components, mapping = {}, {}
     for game_id in engine.list_games():
-        name = component_name(game_id)[:-len("Action")] + "ActionList"
+        name = component_name(game_id)[: -len("Action")] + "ActionList"
         components[name] = {
-            "type": "object", "additionalProperties": False,
+            "type": "object",
+            "additionalProperties": False,
             "required": ["game", "status", "version", "seat", "actions"],
             "properties": {
                 "game": {"type": "string", "const": game_id},
-                "status": {**ref("MatchStatus"), "description": (
-                    "The match's status: `finished` tells a bot that waits for its turn that "
-                    "none will come (the stream's final `Match` may follow later).")},
+                "status": {
+                    **ref("MatchStatus"),
+                    "description": (
+                        "The match's status: `finished` tells a bot that waits for its turn that "
+                        "none will come (the stream's final `Match` may follow later)."
+                    ),
+                },
                 "version": {"type": "integer", "description": "The match's version."},
                 "seat": {"type": "integer", "minimum": 0, "description": "Your seat."},
-                "actions": {"type": "array", "items": ref(component_name(game_id)),
-                            "description": "Empty when you have nothing to decide."},
+                "actions": {
+                    "type": "array",
+                    "items": ref(component_name(game_id)),
+                    "description": "Empty when you have nothing to decide.",
+                },
             },
         }
         mapping[game_id] = f"#/components/schemas/{name}"
@@ -150,20 +193,43 @@ def document_schema_as(api, schema_cls, name, component):
 # Examples on the main bodies (spec.py puts them on their components;
 # tests/service/test_openapi.py validates each against its schema).
 EXAMPLES = {
-    "CreateMatch": [{"game": "anno1503", "seats": [{"kind": "human", "name": "Ada"},
-                                                   {"kind": "ai", "level": "hard"}]},
-                    {"game": "anno1452", "options": {"rules": "expert"},
-                     "seats": [{"kind": "human"}, {"kind": "open"}, {"kind": "ai", "level": "medium"}]}],
-    "PostAction": [{"action": {"type": "buy", "commodity": "spice"}, "version": 12},
-                   {"action": {"type": "move_ship", "ship": 0, "to": [2, 5]}}],
-    "ActionList": [{"game": "anno1503", "status": "active", "version": 12, "seat": 0, "actions": [
-        {"type": "buy", "commodity": "spice"}, {"type": "move_ship", "ship": 0, "to": [2, 5]},
-        {"type": "end_turn"}]}],
+    "CreateMatch": [
+        {"game": "anno1503", "seats": [{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "hard"}]},
+        {
+            "game": "anno1452",
+            "options": {"rules": "expert"},
+            "seats": [{"kind": "human"}, {"kind": "open"}, {"kind": "ai", "level": "medium"}],
+        },
+    ],
+    "PostAction": [
+        {"action": {"type": "buy", "commodity": "spice"}, "version": 12},
+        {"action": {"type": "move_ship", "ship": 0, "to": [2, 5]}},
+    ],
+    "ActionList": [
+        {
+            "game": "anno1503",
+            "status": "active",
+            "version": 12,
+            "seat": 0,
+            "actions": [
+                {"type": "buy", "commodity": "spice"},
+                {"type": "move_ship", "ship": 0, "to": [2, 5]},
+                {"type": "end_turn"},
+            ],
+        }
+    ],
     "Joined": [{"seat": 1, "token": "tab_3q2x9dW0Qm1s8ZkYc7Lr0NfVb5hHk2TuPa6EwXyJzIo"}],
-    "Error": [{"error": "illegal_action", "message": "not enough gold",
-               "details": {"reason": "not_enough_gold"}},
-              {"error": "version_conflict", "message": "the match has moved on; reload it",
-               "details": {"current_version": 13}},
-              {"error": "rate_limited", "message": "more than 1200 requests in 60 s",
-               "details": {"retry_after_s": 17}}],
+    "Error": [
+        {"error": "illegal_action", "message": "not enough gold", "details": {"reason": "not_enough_gold"}},
+        {
+            "error": "version_conflict",
+            "message": "the match has moved on; reload it",
+            "details": {"current_version": 13},
+        },
+        {
+            "error": "rate_limited",
+            "message": "more than 1200 requests in 60 s",
+            "details": {"retry_after_s": 17},
+        },
+    ],
 }

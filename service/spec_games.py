@@ -55,8 +55,11 @@ AI_LEVEL = {"$ref": REF_PREFIX + "AiLevel"}  # named by the seats' schemas
 SERVICE_EVENTS = {
     "player_joined": {
         "description": "A person took an open seat (`POST .../join`).",
-        "data": {"props": {"name": {"type": "string", "nullable": True,
-                                    "description": "The display name, or null."}}},
+        "data": {
+            "props": {
+                "name": {"type": "string", "nullable": True, "description": "The display name, or null."}
+            }
+        },
     },
     "player_resigned": {
         "description": "The seat resigned; the `medium` AI plays it on (a loss).",
@@ -64,15 +67,26 @@ SERVICE_EVENTS = {
     },
     "turn_timed_out": {
         "description": "The seat's turn timer ran out: the AI of `level` decided for it.",
-        "data": {"props": {"consecutive": {"type": "integer", "minimum": 1,
-                                           "description": "Time-outs of this seat in a row."},
-                           "level": AI_LEVEL}},
+        "data": {
+            "props": {
+                "consecutive": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "Time-outs of this seat in a row.",
+                },
+                "level": AI_LEVEL,
+            }
+        },
     },
     "seat_handed_to_ai": {
         "description": "After too many time-outs in a row the AI keeps the seat (a loss).",
-        "data": {"props": {"level": AI_LEVEL,
-                           "reason": {"enum": ["turn_timeouts"]},
-                           "timeouts": {"type": "integer", "minimum": 1}}},
+        "data": {
+            "props": {
+                "level": AI_LEVEL,
+                "reason": {"enum": ["turn_timeouts"]},
+                "timeouts": {"type": "integer", "minimum": 1},
+            }
+        },
     },
     "rematch_created": {
         "description": "A seat asked for a rematch (`POST .../rematch`): its match id.",
@@ -100,16 +114,21 @@ def expand(node, prefix):
     nullable = node.pop("nullable", False)
     if "props" in node:
         props = node.pop("props") or {}
-        node = {"type": "object",
-                "properties": {key.rstrip("?"): _const_if_single(expand(value, prefix))
-                               for key, value in props.items()},
-                "required": [key for key in props if not key.endswith("?")],
-                "additionalProperties": False, **node}
+        node = {
+            "type": "object",
+            "properties": {
+                key.rstrip("?"): _const_if_single(expand(value, prefix)) for key, value in props.items()
+            },
+            "required": [key for key in props if not key.endswith("?")],
+            "additionalProperties": False,
+            **node,
+        }
         if not node["required"]:
             del node["required"]
     else:
-        node = {key: (value if key in ("enum", "const") else expand(value, prefix))
-                for key, value in node.items()}
+        node = {
+            key: (value if key in ("enum", "const") else expand(value, prefix)) for key, value in node.items()
+        }
         if "enum" in node and "type" not in node:
             node = {"type": _json_type(node["enum"]), **node}
     ref = node.get("$ref")
@@ -151,15 +170,18 @@ def _event_components(prefix, events, title="the service"):
         components[name + "Event"] = {
             "type": "object",
             "description": f"`{event_type}`, an event of {title}"
-                           + (f": {spec['description']}" if spec.get("description") else "."),
+            + (f": {spec['description']}" if spec.get("description") else "."),
             "additionalProperties": False,
             "required": ["seq", "version", "type", "seat", "data"],
             "properties": {
                 "seq": {"type": "integer", "description": "Position in the match's event log."},
                 "version": {"type": "integer", "description": "Match version it belongs to."},
                 "type": {"type": "string", "const": event_type},
-                "seat": {"type": ["integer", "null"], "minimum": 0,
-                         "description": "The seat it is about, or null (the table, the supply)."},
+                "seat": {
+                    "type": ["integer", "null"],
+                    "minimum": 0,
+                    "description": "The seat it is about, or null (the table, the supply).",
+                },
                 "data": _ref(name + "Data"),
             },
         }
@@ -181,8 +203,9 @@ def _game_components(game_id):
     game = engine.get_game(game_id)
     prefix = camel(game_id)
     described = yaml.safe_load(schema_file(game).read_text(encoding="utf-8"))
-    components = {prefix + name: expand(schema, prefix)
-                  for name, schema in (described.get("schemas") or {}).items()}
+    components = {
+        prefix + name: expand(schema, prefix) for name, schema in (described.get("schemas") or {}).items()
+    }
     events = described["events"]
     clash = set(events) & set(SERVICE_EVENTS)
     if clash:
@@ -192,7 +215,7 @@ def _game_components(game_id):
     mapping.update({t: REF_PREFIX + camel(t) + "Event" for t in SERVICE_EVENTS})
     components[prefix + "Event"] = {
         "description": f"An event of a {game.title} match, as its viewer is sent it: one "
-                       "schema per `type` (the game's, then the service's own).",
+        "schema per `type` (the game's, then the service's own).",
         "oneOf": [{"$ref": ref} for ref in mapping.values()],
         "discriminator": {"propertyName": "type", "mapping": mapping},
     }
@@ -213,10 +236,10 @@ def components(games):
         out.update(game_components(game))
     out["Event"] = {
         "description": "One logged event, redacted for its viewer: `seq`, `version`, `type`, "
-                       "`seat`, `data`. Each game's `<Game>Event` is a union discriminated "
-                       "by `type`, which also holds the service's own events "
-                       "(`player_joined`, `player_resigned`, `turn_timed_out`, "
-                       "`seat_handed_to_ai`, `rematch_created`).",
+        "`seat`, `data`. Each game's `<Game>Event` is a union discriminated "
+        "by `type`, which also holds the service's own events "
+        "(`player_joined`, `player_resigned`, `turn_timed_out`, "
+        "`seat_handed_to_ai`, `rematch_created`).",
         "anyOf": [_ref(camel(game.id) + "Event") for game in games],
     }
     return out
@@ -225,9 +248,11 @@ def components(games):
 def view_schema(games, description):
     """``Match.view``: one of the games' views, told apart by its ``game``."""
     mapping = {game.id: REF_PREFIX + camel(game.id) + "View" for game in games}
-    return {"description": description,
-            "oneOf": [{"$ref": ref} for ref in mapping.values()],
-            "discriminator": {"propertyName": "game", "mapping": mapping}}
+    return {
+        "description": description,
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "game", "mapping": mapping},
+    }
 
 
 def _check_same_if_defined(schemas, name, schema):
@@ -241,8 +266,7 @@ def _check_same_if_defined(schemas, name, schema):
         return {k: v for k, v in s.items() if k not in ("description", "title")}
 
     if meaning(existing) != meaning(schema):
-        raise ValueError(f"component {name} is defined twice, differently: "
-                         f"{existing} and {schema}")
+        raise ValueError(f"component {name} is defined twice, differently: {existing} and {schema}")
 
 
 def add_game_schemas(spec, games=None):
@@ -261,6 +285,8 @@ def add_game_schemas(spec, games=None):
     if "Match" in schemas:
         match = schemas["Match"]
         view = match["properties"]["view"]
-        schemas["Match"] = {**match, "properties": {
-            **match["properties"], "view": view_schema(games, view.get("description", ""))}}
+        schemas["Match"] = {
+            **match,
+            "properties": {**match["properties"], "view": view_schema(games, view.get("description", ""))},
+        }
     return spec

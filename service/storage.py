@@ -200,10 +200,15 @@ class CommitResult:
     def raise_if_unreplicated(self):
         """The 503 of a commit fewer replicas confirmed than ``REDIS_WAIT_REPLICAS``."""
         if self.replicas is not None and self.replicas < self.wanted and self.outcome in ("OK", "DUP"):
-            raise ApiError(503, "unavailable",
-                           "the change is stored but fewer replicas than required confirmed it in time; "
-                           "retry with the same Idempotency-Key to get its result",
-                           retry=True, replicas=self.replicas, required_replicas=self.wanted)
+            raise ApiError(
+                503,
+                "unavailable",
+                "the change is stored but fewer replicas than required confirmed it in time; "
+                "retry with the same Idempotency-Key to get its result",
+                retry=True,
+                replicas=self.replicas,
+                required_replicas=self.wanted,
+            )
 
 
 # Rounds one cluster round trip may take when a node redirects commands:
@@ -293,8 +298,9 @@ class Store:
         for attempt in range(REDIRECT_ROUNDS + 1):
             redirected = set()
             for pool, indexes in self._route(commands, todo, asking).values():
-                for i, reply in zip(indexes, self._send_routed(pool, commands, indexes, asking, retry),
-                                    strict=True):
+                for i, reply in zip(
+                    indexes, self._send_routed(pool, commands, indexes, asking, retry), strict=True
+                ):
                     replies[i] = reply
                     if isinstance(reply, _REDIRECTS):
                         redirected.add(i)
@@ -409,8 +415,15 @@ class Store:
     # --- the deadline index ------------------------------------------------
 
     def _deadline_command(self, match_id, version, due_ms):
-        return ("EVALSHA", self._deadline.sha, 2, *deadline_keys(match_id), match_id, version,
-                "" if due_ms is None else int(due_ms))
+        return (
+            "EVALSHA",
+            self._deadline.sha,
+            2,
+            *deadline_keys(match_id),
+            match_id,
+            version,
+            "" if due_ms is None else int(due_ms),
+        )
 
     def set_deadline(self, match_id, version, due_ms):
         """Write (``due_ms`` None: clear) a match's entry unless a newer version
@@ -460,7 +473,8 @@ class Store:
         fields = self._load_fields(token_hash)
         replies = self._scripted_round_trip(
             *self._counter_commands(counter_key, counter_ttl_s, known_token),
-            ("HMGET", match_key(match_id), *fields))
+            ("HMGET", match_key(match_id), *fields),
+        )
         return self._stored(match_id, token_hash, replies[-1]), _count(replies[:-1])
 
     @staticmethod
@@ -473,8 +487,9 @@ class Store:
         if rev is None or doc is None:
             return None
         seat = values[3] if token_hash else None
-        return StoredMatch(match_id, rev.decode(), orjson.loads(doc), state,
-                           None if seat is None else int(seat))
+        return StoredMatch(
+            match_id, rev.decode(), orjson.loads(doc), state, None if seat is None else int(seat)
+        )
 
     def probe(self, match_id, token_hash):
         """``(exists, seat of the token or None)`` in one round trip."""
@@ -496,8 +511,11 @@ class Store:
     def seat_token_hashes(self, match_id, seat):
         """The hashes of the live tokens of ``seat`` in ``match_id``."""
         fields = self.redis.hgetall(match_key(match_id))
-        return [name[4:].decode() for name, value in fields.items()
-                if name.startswith(b"tok:") and int(value) == seat]
+        return [
+            name[4:].decode()
+            for name, value in fields.items()
+            if name.startswith(b"tok:") and int(value) == seat
+        ]
 
     def token_match(self, token_hash):
         """The match id a token was issued for (revoked ones included), or None."""
@@ -506,8 +524,9 @@ class Store:
 
     def read_events(self, match_id, after, limit):
         """``[(seq, version, event)]`` with seq > ``after``, at most ``limit``."""
-        return parse_events(self.redis.xrange(events_key(match_id), min=f"0-{after + 1}", max="+",
-                                              count=limit))
+        return parse_events(
+            self.redis.xrange(events_key(match_id), min=f"0-{after + 1}", max="+", count=limit)
+        )
 
     def put_ticket(self, match_id, ticket_hash, token_hash, ttl_s):
         self.redis.set(ticket_key(match_id, ticket_hash), token_hash, ex=ttl_s)
@@ -564,10 +583,19 @@ class Store:
         args.append(orjson.dumps(change.action) if change.action is not None else "")
         if self._publish is None:
             self._publish = publish_command(self.redis)
-        args += [change.idem_value or "", self.idempotency_ttl_s, self._publish,
-                 self.finished_ttl_s if change.doc["status"] == "finished" else 0]
-        keys = [match_key(match_id), events_key(match_id), actions_key(match_id),
-                change.idem_key or idem_key(match_id, "-", "-"), live_channel(match_id)]
+        args += [
+            change.idem_value or "",
+            self.idempotency_ttl_s,
+            self._publish,
+            self.finished_ttl_s if change.doc["status"] == "finished" else 0,
+        ]
+        keys = [
+            match_key(match_id),
+            events_key(match_id),
+            actions_key(match_id),
+            change.idem_key or idem_key(match_id, "-", "-"),
+            live_channel(match_id),
+        ]
         reply, replicas = self._eval_commit(match_id, keys, args, deadline)
         outcome = reply[0].decode()
         payload = reply[1] if len(reply) > 1 else None
@@ -620,8 +648,7 @@ class Store:
         pipe = self.redis.pipeline(transaction=False)
         for shard in range(RETENTION_SHARDS):
             pipe.zrangebyscore(retention_shard_key(shard), "-inf", now_ms, start=0, num=limit)
-        due = [(shard, member.decode()) for shard, members in enumerate(pipe.execute())
-               for member in members]
+        due = [(shard, member.decode()) for shard, members in enumerate(pipe.execute()) for member in members]
         if not due:
             return 0
         pipe = self.redis.pipeline(transaction=False)
@@ -668,8 +695,10 @@ class Store:
 
 def parse_events(entries):
     """XRANGE entries of an event stream as ``[(seq, version, event)]``."""
-    return [(int(entry_id.split(b"-")[1]), int(fields[b"v"]), orjson.loads(fields[b"e"]))
-            for entry_id, fields in entries]
+    return [
+        (int(entry_id.split(b"-")[1]), int(fields[b"v"]), orjson.loads(fields[b"e"]))
+        for entry_id, fields in entries
+    ]
 
 
 def _count(replies):
@@ -704,8 +733,9 @@ def _routing_key(command):
 def _attempts(conn, packed, replies, retry):
     if not retry:
         return _send_and_read(conn, packed, replies)
-    return conn.retry.call_with_retry(lambda: _send_and_read(conn, packed, replies),
-                                      lambda _error: conn.disconnect())
+    return conn.retry.call_with_retry(
+        lambda: _send_and_read(conn, packed, replies), lambda _error: conn.disconnect()
+    )
 
 
 def _send_and_read(conn, packed, replies):

@@ -26,8 +26,11 @@ def due_seats(doc, now_ms):
     """The pending human seats whose deadline passed by ``now_ms``, earliest first."""
     if doc["status"] != "active":
         return []
-    return [int(seat) for seat, ms in sorted((doc.get("deadlines") or {}).items(),
-                                             key=lambda item: item[1]) if ms <= now_ms]
+    return [
+        int(seat)
+        for seat, ms in sorted((doc.get("deadlines") or {}).items(), key=lambda item: item[1])
+        if ms <= now_ms
+    ]
 
 
 def fire_due(services, doc, now_ms, on_timeout=None):
@@ -40,14 +43,20 @@ def fire_due(services, doc, now_ms, on_timeout=None):
     for seat in due_seats(doc, now_ms):
         if str(seat) not in (doc.get("deadlines") or {}):
             continue  # an earlier time-out of this visit changed who decides
-        submission = Submission(seat, version=doc["version"], choose=ai_jobs.chooser(seat),
-                                respond=False, timed_out=True)
+        submission = Submission(
+            seat, version=doc["version"], choose=ai_jobs.chooser(seat), respond=False, timed_out=True
+        )
         try:
             doc = submit_action(services, doc["id"], submission)["doc"]
         except ApiError as error:
             # The person (or another seat) moved first: the next sweep looks again.
-            log.info("turn timer of seat %s in %s at v%s not applied: %s",
-                     seat, doc["id"], doc["version"], error.code)
+            log.info(
+                "turn timer of seat %s in %s at v%s not applied: %s",
+                seat,
+                doc["id"],
+                doc["version"],
+                error.code,
+            )
             break
         fired += 1
         if on_timeout is not None:

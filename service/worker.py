@@ -209,8 +209,12 @@ def work(services, stop, status, logging_level="INFO"):
             return
         if time.monotonic() - started > 60:
             pause = RECONNECT_FIRST_S
-        log.warning("RQ worker %s stopped (%s): a new one in %.1f s", worker.name,
-                    error or "its work loop ended, see above", pause)
+        log.warning(
+            "RQ worker %s stopped (%s): a new one in %.1f s",
+            worker.name,
+            error or "its work loop ended, see above",
+            pause,
+        )
         _sleep(stop, pause)
         pause = min(pause * 2, RECONNECT_MAX_S)
 

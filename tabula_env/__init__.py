@@ -26,5 +26,14 @@ def single_agent_env(variant, **kwargs):
     return TabulaSingleAgentEnv(variant, **kwargs)
 
 
-__all__ = ["VARIANTS", "ActionCodec", "TabulaAECEnv", "TabulaSingleAgentEnv", "Variant", "aec_env",
-           "codec_for", "get_variant", "single_agent_env"]
+__all__ = [
+    "VARIANTS",
+    "ActionCodec",
+    "TabulaAECEnv",
+    "TabulaSingleAgentEnv",
+    "Variant",
+    "aec_env",
+    "codec_for",
+    "get_variant",
+    "single_agent_env",
+]

@@ -33,7 +33,11 @@ SIDES = ("give", "ask")
 
 
 def _cards(kind=None, effect=None):
-    return [c["id"] for c in CARDS if (kind is None or c["kind"] == kind) and (effect is None or c.get("effect") == effect)]
+    return [
+        c["id"]
+        for c in CARDS
+        if (kind is None or c["kind"] == kind) and (effect is None or c.get("effect") == effect)
+    ]
 
 
 def _in_reach(origin, target):
@@ -61,9 +65,13 @@ def attack(num_players):
 
 
 def build_city(num_players):
-    return [{"type": "build_city", "card": c["id"], "at": ref}
-            for c in CARDS if c["kind"] in ("marriage", "title", "inheritance")
-            for ref in ESTATES if ref[0] == REGION_INDEX[c["region"]]]
+    return [
+        {"type": "build_city", "card": c["id"], "at": ref}
+        for c in CARDS
+        if c["kind"] in ("marriage", "title", "inheritance")
+        for ref in ESTATES
+        if ref[0] == REGION_INDEX[c["region"]]
+    ]
 
 
 def marry(num_players):
@@ -94,9 +102,17 @@ def play_special(num_players):
 
 def _draft_items(kind, side, with_amount):
     base = {"type": kind, "side": side}
-    gold = [{**base, "item": "gold", "amount": g} for g in GOLD_AMOUNTS] if with_amount else [{**base, "item": "gold"}]
-    return (gold + [{**base, "item": "card", "card": c} for c in CARD_IDS]
-            + [{**base, "item": "estate", "estate": ref} for ref in ESTATES] + [{**base, "item": "pact"}])
+    gold = (
+        [{**base, "item": "gold", "amount": g} for g in GOLD_AMOUNTS]
+        if with_amount
+        else [{**base, "item": "gold"}]
+    )
+    return (
+        gold
+        + [{**base, "item": "card", "card": c} for c in CARD_IDS]
+        + [{**base, "item": "estate", "estate": ref} for ref in ESTATES]
+        + [{**base, "item": "pact"}]
+    )
 
 
 def draft_add(num_players):
@@ -108,6 +124,11 @@ def draft_remove(num_players):
 
 
 ENUMERATORS = {
-    "settle": settle, "attack": attack, "build_city": build_city, "marry": marry,
-    "play_special": play_special, "draft_add": draft_add, "draft_remove": draft_remove,
+    "settle": settle,
+    "attack": attack,
+    "build_city": build_city,
+    "marry": marry,
+    "play_special": play_special,
+    "draft_add": draft_add,
+    "draft_remove": draft_remove,
 }

@@ -36,8 +36,16 @@ class TabulaAECEnv(AECEnv):
 
     metadata: ClassVar[dict] = {"render_modes": RENDER_MODES, "name": "tabula_v0", "is_parallelizable": False}
 
-    def __init__(self, variant, obs_type="flat", render_mode=None, render_viewer=None,
-                 extra_options=None, max_steps=None, reward_shaping=0.0):
+    def __init__(
+        self,
+        variant,
+        obs_type="flat",
+        render_mode=None,
+        render_viewer=None,
+        extra_options=None,
+        max_steps=None,
+        reward_shaping=0.0,
+    ):
         super().__init__()
         if obs_type not in ("flat", "dict"):
             raise ValueError("obs_type is 'flat' or 'dict'")
@@ -55,10 +63,12 @@ class TabulaAECEnv(AECEnv):
         self._agent = dict(enumerate(self.possible_agents))  # seat -> agent name
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
         inner = self.match.encoder.flat_space if self.flat else self.match.encoder.dict_space
-        observation_space = spaces.Dict({
-            "observation": inner,
-            "action_mask": spaces.Box(0, 1, shape=(self.codec.size,), dtype=np.int8),
-        })
+        observation_space = spaces.Dict(
+            {
+                "observation": inner,
+                "action_mask": spaces.Box(0, 1, shape=(self.codec.size,), dtype=np.int8),
+            }
+        )
         self._observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self._action_spaces = {a: spaces.Discrete(self.codec.size) for a in self.possible_agents}
         self._np_random = None
@@ -85,7 +95,10 @@ class TabulaAECEnv(AECEnv):
     def observe(self, agent):
         seat = self._seat[agent]
         # A copy of the mask: the caller keeps the observation; action_mask() is the zero-copy one.
-        return {"observation": self.match.observation(seat, self.flat), "action_mask": self.match.mask(seat).copy()}
+        return {
+            "observation": self.match.observation(seat, self.flat),
+            "action_mask": self.match.mask(seat).copy(),
+        }
 
     # --- the loop -----------------------------------------------------------------
 

@@ -116,7 +116,12 @@ def _key_function(kind, names, squares):
         return lambda action: (kind, _square(action.get(n0)), _square(action.get(n1)))
     if flags == (True, True, True):
         n0, n1, n2 = names
-        return lambda action: (kind, _square(action.get(n0)), _square(action.get(n1)), _square(action.get(n2)))
+        return lambda action: (
+            kind,
+            _square(action.get(n0)),
+            _square(action.get(n1)),
+            _square(action.get(n2)),
+        )
 
     def key(action):
         out = [kind]
@@ -158,8 +163,10 @@ class ActionCodec:
         # type -> its parameter names, in spec order; the key of an action is
         # its type and its values in that order (lists as tuples, to hash).
         self._names = {kind: tuple(names) for kind, names in param_names.items()}
-        self._keys = {kind: _key_function(kind, names, square_params.get(kind, ()))
-                      for kind, names in self._names.items()}
+        self._keys = {
+            kind: _key_function(kind, names, square_params.get(kind, ()))
+            for kind, names in self._names.items()
+        }
         self._index = {}
         by_kind = {kind: {} for kind in self._names}
         for i, action in enumerate(self.actions):
@@ -168,9 +175,13 @@ class ActionCodec:
                 raise ValueError(f"action listed twice in the space: {action}")
             self._index[key] = by_kind[action["type"]][key] = i
         # type -> action -> index: what ``indices`` runs for every legal action.
-        self._index_of = {kind: _index_function(names, self._keys[kind], by_kind[kind], self._index)
-                          for kind, names in self._names.items()}
-        self._has_lists = frozenset(i for i, a in enumerate(self.actions) if any(type(v) is list for v in a.values()))
+        self._index_of = {
+            kind: _index_function(names, self._keys[kind], by_kind[kind], self._index)
+            for kind, names in self._names.items()
+        }
+        self._has_lists = frozenset(
+            i for i, a in enumerate(self.actions) if any(type(v) is list for v in a.values())
+        )
         self.no_actions = np.zeros(len(self.actions), dtype=np.int8)
         self.no_actions.flags.writeable = False
         self.masks = MaskCache(self.size)  # the read-only masks of the legal sets met so far
@@ -231,8 +242,10 @@ def enumerate_actions(game_id, num_players):
 def _codec(game_id, num_players):
     specs = engine.get_game(game_id).action_specs
     names = {kind: list(spec.params) for kind, spec in specs.items()}
-    squares = {kind: [n for n, d in spec.params.items() if isinstance(getattr(d, "inner", d), Square)]
-               for kind, spec in specs.items()}
+    squares = {
+        kind: [n for n, d in spec.params.items() if isinstance(getattr(d, "inner", d), Square)]
+        for kind, spec in specs.items()
+    }
     return ActionCodec(f"{game_id} {num_players}p", enumerate_actions(game_id, num_players), names, squares)
 
 

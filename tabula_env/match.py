@@ -71,7 +71,10 @@ class Match:
     def history(self):
         """``[(seat, action JSON)]`` so far, a new list (``engine.runner.replay`` input)."""
         decode = self.codec.decode
-        return [(seat, decode(move) if type(move) is int else move) for seat, move in zip(self._seats, self._moves)]
+        return [
+            (seat, decode(move) if type(move) is int else move)
+            for seat, move in zip(self._seats, self._moves)
+        ]
 
     @property
     def num_actions(self):

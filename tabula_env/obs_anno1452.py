@@ -29,8 +29,20 @@ NUM_CARDS = _SPECS["discard"].params["card"].hi + 1
 _ESTATE = _SPECS["settle"].params["at"]
 NUM_REGIONS, MAX_SLOTS = _ESTATE.rows, _ESTATE.cols
 PHASES = ("setup", "action", "evaluation", "over")
-DECISIONS = ("place_initial", "action_turn", "soldiers", "reaction", "losses", "tournament", "discard",
-             "position", "er_special", "trade", "open_swap", "offer_reply")
+DECISIONS = (
+    "place_initial",
+    "action_turn",
+    "soldiers",
+    "reaction",
+    "losses",
+    "tournament",
+    "discard",
+    "position",
+    "er_special",
+    "trade",
+    "open_swap",
+    "offer_reply",
+)
 ER_MARKS = ("sondersteuer", "messe", "steuerpacht", "reichstag", "landfrieden")
 
 
@@ -57,16 +69,21 @@ def _game(view, seat, n):
     pacts = [other for pair in view.get("pacts") or () if seat in pair for other in pair if other != seat]
     return (
         [number(view.get(k)) for k in ("year", "row", "final_year", "action_round")]
-        + one_hot(view.get("phase"), PHASES) + one_hot(decision.get("kind"), DECISIONS)
+        + one_hot(view.get("phase"), PHASES)
+        + one_hot(decision.get("kind"), DECISIONS)
         + [1.0 if seat in (decision.get("seats") or ()) else 0.0]
-        + _order(view, seat, n) + seat_one_hot(view.get("turn"), seat, n)
-        + seat_one_hot(view.get("king"), seat, n) + seat_one_hot(view.get("anti_king"), seat, n)
+        + _order(view, seat, n)
+        + seat_one_hot(view.get("turn"), seat, n)
+        + seat_one_hot(view.get("king"), seat, n)
+        + seat_one_hot(view.get("anti_king"), seat, n)
         + [number(soldiers.get("king")), number(soldiers.get("anti_king")), number(view.get("ottokar"))]
         + [number(view.get("deck_size"))]
         + [0.0 if view.get(k) is None else 1.0 for k in ("battle", "offer", "draft", "new_order")]
         + [number(view.get(k)) for k in ("interregnum", "crowned", "event_acted")]
-        + seats_multi_hot(view.get("landfrieden"), seat, n) + seats_multi_hot(pacts, seat, n)
-        + seats_multi_hot(trade.get("done"), seat, n) + seats_multi_hot(view.get("er_used"), seat, n)
+        + seats_multi_hot(view.get("landfrieden"), seat, n)
+        + seats_multi_hot(pacts, seat, n)
+        + seats_multi_hot(trade.get("done"), seat, n)
+        + seats_multi_hot(view.get("er_used"), seat, n)
         + [x for mark in ER_MARKS for x in seats_multi_hot(effects.get(mark), seat, n)]
         + seat_one_hot(effects.get("bestechung"), seat, n)
     )
@@ -83,8 +100,11 @@ def _board(view, seat, n):
                 owner = estate.get("owner")
                 flat[at + 1] = 1.0
                 flat[at + 2 + ((owner - seat) % n if type(owner) is int else n)] = 1.0
-                flat[at + 3 + n:at + channels] = (number(estate.get("strength")), number(estate.get("city")),
-                                                  number(estate.get("citizens")))
+                flat[at + 3 + n : at + channels] = (
+                    number(estate.get("strength")),
+                    number(estate.get("city")),
+                    number(estate.get("citizens")),
+                )
     return np.array(flat, dtype=np.float32).reshape(NUM_REGIONS, MAX_SLOTS, channels)
 
 
@@ -92,15 +112,20 @@ def _regions(view, seat, n):
     out = []
     for region in view["regions"]:
         holder = region.get("principality")
-        out.append((seat_one_hot(holder, seat, n) if holder is not None else [0.0] * (n + 1))
-                   + [number(region.get("max_estates")), number(region.get("max_cities"))])
+        out.append(
+            (seat_one_hot(holder, seat, n) if holder is not None else [0.0] * (n + 1))
+            + [number(region.get("max_estates")), number(region.get("max_cities"))]
+        )
     return out
 
 
 def _player(player):
     hand = player.get("hand")
     return (
-        [number(player.get(k)) for k in ("gold", "prestige", "victory_points", "estates", "citizens", "cities")]
+        [
+            number(player.get(k))
+            for k in ("gold", "prestige", "victory_points", "estates", "citizens", "cities")
+        ]
         + [float(len(player.get("principalities") or ())), float(len(player.get("titles") or ()))]
         + [0.0 if player.get("marriage") is None else 1.0, number(player.get("married_this_epoch"))]
         + [float(len(hand)) if hand is not None else number(player.get("hand_size"))]

@@ -31,7 +31,14 @@ CHOICE_OPTIONS = _SPECS["respond"].params["option"].values
 _SEA = _SPECS["move_ship"].params["to"]
 ROWS, COLS = _SEA.rows, _SEA.cols
 INHABITANTS = ("pioneer", "settler", "citizen", "merchant")
-TILE_KINDS = ("branch_office", "trade_agreement", "treasure_gold", "treasure_upgrade", "lair", "luxury_office")
+TILE_KINDS = (
+    "branch_office",
+    "trade_agreement",
+    "treasure_gold",
+    "treasure_upgrade",
+    "lair",
+    "luxury_office",
+)
 CHOICE_KINDS = (None, "production", "golden_times", "lose_tile", "reserve_placement", "pirate_sea_placement")
 PHASES = ("main", "tile_decision", "discard", "card_discard", "over")
 GOALS = ("merchants", "public_buildings", "trade_agreements", "aristocrat_buildings", "lairs", "manor")
@@ -45,10 +52,13 @@ def _game(view, seat, n):
     # Options are names (commodities, responses) or squares / tiles (then the mask says it all).
     options = {o for o in choice.get("options") or () if type(o) is str}
     return (
-        [number(view["turn"])] + one_hot(view["phase"], PHASES)
-        + seat_one_hot(view.get("active"), seat, n) + seat_one_hot(view.get("start_player"), seat, n)
+        [number(view["turn"])]
+        + one_hot(view["phase"], PHASES)
+        + seat_one_hot(view.get("active"), seat, n)
+        + seat_one_hot(view.get("start_player"), seat, n)
         + [number(roll.get("production")), 0.0 if roll.get("event") is None else 1.0]
-        + one_hot(choice.get("kind"), CHOICE_KINDS) + [1.0 if choice.get("seat") == seat else 0.0]
+        + one_hot(choice.get("kind"), CHOICE_KINDS)
+        + [1.0 if choice.get("seat") == seat else 0.0]
         + [1.0 if o in options else 0.0 for o in CHOICE_OPTIONS]
         + [0.0 if view.get("discovery") is None else 1.0, number(view.get("reserve_size"))]
         + [1.0 if seat in view.get("to_act", ()) else 0.0]
@@ -59,10 +69,18 @@ def _supply(view, seat, n):
     x = view.get("expansion") or {}
     stacks, buildings, aristo = view["stacks"], view["buildings"], x.get("aristocrat_buildings") or {}
     return (
-        [number(stacks.get(c)) for c in COMMODITIES] + [number(buildings.get(b)) for b in PUBLIC_BUILDINGS]
+        [number(stacks.get(c)) for c in COMMODITIES]
+        + [number(buildings.get(b)) for b in PUBLIC_BUILDINGS]
         + [number(aristo.get(b)) for b in ARISTOCRAT_BUILDINGS]
-        + [number(x.get(k)) for k in ("expansion_reserve_size", "pirate_deck_size", "aristocrat_deck_size",
-                                      "aristocrat_discard_size")]
+        + [
+            number(x.get(k))
+            for k in (
+                "expansion_reserve_size",
+                "pirate_deck_size",
+                "aristocrat_deck_size",
+                "aristocrat_discard_size",
+            )
+        ]
         + [float(len(x.get("pirate_discard") or ())), 0.0 if x.get("combat") is None else 1.0]
     )
 

@@ -31,11 +31,15 @@ class ObservationEncoder:
         self.variant = variant
         self.game = engine.get_game(variant.game)
         self._encode = ENCODERS[variant.game]
-        sample = self.encode_view(self.game.view(self.game.setup(variant.num_players, variant.options, 0), 0), 0)
-        self.dict_space = spaces.Dict({
-            name: spaces.Box(-BOUND, BOUND, shape=array.shape, dtype=np.float32)
-            for name, array in sample.items()
-        })
+        sample = self.encode_view(
+            self.game.view(self.game.setup(variant.num_players, variant.options, 0), 0), 0
+        )
+        self.dict_space = spaces.Dict(
+            {
+                name: spaces.Box(-BOUND, BOUND, shape=array.shape, dtype=np.float32)
+                for name, array in sample.items()
+            }
+        )
         self.flat_space = spaces.flatten_space(self.dict_space)
 
     def encode_view(self, view, seat):

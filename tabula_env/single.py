@@ -35,9 +35,19 @@ class TabulaSingleAgentEnv(gym.Env):
 
     metadata: ClassVar[dict] = {"render_modes": ["svg", "rgb_array"]}
 
-    def __init__(self, variant, seat=0, opponent="medium", opponent_options=None, obs_type="flat",
-                 reward_shaping=0.0, illegal_action="lose", extra_options=None, max_steps=None,
-                 render_mode=None):
+    def __init__(
+        self,
+        variant,
+        seat=0,
+        opponent="medium",
+        opponent_options=None,
+        obs_type="flat",
+        reward_shaping=0.0,
+        illegal_action="lose",
+        extra_options=None,
+        max_steps=None,
+        render_mode=None,
+    ):
         if illegal_action not in ("lose", "raise"):
             raise ValueError("illegal_action is 'lose' or 'raise'")
         self.match = Match(variant, extra_options)
@@ -52,10 +62,12 @@ class TabulaSingleAgentEnv(gym.Env):
         self.render_mode = render_mode
         self.codec = self.match.codec
         inner = self.match.encoder.flat_space if self.flat else self.match.encoder.dict_space
-        self.observation_space = spaces.Dict({
-            "observation": inner,
-            "action_mask": spaces.Box(0, 1, shape=(self.codec.size,), dtype=np.int8),
-        })
+        self.observation_space = spaces.Dict(
+            {
+                "observation": inner,
+                "action_mask": spaces.Box(0, 1, shape=(self.codec.size,), dtype=np.int8),
+            }
+        )
         self.action_space = spaces.Discrete(self.codec.size)
 
     def action_mask(self):
@@ -64,12 +76,16 @@ class TabulaSingleAgentEnv(gym.Env):
 
     def _obs(self):
         # A copy: the caller keeps it, the match's mask is shared until the next action.
-        return {"observation": self.match.observation(self.seat, self.flat),
-                "action_mask": self.match.mask(self.seat).copy()}
+        return {
+            "observation": self.match.observation(self.seat, self.flat),
+            "action_mask": self.match.mask(self.seat).copy(),
+        }
 
     def _info(self):
-        return {"legal_actions": list(self.match.legal_actions()) if self.match.seat_to_act == self.seat else [],
-                "match_seed": self.match.seed}
+        return {
+            "legal_actions": list(self.match.legal_actions()) if self.match.seat_to_act == self.seat else [],
+            "match_seed": self.match.seed,
+        }
 
     def _play_opponents(self):
         """AI moves until the learner is to act or the match is over."""
@@ -77,8 +93,9 @@ class TabulaSingleAgentEnv(gym.Env):
         while (seat := match.seat_to_act) is not None and seat != self.seat:
             actions = match.legal_actions()
             # The runner's seeding (engine.runner.play_match): the same match, the same choices.
-            choice = self.opponent.choose(match.game, seat, match.view(seat), actions,
-                                          seed=mix_seed(match.seed, match.num_actions))
+            choice = self.opponent.choose(
+                match.game, seat, match.view(seat), actions, seed=mix_seed(match.seed, match.num_actions)
+            )
             match.apply(choice)
 
     def reset(self, seed=None, options=None):

@@ -27,7 +27,12 @@ def npm_installed(folder, env=None):
     stamp = folder / "node_modules" / ".installed-package-lock.json"
     with locked(LOCKS / f"{folder.name}.lock"):
         if not stamp.exists() or stamp.read_text() != lock:
-            subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--prefer-offline"],
-                           cwd=folder, check=True, timeout=600, env=env)
+            subprocess.run(
+                ["npm", "ci", "--no-audit", "--no-fund", "--prefer-offline"],
+                cwd=folder,
+                check=True,
+                timeout=600,
+                env=env,
+            )
             stamp.write_text(lock)
     return folder / "node_modules"

@@ -14,40 +14,68 @@ def add_match_options(parser):
     """The options that fix a pairing's matches and how they are played;
     ``slow`` takes them too, so that it replays the ladder's own."""
     parser.add_argument("--matches", type=int, default=200, help="matches per pairing")
-    parser.add_argument("--hard-simulations", type=int, default=None,
-                        help="rollouts per hard decision (default: each game's own count)")
-    parser.add_argument("--hard-cap", type=float, default=1.0,
-                        help="hard's safety cap per decision, seconds of its CPU time")
-    parser.add_argument("--hard-wall-cap", type=float, default=None,
-                        help="hard's wall-clock safety cap per decision, seconds (default: the player's own, "
-                             "5 s; raise it for a strength run on a machine loaded many times over)")
-    parser.add_argument("--hard-candidates", type=int, default=None,
-                        help="moves hard's search weighs (default: each game's own)")
+    parser.add_argument(
+        "--hard-simulations",
+        type=int,
+        default=None,
+        help="rollouts per hard decision (default: each game's own count)",
+    )
+    parser.add_argument(
+        "--hard-cap", type=float, default=1.0, help="hard's safety cap per decision, seconds of its CPU time"
+    )
+    parser.add_argument(
+        "--hard-wall-cap",
+        type=float,
+        default=None,
+        help="hard's wall-clock safety cap per decision, seconds (default: the player's own, "
+        "5 s; raise it for a strength run on a machine loaded many times over)",
+    )
+    parser.add_argument(
+        "--hard-candidates",
+        type=int,
+        default=None,
+        help="moves hard's search weighs (default: each game's own)",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--seed", type=int, default=1, help="first match seed")
 
 
 def add_run(subparsers):
     parser = subparsers.add_parser("run", help="tournaments between the AI levels")
-    parser.add_argument("--variants", default="",
-                        help="comma-separated words that a variant's label must all contain, "
-                             "e.g. 'anno1452,expert' or 'pirates' (default: every variant)")
-    parser.add_argument("--pairings", default="",
-                        help="comma-separated head-to-head pairings, e.g. 'medium-easy,hard-medium' "
-                             "(default: all)")
+    parser.add_argument(
+        "--variants",
+        default="",
+        help="comma-separated words that a variant's label must all contain, "
+        "e.g. 'anno1452,expert' or 'pirates' (default: every variant)",
+    )
+    parser.add_argument(
+        "--pairings",
+        default="",
+        help="comma-separated head-to-head pairings, e.g. 'medium-easy,hard-medium' (default: all)",
+    )
     parser.add_argument("--no-field", action="store_true", help="skip the hard-against-the-field run")
     add_match_options(parser)
-    parser.add_argument("--record", type=Path, default=None,
-                        help="keep finished matches in this file and play only those it lacks "
-                             "(e.g. bench/results/ai-ladder.jsonl)")
-    parser.add_argument("--json", action="store_true", help="one JSON object per pairing instead of the table")
+    parser.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        help="keep finished matches in this file and play only those it lacks "
+        "(e.g. bench/results/ai-ladder.jsonl)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="one JSON object per pairing instead of the table"
+    )
 
 
 def add_slow(subparsers):
     parser = subparsers.add_parser("slow", help="replay one pairing and list a level's slow decisions")
     parser.add_argument("--variant", required=True, help="a variant's label as the ladder prints it")
-    parser.add_argument("--pairing", required=True, choices=matches.PAIRING_NAMES + ["field"],
-                        help="a head-to-head pairing or the hard-against-the-field run")
+    parser.add_argument(
+        "--pairing",
+        required=True,
+        choices=matches.PAIRING_NAMES + ["field"],
+        help="a head-to-head pairing or the hard-against-the-field run",
+    )
     parser.add_argument("--level", default="medium", help="whose decisions to list")
     parser.add_argument("--over", type=float, default=0.02, help="list steady times over this (seconds)")
     parser.add_argument("--first", type=int, default=0, help="first match (index in the pairing)")
@@ -64,8 +92,11 @@ def add_cost_options(parser):
 def add_cost(subparsers):
     parser = subparsers.add_parser("cost", help="time a level's heaviest decisions, here and at a revision")
     add_cost_options(parser)
-    parser.add_argument("--options", default="rules=expert,scenario=standard",
-                        help="the game's options as name=value,name=value")
+    parser.add_argument(
+        "--options",
+        default="rules=expert,scenario=standard",
+        help="the game's options as name=value,name=value",
+    )
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--matches", type=int, default=6, help="matches played to find decisions")
     parser.add_argument("--max-actions", type=int, default=5000, help="actions per match at most")

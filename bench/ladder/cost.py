@@ -53,10 +53,15 @@ def capture(args):
     caught = []
     options = parse_options(args.options)
     for seed in range(args.seed, args.seed + args.matches):
-        play_match(game, [_Catcher(player, caught)] * args.players, seed=seed, options=options,
-                   max_actions=args.max_actions)
+        play_match(
+            game,
+            [_Catcher(player, caught)] * args.players,
+            seed=seed,
+            options=options,
+            max_actions=args.max_actions,
+        )
     caught.sort(key=lambda c: -len(c[2]))
-    return caught[:args.heaviest]
+    return caught[: args.heaviest]
 
 
 def time_decisions(game_id, level, path, repeats):
@@ -80,8 +85,9 @@ def time_decisions(game_id, level, path, repeats):
 
 def export_tree(revision, into):
     """The engine package of ``revision``, unpacked under ``into``."""
-    archive = subprocess.run(["git", "archive", revision, "engine"], cwd=ROOT, check=True,
-                             capture_output=True).stdout
+    archive = subprocess.run(
+        ["git", "archive", revision, "engine"], cwd=ROOT, check=True, capture_output=True
+    ).stdout
     with tarfile.open(fileobj=BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
     return Path(into)
@@ -90,8 +96,20 @@ def export_tree(revision, into):
 def timed_in_process(root, args, path):
     """``time_decisions`` in a child started in ``root``: ``python -m`` puts
     that directory first on the path, ``PYTHONPATH`` adds this tree's bench."""
-    command = [sys.executable, "-m", "bench.ladder", "cost-worker", "--decisions", str(path),
-               "--game", args.game, "--level", args.level, "--repeats", str(args.repeats)]
+    command = [
+        sys.executable,
+        "-m",
+        "bench.ladder",
+        "cost-worker",
+        "--decisions",
+        str(path),
+        "--game",
+        args.game,
+        "--level",
+        args.level,
+        "--repeats",
+        str(args.repeats),
+    ]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(command, check=True, capture_output=True, text=True, cwd=root, env=env)
     return json.loads(done.stdout)
@@ -100,8 +118,10 @@ def timed_in_process(root, args, path):
 def summary(label, times):
     ms = sorted(t * 1000 for t in times)
     p95 = ms[min(len(ms) - 1, max(0, -(-95 * len(ms) // 100) - 1))]
-    return (f"{label:>10}: sum {sum(ms):8.1f} ms  median {statistics.median(ms):6.2f} ms  "
-            f"p95 {p95:6.2f} ms  max {max(ms):6.2f} ms")
+    return (
+        f"{label:>10}: sum {sum(ms):8.1f} ms  median {statistics.median(ms):6.2f} ms  "
+        f"p95 {p95:6.2f} ms  max {max(ms):6.2f} ms"
+    )
 
 
 def compare(args, trees, path):
@@ -127,9 +147,11 @@ def report(best, digests, capped, decisions, out):
     if len(best) == 2:
         (_, new), (against, old) = best.items()
         ratios = [n / o for n, o in zip(new, old)]
-        print(f"ratio this tree / {against}: sum {sum(new) / sum(old):.3f}  "
-              f"median per decision {statistics.median(ratios):.3f}  max per decision {max(ratios):.3f}",
-              file=out)
+        print(
+            f"ratio this tree / {against}: sum {sum(new) / sum(old):.3f}  "
+            f"median per decision {statistics.median(ratios):.3f}  max per decision {max(ratios):.3f}",
+            file=out,
+        )
     same = len(set().union(*digests.values())) == 1
     print(f"same actions chosen in every tree and round: {'yes' if same else 'NO'}", file=out)
     for label, n in capped.items():

@@ -44,8 +44,13 @@ def variant_label(game_id, options):
 
 
 def task(game_id, options, levels, seed, hard_options):
-    return {"game": game_id, "options": dict(options), "levels": list(levels), "seed": seed,
-            "hard": dict(hard_options)}
+    return {
+        "game": game_id,
+        "options": dict(options),
+        "levels": list(levels),
+        "seed": seed,
+        "hard": dict(hard_options),
+    }
 
 
 def duel_first_seed(seed, k):
@@ -60,8 +65,10 @@ def field_first_seed(seed):
 
 def head_to_head(game_id, options, strong, weak, matches, hard_options, first_seed):
     """``matches`` 2-player tasks, seats swapped every match."""
-    return [task(game_id, options, (strong, weak) if m % 2 == 0 else (weak, strong), first_seed + m, hard_options)
-            for m in range(matches)]
+    return [
+        task(game_id, options, (strong, weak) if m % 2 == 0 else (weak, strong), first_seed + m, hard_options)
+        for m in range(matches)
+    ]
 
 
 def one_against_field(game_id, options, n, matches, hard_options, first_seed):
@@ -110,8 +117,13 @@ class TimedPlayer:
     def timing(self, game_id):
         """This match's ``LevelTiming``, with the search's counts for ``hard``."""
         search = self.player.for_game(game_id) if self.level == "hard" else None
-        return timing.level_timing(self.times, self.steady, self.singles,
-                                   getattr(search, "searches", 0), getattr(search, "capped", 0))
+        return timing.level_timing(
+            self.times,
+            self.steady,
+            self.singles,
+            getattr(search, "searches", 0),
+            getattr(search, "capped", 0),
+        )
 
 
 def play_match(match, players):

@@ -44,8 +44,11 @@ def engine_files(root, game_id):
     engine = Path(root) / "engine"
     games = {p.name for p in (engine / "games").iterdir() if p.is_dir()} - {game_id, "__pycache__"}
     others = {engine / part / game for part in ("games", "ai") for game in games}
-    return sorted(p for p in engine.rglob("*")
-                  if p.is_file() and "__pycache__" not in p.parts and not others & set(p.parents))
+    return sorted(
+        p
+        for p in engine.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and not others & set(p.parents)
+    )
 
 
 def engine_fingerprint(root, settings, game_id):
@@ -71,14 +74,20 @@ def _now():
 
 
 def _block_to_json(bid, block):
-    return {"block": bid, "first": block.first, "last": block.last,
-            "results": [[r["winner"], r["length"], r["scores"]] for r in block.results],
-            "timing": {level: timing.to_json(t) for level, t in block.timing.items()}}
+    return {
+        "block": bid,
+        "first": block.first,
+        "last": block.last,
+        "results": [[r["winner"], r["length"], r["scores"]] for r in block.results],
+        "timing": {level: timing.to_json(t) for level, t in block.timing.items()},
+    }
 
 
 def _block_from_json(data):
-    results = [{"winner": winner, "length": length, "scores": scores, "timing": None}
-               for winner, length, scores in data["results"]]
+    results = [
+        {"winner": winner, "length": length, "scores": scores, "timing": None}
+        for winner, length, scores in data["results"]
+    ]
     times = {level: timing.from_json(t) for level, t in data["timing"].items()}
     return Block(results, times, data["first"], data["last"])
 
@@ -104,8 +113,8 @@ class Record:
         self.path = Path(path) if path is not None else None
         self.fingerprints = dict(fingerprints)
         self.matches = {}  # match key -> (result, when it finished)
-        self.blocks = {}   # block id -> (game id, Block)
-        self.dropped = 0   # lines of other code left out when the record was read
+        self.blocks = {}  # block id -> (game id, Block)
+        self.dropped = 0  # lines of other code left out when the record was read
         self._load()
 
     def _current(self, entry):

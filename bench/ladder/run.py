@@ -56,8 +56,11 @@ def score_margin(levels, scores, hero):
 def margin_stats(tasks, results, hero):
     """``(mean, 95% half-width)`` of the hero's score margin over finished
     matches, or None with fewer than two."""
-    margins = [score_margin(t["levels"], r["scores"], hero)
-               for t, r in zip(tasks, results) if r["scores"] is not None]
+    margins = [
+        score_margin(t["levels"], r["scores"], hero)
+        for t, r in zip(tasks, results)
+        if r["scores"] is not None
+    ]
     if len(margins) < 2:
         return None
     return statistics.mean(margins), 1.96 * statistics.stdev(margins) / math.sqrt(len(margins))
@@ -96,55 +99,94 @@ def selected_pairings(args):
     pairing's place in ``PAIRINGS`` whatever the filter, so a filtered run
     plays the same seeds as the whole ladder (and shares its record)."""
     names = [w for w in args.pairings.split(",") if w]
-    return [(k, strong, weak) for k, (strong, weak) in enumerate(matches.PAIRINGS)
-            if not names or matches.PAIRING_NAMES[k] in names]
+    return [
+        (k, strong, weak)
+        for k, (strong, weak) in enumerate(matches.PAIRINGS)
+        if not names or matches.PAIRING_NAMES[k] in names
+    ]
 
 
 def duel_tasks(args, game_id, options, k):
     """The matches of the k-th pairing in ``PAIRINGS``."""
     strong, weak = matches.PAIRINGS[k]
-    return matches.head_to_head(game_id, options, strong, weak, args.matches, hard_player_options(args),
-                                matches.duel_first_seed(args.seed, k))
+    return matches.head_to_head(
+        game_id,
+        options,
+        strong,
+        weak,
+        args.matches,
+        hard_player_options(args),
+        matches.duel_first_seed(args.seed, k),
+    )
 
 
 def field_tasks(args, game_id, options, largest):
     """The matches of one hard against ``largest - 1`` mediums."""
-    return matches.one_against_field(game_id, options, largest, args.matches, hard_player_options(args),
-                                     matches.field_first_seed(args.seed))
+    return matches.one_against_field(
+        game_id,
+        options,
+        largest,
+        args.matches,
+        hard_player_options(args),
+        matches.field_first_seed(args.seed),
+    )
 
 
 def open_record(path, out):
     """The record at ``path`` (in memory only if None) for the engine as it is."""
-    settings = {"max_actions": matches.MAX_ACTIONS, "retime_over": matches.RETIME_OVER,
-                "retimes": matches.RETIMES}
+    settings = {
+        "max_actions": matches.MAX_ACTIONS,
+        "retime_over": matches.RETIME_OVER,
+        "retimes": matches.RETIMES,
+    }
     games = {game_id for game_id, *_ in matches.VARIANTS}
     record = Record(path, {game_id: engine_fingerprint(ROOT, settings, game_id) for game_id in sorted(games)})
     if record.dropped:
-        print(f"{path}: {record.dropped} lines of other engine code dropped; their matches are played again",
-              file=out, flush=True)
+        print(
+            f"{path}: {record.dropped} lines of other engine code dropped; their matches are played again",
+            file=out,
+            flush=True,
+        )
     return record
 
 
 def level_summary(t):
     """One level's decision times (seconds) and search counts, as a dict."""
-    return {"n": t.n, "median": timing.median(t), "p95": timing.quantile(t, 0.95), "max": t.max,
-            "steady_max": t.steady_max, "singles": t.singles, "searches": t.searches, "capped": t.capped}
+    return {
+        "n": t.n,
+        "median": timing.median(t),
+        "p95": timing.quantile(t, 0.95),
+        "max": t.max,
+        "steady_max": t.steady_max,
+        "singles": t.singles,
+        "searches": t.searches,
+        "capped": t.capped,
+    }
 
 
 def pairing_summary(label, name, tasks, block, hero, target):
     """A finished pairing as a JSON-ready dict."""
     results = block.results
     n = len(results)
-    wins = sum(1 for t, r in zip(tasks, results) if r["winner"] is not None and t["levels"][r["winner"]] == hero)
+    wins = sum(
+        1 for t, r in zip(tasks, results) if r["winner"] is not None and t["levels"][r["winner"]] == hero
+    )
     low, high = wilson(wins, n)
     margin = margin_stats(tasks, results, hero)
     return {
-        "variant": label, "pairing": name, "hero": hero, "matches": n, "wins": wins,
-        "win_rate": wins / max(n, 1), "ci95": [low, high], "target": target,
+        "variant": label,
+        "pairing": name,
+        "hero": hero,
+        "matches": n,
+        "wins": wins,
+        "win_rate": wins / max(n, 1),
+        "ci95": [low, high],
+        "target": target,
         "score_margin": None if margin is None else {"mean": margin[0], "half_width": margin[1]},
         "median_length": statistics.median(r["length"] for r in results) if results else None,
         "unfinished": sum(1 for r in results if r["winner"] is None),
-        "first": block.first, "last": block.last,
+        "first": block.first,
+        "last": block.last,
         "timing": {level: level_summary(t) for level, t in sorted(block.timing.items())},
     }
 
@@ -152,12 +194,18 @@ def pairing_summary(label, name, tasks, block, hero, target):
 def print_pairing(s, out):
     verdict = "ok" if s["win_rate"] >= s["target"] else "BELOW TARGET"
     low, high = s["ci95"]
-    margin = "score margin n/a" if s["score_margin"] is None else \
-        f"score margin {s['score_margin']['mean']:+.1f} ± {s['score_margin']['half_width']:.1f}"
-    print(f"  {s['pairing']:<28} {s['hero']} wins {s['wins']:>4}/{s['matches']:<4} = {s['win_rate']:6.1%}  "
-          f"95% CI [{low:5.1%}, {high:5.1%}]  target {s['target']:.0%} {verdict}; {margin}; "
-          f"median length {s['median_length']:.0f} actions, unfinished {s['unfinished']}; "
-          f"played {played_span(s)}", file=out)
+    margin = (
+        "score margin n/a"
+        if s["score_margin"] is None
+        else f"score margin {s['score_margin']['mean']:+.1f} ± {s['score_margin']['half_width']:.1f}"
+    )
+    print(
+        f"  {s['pairing']:<28} {s['hero']} wins {s['wins']:>4}/{s['matches']:<4} = {s['win_rate']:6.1%}  "
+        f"95% CI [{low:5.1%}, {high:5.1%}]  target {s['target']:.0%} {verdict}; {margin}; "
+        f"median length {s['median_length']:.0f} actions, unfinished {s['unfinished']}; "
+        f"played {played_span(s)}",
+        file=out,
+    )
 
 
 def played_span(s):
@@ -174,10 +222,12 @@ def print_timings(timing_acc, out):
         t = timing_acc.get(level)
         if t is not None and t.n:
             capped = f"; searched {t.searches}, capped {t.capped}" if level == "hard" else ""
-            print(f"    {level:<7} n={t.n:>7}  median {timing.median(t) * 1000:8.2f} ms  "
-                  f"p95 {timing.quantile(t, 0.95) * 1000:8.2f} ms  max {t.max * 1000:8.1f} ms  "
-                  f"steady max {t.steady_max * 1000:8.1f} ms  (single-action decisions: {t.singles}{capped})",
-                  file=out)
+            print(
+                f"    {level:<7} n={t.n:>7}  median {timing.median(t) * 1000:8.2f} ms  "
+                f"p95 {timing.quantile(t, 0.95) * 1000:8.2f} ms  max {t.max * 1000:8.1f} ms  "
+                f"steady max {t.steady_max * 1000:8.1f} ms  (single-action decisions: {t.singles}{capped})",
+                file=out,
+            )
 
 
 def variant_runs(args, game_id, options, duel, largest):
@@ -186,8 +236,14 @@ def variant_runs(args, game_id, options, duel, largest):
     for k, strong, weak in selected_pairings(args) if duel else []:
         runs.append((f"2p {strong} vs {weak}", duel_tasks(args, game_id, options, k), strong, 0.6))
     if not args.no_field:
-        runs.append((f"{largest}p hard vs {largest - 1} medium", field_tasks(args, game_id, options, largest),
-                     "hard", 1.6 / largest))
+        runs.append(
+            (
+                f"{largest}p hard vs {largest - 1} medium",
+                field_tasks(args, game_id, options, largest),
+                "hard",
+                1.6 / largest,
+            )
+        )
     return runs
 
 
@@ -200,8 +256,12 @@ def run(args, out=sys.stdout):
     with MatchPool(args.jobs) as pool:
         for game_id, options, duel, largest, label in selected_variants(args):
             if not args.json:
-                print(f"{label}: {args.matches} matches per pairing, hard {describe_hard(args)}, "
-                      f"{args.jobs} jobs", file=out, flush=True)
+                print(
+                    f"{label}: {args.matches} matches per pairing, hard {describe_hard(args)}, "
+                    f"{args.jobs} jobs",
+                    file=out,
+                    flush=True,
+                )
             timing_acc = {}
             for name, tasks, hero, target in variant_runs(args, game_id, options, duel, largest):
                 block = record.block(tasks, pool.play_many)
@@ -227,8 +287,11 @@ def json_line(data):
 
 
 def describe_hard(args):
-    count = "the game's own simulations" if args.hard_simulations is None else \
-        f"{args.hard_simulations} simulations"
+    count = (
+        "the game's own simulations"
+        if args.hard_simulations is None
+        else f"{args.hard_simulations} simulations"
+    )
     weighs = "" if args.hard_candidates is None else f", {args.hard_candidates} candidates"
     wall = "" if args.hard_wall_cap is None else f", wall cap {args.hard_wall_cap}s"
     return f"{count} per decision (CPU cap {args.hard_cap}s{wall}){weighs}"

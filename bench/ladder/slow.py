@@ -29,10 +29,16 @@ class SlowLog(matches.TimedPlayer):
         timed_before = len(self.steady)
         action = super().choose(game, seat, view, actions, seed)
         if len(self.steady) > timed_before and self.steady[-1] > self.over:
-            self.slow.append({
-                "decision_seed": seed, "seat": seat, "raw_ms": round(self.times[-1] * 1000, 1),
-                "steady_ms": round(self.steady[-1] * 1000, 1), "decision": _decision_kind(view),
-                "legal_actions": dict(collections.Counter(a.get("type") for a in actions))})
+            self.slow.append(
+                {
+                    "decision_seed": seed,
+                    "seat": seat,
+                    "raw_ms": round(self.times[-1] * 1000, 1),
+                    "steady_ms": round(self.steady[-1] * 1000, 1),
+                    "decision": _decision_kind(view),
+                    "legal_actions": dict(collections.Counter(a.get("type") for a in actions)),
+                }
+            )
         return action
 
 
@@ -75,8 +81,12 @@ def slow(args, out):
             found = json.loads(found)
             worst = max(worst, found["steady_max"])
             task = tasks[index]
-            print(f"match {index} seed {task['seed']} levels {'/'.join(task['levels'])}: {args.level} steady max "
-                  f"{found['steady_max'] * 1000:.1f} ms", file=out, flush=True)
+            print(
+                f"match {index} seed {task['seed']} levels {'/'.join(task['levels'])}: {args.level} steady max "
+                f"{found['steady_max'] * 1000:.1f} ms",
+                file=out,
+                flush=True,
+            )
             for entry in found["slow"]:
                 print(f"  slow {entry}", file=out, flush=True)
     print(f"{len(picked)} matches replayed; {args.level} steady max {worst * 1000:.1f} ms", file=out)

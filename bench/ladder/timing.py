@@ -33,15 +33,29 @@ def bucket_middle(index):
 
 def level_timing(times, steady, singles, searches=0, capped=0):
     """One level's decisions in one match, as a ``LevelTiming``."""
-    return LevelTiming(len(times), dict(Counter(bucket(t) for t in times)),
-                       max(times, default=0.0), max(steady, default=0.0), singles, searches, capped)
+    return LevelTiming(
+        len(times),
+        dict(Counter(bucket(t) for t in times)),
+        max(times, default=0.0),
+        max(steady, default=0.0),
+        singles,
+        searches,
+        capped,
+    )
 
 
 def merged(a, b):
     hist = Counter(a.hist)
     hist.update(b.hist)
-    return LevelTiming(a.n + b.n, dict(hist), max(a.max, b.max), max(a.steady_max, b.steady_max),
-                       a.singles + b.singles, a.searches + b.searches, a.capped + b.capped)
+    return LevelTiming(
+        a.n + b.n,
+        dict(hist),
+        max(a.max, b.max),
+        max(a.steady_max, b.steady_max),
+        a.singles + b.singles,
+        a.searches + b.searches,
+        a.capped + b.capped,
+    )
 
 
 def merge_into(acc, timing):
@@ -69,11 +83,24 @@ def median(timing):
 
 
 def to_json(timing):
-    return {"n": timing.n, "hist": sorted(timing.hist.items()), "max": timing.max,
-            "steady_max": timing.steady_max, "singles": timing.singles,
-            "searches": timing.searches, "capped": timing.capped}
+    return {
+        "n": timing.n,
+        "hist": sorted(timing.hist.items()),
+        "max": timing.max,
+        "steady_max": timing.steady_max,
+        "singles": timing.singles,
+        "searches": timing.searches,
+        "capped": timing.capped,
+    }
 
 
 def from_json(data):
-    return LevelTiming(data["n"], {int(k): c for k, c in data["hist"]}, data["max"], data["steady_max"],
-                       data["singles"], data.get("searches", 0), data.get("capped", 0))
+    return LevelTiming(
+        data["n"],
+        {int(k): c for k, c in data["hist"]},
+        data["max"],
+        data["steady_max"],
+        data["singles"],
+        data.get("searches", 0),
+        data.get("capped", 0),
+    )

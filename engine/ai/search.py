@@ -76,7 +76,7 @@ class SearchPlayer:
         self.max_rollout = max_rollout
         self.fallback = self.medium()
         self.searches = 0  # decisions searched by this player
-        self.capped = 0    # ... of which a safety cap cut short
+        self.capped = 0  # ... of which a safety cap cut short
         self.capped_wall = 0  # ... by the wall-clock cap (the load on the machine)
 
     def choose(self, game, seat, view, actions, seed=0):

@@ -25,7 +25,7 @@ FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
 
 
 def seat_colour_name(seat):
-    """"blue", "orange"...: the seat's colour in words, for titles and the legend."""
+    """ "blue", "orange"...: the seat's colour in words, for titles and the legend."""
     return SEAT_COLOUR_NAMES[seat % len(SEAT_COLOUR_NAMES)]
 
 
@@ -118,14 +118,16 @@ def wrap(content, width, size, bold=False, max_lines=3):
 
 
 def _channels(colour):
-    return [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    return [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
 
 
 @cache
 def ink_on(colour):
     """Black or white, whichever contrasts more with ``colour`` (WCAG luminance)."""
-    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-              for c in (v / 255 for v in _channels(colour))]
+    linear = [
+        c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+        for c in (v / 255 for v in _channels(colour))
+    ]
     luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
     return INK if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else "#ffffff"
 
@@ -133,13 +135,23 @@ def ink_on(colour):
 @cache
 def mix(colour, base, amount):
     """``colour`` washed over ``base`` by ``amount`` (0..1): a tint that keeps dark text readable."""
-    return "#" + "".join(f"{round(b + (c - b) * amount):02x}"
-                         for b, c in zip(_channels(base), _channels(colour), strict=True))
+    return "#" + "".join(
+        f"{round(b + (c - b) * amount):02x}" for b, c in zip(_channels(base), _channels(colour), strict=True)
+    )
 
 
 def text(x, y, content, size=12, anchor="start", weight=None, fill=INK, **values):
-    return el("text", escape(str(content), quote=False), x=x, y=y, font_size=size,
-              text_anchor=anchor, font_weight=weight, fill=fill, **values)
+    return el(
+        "text",
+        escape(str(content), quote=False),
+        x=x,
+        y=y,
+        font_size=size,
+        text_anchor=anchor,
+        font_weight=weight,
+        fill=fill,
+        **values,
+    )
 
 
 def group(*children, **values):
@@ -168,9 +180,14 @@ def legend(x, y, players, viewer, extra=()):
         label = f"{seat_name(player)} ({seat_colour_name(seat)})"
         if seat == viewer:
             label += " - you"
-        rows.append(place(0, 18 * i,
-                          el("rect", width=12, height=12, y=-10, rx=2, fill=seat_colour(seat)),
-                          text(18, 0, label, size=12)))
+        rows.append(
+            place(
+                0,
+                18 * i,
+                el("rect", width=12, height=12, y=-10, rx=2, fill=seat_colour(seat)),
+                text(18, 0, label, size=12),
+            )
+        )
     for j, (swatch, label) in enumerate(extra, start=len(rows)):
         rows.append(place(0, 18 * j, swatch, text(18, 0, label, size=12)))
     return place(x, y, text(0, -18, "Legend", size=13, weight="bold"), *rows, class_="legend")

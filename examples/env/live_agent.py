@@ -52,12 +52,12 @@ def play(me, match_id, variant, policy):
             continue
         legal = me.list_actions(match_id)
         if legal["version"] != match["version"] or not legal["actions"]:
-            continue                                   # it moved on meanwhile: the next event tells
+            continue  # it moved on meanwhile: the next event tells
         action = codec.decode(policy(live_observation(variant, match, legal["actions"])))
         try:
             me.post_action(match_id, action, version=legal["version"])
             posted.append(action)
-        except Conflict:                               # stale: the next event tells what happened
+        except Conflict:  # stale: the next event tells what happened
             pass
     return me.get_match(match_id), posted
 
@@ -65,9 +65,16 @@ def play(me, match_id, variant, policy):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", default="http://127.0.0.1:8000")
-    parser.add_argument("--variant", default="anno1452-basic-ottokar_a-2p", choices=sorted(tabula_env.VARIANTS))
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="an extra game option, e.g. end_year=1314 (integers as integers)")
+    parser.add_argument(
+        "--variant", default="anno1452-basic-ottokar_a-2p", choices=sorted(tabula_env.VARIANTS)
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an extra game option, e.g. end_year=1314 (integers as integers)",
+    )
     parser.add_argument("--level", default="easy", help="the AI level of the other seats")
     parser.add_argument("--seed", type=int, default=0, help="the agent's own random generator")
     parser.add_argument("--svg", help="write the final board (seat 0's board.svg) here")
@@ -77,13 +84,19 @@ def main(argv=None):
     for item in args.option:
         name, _, value = item.partition("=")
         options[name] = int(value) if value.lstrip("-").isdigit() else value
-    seats = [{"kind": "human", "name": "env-agent"}] + [{"kind": "ai", "level": args.level}] * (variant.num_players - 1)
+    seats = [{"kind": "human", "name": "env-agent"}] + [{"kind": "ai", "level": args.level}] * (
+        variant.num_players - 1
+    )
     with Client(args.url) as api:
         created = api.create_match(variant.game, seats, options=options)
         me = api.with_token(created["tokens"]["0"])
-        match, posted = play(me, created["match"]["id"], variant.name, random_policy(np.random.default_rng(args.seed)))
-        print(f"match {match['id']}: {match['status']}, {len(posted)} actions posted by the agent, "
-              f"result {match['result']}")
+        match, posted = play(
+            me, created["match"]["id"], variant.name, random_policy(np.random.default_rng(args.seed))
+        )
+        print(
+            f"match {match['id']}: {match['status']}, {len(posted)} actions posted by the agent, "
+            f"result {match['result']}"
+        )
         if args.svg:
             with open(args.svg, "w", encoding="utf-8") as out:
                 out.write(me.get_board(match["id"])["svg"])

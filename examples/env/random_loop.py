@@ -33,7 +33,9 @@ def run_episode(env, seed, rng):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("variant", nargs="?", default="anno1452-basic-ottokar_a-2p", choices=sorted(tabula_env.VARIANTS))
+    parser.add_argument(
+        "variant", nargs="?", default="anno1452-basic-ottokar_a-2p", choices=sorted(tabula_env.VARIANTS)
+    )
     parser.add_argument("--episodes", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-steps", type=int, default=None, help="truncate longer matches")
@@ -44,12 +46,14 @@ def main(argv=None):
         seed = args.seed + episode
         totals = run_episode(env, seed, rng)
         outcome = env.match.outcome
-        if outcome is not None:                             # the engine agrees on the result
+        if outcome is not None:  # the engine agrees on the result
             game = engine.get_game(env.variant.game)
             state, _ = replay(game, env.variant.num_players, env.match.options, env.match_seed, env.history)
             assert game.outcome(state) == outcome
-        print(f"episode {episode} seed {seed}: {len(env.history)} actions, "
-              f"rewards {totals}, outcome {outcome and outcome['winners']}")
+        print(
+            f"episode {episode} seed {seed}: {len(env.history)} actions, "
+            f"rewards {totals}, outcome {outcome and outcome['winners']}"
+        )
     env.close()
 
 

@@ -18,8 +18,10 @@ ERROR_TEXT = {
     409: "`illegal_action`, `not_your_turn`, `game_over`, `version_conflict` or `seat_taken`.",
     412: "`precondition_failed`: If-Match differs from the current version.",
     413: "`payload_too_large`: the body is over the limit.",
-    429: ("`rate_limited`: over the request window of the token (or of the client address, for "
-          "requests without a live token), or over the creations window; see `Retry-After`."),
+    429: (
+        "`rate_limited`: over the request window of the token (or of the client address, for "
+        "requests without a live token), or over the creations window; see `Retry-After`."
+    ),
     503: "`unavailable`: storage unreachable; nothing was changed.",
 }
 
@@ -44,18 +46,23 @@ def documents_errors(blp, *statuses, conflict=None):
 
     ``conflict`` describes this route's 409 codes (default: all of them).
     """
+
     def decorate(func):
         for status in sorted(set(statuses) | {429, 503}, reverse=True):
             text = conflict if status == 409 and conflict else ERROR_TEXT[status]
             headers = RETRY_AFTER if status == 429 else None
             func = blp.alt_response(status, schema=ErrorSchema, description=text, headers=headers)(func)
         return func
+
     return decorate
 
 
-RETRY_AFTER = {"Retry-After": {
-    "description": "Seconds until the window that refused the request ends.",
-    "schema": {"type": "integer", "minimum": 1}}}
+RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds until the window that refused the request ends.",
+        "schema": {"type": "integer", "minimum": 1},
+    }
+}
 
 
 def entity_tags(value):

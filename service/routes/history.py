@@ -7,8 +7,12 @@ from .. import history
 from ..schemas import EventListSchema, EventsQuerySchema, ReplaySchema
 from .common import OPTIONAL_BEARER, documents_errors, services, token
 
-blp = Blueprint("events", __name__, url_prefix="/v1/matches",
-                description="The event log, and the replay once a match is over.")
+blp = Blueprint(
+    "events",
+    __name__,
+    url_prefix="/v1/matches",
+    description="The event log, and the replay once a match is over.",
+)
 
 
 @blp.route("/<match_id>/events")
@@ -26,8 +30,12 @@ class Events(MethodView):
 class Replay(MethodView):
     @blp.doc(operationId="getReplay")
     @blp.response(200, ReplaySchema)
-    @documents_errors(blp, 404, 409, conflict=(
-        "`illegal_action` with `details.reason` `match_not_finished`: the match is not over."))
+    @documents_errors(
+        blp,
+        404,
+        409,
+        conflict=("`illegal_action` with `details.reason` `match_not_finished`: the match is not over."),
+    )
     def get(self, match_id):
         """Seed, options, seats and every action: re-run it with the engine (finished matches only).
 

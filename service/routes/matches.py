@@ -28,13 +28,20 @@ from .common import (
     version_header,
 )
 
-blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
-                description="Create matches, join open seats, read a match, resign.")
+blp = Blueprint(
+    "matches",
+    __name__,
+    url_prefix="/v1/matches",
+    description="Create matches, join open seats, read a match, resign.",
+)
 
-ETAG_HEADER = {"ETag": {"description": "`\"<version>\"`", "schema": {"type": "string"}}}
+ETAG_HEADER = {"ETag": {"description": '`"<version>"`', "schema": {"type": "string"}}}
 IF_NONE_MATCH = {
-    "in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
-    "description": "`\"<version>\"`: 304 when the match is still at that version.",
+    "in": "header",
+    "name": "If-None-Match",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": '`"<version>"`: 304 when the match is still at that version.',
 }
 
 
@@ -47,21 +54,32 @@ class Matches(MethodView):
     @documents_errors(blp)
     def get(self, query, pagination_parameters):
         """The lobby: matches newest first, filtered by status and game."""
-        items, total = matches.lobby(services(), query.get("status"), query.get("game"),
-                                     pagination_parameters.page, pagination_parameters.page_size)
+        items, total = matches.lobby(
+            services(),
+            query.get("status"),
+            query.get("game"),
+            pagination_parameters.page,
+            pagination_parameters.page_size,
+        )
         pagination_parameters.item_count = total
         return items
 
     # The body is loaded by CreateMatchSchema and documented as CreateMatch,
     # one schema per game (schemas.create_match_components): what each game
     # accepts, options and seat counts included.
-    @blp.doc(operationId="createMatch", requestBody={
-        "required": True,
-        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CreateMatch"}}},
-    })
+    @blp.doc(
+        operationId="createMatch",
+        requestBody={
+            "required": True,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CreateMatch"}}},
+        },
+    )
     @blp.arguments(CreateMatchSchema)
-    @blp.response(201, CreatedMatchSchema, headers={
-        "Location": {"description": "/v1/matches/{id}", "schema": {"type": "string"}}})
+    @blp.response(
+        201,
+        CreatedMatchSchema,
+        headers={"Location": {"description": "/v1/matches/{id}", "schema": {"type": "string"}}},
+    )
     @documents_errors(blp, 400, 404, 413)
     def post(self, body):
         """Create a match; one bearer token per human seat."""
@@ -91,20 +109,36 @@ SVG = "image/svg+xml"
 
 @blp.route("/<match_id>/board.svg")
 class Board(MethodView):
-    @blp.doc(operationId="getBoard", security=OPTIONAL_BEARER, responses={
-        "200": {"description": (
-            "The board as an SVG document, drawn from the view of the bearer's seat (or a "
-            "spectator's) and redacted exactly as `Match.view`. Elements an action refers to "
-            "carry `data-` attributes (`data-space=\"r,c\"`, `data-region`, `data-estate`, "
-            "`data-slot`, `data-ship`, `data-card`, `data-seat`, ...); the root's "
-            "`data-click-targets` maps each action type to the parameters that name them."),
-            "headers": ETAG_HEADER, "content": {SVG: {"schema": {"type": "string"}}}},
-        "304": {"description": "Not modified (If-None-Match is the current ETag)."}})
+    @blp.doc(
+        operationId="getBoard",
+        security=OPTIONAL_BEARER,
+        responses={
+            "200": {
+                "description": (
+                    "The board as an SVG document, drawn from the view of the bearer's seat (or a "
+                    "spectator's) and redacted exactly as `Match.view`. Elements an action refers to "
+                    'carry `data-` attributes (`data-space="r,c"`, `data-region`, `data-estate`, '
+                    "`data-slot`, `data-ship`, `data-card`, `data-seat`, ...); the root's "
+                    "`data-click-targets` maps each action type to the parameters that name them."
+                ),
+                "headers": ETAG_HEADER,
+                "content": {SVG: {"schema": {"type": "string"}}},
+            },
+            "304": {"description": "Not modified (If-None-Match is the current ETag)."},
+        },
+    )
     @blp.arguments(BoardQuerySchema, location="query")
     @blp.arguments(BoardHeadersSchema, location="headers")
-    @documents_errors(blp, 401, 403, 404, 409, conflict=(
-        "`illegal_action` with `details.reason` `match_not_finished`: `step` is for finished "
-        "matches."))
+    @documents_errors(
+        blp,
+        401,
+        403,
+        404,
+        409,
+        conflict=(
+            "`illegal_action` with `details.reason` `match_not_finished`: `step` is for finished matches."
+        ),
+    )
     def get(self, query, headers, match_id):
         """The match as a picture (SVG) for the bearer (or a spectator); `ETag` by version."""
         wanted = headers.get("if_none_match")
@@ -132,8 +166,14 @@ class Rematch(MethodView):
     @blp.doc(operationId="rematch", security=BEARER)
     @blp.response(201, RematchSchema, description="The rematch was created by this call.")
     @blp.alt_response(200, schema=RematchSchema, description="The rematch existed already.")
-    @documents_errors(blp, 401, 403, 404, 409, conflict=(
-        "`illegal_action` with `details.reason` `match_not_finished`: the match is not over."))
+    @documents_errors(
+        blp,
+        401,
+        403,
+        404,
+        409,
+        conflict=("`illegal_action` with `details.reason` `match_not_finished`: the match is not over."),
+    )
     def post(self, match_id):
         """Play again: the first call creates the new match (same game, options, seats, levels,
         timer; fresh dice), every call gets a token for its own seat in it; the old match
@@ -143,11 +183,17 @@ class Rematch(MethodView):
 
 
 class ResignHeadersSchema(ma.Schema):
-    idempotency_key = ma.fields.String(data_key="Idempotency-Key", validate=ma.validate.Length(1, 255),
-                                       metadata={"description": (
-                                           "Same key and token within 24 h: the first response again "
-                                           "(though the first resign revoked the token), nothing "
-                                           "applied twice.")})
+    idempotency_key = ma.fields.String(
+        data_key="Idempotency-Key",
+        validate=ma.validate.Length(1, 255),
+        metadata={
+            "description": (
+                "Same key and token within 24 h: the first response again "
+                "(though the first resign revoked the token), nothing "
+                "applied twice."
+            )
+        },
+    )
 
 
 @blp.route("/<match_id>/resign")

@@ -45,10 +45,16 @@ class Ready(MethodView):
 
 @blp.route("/metrics")
 class Metrics(MethodView):
-    @blp.doc(operationId="metrics", responses={"200": {
-        "description": "Prometheus text exposition format 0.0.4 (the README's \"Metrics\" "
-                       "lists every metric).",
-        "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    @blp.doc(
+        operationId="metrics",
+        responses={
+            "200": {
+                "description": 'Prometheus text exposition format 0.0.4 (the README\'s "Metrics" '
+                "lists every metric).",
+                "content": {"text/plain": {"schema": {"type": "string"}}},
+            }
+        },
+    )
     def get(self):
         """Prometheus metrics of every gunicorn and RQ worker (multiprocess mode)."""
         body, content_type = metrics.exposition(services())

@@ -11,17 +11,26 @@ from ..schemas import ActionListSchema, ActionResultSchema, PostActionSchema
 from ..tokens import hash_token, seat_in
 from .common import BEARER, Blueprint, documents_errors, services, token, version_header
 
-blp = Blueprint("playing", __name__, url_prefix="/v1/matches",
-                description="The legal actions of your seat; post one.")
+blp = Blueprint(
+    "playing", __name__, url_prefix="/v1/matches", description="The legal actions of your seat; post one."
+)
 
 
 class ActionHeadersSchema(ma.Schema):
-    if_match = ma.fields.String(data_key="If-Match", metadata={
-        "description": "`\"<version>\"`: refused with 412 unless the match is at that version."})
-    idempotency_key = ma.fields.String(data_key="Idempotency-Key", validate=ma.validate.Length(1, 255),
-                                       metadata={"description": (
-                                           "Same key and body within 24 h: the first response "
-                                           "again, nothing applied twice; other body: 422.")})
+    if_match = ma.fields.String(
+        data_key="If-Match",
+        metadata={"description": '`"<version>"`: refused with 412 unless the match is at that version.'},
+    )
+    idempotency_key = ma.fields.String(
+        data_key="Idempotency-Key",
+        validate=ma.validate.Length(1, 255),
+        metadata={
+            "description": (
+                "Same key and body within 24 h: the first response "
+                "again, nothing applied twice; other body: 422."
+            )
+        },
+    )
 
 
 def _load(services, bearer, charge, match_id):
@@ -53,10 +62,21 @@ class Actions(MethodView):
     @blp.arguments(ActionHeadersSchema(), location="headers")
     @blp.arguments(PostActionSchema())
     @blp.response(200, ActionResultSchema)
-    @documents_errors(blp, 400, 401, 403, 404, 409, 412, 413, conflict=(
-        "`illegal_action` (`details.reason` names the rule; `other_game_action`: a well-formed "
-        "action of another game), `not_your_turn` (also while the match waits for players), "
-        "`game_over`, `version_conflict` (`details.current_version`)."))
+    @documents_errors(
+        blp,
+        400,
+        401,
+        403,
+        404,
+        409,
+        412,
+        413,
+        conflict=(
+            "`illegal_action` (`details.reason` names the rule; `other_game_action`: a well-formed "
+            "action of another game), `not_your_turn` (also while the match waits for players), "
+            "`game_over`, `version_conflict` (`details.current_version`)."
+        ),
+    )
     def post(self, headers, body, match_id):
         """Play one action; every element of the action list can be posted unchanged."""
         # A plain request never gets here: service/move_lane.py answers it
@@ -79,8 +99,12 @@ def post_action(services, bearer, charge, headers, body, match_id):
     seat = seat_in(services.store, stored, match_id, bearer)
     if_match = headers.get("if_match")
     submission = Submission(
-        seat, body["action"], version=body.get("version"),
+        seat,
+        body["action"],
+        version=body.get("version"),
         if_match=version_header(if_match) if if_match is not None else None,
-        record_key=record_key, body=body, record_checked=True,
+        record_key=record_key,
+        body=body,
+        record_checked=True,
     )
     return submit_action(services, match_id, submission, stored)

@@ -20,8 +20,12 @@ from .common import (
     token,
 )
 
-blp = Blueprint("streams", __name__, url_prefix="/v1/matches",
-                description="Live play: the match's events as they happen (SSE or NDJSON).")
+blp = Blueprint(
+    "streams",
+    __name__,
+    url_prefix="/v1/matches",
+    description="Live play: the match's events as they happen (SSE or NDJSON).",
+)
 
 SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
@@ -35,7 +39,8 @@ _SSE_MESSAGE = {
         "viewer, first and once more when the stream ends; `event: <type>` with `id: <seq>`: "
         "`data` is the `Event` (as `GET .../events` shows it to this viewer); "
         "`event: error`: `data` is an `Error` (`too_far_behind`), then the stream ends. "
-        "Comment lines `: keep-alive` come every `STREAM_KEEPALIVE_S` (15 s) of silence."),
+        "Comment lines `: keep-alive` come every `STREAM_KEEPALIVE_S` (15 s) of silence."
+    ),
     "properties": {
         "event": {"type": "string"},
         "id": {"type": "string", "pattern": "^[0-9]+$"},
@@ -56,31 +61,42 @@ STREAM_RESPONSE = {
         "final `Match`), and after the viewer's own `player_resigned` event "
         "(the token is revoked: the final `Match` is the spectator's). A client more "
         "than `STREAM_QUEUE_MAX` (1000) events behind gets `too_far_behind` and the "
-        "stream ends: reconnect with the last seq seen, nothing is lost."),
+        "stream ends: reconnect with the last seq seen, nothing is lost."
+    ),
     "headers": {"Cache-Control": {"schema": {"type": "string"}, "description": "`no-cache`"}},
     "content": {
         SSE: {"schema": _SSE_MESSAGE},
-        NDJSON: {"schema": {
-            "description": (
-                "One JSON value per line: the `Match` (it has no `seq`), then `Event`s "
-                "(each has `seq`), an `Error` (`too_far_behind`) before an early end; "
-                "empty lines are keep-alives."),
-            "oneOf": [{"$ref": "#/components/schemas/Match"},
-                      {"$ref": "#/components/schemas/Event"},
-                      {"$ref": "#/components/schemas/Error"}]}},
+        NDJSON: {
+            "schema": {
+                "description": (
+                    "One JSON value per line: the `Match` (it has no `seq`), then `Event`s "
+                    "(each has `seq`), an `Error` (`too_far_behind`) before an early end; "
+                    "empty lines are keep-alives."
+                ),
+                "oneOf": [
+                    {"$ref": "#/components/schemas/Match"},
+                    {"$ref": "#/components/schemas/Event"},
+                    {"$ref": "#/components/schemas/Error"},
+                ],
+            }
+        },
     },
 }
 
 
 @blp.route("/<match_id>/stream")
 class Stream(MethodView):
-    @blp.doc(operationId="streamMatch", security=OPTIONAL_BEARER,
-             responses={"200": STREAM_RESPONSE})
+    @blp.doc(operationId="streamMatch", security=OPTIONAL_BEARER, responses={"200": STREAM_RESPONSE})
     @blp.arguments(StreamQuerySchema, location="query")
     @blp.arguments(StreamHeadersSchema, location="headers")
-    @blp.alt_response(400, schema=ErrorSchema, description=(
-        "`bad_request`: a bearer token in the query string (`access_token`, `token`...): "
-        "use `Authorization`, or a stream ticket."))
+    @blp.alt_response(
+        400,
+        schema=ErrorSchema,
+        description=(
+            "`bad_request`: a bearer token in the query string (`access_token`, `token`...): "
+            "use `Authorization`, or a stream ticket."
+        ),
+    )
     @documents_errors(blp, 401, 403, 404)
     def get(self, query, headers, match_id):
         """Live events of a match: SSE with `Accept: text/event-stream`, else NDJSON.
@@ -90,14 +106,18 @@ class Stream(MethodView):
         """
         smuggled = [name for name in TOKEN_PARAMETERS if name in request.args]
         if smuggled:
-            raise ApiError(400, "bad_request",
-                           "a bearer token is never accepted in the query string: send it in "
-                           "Authorization, or get a stream ticket (POST .../stream-ticket)",
-                           parameters=smuggled)
+            raise ApiError(
+                400,
+                "bad_request",
+                "a bearer token is never accepted in the query string: send it in "
+                "Authorization, or get a stream ticket (POST .../stream-ticket)",
+                parameters=smuggled,
+            )
         sse = request.accept_mimetypes.best_match([NDJSON, SSE]) == SSE
         after = headers.get("last_event_id", query.get("after"))
-        body = live.open_stream(services(), match_id, token() if "ticket" not in query else None,
-                                query.get("ticket"), after, sse)
+        body = live.open_stream(
+            services(), match_id, token() if "ticket" not in query else None, query.get("ticket"), after, sse
+        )
         response = Response(body, mimetype=SSE if sse else NDJSON, direct_passthrough=True)
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"  # nginx: do not buffer the stream

@@ -40,10 +40,15 @@ def test_one_match_reports_a_winner_the_timings_of_each_level_and_the_scores():
 def test_the_score_margin_is_the_hero_against_the_mean_of_the_other_seats():
     assert run.score_margin(("medium", "hard", "medium"), [10, 16, 4], "hard") == 9
     assert run.score_margin(("medium", "easy"), [7, 12], "medium") == -5
-    tasks = [matches.task("g", {}, levels, seed, {})
-             for levels, seed in ((("hard", "medium"), 1), (("medium", "hard"), 2), (("hard", "medium"), 3))]
-    results = [{"winner": 0, "length": 10, "scores": [20, 10]}, {"winner": 0, "length": 10, "scores": [14, 10]},
-               {"winner": None, "length": 10, "scores": None}]
+    tasks = [
+        matches.task("g", {}, levels, seed, {})
+        for levels, seed in ((("hard", "medium"), 1), (("medium", "hard"), 2), (("hard", "medium"), 3))
+    ]
+    results = [
+        {"winner": 0, "length": 10, "scores": [20, 10]},
+        {"winner": 0, "length": 10, "scores": [14, 10]},
+        {"winner": None, "length": 10, "scores": None},
+    ]
     # Margins +10 and -4; the unfinished match has no scores and is left out.
     assert run.margin_summary(tasks, results, "hard") == "score margin +3.0 ± 13.7"
     assert run.margin_summary(tasks[2:], results[2:], "hard") == "score margin n/a"
@@ -59,7 +64,8 @@ def test_variants_are_selected_by_every_word_of_the_filter():
     assert all("anno1452" in label and "rules=expert" in label for label in labels)
     assert len(list(run.selected_variants(_args()))) == len(matches.VARIANTS)
     assert [v[4] for v in run.selected_variants(_args("--variants", "anno1503,expansion=none"))] == [
-        "anno1503 expansion=none"]
+        "anno1503 expansion=none"
+    ]
 
 
 def test_anno1452_duels_are_in_the_ottokar_scenarios_only():
@@ -71,12 +77,17 @@ def test_anno1452_duels_are_in_the_ottokar_scenarios_only():
 
 def test_hard_is_given_the_cap_and_only_an_explicit_count_of_simulations_or_candidates():
     assert run.hard_player_options(_args("--hard-cap", "0.5")) == {"time_cap": 0.5}
-    options = run.hard_player_options(_args("--hard-simulations", "40", "--hard-candidates", "8",
-                                            "--hard-wall-cap", "30"))
+    options = run.hard_player_options(
+        _args("--hard-simulations", "40", "--hard-candidates", "8", "--hard-wall-cap", "30")
+    )
     assert options == {"time_cap": 1.0, "wall_cap": 30.0, "simulations": 40, "candidates": 8}
     player = matches.TimedPlayer("hard", options).player.for_game("anno1452")
     assert (player.simulations_per_decision, player.time_cap, player.wall_cap, player.candidates) == (
-        40, 1.0, 30.0, 8)
+        40,
+        1.0,
+        30.0,
+        8,
+    )
 
 
 class _Clock:
@@ -130,8 +141,16 @@ def test_the_slow_log_notes_what_was_decided_when_the_steady_time_is_over_its_th
     log = _timed(monkeypatch, slow.SlowLog, "medium", [offer] * 6, 0.001)
     log.choose(None, 1, view, [offer, done], seed=7)
     log.choose(None, 1, view, [done], seed=8)  # one legal action: not timed, not noted
-    assert log.slow == [{"decision_seed": 7, "seat": 1, "raw_ms": 30.0, "steady_ms": 2.0, "decision": "trade",
-                         "legal_actions": {"draft_offer": 1, "end_trading": 1}}]
+    assert log.slow == [
+        {
+            "decision_seed": 7,
+            "seat": 1,
+            "raw_ms": 30.0,
+            "steady_ms": 2.0,
+            "decision": "trade",
+            "legal_actions": {"draft_offer": 1, "end_trading": 1},
+        }
+    ]
     # A stall alone is not slowness: the re-timed 2 ms are under a 5 ms threshold.
     quick = _timed(monkeypatch, slow.SlowLog, "medium", [offer] * 6, 0.005)
     quick.choose(None, 1, view, [offer, done], seed=7)
@@ -139,8 +158,9 @@ def test_the_slow_log_notes_what_was_decided_when_the_steady_time_is_over_its_th
 
 
 def test_the_slow_replay_and_a_filtered_run_play_the_ladders_own_matches():
-    args = cli.arguments().parse_args(["slow", "--variant", "anno1452 rules=expert scenario=ottokar_b",
-                                       "--pairing", "hard-medium"])
+    args = cli.arguments().parse_args(
+        ["slow", "--variant", "anno1452 rules=expert scenario=ottokar_b", "--pairing", "hard-medium"]
+    )
     game_id, options, largest = slow.find_variant(args.variant)
     tasks = slow.pairing_tasks(args, game_id, options, largest)
     assert tasks == matches.head_to_head(game_id, options, "hard", "medium", 200, {"time_cap": 1.0}, 20_001)
@@ -162,17 +182,37 @@ def test_quantiles_come_from_the_histogram_to_within_one_percent():
     assert timing.quantile(timing.NO_TIMING, 0.5) is None
 
 
-TINY = ["run", "--variants", "anno1452,basic,ottokar_a", "--pairings", "easy-random", "--no-field",
-        "--matches", "2", "--jobs", "2", "--json"]
+TINY = [
+    "run",
+    "--variants",
+    "anno1452,basic,ottokar_a",
+    "--pairings",
+    "easy-random",
+    "--no-field",
+    "--matches",
+    "2",
+    "--jobs",
+    "2",
+    "--json",
+]
 
 
 def test_a_tiny_ladder_prints_one_json_line_per_pairing_from_its_worker_processes():
-    done = subprocess.run([sys.executable, "-m", "bench.ladder", *TINY], cwd=ROOT, capture_output=True,
-                          text=True, check=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.ladder", *TINY],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
     (line,) = done.stdout.splitlines()
     summary = json.loads(line)
     assert (summary["variant"], summary["pairing"], summary["hero"]) == (
-        "anno1452 rules=basic scenario=ottokar_a", "2p easy vs random", "easy")
+        "anno1452 rules=basic scenario=ottokar_a",
+        "2p easy vs random",
+        "easy",
+    )
     assert summary["matches"] == 2 and 0 <= summary["wins"] <= 2
     assert summary["win_rate"] == summary["wins"] / 2
     low, high = summary["ci95"]

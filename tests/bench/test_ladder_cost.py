@@ -10,9 +10,32 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_bench_times_this_tree_against_a_revision_and_finds_the_same_choices():
     out = subprocess.run(
-        [sys.executable, "-m", "bench.ladder", "cost", "--against", "HEAD", "--options", "scenario=ottokar_a",
-         "--players", "2", "--matches", "1", "--heaviest", "3", "--repeats", "1", "--rounds", "2"],
-        check=True, capture_output=True, text=True, cwd=ROOT, timeout=600).stdout.splitlines()
+        [
+            sys.executable,
+            "-m",
+            "bench.ladder",
+            "cost",
+            "--against",
+            "HEAD",
+            "--options",
+            "scenario=ottokar_a",
+            "--players",
+            "2",
+            "--matches",
+            "1",
+            "--heaviest",
+            "3",
+            "--repeats",
+            "1",
+            "--rounds",
+            "2",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+    ).stdout.splitlines()
     assert out[0].startswith("3 decisions, ")
     assert out[1].lstrip().startswith("this tree: sum") and out[2].lstrip().startswith("HEAD: sum")
     assert " p95 " in out[1]

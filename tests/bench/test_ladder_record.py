@@ -39,14 +39,18 @@ V1 = {"g": "v1", "h": "w1"}  # each game's fingerprint
 
 
 def _tasks(n=4, game="g"):
-    return [matches.task(game, {"rules": "x"}, ("hard", "medium")[:: 1 if s % 2 else -1], s, {"time_cap": 0.1})
-            for s in range(100, 100 + n)]
+    return [
+        matches.task(game, {"rules": "x"}, ("hard", "medium")[:: 1 if s % 2 else -1], s, {"time_cap": 0.1})
+        for s in range(100, 100 + n)
+    ]
 
 
 def _result(task):
     """A made-up result that depends on the task, with each level's timing."""
     seed = task["seed"]
-    timing = {level: timing_mod.level_timing(*_timing(seed * 7 + k)) for k, level in enumerate(task["levels"])}
+    timing = {
+        level: timing_mod.level_timing(*_timing(seed * 7 + k)) for k, level in enumerate(task["levels"])
+    }
     return {"winner": seed % 2, "timing": timing, "length": seed + 50, "scores": [seed % 5, 3]}
 
 
@@ -129,8 +133,14 @@ def _write(root, relative, text):
 
 
 def test_a_games_fingerprint_follows_its_own_and_the_shared_engine_files_and_the_settings(tmp_path):
-    for relative in ("core.py", "ai/search.py", "games/g/rules.json", "ai/g/policy.py",
-                     "games/h/rules.json", "ai/h/policy.py"):
+    for relative in (
+        "core.py",
+        "ai/search.py",
+        "games/g/rules.json",
+        "ai/g/policy.py",
+        "games/h/rules.json",
+        "ai/h/policy.py",
+    ):
         _write(tmp_path, relative, "{}")
 
     def fingerprints(max_actions=5):

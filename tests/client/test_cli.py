@@ -47,8 +47,21 @@ def run(*argv):
 def played(server_url):
     """A 2-seat Anno 1452 match (you and a random AI, end in 1314) created
     with ``tabula new`` and played to its end with ``tabula play``."""
-    code, out, err = run("new", "anno1452", "--scenario", "ottokar_a", "--option", "end_year=1314",
-                         "--seat", "me", "--seat", "ai:random", "--json", "--url", server_url)
+    code, out, err = run(
+        "new",
+        "anno1452",
+        "--scenario",
+        "ottokar_a",
+        "--option",
+        "end_year=1314",
+        "--seat",
+        "me",
+        "--seat",
+        "ai:random",
+        "--json",
+        "--url",
+        server_url,
+    )
     assert code == 0, err
     created = json.loads(out)
     match_id, token = created["id"], created["tokens"]["0"]
@@ -58,8 +71,16 @@ def played(server_url):
         previous = signal.signal(signal.SIGALRM, _too_long)
         signal.alarm(PLAY_LIMIT_S)
     try:
-        code, out, err = run("play", match_id, "--bot", "tests.client.test_cli:first_action",
-                             "--token", token, "--url", server_url)
+        code, out, err = run(
+            "play",
+            match_id,
+            "--bot",
+            "tests.client.test_cli:first_action",
+            "--token",
+            token,
+            "--url",
+            server_url,
+        )
     finally:
         if threading.current_thread() is threading.main_thread():
             signal.alarm(0)
@@ -129,10 +150,19 @@ def test_usage_errors_exit_2(server_url):
 
 
 def test_entry_point_runs_as_a_module_and_is_declared(server_url):
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(CLIENT_SRC), os.environ.get("PYTHONPATH", "")]),
-           "TABULA_URL": server_url}
-    done = subprocess.run([sys.executable, "-m", "tabula_client.cli", "games", "--json"], env=env,
-                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(CLIENT_SRC), os.environ.get("PYTHONPATH", "")]),
+        "TABULA_URL": server_url,
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "tabula_client.cli", "games", "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr
     assert "anno1452" in {game["id"] for game in json.loads(done.stdout)}
     project = tomllib.loads((ROOT / "client" / "pyproject.toml").read_text())["project"]

@@ -43,8 +43,7 @@ def two_human_match(api):
     match = created["match"]
     acting = match["to_act"][0]
     tokens = created["tokens"]
-    return (match["id"], api.with_token(tokens[str(acting)]),
-            api.with_token(tokens[str(1 - acting)]), match)
+    return (match["id"], api.with_token(tokens[str(acting)]), api.with_token(tokens[str(1 - acting)]), match)
 
 
 def record_requests(client):
@@ -58,17 +57,25 @@ def record_requests(client):
 
 # -- every operation has a method --
 
+
 def test_every_operation_of_the_committed_spec_has_a_client_method():
     spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
-    operation_ids = {op["operationId"] for path in spec["paths"].values()
-                     for op in path.values() if isinstance(op, dict) and "operationId" in op}
+    operation_ids = {
+        op["operationId"]
+        for path in spec["paths"].values()
+        for op in path.values()
+        if isinstance(op, dict) and "operationId" in op
+    }
     assert operation_ids, "no operationId in openapi.yaml"
-    missing = sorted(op for op in operation_ids if not callable(getattr(Client, OPERATIONS.get(op, "-"), None)))
+    missing = sorted(
+        op for op in operation_ids if not callable(getattr(Client, OPERATIONS.get(op, "-"), None))
+    )
     assert not missing, f"operations without a Client method: {missing}"
     assert set(OPERATIONS) == operation_ids, "OPERATIONS names an operation the spec no longer has"
 
 
 # -- the operations --
+
 
 def test_catalogue_health_and_metrics(api):
     games = api.list_games()
@@ -80,8 +87,9 @@ def test_catalogue_health_and_metrics(api):
 
 
 def test_create_join_get_list_actions_post_and_resign(api):
-    created = api.create_match("anno1503", [{"kind": "human", "name": "Ada"}, {"kind": "open"}],
-                               options=ANNO1503, seed=5)
+    created = api.create_match(
+        "anno1503", [{"kind": "human", "name": "Ada"}, {"kind": "open"}], options=ANNO1503, seed=5
+    )
     match_id = created["match"]["id"]
     assert created["match"]["status"] == "waiting"
     assert match_id in {m["id"] for m in api.list_matches(status="waiting", page_size=100)}
@@ -119,6 +127,7 @@ def test_create_join_get_list_actions_post_and_resign(api):
 
 # -- every error in its real case --
 
+
 def test_not_found_unauthorized_forbidden_and_bad_request(api):
     with pytest.raises(NotFound) as caught:
         api.get_match("no-such-match")
@@ -140,9 +149,11 @@ def test_conflicts_carry_their_details(api):
     match_id, acting, waiting, match = two_human_match(api)
     legal = acting.list_actions(match_id)["actions"]
     # Well-formed actions; the list is complete, so one not in it is illegal now.
-    illegal = next(action for action in ({"type": "end_turn"}, {"type": "place_pioneer"},
-                                         {"type": "buy", "commodity": "spice"})
-                   if action not in legal)
+    illegal = next(
+        action
+        for action in ({"type": "end_turn"}, {"type": "place_pioneer"}, {"type": "buy", "commodity": "spice"})
+        if action not in legal
+    )
     with pytest.raises(IllegalAction) as caught:
         acting.post_action(match_id, illegal)
     assert caught.value.status == 409 and caught.value.reason
@@ -179,6 +190,7 @@ def test_idempotency_key_plays_an_action_once(api):
 
 # -- retries --
 
+
 def test_rate_limit_is_waited_out_and_the_retry_reuses_the_idempotency_key(redis_url):
     env = {**SERVER_ENV, "RATE_LIMIT": "5", "RATE_LIMIT_WINDOW_S": "2"}
     with LiveServer(redis_url, env=env) as server, Client(server.url, retries=3) as api:
@@ -192,12 +204,17 @@ def test_rate_limit_is_waited_out_and_the_retry_reuses_the_idempotency_key(redis
         statuses = [item[1] for item in sent if item[0] == "response"]
         assert 429 in statuses and statuses[-1] == 200
         assert time.monotonic() - started >= 0.2  # it waited for the next window
-        keys = [item[1].headers["Idempotency-Key"] for item in sent
-                if item[0] == "request" and item[1].method == "POST"]
+        keys = [
+            item[1].headers["Idempotency-Key"]
+            for item in sent
+            if item[0] == "request" and item[1].method == "POST"
+        ]
         assert len(keys) >= 2 and len(set(keys)) == 1
 
-        with Client(server.url, token=acting.token, retries=0) as impatient, \
-                pytest.raises(RateLimited) as caught:
+        with (
+            Client(server.url, token=acting.token, retries=0) as impatient,
+            pytest.raises(RateLimited) as caught,
+        ):
             for _ in range(20):
                 impatient.list_actions(match_id)
         assert caught.value.status == 429 and 1 <= caught.value.retry_after <= 2
@@ -205,8 +222,10 @@ def test_rate_limit_is_waited_out_and_the_retry_reuses_the_idempotency_key(redis
 
 def test_unavailable_storage_is_retried_with_backoff_then_raised(tmp_path):
     dead_redis = f"redis://127.0.0.1:{free_port()}/0"
-    with LiveServer(dead_redis, env=SERVER_ENV, log=tmp_path / "gunicorn.log") as server, \
-            Client(server.url, retries=2, backoff_s=0.1) as api:
+    with (
+        LiveServer(dead_redis, env=SERVER_ENV, log=tmp_path / "gunicorn.log") as server,
+        Client(server.url, retries=2, backoff_s=0.1) as api,
+    ):
         sent = record_requests(api)
         started = time.monotonic()
         with pytest.raises(Unavailable) as caught:
@@ -217,6 +236,7 @@ def test_unavailable_storage_is_retried_with_backoff_then_raised(tmp_path):
 
 
 # -- following a match live --
+
 
 def play_seat(player, match_id, stop, pause_after=5, pause_s=1.0):
     """Play random legal actions for ``player``'s seat until the match ends,
@@ -250,8 +270,11 @@ def all_events(client, match_id):
 
 
 def test_events_follow_a_match_to_its_end_across_reconnects(api):
-    seats = [{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "random"},
-             {"kind": "ai", "level": "random"}]
+    seats = [
+        {"kind": "human", "name": "Ada"},
+        {"kind": "ai", "level": "random"},
+        {"kind": "ai", "level": "random"},
+    ]
     created = api.create_match("anno1452", seats, seed=11)
     match_id = created["match"]["id"]
     me = api.with_token(created["tokens"]["0"])

@@ -80,9 +80,22 @@ def _generate_python_client(target):
     """Generate the ``tabula_api`` package into ``target``; the generator's output."""
     generator = Path(sys.executable).parent / "openapi-python-client"
     run = subprocess.run(
-        [str(generator), "generate", "--path", str(SPEC), "--output-path",
-         str(target / "tabula_api"), "--meta", "none", "--overwrite"],
-        capture_output=True, text=True, timeout=300, check=False)
+        [
+            str(generator),
+            "generate",
+            "--path",
+            str(SPEC),
+            "--output-path",
+            str(target / "tabula_api"),
+            "--meta",
+            "none",
+            "--overwrite",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     return run.stdout + run.stderr
 
@@ -114,12 +127,28 @@ def test_the_generated_python_client_passes_mypy_strict(python_client):
     target, _ = python_client
     with locked(OUT / "python.lock"):
         run = subprocess.run(
-            [sys.executable, "-m", "mypy", "--config-file", str(PROGRAMS / "python" / "mypy.ini"),
-             "--cache-dir", str(OUT / "mypy-cache"), "program.py", "wrong_action.py"],
-            cwd=target, capture_output=True, text=True, timeout=600, check=False)
+            [
+                sys.executable,
+                "-m",
+                "mypy",
+                "--config-file",
+                str(PROGRAMS / "python" / "mypy.ini"),
+                "--cache-dir",
+                str(OUT / "mypy-cache"),
+                "program.py",
+                "wrong_action.py",
+            ],
+            cwd=target,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
     errors = _error_lines(run.stdout, MYPY_ERROR)
-    expected = {("wrong_action.py", n)
-                for n in _marked_lines(PROGRAMS / "python" / "wrong_action.py", "# expect-error")}
+    expected = {
+        ("wrong_action.py", n)
+        for n in _marked_lines(PROGRAMS / "python" / "wrong_action.py", "# expect-error")
+    }
     assert expected, "wrong_action.py marks no line"
     # The program and all the generated code: no error; every marked mistake: an error.
     assert errors == expected, run.stdout
@@ -148,17 +177,45 @@ def test_the_generated_typescript_types_pass_tsc_strict(node_tools, tmp_path):
     target = tmp_path
     subprocess.run(
         # Default values do not make a request's property required.
-        [str(node_tools / "openapi-typescript"), str(SPEC), "-o", str(target / "schema.d.ts"),
-         "--default-non-nullable", "false"],
-        check=True, capture_output=True, timeout=300, env=NODE_ENV)
+        [
+            str(node_tools / "openapi-typescript"),
+            str(SPEC),
+            "-o",
+            str(target / "schema.d.ts"),
+            "--default-non-nullable",
+            "false",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+        env=NODE_ENV,
+    )
     for name in ("program.ts", "typo.ts"):
         shutil.copy(TS_TOOLS / name, target / name)
     (target / "node_modules").symlink_to(TS_TOOLS / "node_modules", target_is_directory=True)
     run = subprocess.run(
-        [str(node_tools / "tsc"), "--strict", "--noEmit", "--target", "es2022", "--module",
-         "esnext", "--moduleResolution", "bundler", "--lib", "es2022,dom",
-         "program.ts", "typo.ts"],
-        cwd=target, capture_output=True, text=True, timeout=300, env=NODE_ENV, check=False)
+        [
+            str(node_tools / "tsc"),
+            "--strict",
+            "--noEmit",
+            "--target",
+            "es2022",
+            "--module",
+            "esnext",
+            "--moduleResolution",
+            "bundler",
+            "--lib",
+            "es2022,dom",
+            "program.ts",
+            "typo.ts",
+        ],
+        cwd=target,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=NODE_ENV,
+        check=False,
+    )
     errors = _error_lines(run.stdout, TSC_ERROR)
     expected = {("typo.ts", n) for n in _marked_lines(TS_TOOLS / "typo.ts", "// expect-error")}
     assert expected, "typo.ts marks no line"
@@ -167,13 +224,21 @@ def test_the_generated_typescript_types_pass_tsc_strict(node_tools, tmp_path):
 
 # --- Redocly's recommended ruleset ----------------------------------------------------
 
+
 def test_redocly_finds_no_error_and_no_warning(node_tools):
     # generated/ts/redocly.yaml names the ruleset: `recommended`.
     run = subprocess.run(
         [str(node_tools / "redocly"), "lint", str(SPEC), "--format", "json"],
-        cwd=TS_TOOLS, capture_output=True, text=True, timeout=300, env=NODE_ENV, check=False)
+        cwd=TS_TOOLS,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=NODE_ENV,
+        check=False,
+    )
     report = json.loads(run.stdout)
-    problems = [(p["severity"], p["ruleId"], p["message"], p["location"][0]["pointer"])
-                for p in report["problems"]]
+    problems = [
+        (p["severity"], p["ruleId"], p["message"], p["location"][0]["pointer"]) for p in report["problems"]
+    ]
     assert report["totals"] == {"errors": 0, "warnings": 0, "ignored": 0}, problems
     assert run.returncode == 0, run.stderr

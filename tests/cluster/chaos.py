@@ -37,8 +37,16 @@ class Player(threading.Thread):
             self.log.append((self.match_id, "error", time.monotonic() - started, started, repr(exc), path))
             raise
         payload = json.loads(raw) if raw else {}
-        self.log.append((self.match_id, status, time.monotonic() - started, started,
-                         payload.get("error") if status >= 400 else None, path))
+        self.log.append(
+            (
+                self.match_id,
+                status,
+                time.monotonic() - started,
+                started,
+                payload.get("error") if status >= 400 else None,
+                path,
+            )
+        )
         return status, payload
 
     def send(self, method, path, body=None):
@@ -63,8 +71,9 @@ class Player(threading.Thread):
                 time.sleep(0.05)  # the AI's turn
                 continue
             action = listed["actions"][len(self.accepted) % len(listed["actions"])]
-            status, answer = self.send("POST", f"{base}/actions",
-                                       {"action": action, "version": listed["version"]})
+            status, answer = self.send(
+                "POST", f"{base}/actions", {"action": action, "version": listed["version"]}
+            )
             if 200 <= status < 300:
                 self.accepted.append((answer["version"], action))
         self.resigned, _ = self.send("POST", f"{base}/resign")

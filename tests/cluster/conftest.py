@@ -51,8 +51,11 @@ def _no_leftovers():
     """The session's servers are all gone at its end."""
     started = []
     yield started
-    alive = [pid for pid in started if psutil.pid_exists(pid)
-             and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
+    alive = [
+        pid
+        for pid in started
+        if psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    ]
     assert not alive, f"servers left running: {alive}"
 
 
@@ -110,9 +113,11 @@ class Deployment:
         and the command sent again) left out."""
         found = {}
         for node in self.data_nodes:
-            errors = {name.removeprefix("errorstat_"): value["count"]
-                      for name, value in node.info("errorstats").items()
-                      if name.removeprefix("errorstat_") in CLUSTER_ERRORS}
+            errors = {
+                name.removeprefix("errorstat_"): value["count"]
+                for name, value in node.info("errorstats").items()
+                if name.removeprefix("errorstat_") in CLUSTER_ERRORS
+            }
             noscript = node.info("errorstats").get("errorstat_NOSCRIPT", {}).get("count", 0)
             for name, value in node.info("commandstats").items():
                 bad = value.get("rejected_calls", 0) + value.get("failed_calls", 0)
@@ -131,13 +136,21 @@ def deployment(request):
     if request.param == "cluster":
         servers = request.getfixturevalue("redis_cluster")
         queue = request.getfixturevalue("queue_server")
-        return Deployment("cluster", {"REDIS_URL": servers.url, "REDIS_MODE": "cluster",
-                                      "RQ_REDIS_URL": queue.url},
-                          servers.clients(), queue.url, servers)
+        return Deployment(
+            "cluster",
+            {"REDIS_URL": servers.url, "REDIS_MODE": "cluster", "RQ_REDIS_URL": queue.url},
+            servers.clients(),
+            queue.url,
+            servers,
+        )
     servers = request.getfixturevalue("redis_sentinel")
-    return Deployment("sentinel", {"REDIS_URL": servers.url, "REDIS_MODE": "sentinel",
-                                   "RQ_REDIS_URL": servers.url},
-                      [servers.primary()], servers.url, servers)
+    return Deployment(
+        "sentinel",
+        {"REDIS_URL": servers.url, "REDIS_MODE": "sentinel", "RQ_REDIS_URL": servers.url},
+        [servers.primary()],
+        servers.url,
+        servers,
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -154,11 +167,15 @@ def no_error_replies(request):
 
 # --- the fixtures of tests/service, on the deployment ---------------------
 
+
 @pytest.fixture
 def app(deployment):
     deployment.flush()
-    app = make_app(deployment.config["REDIS_URL"], REDIS_MODE=deployment.mode,
-                   RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"])
+    app = make_app(
+        deployment.config["REDIS_URL"],
+        REDIS_MODE=deployment.mode,
+        RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"],
+    )
     services = app.extensions["tabula"]
     if deployment.mode == "cluster":
         services.rq_redis.flushdb()
@@ -199,12 +216,21 @@ def stack(deployment, tmp_path_factory):
     deployment.flush()
     worker = RqWorker(deployment.config["REDIS_URL"], log=logs / "worker.log")
     worker.env.update(deployment.env)
-    with worker, LiveServer(deployment.config["REDIS_URL"], workers=1, log=logs / "gunicorn.log", env={
-            **deployment.env,
-            "STREAM_KEEPALIVE_S": str(test_stream.KEEPALIVE_S),
-            "STREAM_TICKET_TTL_S": str(test_stream.TICKET_TTL_S),
-            "STREAM_REMATCH_WAIT_S": str(test_stream.REMATCH_WAIT_S),
-            "REDIS_MAX_CONNECTIONS": "8"}) as server:
+    with (
+        worker,
+        LiveServer(
+            deployment.config["REDIS_URL"],
+            workers=1,
+            log=logs / "gunicorn.log",
+            env={
+                **deployment.env,
+                "STREAM_KEEPALIVE_S": str(test_stream.KEEPALIVE_S),
+                "STREAM_TICKET_TTL_S": str(test_stream.TICKET_TTL_S),
+                "STREAM_REMATCH_WAIT_S": str(test_stream.REMATCH_WAIT_S),
+                "REDIS_MAX_CONNECTIONS": "8",
+            },
+        ) as server,
+    ):
         yield server, None
 
 
@@ -217,8 +243,13 @@ def server(stack):
 def stall_app(deployment):
     """test_deadlines.py's app (AI stalls due at once), on the deployment."""
     deployment.flush()
-    app = make_app(deployment.config["REDIS_URL"], REDIS_MODE=deployment.mode,
-                   RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"], AI_STALL_S=0, WORKER_SEEN_S=5)
+    app = make_app(
+        deployment.config["REDIS_URL"],
+        REDIS_MODE=deployment.mode,
+        RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"],
+        AI_STALL_S=0,
+        WORKER_SEEN_S=5,
+    )
     if deployment.mode == "cluster":
         app.extensions["tabula"].rq_redis.flushdb()
     yield app

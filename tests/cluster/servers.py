@@ -69,8 +69,13 @@ class _Processes:
     def spawn(self, name, args, port=None):
         workdir = self.root / name
         workdir.mkdir(parents=True, exist_ok=True)
-        proc = subprocess.Popen([self.binary, *args], cwd=workdir, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [self.binary, *args],
+            cwd=workdir,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+        )
         self.procs.append(proc)
         if port is not None:
             self.by_port[port] = proc
@@ -103,8 +108,21 @@ class _Processes:
 
 
 def _server_args(port, *extra):
-    return ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-            "--daemonize", "no", "--protected-mode", "yes", *extra]
+    return [
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--daemonize",
+        "no",
+        "--protected-mode",
+        "yes",
+        *extra,
+    ]
 
 
 class ClusterServers(_Processes):
@@ -121,15 +139,36 @@ class ClusterServers(_Processes):
 
     def start(self):
         for port in self.ports:
-            self.spawn(f"node-{port}", _server_args(
-                port, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                "--cluster-node-timeout", str(self.node_timeout_ms)), port)
+            self.spawn(
+                f"node-{port}",
+                _server_args(
+                    port,
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    "nodes.conf",
+                    "--cluster-node-timeout",
+                    str(self.node_timeout_ms),
+                ),
+                port,
+            )
         for port in self.ports:
             _wait(lambda port=port: _client(port).ping(), 10, f"node {port} did not answer")
         cli = shutil.which("redis-cli") or str(Path(self.binary).with_name("redis-cli"))
-        subprocess.run([cli, "--cluster", "create", *[f"127.0.0.1:{p}" for p in self.ports],
-                        "--cluster-replicas", "1", "--cluster-yes"],
-                       check=True, capture_output=True, timeout=60)
+        subprocess.run(
+            [
+                cli,
+                "--cluster",
+                "create",
+                *[f"127.0.0.1:{p}" for p in self.ports],
+                "--cluster-replicas",
+                "1",
+                "--cluster-yes",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
         _wait(self.is_ready, 30, "the cluster did not become ok on every node")
         return self
 
@@ -153,8 +192,11 @@ class ClusterServers(_Processes):
 
     def replica_ports_of(self, primary_port):
         """The ports of the replicas that follow the primary on ``primary_port``."""
-        return [port for port in self.ports
-                if int(_client(port).info("replication").get("master_port", 0)) == primary_port]
+        return [
+            port
+            for port in self.ports
+            if int(_client(port).info("replication").get("master_port", 0)) == primary_port
+        ]
 
 
 class SentinelServers(_Processes):
@@ -172,10 +214,16 @@ class SentinelServers(_Processes):
 
     def start(self):
         self.spawn("primary", _server_args(self.primary_port), self.primary_port)
-        self.spawn("replica", _server_args(self.replica_port, "--replicaof", "127.0.0.1",
-                                           str(self.primary_port)), self.replica_port)
-        _wait(lambda: _client(self.replica_port).info("replication").get("master_link_status") == "up",
-              10, "the replica did not sync")
+        self.spawn(
+            "replica",
+            _server_args(self.replica_port, "--replicaof", "127.0.0.1", str(self.primary_port)),
+            self.replica_port,
+        )
+        _wait(
+            lambda: _client(self.replica_port).info("replication").get("master_link_status") == "up",
+            10,
+            "the replica did not sync",
+        )
         for port in self.sentinel_ports:
             conf = self.root / f"sentinel-{port}" / "sentinel.conf"
             conf.parent.mkdir(parents=True, exist_ok=True)
@@ -185,7 +233,8 @@ class SentinelServers(_Processes):
                 f"sentinel monitor {SERVICE} 127.0.0.1 {self.primary_port} 2\n"
                 f"sentinel down-after-milliseconds {SERVICE} 1000\n"
                 f"sentinel failover-timeout {SERVICE} 5000\n"
-                f"sentinel parallel-syncs {SERVICE} 1\n")
+                f"sentinel parallel-syncs {SERVICE} 1\n"
+            )
             self.spawn(f"sentinel-{port}", [str(conf), "--sentinel"])
         _wait(self.is_ready, 30, "the sentinels did not agree")
         return self

@@ -28,9 +28,13 @@ PAUSED_WAIT_TIMEOUT_MS = 300
 def wait_app(deployment, request):
     deployment.flush()
     timeout_ms = getattr(request, "param", WAIT_TIMEOUT_MS)
-    app = make_app(deployment.config["REDIS_URL"], REDIS_MODE=deployment.mode,
-                   RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"],
-                   REDIS_WAIT_REPLICAS=1, REDIS_WAIT_TIMEOUT_MS=timeout_ms)
+    app = make_app(
+        deployment.config["REDIS_URL"],
+        REDIS_MODE=deployment.mode,
+        RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"],
+        REDIS_WAIT_REPLICAS=1,
+        REDIS_WAIT_TIMEOUT_MS=timeout_ms,
+    )
     yield app
     app.extensions["tabula"].close()
 
@@ -72,8 +76,9 @@ def test_an_accepted_move_is_on_a_replica(deployment, wait_app):
     services = wait_app.extensions["tabula"]
     created = create(client)
     match_id, token = created["match"]["id"], created["tokens"]["0"]
-    answer = client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
-                         json=_first_move(client, match_id, token))
+    answer = client.post(
+        f"/v1/matches/{match_id}/actions", headers=bearer(token), json=_first_move(client, match_id, token)
+    )
     assert answer.status_code == 200, answer.get_json()
     primary = _primary_port(services, match_id)
     (replica_port,) = deployment.servers.replica_ports_of(primary)
@@ -100,10 +105,13 @@ def test_unconfirmed_move_is_503_and_its_retry_returns_the_result(deployment, wa
         assert lost.get_json()["details"]["required_replicas"] == 1
         # Applied on the primary all the same.
         assert client.get(f"/v1/matches/{match_id}").get_json()["version"] == 1
-    retry = _retry_while_unavailable(lambda: client.post(f"/v1/matches/{match_id}/actions",
-                                                         headers=headers, json=body))
+    retry = _retry_while_unavailable(
+        lambda: client.post(f"/v1/matches/{match_id}/actions", headers=headers, json=body)
+    )
     assert retry.status_code == 200, retry.get_json()
     assert retry.get_json()["version"] == 1
     assert client.get(f"/v1/matches/{match_id}").get_json()["version"] == 1
     events = client.get(f"/v1/matches/{match_id}/events").get_json()["events"]
-    assert len([e for e in events if e["version"] == 1]) == len(retry.get_json()["events"])  # after the set-up's
+    assert len([e for e in events if e["version"] == 1]) == len(
+        retry.get_json()["events"]
+    )  # after the set-up's

@@ -60,12 +60,16 @@ from tests.service.test_turn_timers import (  # noqa: F401
 )
 
 
-@pytest.mark.parametrize("rate_limit_test", [
-    test_rate_limit.test_made_up_tokens_count_against_the_address,
-    test_rate_limit.test_unknown_tokens_on_the_move_path_count_against_the_address,
-    test_rate_limit.test_a_known_token_has_its_own_budget,
-    test_rate_limit.test_a_revoked_token_counts_against_the_address,
-], ids=lambda test: test.__name__)
+@pytest.mark.parametrize(
+    "rate_limit_test",
+    [
+        test_rate_limit.test_made_up_tokens_count_against_the_address,
+        test_rate_limit.test_unknown_tokens_on_the_move_path_count_against_the_address,
+        test_rate_limit.test_a_known_token_has_its_own_budget,
+        test_rate_limit.test_a_revoked_token_counts_against_the_address,
+    ],
+    ids=lambda test: test.__name__,
+)
 def test_rate_limits(mode_env, rate_limit_test):
     """test_rate_limit.py's tests build their app from a URL alone: here the
     deployment's, its mode and queue from the environment (``mode_env``)."""

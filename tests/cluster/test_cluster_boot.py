@@ -25,10 +25,19 @@ NEW_MATCH = {"game": "anno1503", "seats": [{"kind": "human", "name": "A"}, {"kin
 
 def test_the_api_boots_while_the_cluster_is_down_and_serves_once_it_is_up(tmp_path):
     cluster = ClusterServers(tmp_path / "cluster")  # its ports chosen, nothing listening yet
-    with RedisProcess() as queue, LiveServer(cluster.url, log=tmp_path / "gunicorn.log", env={
-            "REDIS_MODE": "cluster", "RQ_REDIS_URL": queue.url}) as server:
-        for method, path, body in (("GET", "/v1/matches", None), ("POST", "/v1/matches", NEW_MATCH),
-                                   ("GET", "/v1/matches/m-unknown", None)):
+    with (
+        RedisProcess() as queue,
+        LiveServer(
+            cluster.url,
+            log=tmp_path / "gunicorn.log",
+            env={"REDIS_MODE": "cluster", "RQ_REDIS_URL": queue.url},
+        ) as server,
+    ):
+        for method, path, body in (
+            ("GET", "/v1/matches", None),
+            ("POST", "/v1/matches", NEW_MATCH),
+            ("GET", "/v1/matches/m-unknown", None),
+        ):
             status, document = _answer(server, method, path, body)
             assert status == 503, (method, path, status, document)
             assert document["error"] == "unavailable" and set(document) == {"error", "message", "details"}

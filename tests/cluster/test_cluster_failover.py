@@ -57,8 +57,11 @@ def _fail_over(redis_cluster, primary_port):
     while True:
         redis.Redis(port=replica_port).execute_command("CLUSTER", "FAILOVER")
         try:
-            _wait(lambda: _role(replica_port) == "master" and _role(primary_port) == "slave",
-                  "the replica did not take over", timeout=7)
+            _wait(
+                lambda: _role(replica_port) == "master" and _role(primary_port) == "slave",
+                "the replica did not take over",
+                timeout=7,
+            )
             break
         except AssertionError:
             if time.monotonic() > deadline:
@@ -86,8 +89,11 @@ def test_moves_and_streams_follow_a_failover(redis_cluster, cluster_app):
         new_primary = _fail_over(redis_cluster, old_primary)
 
         listed = client.get(f"/v1/matches/{match_id}/actions", headers=bearer(token)).get_json()
-        moved = client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
-                            json={"action": listed["actions"][0], "version": listed["version"]})
+        moved = client.post(
+            f"/v1/matches/{match_id}/actions",
+            headers=bearer(token),
+            json={"action": listed["actions"][0], "version": listed["version"]},
+        )
         assert moved.status_code == 200, moved.get_json()
         assert services.redis.get_node_from_key(match_key(match_id)).port == new_primary
 
@@ -98,8 +104,11 @@ def test_moves_and_streams_follow_a_failover(redis_cluster, cluster_app):
             time.sleep(0.02)
         assert [item[0] for item in sub.queue] == expected
         # The subscription lives on the slot's primary now, and only there.
-        _wait(lambda: _shard_subscribers(new_primary, channel) == 1,
-              "the stream is not subscribed on the new primary", timeout=STREAM_BOUND_S)
+        _wait(
+            lambda: _shard_subscribers(new_primary, channel) == 1,
+            "the stream is not subscribed on the new primary",
+            timeout=STREAM_BOUND_S,
+        )
         assert _shard_subscribers(old_primary, channel) == 0
     finally:
         hub.unregister(match_id, sub)

@@ -42,8 +42,12 @@ RESTART_AFTER_S = 3
 def chaos_stack(request, tmp_path):
     wait = request.param
     with ClusterServers(tmp_path / "cluster", node_timeout_ms=1000) as cluster, RedisProcess() as queue:
-        env = {"REDIS_MODE": "cluster", "RQ_REDIS_URL": queue.url,
-               "REDIS_WAIT_REPLICAS": str(wait), "REDIS_WAIT_TIMEOUT_MS": "2000"}
+        env = {
+            "REDIS_MODE": "cluster",
+            "RQ_REDIS_URL": queue.url,
+            "REDIS_WAIT_REPLICAS": str(wait),
+            "REDIS_WAIT_TIMEOUT_MS": "2000",
+        }
         worker = RqWorker(cluster.url, log=tmp_path / "worker.log")
         worker.env.update(env)
         with worker, LiveServer(cluster.url, threads=8, env=env, log=tmp_path / "gunicorn.log") as server:
@@ -51,8 +55,11 @@ def chaos_stack(request, tmp_path):
 
 
 def _create(server):
-    status, _, raw = server.request("POST", "/v1/matches", {
-        "game": "anno1503", "seats": [{"kind": "human", "name": "H"}, {"kind": "ai", "level": "random"}]})
+    status, _, raw = server.request(
+        "POST",
+        "/v1/matches",
+        {"game": "anno1503", "seats": [{"kind": "human", "name": "H"}, {"kind": "ai", "level": "random"}]},
+    )
     assert status == 201, raw
     created = json.loads(raw)
     return created["match"]["id"], created["tokens"]["0"]
@@ -60,6 +67,7 @@ def _create(server):
 
 def _primary_port(cluster, match_id):
     from redis.cluster import RedisCluster
+
     client = RedisCluster(host="127.0.0.1", port=cluster.ports[0])
     try:
         return client.get_node_from_key(match_key(match_id)).port
@@ -68,17 +76,28 @@ def _primary_port(cluster, match_id):
 
 
 def _restart(cluster, port):
-    cluster.spawn(f"node-{port}", _server_args(
-        port, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-        "--cluster-node-timeout", str(cluster.node_timeout_ms)), port)
+    cluster.spawn(
+        f"node-{port}",
+        _server_args(
+            port,
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            "nodes.conf",
+            "--cluster-node-timeout",
+            str(cluster.node_timeout_ms),
+        ),
+        port,
+    )
 
 
 def test_failover_under_load(chaos_stack):
     wait, cluster, server = chaos_stack
     log = []
     started = time.monotonic()
-    players = [Player(server, *_create(server), log, MOVES_PER_CLIENT, FINISH_BOUND_S)
-               for _ in range(CLIENTS)]
+    players = [
+        Player(server, *_create(server), log, MOVES_PER_CLIENT, FINISH_BOUND_S) for _ in range(CLIENTS)
+    ]
     for player in players:
         player.start()
     # Kill once the game is under way: a few moves accepted on the busy match.
@@ -99,8 +118,11 @@ def test_failover_under_load(chaos_stack):
     unfinished = wait_finished(server, [p.match_id for p in players], FINISH_BOUND_S)
 
     statuses = Counter(entry[1] for entry in log)
-    recovered = [entry[3] + entry[2] for entry in log
-                 if entry[0] == busy.match_id and entry[3] > killed_at and entry[1] in (200, 201)]
+    recovered = [
+        entry[3] + entry[2]
+        for entry in log
+        if entry[0] == busy.match_id and entry[3] > killed_at and entry[1] in (200, 201)
+    ]
     recovery_s = (min(recovered) - killed_at) if recovered else None
     slowest = max(entry[2] for entry in log)
     results = [replay_check(server, p.match_id, p.accepted) for p in players] if not unfinished else []
@@ -108,14 +130,23 @@ def test_failover_under_load(chaos_stack):
     # The version counts every action once, plus the human's resignation.
     doubled = sum(1 for r in results if r[1] != r[2] + r[3])
     versions = [v for p in players for v, _ in p.accepted]
-    print(f"\n[failover chaos] REDIS_WAIT_REPLICAS={wait}: killed primary :{port}; recovery "
-          f"{recovery_s if recovery_s is None else round(recovery_s, 2)} s; requests by status "
-          f"{dict(sorted(statuses.items(), key=str))}; slowest request {slowest:.2f} s; moves accepted "
-          f"{len(versions)}, lost {lost}, doubled {doubled}")
+    print(
+        f"\n[failover chaos] REDIS_WAIT_REPLICAS={wait}: killed primary :{port}; recovery "
+        f"{recovery_s if recovery_s is None else round(recovery_s, 2)} s; requests by status "
+        f"{dict(sorted(statuses.items(), key=str))}; slowest request {slowest:.2f} s; moves accepted "
+        f"{len(versions)}, lost {lost}, doubled {doubled}"
+    )
 
     print("non-2xx:", Counter((e[1], e[4], e[5].rsplit("/", 1)[-1]) for e in log if e[1] not in (200, 201)))
-    print("phases: kill at", round(killed_at - started, 1), "s, clients done", round(done - started, 1),
-          "s, all finished", round(time.monotonic() - started, 1), "s")
+    print(
+        "phases: kill at",
+        round(killed_at - started, 1),
+        "s, clients done",
+        round(done - started, 1),
+        "s, all finished",
+        round(time.monotonic() - started, 1),
+        "s",
+    )
     assert not any(p.is_alive() for p in players), "a client is still waiting"
     # No 401 either: a resign retried after a 503 gets its first answer.
     assert set(statuses) <= {200, 201, 409, 503}, statuses

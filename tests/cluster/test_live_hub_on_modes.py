@@ -43,8 +43,11 @@ def test_a_stream_subscribes_on_its_matchs_server_and_a_commit_wakes_it(deployme
         assert counts == {port: int(port == owner) for port in counts}
 
         listed = client.get(f"/v1/matches/{match_id}/actions", headers=bearer(token)).get_json()
-        moved = client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
-                            json={"action": listed["actions"][0], "version": listed["version"]})
+        moved = client.post(
+            f"/v1/matches/{match_id}/actions",
+            headers=bearer(token),
+            json={"action": listed["actions"][0], "version": listed["version"]},
+        )
         assert moved.status_code == 200
         assert sub.wake.wait(5), "the commit did not wake the stream"
         deadline = time.monotonic() + 5

@@ -19,8 +19,11 @@ def test_make_run_on_the_deployment_starts_no_redis(launch, deployment):
     assert workers, lines
     assert {w.environ().get("RQ_REDIS_URL") for w in workers} == {deployment.config["RQ_REDIS_URL"]}
     assert {w.environ().get("REDIS_MODE") for w in workers} == {deployment.mode}
-    created = requests.post(launcher.url + "/v1/matches", timeout=10, json={
-        "game": "anno1503", "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]})
+    created = requests.post(
+        launcher.url + "/v1/matches",
+        timeout=10,
+        json={"game": "anno1503", "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]},
+    )
     assert created.status_code == 201, created.text
     assert f"using REDIS_URL={deployment.config['REDIS_URL']} (no redis-server started)" in launcher.log()
     assert launcher.interrupt() == 0, launcher.log()

@@ -52,8 +52,12 @@ def queue_chaos_stack(tmp_path):
         # Short AI jobs (a few decisions each, then the next is enqueued):
         # the queue is busy with enqueues, pops and "started" marks when
         # its primary dies.
-        env = {"RQ_REDIS_URL": queue.url, "AI_STALL_S": str(AI_STALL_S), "SWEEP_S": "0.5",
-               "AI_CHAIN_BUDGET_S": "0.02"}
+        env = {
+            "RQ_REDIS_URL": queue.url,
+            "AI_STALL_S": str(AI_STALL_S),
+            "SWEEP_S": "0.5",
+            "AI_CHAIN_BUDGET_S": "0.02",
+        }
         worker = RqWorker(data.url, log=tmp_path / "worker.log")
         worker.env.update(env)
         with worker, LiveServer(data.url, threads=8, env=env, log=tmp_path / "gunicorn.log") as server:
@@ -130,9 +134,16 @@ def test_ai_matches_finish_after_the_queue_primary_is_killed(queue_chaos_stack, 
     queue, server = queue_chaos_stack
     log = []
     ai_ids = [_create(server, [{"kind": "ai", "level": "medium"}] * 2)[0] for _ in range(AI_MATCHES)]
-    players = [Player(server, *_create(server, [{"kind": "human", "name": "H"},
-                                                {"kind": "ai", "level": "medium"}]),
-                      log, MOVES_PER_CLIENT, PLAYER_BOUND_S) for _ in range(HUMAN_MATCHES)]
+    players = [
+        Player(
+            server,
+            *_create(server, [{"kind": "human", "name": "H"}, {"kind": "ai", "level": "medium"}]),
+            log,
+            MOVES_PER_CLIENT,
+            PLAYER_BOUND_S,
+        )
+        for _ in range(HUMAN_MATCHES)
+    ]
     watcher = Watcher(server, ai_ids, log)
     watcher.start()
     for player in players:
@@ -157,13 +168,15 @@ def test_ai_matches_finish_after_the_queue_primary_is_killed(queue_chaos_stack, 
     statuses = Counter(entry[1] for entry in log)
     slowest = max(entry[2] for entry in log)
     recovered = (tmp_path / "worker.log").read_text().count("re-enqueueing stalled AI decision")
-    print(f"\n[queue failover] killed the queue primary :{queue.primary_port} with AI matches at "
-          f"versions {sorted(v for v, _ in before.values())}; replica promoted after "
-          f"{promoted_s if promoted_s is None else round(promoted_s, 2)} s; all finished "
-          f"{round(finished_s, 1)} s after the kill; unfinished {len(unfinished)}; requests by status "
-          f"{dict(sorted(statuses.items(), key=str))}; slowest {slowest:.2f} s; moves accepted "
-          f"{sum(len(a) for a in accepted.values())}, lost {lost}, doubled {len(doubled)}; "
-          f"resigns answered {[p.resigned for p in players]}; AI decisions re-enqueued {recovered}")
+    print(
+        f"\n[queue failover] killed the queue primary :{queue.primary_port} with AI matches at "
+        f"versions {sorted(v for v, _ in before.values())}; replica promoted after "
+        f"{promoted_s if promoted_s is None else round(promoted_s, 2)} s; all finished "
+        f"{round(finished_s, 1)} s after the kill; unfinished {len(unfinished)}; requests by status "
+        f"{dict(sorted(statuses.items(), key=str))}; slowest {slowest:.2f} s; moves accepted "
+        f"{sum(len(a) for a in accepted.values())}, lost {lost}, doubled {len(doubled)}; "
+        f"resigns answered {[p.resigned for p in players]}; AI decisions re-enqueued {recovered}"
+    )
 
     assert promoted_s is not None, "Sentinel promoted no replica"
     assert not any(p.is_alive() for p in players), "a client is still waiting"

@@ -9,10 +9,16 @@ from service.redis_modes import ConfigError, parse_target, queue_target
 
 
 def test_sentinel_url_names_sentinels_service_db_and_passwords():
-    target = parse_target("redis+sentinel://:s3cret@h1:26379,h2:26380,h3/tabula/2?sentinel_password=x",
-                          "sentinel")
+    target = parse_target(
+        "redis+sentinel://:s3cret@h1:26379,h2:26380,h3/tabula/2?sentinel_password=x", "sentinel"
+    )
     assert target.hosts == (("h1", 26379), ("h2", 26380), ("h3", 26379))
-    assert (target.service, target.db, target.password, target.sentinel_password) == ("tabula", 2, "s3cret", "x")
+    assert (target.service, target.db, target.password, target.sentinel_password) == (
+        "tabula",
+        2,
+        "s3cret",
+        "x",
+    )
 
 
 def test_cluster_url_lists_start_up_nodes_in_either_form():
@@ -20,13 +26,16 @@ def test_cluster_url_lists_start_up_nodes_in_either_form():
     assert parse_target("redis://a:7000/0", "cluster").hosts == (("a", 7000),)
 
 
-@pytest.mark.parametrize(("url", "mode", "says"), [
-    ("redis://h:6379/0", "sentinel", "redis+sentinel://"),
-    ("redis+sentinel://h:26379/svc", "standalone", "REDIS_MODE=sentinel"),
-    ("redis+cluster://h:7000", "standalone", "REDIS_MODE=cluster"),
-    ("redis+sentinel://h:26379", "sentinel", "name the primary's service"),
-    ("redis://h:6379/0", "clustered", "expected one of"),
-])
+@pytest.mark.parametrize(
+    ("url", "mode", "says"),
+    [
+        ("redis://h:6379/0", "sentinel", "redis+sentinel://"),
+        ("redis+sentinel://h:26379/svc", "standalone", "REDIS_MODE=sentinel"),
+        ("redis+cluster://h:7000", "standalone", "REDIS_MODE=cluster"),
+        ("redis+sentinel://h:26379", "sentinel", "name the primary's service"),
+        ("redis://h:6379/0", "clustered", "expected one of"),
+    ],
+)
 def test_a_url_that_does_not_fit_its_mode_is_explained(url, mode, says):
     with pytest.raises(ConfigError, match=re.escape(says)):
         parse_target(url, mode)
@@ -45,8 +54,12 @@ def test_load_config_refuses_a_cluster_without_a_queue_url(monkeypatch):
     with pytest.raises(ConfigError, match="needs RQ_REDIS_URL"):
         load_config({"REDIS_URL": "redis://c:7000", "REDIS_MODE": "cluster"})
     with pytest.raises(ConfigError, match="needs RQ_REDIS_URL"):
-        load_config({"REDIS_URL": "redis://c:7000", "REDIS_MODE": "cluster", "RQ_REDIS_URL": "redis://c:7000"})
-    config = load_config({"REDIS_URL": "redis://c:7000", "REDIS_MODE": "cluster", "RQ_REDIS_URL": "redis://q:1/0"})
+        load_config(
+            {"REDIS_URL": "redis://c:7000", "REDIS_MODE": "cluster", "RQ_REDIS_URL": "redis://c:7000"}
+        )
+    config = load_config(
+        {"REDIS_URL": "redis://c:7000", "REDIS_MODE": "cluster", "RQ_REDIS_URL": "redis://q:1/0"}
+    )
     assert config["RQ_REDIS_URL"] == "redis://q:1/0"
     # Standalone keeps its default: the queue on REDIS_URL.
     assert load_config({"REDIS_URL": "redis://s:1/0"})["RQ_REDIS_URL"] == "redis://s:1/0"

@@ -38,8 +38,9 @@ def cluster_app(redis_cluster, queue_server):
     # Rate limits on (never reached): a read then counts its token's window
     # and loads the match in one routed round trip (Store.load_counted), the
     # store's own routing, which must follow ASK as redis-py's does.
-    app = make_app(redis_cluster.url, REDIS_MODE="cluster", RQ_REDIS_URL=queue_server.url,
-                   RATE_LIMIT=1_000_000)
+    app = make_app(
+        redis_cluster.url, REDIS_MODE="cluster", RQ_REDIS_URL=queue_server.url, RATE_LIMIT=1_000_000
+    )
     yield app
     app.extensions["tabula"].close()
 
@@ -60,8 +61,14 @@ class Poster(threading.Thread):
         headers = bearer(token) | ({"Idempotency-Key": key} if key else {})
         response = self.client.open(path, method=method, json=body, headers=headers)
         payload = response.get_json()
-        self.log.append((time.monotonic(), response.status_code,
-                         payload.get("error") if response.status_code >= 400 else None, method))
+        self.log.append(
+            (
+                time.monotonic(),
+                response.status_code,
+                payload.get("error") if response.status_code >= 400 else None,
+                method,
+            )
+        )
         return response.status_code, payload
 
     def run(self):
@@ -83,8 +90,9 @@ class Poster(threading.Thread):
                 continue
             action, key = listed["actions"][0], str(uuid.uuid4())
             while not self.stop.is_set():
-                status, answer = self.call("POST", f"{base}/actions", token,
-                                           {"action": action, "version": listed["version"]}, key)
+                status, answer = self.call(
+                    "POST", f"{base}/actions", token, {"action": action, "version": listed["version"]}, key
+                )
                 if status != 503:
                     break
                 time.sleep(0.05)
@@ -95,8 +103,11 @@ class Poster(threading.Thread):
             return
 
     def wait_for_moves(self, count, timeout=30):
-        _wait(lambda: len(self.accepted) >= count or self.failure is not None, timeout,
-              f"fewer than {count} moves accepted")
+        _wait(
+            lambda: len(self.accepted) >= count or self.failure is not None,
+            timeout,
+            f"fewer than {count} moves accepted",
+        )
         assert self.failure is None, self.failure
 
 
@@ -163,14 +174,23 @@ def test_a_busy_matchs_slot_migrates_while_moves_are_posted(redis_cluster, clust
     unavailable = [at for at, status, _, _ in poster.log if status == 503]
     # Reads are single-key commands: they follow ASK and are never refused.
     assert not [at for at, status, _, method in poster.log if status == 503 and method == "GET"]
-    print(f"\nmigration {ended - started:.2f} s, {len(poster.log)} requests, {len(unavailable)} answered 503, "
-          f"moves accepted {len(poster.accepted)} ({during} before the slot was handed over)")
-    assert all(started <= at <= ended + MIGRATION_MARGIN_S for at in unavailable), (started, ended, unavailable)
+    print(
+        f"\nmigration {ended - started:.2f} s, {len(poster.log)} requests, {len(unavailable)} answered 503, "
+        f"moves accepted {len(poster.accepted)} ({during} before the slot was handed over)"
+    )
+    assert all(started <= at <= ended + MIGRATION_MARGIN_S for at in unavailable), (
+        started,
+        ended,
+        unavailable,
+    )
     # A commit is answered 503 only after about a second of TRYAGAIN pauses
     # (an ASK is followed at once): a handful over the whole migration.
     assert len(unavailable) <= (ended - started) / 1.0 + 2, len(unavailable)
-    reads_mid_migration = [at for at, status, _, method in poster.log
-                           if status == 200 and method == "GET" and started < at < ended]
+    reads_mid_migration = [
+        at
+        for at, status, _, method in poster.log
+        if status == 200 and method == "GET" and started < at < ended
+    ]
     assert reads_mid_migration, "no read was answered while the slot migrated"
 
     # Every accepted move once, in order, and nothing else.

@@ -120,7 +120,9 @@ def pytest_terminal_summary(terminalreporter):
     if _CHOSEN:
         terminalreporter.section("action types chosen per coverage group")
         for group, types in sorted(_CHOSEN.items()):
-            complete = "all matches ran" if _DONE.get(group) == _PLANNED.get(group) else "partial run, not checked"
+            complete = (
+                "all matches ran" if _DONE.get(group) == _PLANNED.get(group) else "partial run, not checked"
+            )
             terminalreporter.write_line(
                 f"{group} ({_DONE.get(group)} matches, {complete}): {len(types)} types: {' '.join(sorted(types))}"
             )

@@ -53,13 +53,18 @@ def play_out(game, options, players, seed):
     while game.outcome(state) is None:
         seat = game.to_act(state)[0]
         actions = game.legal_actions(state, seat)
-        state, _ = game.apply(state, seat, player.choose(game, seat, game.view(state, seat), actions, seed=step))
+        state, _ = game.apply(
+            state, seat, player.choose(game, seat, game.view(state, seat), actions, seed=step)
+        )
         step += 1
     return state
 
 
-@pytest.mark.parametrize(("game_id", "options", "players"), VARIANTS,
-                         ids=[f"{g}-{'-'.join(map(str, o.values())) or 'base'}-{n}p" for g, o, n in VARIANTS])
+@pytest.mark.parametrize(
+    ("game_id", "options", "players"),
+    VARIANTS,
+    ids=[f"{g}-{'-'.join(map(str, o.values())) or 'base'}-{n}p" for g, o, n in VARIANTS],
+)
 def test_a_sampled_state_shows_the_seat_exactly_its_view(game_id, options, players):
     game = engine.get_game(game_id)
     found = positions(game, options, players)
@@ -73,14 +78,16 @@ def test_a_sampled_state_shows_the_seat_exactly_its_view(game_id, options, playe
         assert game.legal_actions(world, seat) == game.legal_actions(state, seat)
 
 
-@pytest.mark.parametrize(("game_id", "options", "players"), [VARIANTS[1], VARIANTS[2]],
-                         ids=["anno1452-expert-4p", "anno1503-base-3p"])
+@pytest.mark.parametrize(
+    ("game_id", "options", "players"),
+    [VARIANTS[1], VARIANTS[2]],
+    ids=["anno1452-expert-4p", "anno1503-base-3p"],
+)
 def test_what_the_view_hides_is_drawn_from_the_seed(game_id, options, players):
     game = engine.get_game(game_id)
     state, seat = positions(game, options, players, count=3)[-1]
     view = as_json(game.view(state, seat))
-    dumps = [json.dumps(game.dump(sample_state(game, view, seat, seed=s)), sort_keys=True)
-             for s in range(6)]
+    dumps = [json.dumps(game.dump(sample_state(game, view, seat, seed=s)), sort_keys=True) for s in range(6)]
     again = json.dumps(game.dump(sample_state(game, view, seat, seed=0)), sort_keys=True)
     assert again == dumps[0]  # reproducible
     assert len(set(dumps)) > 1  # and not one fixed guess
@@ -94,8 +101,9 @@ def test_a_view_that_cannot_be_completed_gives_none():
     assert sample_state(game, view, seat, seed=0) is None
 
 
-@pytest.mark.parametrize(("game_id", "options", "players"),
-                         [VARIANTS[0], ("anno1503", {}, 2)], ids=["anno1452", "anno1503"])
+@pytest.mark.parametrize(
+    ("game_id", "options", "players"), [VARIANTS[0], ("anno1503", {}, 2)], ids=["anno1452", "anno1503"]
+)
 def test_a_finished_match_is_worth_more_to_its_winner_than_any_position(game_id, options, players):
     game = engine.get_game(game_id)
     final = play_out(game, options, players, seed=4)

@@ -30,7 +30,10 @@ def _play(game, num_players, seed, max_actions=1_000_000):
     events = []
     players = [engine.ai.get_player("random")] * num_players
     record = play_match(
-        game, players, seed, max_actions=max_actions,
+        game,
+        players,
+        seed,
+        max_actions=max_actions,
         on_step=lambda state, seat, action, new_state, new_events: events.extend(new_events),
     )
     return record.actions, events, game.dump(record.final_state), record.outcome

@@ -25,9 +25,7 @@ def _player_counts(game):
 
 def _cases():
     return [
-        pytest.param(gid, n, id=f"{gid}-{n}p")
-        for gid in GAMES
-        for n in _player_counts(engine.get_game(gid))
+        pytest.param(gid, n, id=f"{gid}-{n}p") for gid in GAMES for n in _player_counts(engine.get_game(gid))
     ]
 
 
@@ -90,7 +88,9 @@ def test_fresh_match_offers_decisions_only_to_seats_in_to_act(game_id, num_playe
 def test_short_playout_passes_generic_checks(game_id, num_players):
     """A whole match with the generic checks only (no game support module)."""
     game = engine.get_game(game_id)
-    match = play_checked(game, num_players, seed=7, sampler=Sampler(every=50, dense_until=500, sparse_every=5000))
+    match = play_checked(
+        game, num_players, seed=7, sampler=Sampler(every=50, dense_until=500, sparse_every=5000)
+    )
     assert match.outcome is not None and match.outcome["winners"]
     assert set(match.outcome["winners"]) <= set(range(num_players))
     assert match.refusals > 0 and match.probed
@@ -119,7 +119,11 @@ def test_redact_event_merges_private_data_for_its_seat_only():
         "data": {"target": 1},
         "private": {"0": {"commodity": "wood"}, "1": {"commodity": "wood", "lost": True}},
     }
-    assert engine.redact_event(event, 0) == {"type": "card_drawn", "seat": 0, "data": {"target": 1, "commodity": "wood"}}
+    assert engine.redact_event(event, 0) == {
+        "type": "card_drawn",
+        "seat": 0,
+        "data": {"target": 1, "commodity": "wood"},
+    }
     assert engine.redact_event(event, 1)["data"] == {"target": 1, "commodity": "wood", "lost": True}
     for viewer in (2, None):
         assert engine.redact_event(event, viewer) == {"type": "card_drawn", "seat": 0, "data": {"target": 1}}

@@ -17,8 +17,9 @@ def test_the_match_plays_as_recorded(case):
     record = load(case)
     assert record is not None, f"no golden record for {case.name}: python -m tests.engine.golden --renew"
     change = describe_change(record, play(case))
-    assert change is None, (f"{case.name}: {change}. If the rules changed on purpose: "
-                            "python -m tests.engine.golden --renew")
+    assert change is None, (
+        f"{case.name}: {change}. If the rules changed on purpose: python -m tests.engine.golden --renew"
+    )
 
 
 def test_every_game_and_variant_has_records():

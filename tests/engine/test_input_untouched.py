@@ -56,8 +56,11 @@ def test_the_check_sees_a_change_in_a_shared_part():
     state = game.setup(2, {}, 1)
     snapshot = pickle.dumps(state)
     clone = game.clone(state)
-    shared = next(value for name in type(state).__slots__
-                  if isinstance(value := getattr(clone, name), list) and value is getattr(state, name))
+    shared = next(
+        value
+        for name in type(state).__slots__
+        if isinstance(value := getattr(clone, name), list) and value is getattr(state, name)
+    )
     shared.append("changed")
     with pytest.raises(AssertionError, match="changed its input"):
         _touched(state, snapshot, "a test", "here")

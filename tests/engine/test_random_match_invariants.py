@@ -21,7 +21,12 @@ def test_random_match_keeps_invariants(match_case, record_property):
     support = support_for(match_case.game_id)
     variant = match_case.variant
     match = play_checked(
-        game, match_case.num_players, match_case.seed, support, options=variant.options, player=variant.player()
+        game,
+        match_case.num_players,
+        match_case.seed,
+        support,
+        options=variant.options,
+        player=variant.player(),
     )
     record_property("match_length", [f"{variant.label} {match.num_players}p", len(match.actions)])
 

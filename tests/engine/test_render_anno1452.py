@@ -26,10 +26,12 @@ from engine.render.anno1452 import map as board_map
 GAME = engine.get_game("anno1452")
 SVG_NS = "{http://www.w3.org/2000/svg}"
 # (rules, scenario, players): standard takes 3-4 players, Ottokar 2-3.
-CONFIGS = [(rules, scenario, n)
-           for rules in ("basic", "expert")
-           for scenario, counts in (("standard", (3, 4)), ("ottokar_a", (2, 3)), ("ottokar_b", (2, 3)))
-           for n in counts]
+CONFIGS = [
+    (rules, scenario, n)
+    for rules in ("basic", "expert")
+    for scenario, counts in (("standard", (3, 4)), ("ottokar_a", (2, 3)), ("ottokar_b", (2, 3)))
+    for n in counts
+]
 SAMPLE_EVERY = 12  # steps between two pictures (plus the first step of each new action type)
 
 
@@ -114,8 +116,11 @@ def test_the_samples_reach_the_rarer_clickable_actions():
 
 def test_every_action_with_a_square_or_region_param_is_clickable():
     for action_type, spec in GAME.describe_actions().items():
-        placed = {p for p, d in spec["params"].items()
-                  if d["kind"] == "square" or d.get("values") == list(REGION_NAMES)}
+        placed = {
+            p
+            for p, d in spec["params"].items()
+            if d["kind"] == "square" or d.get("values") == list(REGION_NAMES)
+        }
         listed = {param for param, _, _ in anno1452.CLICK_TARGETS.get(action_type, ())}
         assert placed <= listed, action_type
     # Every listed param is a real param of a real action.
@@ -134,7 +139,9 @@ def test_the_root_carries_the_click_targets_and_a_description():
 
 
 def test_the_drawn_borders_are_the_maps_borders():
-    expected = {tuple(sorted((r, REGION_INDEX[b]))) for r, region in enumerate(REGIONS) for b in region["borders"]}
+    expected = {
+        tuple(sorted((r, REGION_INDEX[b]))) for r, region in enumerate(REGIONS) for b in region["borders"]
+    }
     assert board_map.layout_adjacency() == expected
 
 
@@ -180,8 +187,9 @@ def test_another_seats_hand_does_not_change_the_picture(config):
     changed, names = _with_other_hand(state, 0)
     assert names  # the hands differ
     for viewer in (None, 1):
-        assert anno1452.render(GAME.view(changed, viewer), viewer) == anno1452.render(GAME.view(state, viewer),
-                                                                                      viewer)
+        assert anno1452.render(GAME.view(changed, viewer), viewer) == anno1452.render(
+            GAME.view(state, viewer), viewer
+        )
     assert anno1452.render(GAME.view(changed, 0), 0) != anno1452.render(GAME.view(state, 0), 0)
 
 
@@ -251,7 +259,9 @@ def test_ottokar_is_grey_and_named():
     root = _parse(anno1452.render(GAME.view(state, None), None))
     titles = [e.text for e in root.iter(SVG_NS + "title")]
     assert any("Estate of Ottokar" in t for t in titles)
-    assert any("Ottokar" in "".join(e.itertext()) for e in root.iter(SVG_NS + "g") if e.get("class") == "legend")
+    assert any(
+        "Ottokar" in "".join(e.itertext()) for e in root.iter(SVG_NS + "g") if e.get("class") == "legend"
+    )
 
 
 def _texts(element):
@@ -270,7 +280,12 @@ def test_unnamed_seats_are_counted_from_one_as_in_the_web_client():
     assert "Seat 0" not in everything and "Seat 2" not in everything  # seat 1 is Bertha
     assert "as seen by Seat 1." in root.find(SVG_NS + "desc").text
     # Only the panels name a seat for a click: the legend rows do not.
-    assert sorted(e.get("data-seat") for e in root.iter() if e.get("data-seat") is not None) == ["0", "1", "2", "3"]
+    assert sorted(e.get("data-seat") for e in root.iter() if e.get("data-seat") is not None) == [
+        "0",
+        "1",
+        "2",
+        "3",
+    ]
 
 
 def test_every_text_only_card_has_a_short_text():

@@ -26,9 +26,21 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 # Weighted random play (like the invariant suite's): a uniform player mostly
 # shuffles ships; these weights reach discoveries, tiles and the pirate sea.
 WEIGHTS = {
-    "buy": 0.1, "move_ship": 1.0, "end_turn": 0.25, "discover": 20, "take_tile": 3, "build_ship": 5,
-    "develop": 5, "place_pioneer": 5, "big_branch_office": 3, "build_manor": 8, "buy_cannon": 4,
-    "build_aristocrat": 8, "sell_luxury": 0.1, "exchange_card": 0.2, "play_card": 1,
+    "buy": 0.1,
+    "move_ship": 1.0,
+    "end_turn": 0.25,
+    "discover": 20,
+    "take_tile": 3,
+    "build_ship": 5,
+    "develop": 5,
+    "place_pioneer": 5,
+    "big_branch_office": 3,
+    "build_manor": 8,
+    "buy_cannon": 4,
+    "build_aristocrat": 8,
+    "sell_luxury": 0.1,
+    "exchange_card": 0.2,
+    "play_card": 1,
 }
 STEPS = 1500  # actions per match
 EVERY = 12  # a picture every EVERY steps, and whenever a click-target type is first listed
@@ -116,10 +128,32 @@ def check_click_targets(state, seat, options):
 # The click-target types each variant's matches must reach (so the test cannot
 # pass by never meeting them); rarer expansion ones are set up below.
 VARIANTS = {
-    "base": (BASE, {"move_ship", "discover", "develop", "take_tile", "discard", "big_branch_office",
-                    "lose_tile", "place_reserve_tile"}),
-    "expansion": (EXPANSION, {"move_ship", "discover", "develop", "take_tile", "discard", "big_branch_office",
-                              "lose_tile", "build_ship"}),
+    "base": (
+        BASE,
+        {
+            "move_ship",
+            "discover",
+            "develop",
+            "take_tile",
+            "discard",
+            "big_branch_office",
+            "lose_tile",
+            "place_reserve_tile",
+        },
+    ),
+    "expansion": (
+        EXPANSION,
+        {
+            "move_ship",
+            "discover",
+            "develop",
+            "take_tile",
+            "discard",
+            "big_branch_office",
+            "lose_tile",
+            "build_ship",
+        },
+    ),
 }
 
 
@@ -144,8 +178,11 @@ def test_every_placed_action_finds_its_element(variant):
 
 def test_rare_expansion_targets():
     """A damaged ship (repair, Engineer) and the Library's slot, set up by editing a dump."""
-    state, seat = next((s, seat) for step, (s, seat, _) in enumerate(play(3, EXPANSION, seed=5))
-                       if step > 30 and s.phase == "main")
+    state, seat = next(
+        (s, seat)
+        for step, (s, seat, _) in enumerate(play(3, EXPANSION, seed=5))
+        if step > 30 and s.phase == "main"
+    )
     dump = GAME.dump(state)
     player = dump["players"][seat]
     player["ships"][0] = {"at": [2, 1], "ap": 0}
@@ -203,7 +240,7 @@ def swapped_hidden_tiles(dump):
     seen = {k for k, seats in dump["seen"].items() if seats}
     hidden = [k for k, t in dump["spaces"].items() if t is not None and k not in seen]
     for i, a in enumerate(hidden):
-        for b in hidden[i + 1:]:
+        for b in hidden[i + 1 :]:
             ta, tb = TILES[dump["spaces"][a]], TILES[dump["spaces"][b]]
             different = (ta["kind"], ta.get("commodity")) != (tb["kind"], tb.get("commodity"))
             if ta["back"] == tb["back"] and different:

@@ -76,7 +76,8 @@ def test_anno1452_setup_shows_the_turn_order_and_each_hand_to_its_seat(num_playe
             assert set(e["private"]) == {str(e["seat"])}
             dealt.setdefault(e["seat"], []).extend(e["private"][str(e["seat"])]["cards"])
     assert {seat: sorted(cards) for seat, cards in dealt.items()} == {
-        seat: sorted(p["hand"]) for seat, p in enumerate(data["players"])}
+        seat: sorted(p["hand"]) for seat, p in enumerate(data["players"])
+    }
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
@@ -89,7 +90,7 @@ def test_anno1503_setup_shows_the_start_rolls_and_the_first_roll(num_players):
         rolls = [e for e in events if e["type"] == "die_rolled" and e["data"]["purpose"] == "start_player"]
         contenders = list(range(num_players))
         while len(contenders) > 1:  # replay the rounds from the events alone
-            this_round, rolls = rolls[: len(contenders)], rolls[len(contenders):]
+            this_round, rolls = rolls[: len(contenders)], rolls[len(contenders) :]
             assert [e["seat"] for e in this_round] == contenders
             best = max(e["data"]["value"] for e in this_round)
             contenders = [e["seat"] for e in this_round if e["data"]["value"] == best]

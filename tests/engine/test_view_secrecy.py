@@ -173,7 +173,9 @@ def _assert_same_public_parts(dump, changed, viewer, name):
         assert sum(after["hand"].values()) == sum(before["hand"].values()), f"{name} changed a hand size"
         if seat == viewer:
             assert after["hand"] == before["hand"], f"{name} changed the viewer's own hand"
-        assert {k: v for k, v in after.items() if k != "hand"} == {k: v for k, v in before.items() if k != "hand"}
+        assert {k: v for k, v in after.items() if k != "hand"} == {
+            k: v for k, v in before.items() if k != "hand"
+        }
 
 
 class _LeakyGame:

@@ -12,9 +12,18 @@ import numpy as np
 # As tests/engine/support/anno1503/matches.py: progress actions weigh more.
 ANNO1503_BASE = {"buy": 0.05, "move_ship": 0.5, "end_turn": 0.3}
 ANNO1503_EXPANSION = {
-    "buy": 0.1, "move_ship": 1.0, "end_turn": 0.2, "build_manor": 10, "buy_cannon": 5,
-    "build_aristocrat": 10, "sell_luxury": 0.05, "take_tile": 3, "discover": 40, "build_ship": 5,
-    "exchange_card": 0.2, "play_card": 0.5,
+    "buy": 0.1,
+    "move_ship": 1.0,
+    "end_turn": 0.2,
+    "build_manor": 10,
+    "buy_cannon": 5,
+    "build_aristocrat": 10,
+    "sell_luxury": 0.05,
+    "take_tile": 3,
+    "discover": 40,
+    "build_ship": 5,
+    "exchange_card": 0.2,
+    "play_card": 0.5,
 }
 PIRATE_BOARD_FIRST_COL = 11  # ships drawn east to the pirate board (DESIGN.md, Expansion)
 

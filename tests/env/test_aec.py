@@ -53,8 +53,10 @@ def test_reset_with_a_seed_replays_the_match(name):
     again, history_again = _trajectory(env, 5, 80)
     _, history_other = _trajectory(env, 6, 80)
     assert history == history_again and len(history) == 80
-    assert all(a[0] == b[0] and np.array_equal(a[1], b[1]) and np.array_equal(a[2], b[2])
-               for a, b in zip(first, again))
+    assert all(
+        a[0] == b[0] and np.array_equal(a[1], b[1]) and np.array_equal(a[2], b[2])
+        for a, b in zip(first, again)
+    )
     assert history_other != history
     # The engine seed is the reset seed: the same match as engine's setup(seed=5).
     env.reset(seed=5)

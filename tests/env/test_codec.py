@@ -34,8 +34,14 @@ def test_every_legal_action_round_trips(name):
         assert sorted(np.flatnonzero(mask)) == sorted(indices) and len(set(indices)) == len(legal)
         seen.update(a["type"] for a in legal)
 
-    play_match(game, [engine.ai.get_player("random")] * variant.num_players, seed=1,
-               options={**variant.options, **SHORT[variant.game]}, max_actions=MAX_ACTIONS[variant.game], on_step=check)
+    play_match(
+        game,
+        [engine.ai.get_player("random")] * variant.num_players,
+        seed=1,
+        options={**variant.options, **SHORT[variant.game]},
+        max_actions=MAX_ACTIONS[variant.game],
+        on_step=check,
+    )
     assert len(seen) >= 5, seen  # the matches went past the first decisions
 
 
@@ -66,13 +72,16 @@ def test_decode_returns_a_fresh_copy():
     assert codec.decode(index) == {"type": "settle", "at": [0, 0], "at2": [1, 0]}
 
 
-@pytest.mark.parametrize("action", [
-    {"type": "no_such_type"},
-    {"type": "sell", "commodity": "gold"},
-    {"type": "big_branch_office", "target": 3},   # a 4th seat in a 2-player match
-    {"type": "end_turn", "extra": 1},
-    "end_turn",
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "no_such_type"},
+        {"type": "sell", "commodity": "gold"},
+        {"type": "big_branch_office", "target": 3},  # a 4th seat in a 2-player match
+        {"type": "end_turn", "extra": 1},
+        "end_turn",
+    ],
+)
 def test_encode_refuses_actions_outside_the_space(action):
     with pytest.raises(ValueError, match="outside"):
         codec_for("anno1503-base-2p").encode(action)

@@ -10,7 +10,9 @@ def test_random_loop_plays_episodes_to_the_end(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
     for episode, line in enumerate(lines):
-        assert re.match(rf"episode {episode} seed {3 + episode}: \d+ actions, rewards .*, outcome \[\d\]$", line)
+        assert re.match(
+            rf"episode {episode} seed {3 + episode}: \d+ actions, rewards .*, outcome \[\d\]$", line
+        )
 
 
 def test_random_loop_truncates_long_matches(capsys):

@@ -35,8 +35,11 @@ def server_url(redis_url, tmp_path_factory):
 
 def test_an_env_agent_plays_a_live_match_through_the_client(server_url):
     with Client(server_url, timeout=30.0) as api:
-        created = api.create_match("anno1452", [{"kind": "human", "name": "agent"}, {"kind": "ai", "level": "easy"}],
-                                   options={"scenario": "ottokar_a", "end_year": 1314})
+        created = api.create_match(
+            "anno1452",
+            [{"kind": "human", "name": "agent"}, {"kind": "ai", "level": "easy"}],
+            options={"scenario": "ottokar_a", "end_year": 1314},
+        )
         me = api.with_token(created["tokens"]["0"])
         match_id = created["match"]["id"]
         match, posted = play(me, match_id, VARIANT, random_policy(np.random.default_rng(1)))
@@ -46,8 +49,9 @@ def test_an_env_agent_plays_a_live_match_through_the_client(server_url):
         ours = [r["action"] for r in record["actions"] if r["seat"] == 0]
         assert posted and ours == posted  # every decoded action was taken, unchanged
         game = engine.get_game("anno1452")
-        state, _ = replay(game, 2, record["options"], record["seed"],
-                          [(r["seat"], r["action"]) for r in record["actions"]])
+        state, _ = replay(
+            game, 2, record["options"], record["seed"], [(r["seat"], r["action"]) for r in record["actions"]]
+        )
         assert game.outcome(state)["winners"] == match["result"]["winners"]
         assert me.get_board(match_id)["svg"] == board_svg(match["view"], 0)
         # The observation built from the API's view is the environment's own.

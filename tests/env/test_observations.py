@@ -44,9 +44,13 @@ def test_hidden_parts_never_reach_an_observation(name):
             env.match.load(world, history)
             assert _same(_observations(env, seat), mine)
             # The others see the hidden parts that are theirs: the states differ for real.
-            differing_seats.update(other for other in range(env.variant.num_players)
-                                   if other != seat and game.view(world, other) != game.view(state, other)
-                                   and not _same(_observations(env, other), _observations_at(env, state, other)))
+            differing_seats.update(
+                other
+                for other in range(env.variant.num_players)
+                if other != seat
+                and game.view(world, other) != game.view(state, other)
+                and not _same(_observations(env, other), _observations_at(env, state, other))
+            )
             env.match.load(state, history)
     assert differing_seats, "no sampled state differed visibly for any seat: the check proves nothing"
 
@@ -68,7 +72,7 @@ def test_another_seats_hand_is_not_observed_but_its_size_is():
     data = game.dump(state)
     hand = data["players"][1]["hand"]
     deck = data["deck"]
-    data["players"][1]["hand"], data["deck"] = deck[:len(hand)], hand + deck[len(hand):]
+    data["players"][1]["hand"], data["deck"] = deck[: len(hand)], hand + deck[len(hand) :]
     edited = game.load(data)
     before = {seat: _observations(env, seat) for seat in (0, 1, 2)}
     env.match.load(edited, env.history)

@@ -16,8 +16,14 @@ from .agents import MaskedRandomAgent, play_out, type_weights
 # full-length matches (to 1452) with any seed. Should a rules change make the
 # first seed's match long, the next seeds are tried (each capped), and one
 # match must reach its end.
-SEEDS = {"anno1503-base-2p": 14, "anno1503-base-3p": 14, "anno1503-base-4p": 5,
-         "anno1503-pa-2p": 12, "anno1503-pa-3p": 2, "anno1503-pa-4p": 7}
+SEEDS = {
+    "anno1503-base-2p": 14,
+    "anno1503-base-3p": 14,
+    "anno1503-base-4p": 5,
+    "anno1503-pa-2p": 12,
+    "anno1503-pa-3p": 2,
+    "anno1503-pa-4p": 7,
+}
 ATTEMPTS = 3
 MAX_ACTIONS = 15_000
 

@@ -12,11 +12,17 @@ from engine.runner import replay
 SHORT_1452 = {"end_year": 1314}
 
 
-@pytest.mark.parametrize("name, kwargs", [
-    ("anno1503-base-2p", {"opponent": "random"}),
-    ("anno1503-pa-3p", {"opponent": "easy", "seat": 1}),
-    ("anno1452-expert-standard-3p", {"opponent": "medium", "extra_options": SHORT_1452, "obs_type": "dict"}),
-])
+@pytest.mark.parametrize(
+    "name, kwargs",
+    [
+        ("anno1503-base-2p", {"opponent": "random"}),
+        ("anno1503-pa-3p", {"opponent": "easy", "seat": 1}),
+        (
+            "anno1452-expert-standard-3p",
+            {"opponent": "medium", "extra_options": SHORT_1452, "obs_type": "dict"},
+        ),
+    ],
+)
 def test_gymnasium_check_env_passes(name, kwargs):
     check_env(tabula_env.single_agent_env(name, **kwargs), skip_render_check=True)
 
@@ -27,7 +33,9 @@ def _play(env, seed):
     rewards, steps = [], 0
     while True:
         assert obs["action_mask"].sum() == len(info["legal_actions"]) > 0
-        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        obs, reward, terminated, truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        )
         rewards.append(reward)
         steps += 1
         if terminated or truncated:
@@ -36,8 +44,9 @@ def _play(env, seed):
 
 @pytest.mark.parametrize("level", ["easy", "medium"])
 def test_the_learner_plays_a_match_against_the_ai_to_the_end(level):
-    env = tabula_env.single_agent_env("anno1452-basic-ottokar_a-2p", opponent=level, seat=1,
-                                      extra_options=SHORT_1452)
+    env = tabula_env.single_agent_env(
+        "anno1452-basic-ottokar_a-2p", opponent=level, seat=1, extra_options=SHORT_1452
+    )
     rewards, terminated = _play(env, seed=4)
     outcome = env.match.outcome
     assert terminated and outcome is not None
@@ -61,8 +70,9 @@ def test_the_ai_seats_play_as_the_engine_runner_would():
             return next(learner_moves)
 
     easy = engine.ai.get_player("easy")
-    record = engine.runner.play_match(env.match.game, [Recorded(), easy, easy], seed=env.match.seed,
-                                      options=env.match.options)
+    record = engine.runner.play_match(
+        env.match.game, [Recorded(), easy, easy], seed=env.match.seed, options=env.match.options
+    )
     assert record.actions == env.match.history
 
 
@@ -76,8 +86,9 @@ def test_same_seed_same_episode():
 
 
 def test_shaped_reward_is_the_change_of_the_score_lead():
-    env = tabula_env.single_agent_env("anno1452-basic-standard-3p", opponent="random", reward_shaping=0.1,
-                                      extra_options=SHORT_1452)
+    env = tabula_env.single_agent_env(
+        "anno1452-basic-standard-3p", opponent="random", reward_shaping=0.1, extra_options=SHORT_1452
+    )
     obs, _ = env.reset(seed=3)
     rng = np.random.default_rng(3)
     leads = [env.match.score_lead(0)]

@@ -71,8 +71,9 @@ def parse_blocks(path, text):
     blocks, attached = [], set()
     for index, token in enumerate(tokens):
         if token.type == "code_block":
-            raise DocFormatError(f"{path}:{token.map[0] + 1}: an indented code block; "
-                                 "use a fence with a language")
+            raise DocFormatError(
+                f"{path}:{token.map[0] + 1}: an indented code block; use a fence with a language"
+            )
         if token.type != "fence":
             continue
         block = Block(path, token.map[0] + 1, token.info.strip().split(" ")[0], token.content)
@@ -93,8 +94,11 @@ def parse_blocks(path, text):
 def _refuse_stray_marks(path, tokens, attached):
     """A mark anywhere but just before a fence would silently mark nothing."""
     for index, token in enumerate(tokens):
-        html = [token] if token.type == "html_block" else \
-            [child for child in token.children or [] if child.type == "html_inline"]
+        html = (
+            [token]
+            if token.type == "html_block"
+            else [child for child in token.children or [] if child.type == "html_inline"]
+        )
         if index not in attached and any(MARK.search(piece.content) for piece in html):
             line = (token.map or [0])[0] + 1
             raise DocFormatError(f"{path}:{line}: a doc-test mark not just before a fence")
@@ -102,8 +106,7 @@ def _refuse_stray_marks(path, tokens, attached):
 
 def _read_mark(block, body):
     if not block.is_command:
-        raise DocFormatError(f"{block.where}: a doc-test mark on a {block.language} block, "
-                             "which never runs")
+        raise DocFormatError(f"{block.where}: a doc-test mark on a {block.language} block, which never runs")
     skip, interrupt = SKIP.match(body), INTERRUPT.match(body)
     if skip:
         block.mark, block.reason = "skip", skip.group("reason")
@@ -111,19 +114,23 @@ def _read_mark(block, body):
         block.mark, block.reason = "interrupt", interrupt.group("reason")
         block.interrupt_s = float(interrupt.group("seconds"))
     else:
-        raise DocFormatError(f"{block.where}: unknown mark {body!r}; expected 'skip (why)' "
-                             "or 'interrupt after N s (why)'")
+        raise DocFormatError(
+            f"{block.where}: unknown mark {body!r}; expected 'skip (why)' or 'interrupt after N s (why)'"
+        )
 
 
 def _read_outputs(block):
     lines = block.source.rstrip("\n").split("\n")
-    heads = [(number, OUTPUT_HEADS[line.strip()]) for number, line in enumerate(lines)
-             if line.strip() in OUTPUT_HEADS]
+    heads = [
+        (number, OUTPUT_HEADS[line.strip()])
+        for number, line in enumerate(lines)
+        if line.strip() in OUTPUT_HEADS
+    ]
     if len(heads) > 1:
         block.problems.append("more than one output section")
     if heads:
         start, kind = heads[0]
-        tail = lines[start + 1:]
+        tail = lines[start + 1 :]
         if not tail or not all(line.startswith("#") for line in tail):
             block.problems.append(f"the {kind} section must end the block, in comment lines")
         shown = [re.sub(r"^# ?", "", line) for line in tail]

@@ -46,8 +46,11 @@ class Launcher:
         self.seen = []  # every descendant ever listed, for the final check
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "service.devserver"], cwd=ROOT, env=env,
-                stdout=log, stderr=subprocess.STDOUT,
+                [sys.executable, "-m", "service.devserver"],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
             )
 
     @property

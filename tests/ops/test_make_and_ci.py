@@ -52,9 +52,11 @@ def _scratch_project(tmp_path, test_source):
 
 def _make_test(project):
     return subprocess.run(
-        ["make", "-f", str(MAKEFILE), "test", "VENV=venv",
-         "PYTEST_ARGS=-q -p no:cacheprovider"],
-        cwd=project, capture_output=True, text=True, timeout=120,
+        ["make", "-f", str(MAKEFILE), "test", "VENV=venv", "PYTEST_ARGS=-q -p no:cacheprovider"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -70,7 +72,7 @@ def _make_test(project):
 def test_make_test_exit_status_is_pytest_status(tmp_path, source, expected):
     result = _make_test(_scratch_project(tmp_path, source))
     output = result.stdout + result.stderr
-    assert ("-m pytest" in output), output
+    assert "-m pytest" in output, output
     if expected == 0:
         assert result.returncode == 0, output
     else:
@@ -89,9 +91,15 @@ def test_make_lint_runs_ruff_then_mypy_and_stops_at_a_failure(tmp_path, failing)
         tool = failing.split()[0]
         (project / "venv" / "bin" / tool).write_text(
             f'#!/bin/sh\necho {tool} "$@" >> "{calls}"\n'
-            f'[ "$(echo {tool} "$@")" = "{failing}" ] && exit 3\nexit 0\n')
-    result = subprocess.run(["make", "-f", str(MAKEFILE), "lint", "VENV=venv"],
-                            cwd=project, capture_output=True, text=True, timeout=60)
+            f'[ "$(echo {tool} "$@")" = "{failing}" ] && exit 3\nexit 0\n'
+        )
+    result = subprocess.run(
+        ["make", "-f", str(MAKEFILE), "lint", "VENV=venv"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     output = result.stdout + result.stderr
     ran = calls.read_text().splitlines()
     if failing is None:
@@ -114,9 +122,14 @@ def test_make_reinstalls_only_when_pyproject_changes(tmp_path):
 
 def _dry_run_with_path(project, path_dirs, target):
     env = dict(os.environ, PATH=":".join(str(d) for d in path_dirs))
-    return subprocess.run(["/usr/bin/env", "make", "-n", "-f", str(MAKEFILE), target, "VENV=venv",
-                           f"PYTHON={sys.executable}"],
-                          cwd=project, env=env, capture_output=True, text=True, check=True).stdout
+    return subprocess.run(
+        ["/usr/bin/env", "make", "-n", "-f", str(MAKEFILE), target, "VENV=venv", f"PYTHON={sys.executable}"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
 
 
 @pytest.mark.parametrize("target", ["run", "test"])
@@ -157,8 +170,7 @@ def _fake_make(tmp_path, status):
 def test_ci_run_runs_make_test_and_returns_its_status(tmp_path, status):
     bin_dir = _fake_make(tmp_path, status)
     env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}")
-    result = subprocess.run([str(CI_RUN)], env=env, cwd=tmp_path, capture_output=True,
-                            text=True, timeout=60)
+    result = subprocess.run([str(CI_RUN)], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert result.returncode == status, result.stderr
     calls = (tmp_path / "calls").read_text().splitlines()
     assert calls == [f"{ROOT} test"]

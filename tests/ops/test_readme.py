@@ -16,9 +16,14 @@ from service.spec import spec_dict
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 # The Markdown a reader of the repository follows links in.
-DOCS = [ROOT / "README.md", ROOT / "client" / "README.md", ROOT / "bench" / "README.md",
-        ROOT / "deploy" / "k8s" / "README.md", *sorted((ROOT / "docs").rglob("*.md")),
-        *sorted((ROOT / "engine" / "games").glob("*/DESIGN.md"))]
+DOCS = [
+    ROOT / "README.md",
+    ROOT / "client" / "README.md",
+    ROOT / "bench" / "README.md",
+    ROOT / "deploy" / "k8s" / "README.md",
+    *sorted((ROOT / "docs").rglob("*.md")),
+    *sorted((ROOT / "engine" / "games").glob("*/DESIGN.md")),
+]
 
 
 def _route_patterns():
@@ -35,15 +40,16 @@ def _walkthrough_paths():
 def test_walkthrough_paths_are_routes():
     patterns = _route_patterns()
     paths = _walkthrough_paths()
-    assert {"/v1/matches", "/v1/matches/m1/actions", "/v1/matches/m1/events",
-            "/v1/matches/m1/replay"} <= set(paths)
+    assert {"/v1/matches", "/v1/matches/m1/actions", "/v1/matches/m1/events", "/v1/matches/m1/replay"} <= set(
+        paths
+    )
     for path in paths:
         assert any(p.match(path) for p in patterns), path
 
 
 def _walkthrough():
     start = README.index("## Walk-through with curl")
-    return README[start:README.index("\n## ", start)]
+    return README[start : README.index("\n## ", start)]
 
 
 def test_walkthrough_actions_belong_to_the_game():

@@ -54,16 +54,25 @@ def bot_env(stack):
 def run(args, stack, tmp_path, cwd=None, timeout=BOT_TIMEOUT_S, **env):
     """Run a command to its end (exit 0); returns (stdout lines, seconds)."""
     started = time.monotonic()
-    done = subprocess.run(args, cwd=cwd or tmp_path, env={**bot_env(stack), **env}, capture_output=True,
-                          text=True, timeout=timeout)
+    done = subprocess.run(
+        args,
+        cwd=cwd or tmp_path,
+        env={**bot_env(stack), **env},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     elapsed = time.monotonic() - started
     assert done.returncode == 0, f"exit {done.returncode}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     return done.stdout.splitlines(), elapsed
 
 
 def create(stack, seats, options=SHORT_MATCH, game="anno1452", **extra):
-    answer = requests.post(f"{stack.url}/v1/matches", timeout=10,
-                           json={"game": game, "options": options, "seats": seats, **extra})
+    answer = requests.post(
+        f"{stack.url}/v1/matches",
+        timeout=10,
+        json={"game": game, "options": options, "seats": seats, **extra},
+    )
     assert answer.status_code == 201, answer.text
     return answer.json()
 
@@ -88,9 +97,24 @@ def check_moves(lines, replay, seat):
 
 
 def test_the_bot_plays_a_match_it_creates_against_the_ai_to_the_end(stack, tmp_path):
-    lines, elapsed = run([sys.executable, str(STARTER), "--url", stack.url, "--game", "anno1452",
-                          "--option", "scenario=ottokar_a", "--option", "end_year=1314",
-                          "--vs", "medium"], stack, tmp_path)
+    lines, elapsed = run(
+        [
+            sys.executable,
+            str(STARTER),
+            "--url",
+            stack.url,
+            "--game",
+            "anno1452",
+            "--option",
+            "scenario=ottokar_a",
+            "--option",
+            "end_year=1314",
+            "--vs",
+            "medium",
+        ],
+        stack,
+        tmp_path,
+    )
     match_id = re.match(r"playing match (\w+) at ", lines[0]).group(1)
     match, replay = finished_replay(stack, match_id)
     assert [s["kind"] for s in match["seats"]] == ["human", "ai"]
@@ -115,28 +139,58 @@ def test_the_bot_acts_after_keep_hand(stack, tmp_path):
     a bot following only the stream waited for ever (seed 2: reproducible dice,
     the easy AI keeps its hand right before the bot's turn). Every move now
     leaves an event; this match must play to its end."""
-    created = create(stack, [{"kind": "human", "name": "starter"}, {"kind": "ai", "level": "easy"}],
-                     seed=2, dice="reproducible")
+    created = create(
+        stack,
+        [{"kind": "human", "name": "starter"}, {"kind": "ai", "level": "easy"}],
+        seed=2,
+        dice="reproducible",
+    )
     match_id = created["match"]["id"]
-    lines, elapsed = run([sys.executable, str(STARTER), "--match", match_id], stack, tmp_path,
-                         TABULA_TOKEN=created["tokens"]["0"])  # the token from the environment
+    lines, elapsed = run(
+        [sys.executable, str(STARTER), "--match", match_id],
+        stack,
+        tmp_path,
+        TABULA_TOKEN=created["tokens"]["0"],
+    )  # the token from the environment
     _match, replay = finished_replay(stack, match_id)
-    kept = [i for i, entry in enumerate(replay["actions"][:-1])
-            if entry["seat"] == 1 and entry["action"]["type"] == "keep_hand"
-            and replay["actions"][i + 1]["seat"] == 0]
+    kept = [
+        i
+        for i, entry in enumerate(replay["actions"][:-1])
+        if entry["seat"] == 1
+        and entry["action"]["type"] == "keep_hand"
+        and replay["actions"][i + 1]["seat"] == 0
+    ]
     assert kept, "the AI never kept its hand right before the bot's turn: choose another seed"
     moves = check_moves(lines, replay, seat=0)
-    print(f"keep_hand before the bot: {len(kept)}; {moves} bot moves of {len(replay['actions'])} in {elapsed:.1f} s")
+    print(
+        f"keep_hand before the bot: {len(kept)}; {moves} bot moves of {len(replay['actions'])} in {elapsed:.1f} s"
+    )
 
 
 def test_tabula_play_runs_the_bot_function_as_a_plugin(stack, tmp_path):
     """``tabula play --bot examples.bots.starter:choose`` from the repository root."""
-    created = create(stack, [{"kind": "human", "name": "me"}, {"kind": "ai", "level": "easy"}],
-                     options={}, game="anno1503")
+    created = create(
+        stack, [{"kind": "human", "name": "me"}, {"kind": "ai", "level": "easy"}], options={}, game="anno1503"
+    )
     match_id, token = created["match"]["id"], created["tokens"]["0"]
-    lines, elapsed = run([sys.executable, "-m", "tabula_client.cli", "play", match_id, "--token", token,
-                          "--bot", "examples.bots.starter:choose", "--json"], stack, tmp_path, cwd=ROOT,
-                          timeout=CLI_TIMEOUT_S)
+    lines, elapsed = run(
+        [
+            sys.executable,
+            "-m",
+            "tabula_client.cli",
+            "play",
+            match_id,
+            "--token",
+            token,
+            "--bot",
+            "examples.bots.starter:choose",
+            "--json",
+        ],
+        stack,
+        tmp_path,
+        cwd=ROOT,
+        timeout=CLI_TIMEOUT_S,
+    )
     _match, replay = finished_replay(stack, match_id)
     moves = [json.loads(line) for line in lines if json.loads(line).get("kind") == "move"]
     played = [entry["action"] for entry in replay["actions"] if entry["seat"] == 0]

@@ -22,13 +22,23 @@ from .stack import ROOT
 
 class WorkerProcess:
     def __init__(self, tmp_path, redis_url):
-        env = {**os.environ, "REDIS_URL": redis_url, "SWEEP_S": "0.5",
-               "PYTHONUNBUFFERED": "1", "LOGLEVEL": "INFO"}
+        env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "SWEEP_S": "0.5",
+            "PYTHONUNBUFFERED": "1",
+            "LOGLEVEL": "INFO",
+        }
         env.pop("RQ_REDIS_URL", None)
         self.log_path = tmp_path / f"worker-{time.monotonic_ns()}.log"
         with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen([sys.executable, "-m", "service.worker"], cwd=ROOT,
-                                        env=env, stdout=log, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "service.worker"],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
 
     def log(self):
         return self.log_path.read_text(errors="replace")
@@ -77,8 +87,11 @@ def _finishes_a_job(client, log):
     and wait until a worker has run it."""
     queue = Queue("ai", connection=client, serializer=JSONSerializer)
     job = queue.enqueue("service.ai_jobs.play_ai_turn", "no-such-match", 0, result_ttl=60)
-    _wait(lambda: Job.fetch(job.id, connection=client, serializer=JSONSerializer).get_status()
-          == "finished", 20, lambda: f"the job did not run:\n{log()}")
+    _wait(
+        lambda: Job.fetch(job.id, connection=client, serializer=JSONSerializer).get_status() == "finished",
+        20,
+        lambda: f"the job did not run:\n{log()}",
+    )
 
 
 def test_worker_waits_for_redis_at_start_up(spawn_worker):

@@ -68,8 +68,9 @@ def services(app):
 def run_ai_jobs(services, max_jobs=None):
     """Run queued AI jobs in this process until the queue is empty."""
     ai_jobs.bind(services)
-    worker = SimpleWorker([services.queue], connection=services.rq_redis,
-                          serializer=services.queue.serializer)
+    worker = SimpleWorker(
+        [services.queue], connection=services.rq_redis, serializer=services.queue.serializer
+    )
     worker.work(burst=True, max_jobs=max_jobs, logging_level="WARNING")
 
 

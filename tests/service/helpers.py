@@ -38,8 +38,11 @@ def play_random(client, match_id, token, rng):
     listed = client.get(f"/v1/matches/{match_id}/actions", headers=bearer(token)).get_json()
     assert listed["actions"], "play_random called for a seat with nothing to decide"
     action = rng.choice(listed["actions"])
-    return client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
-                       json={"action": action, "version": listed["version"]})
+    return client.post(
+        f"/v1/matches/{match_id}/actions",
+        headers=bearer(token),
+        json={"action": action, "version": listed["version"]},
+    )
 
 
 def new_rng(seed=1):
@@ -52,8 +55,13 @@ def worker_process(**env):
     top of this process's environment, sweeping every second; killed after."""
     root = Path(__file__).resolve().parents[2]
     full_env = {**os.environ, "SWEEP_S": "1", "PYTHONPATH": str(root), "LOGLEVEL": "WARNING", **env}
-    proc = subprocess.Popen([sys.executable, "-m", "service.worker"], cwd=root, env=full_env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service.worker"],
+        cwd=root,
+        env=full_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
         yield proc
     finally:

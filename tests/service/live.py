@@ -23,12 +23,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _child_env(redis_url, extra):
     env = dict(os.environ)
-    env.update({
-        "REDIS_URL": redis_url,
-        "RQ_REDIS_URL": redis_url,
-        "PYTHONPATH": str(ROOT),
-        "PYTHONUNBUFFERED": "1",
-    })
+    env.update(
+        {
+            "REDIS_URL": redis_url,
+            "RQ_REDIS_URL": redis_url,
+            "PYTHONPATH": str(ROOT),
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
     env.update(extra or {})
     return env
 
@@ -54,17 +56,20 @@ class LiveServer:
     def __init__(self, redis_url, env=None, workers=1, threads=8, log=None):
         self.port = free_port()
         self.log_path = log
-        self.env = _child_env(redis_url, {
-            "TABULA_BIND": f"127.0.0.1:{self.port}",
-            "WEB_CONCURRENCY": str(workers),
-            "GUNICORN_THREADS": str(threads),
-            "GUNICORN_ACCESSLOG": "off",
-            "GUNICORN_MAX_REQUESTS": "0",
-            "GUNICORN_LOGLEVEL": "warning",
-            "RATE_LIMIT": "0",
-            "CREATE_RATE_LIMIT": "0",
-            **(env or {}),
-        })
+        self.env = _child_env(
+            redis_url,
+            {
+                "TABULA_BIND": f"127.0.0.1:{self.port}",
+                "WEB_CONCURRENCY": str(workers),
+                "GUNICORN_THREADS": str(threads),
+                "GUNICORN_ACCESSLOG": "off",
+                "GUNICORN_MAX_REQUESTS": "0",
+                "GUNICORN_LOGLEVEL": "warning",
+                "RATE_LIMIT": "0",
+                "CREATE_RATE_LIMIT": "0",
+                **(env or {}),
+            },
+        )
         self.proc = None
         self._log_file = None
 
@@ -73,11 +78,18 @@ class LiveServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout=60):
-        command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
-                   "service:create_app()"]
+        command = [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            str(ROOT / "deploy" / "gunicorn.conf.py"),
+            "service:create_app()",
+        ]
         self._log_file = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
-        self.proc = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=self._log_file,
-                                     stderr=self._log_file)
+        self.proc = subprocess.Popen(
+            command, cwd=ROOT, env=self.env, stdout=self._log_file, stderr=self._log_file
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -132,12 +144,17 @@ class LiveServer:
 def chunked_request(path, body, headers=None, chunk_size=4096):
     """A POST of ``body`` (bytes) with ``Transfer-Encoding: chunked`` and no
     Content-Length, as raw bytes."""
-    lines = [f"POST {path} HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json",
-             "Transfer-Encoding: chunked", "Connection: close"]
+    lines = [
+        f"POST {path} HTTP/1.1",
+        "Host: 127.0.0.1",
+        "Content-Type: application/json",
+        "Transfer-Encoding: chunked",
+        "Connection: close",
+    ]
     lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
     out = ("\r\n".join(lines) + "\r\n\r\n").encode()
     for start in range(0, len(body), chunk_size):
-        chunk = body[start:start + chunk_size]
+        chunk = body[start : start + chunk_size]
         out += f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n"
     return out + b"0\r\n\r\n"
 
@@ -153,8 +170,13 @@ class RqWorker:
 
     def __enter__(self):
         self._log_file = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
-        self.proc = subprocess.Popen([sys.executable, "-m", "service.worker"], cwd=ROOT,
-                                     env=self.env, stdout=self._log_file, stderr=self._log_file)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "service.worker"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self._log_file,
+            stderr=self._log_file,
+        )
         return self
 
     def __exit__(self, *exc):
@@ -171,6 +193,8 @@ QUICK_STOP_ENV = {"GUNICORN_GRACEFUL_TIMEOUT": "2", "STREAM_REMATCH_WAIT_S": "0"
 @contextlib.contextmanager
 def served_with_a_worker(redis_url, logs, env=QUICK_STOP_ENV):
     """gunicorn and one RQ worker on ``redis_url`` (logs in ``logs``); yields the base URL."""
-    with RqWorker(redis_url, log=logs / "worker.log"), \
-            LiveServer(redis_url, log=logs / "gunicorn.log", env=env) as server:
+    with (
+        RqWorker(redis_url, log=logs / "worker.log"),
+        LiveServer(redis_url, log=logs / "gunicorn.log", env=env) as server,
+    ):
         yield server.url

@@ -53,10 +53,28 @@ def test_fields_follow_the_domains():
 
 # --- the quick accept in front of the schemas -------------------------------------
 
+
 def _mutations(action, rng):
     """Variants of a well-formed action: wrong types, out of range, missing or extra keys."""
-    odd_values = [None, True, False, -1, 10**6, 1.0, "", "x", [], [0], [0, 0, 0], [-1, 0],
-                  [0, 99], [True, 0], ["0", 0], {}, 2**70]
+    odd_values = [
+        None,
+        True,
+        False,
+        -1,
+        10**6,
+        1.0,
+        "",
+        "x",
+        [],
+        [0],
+        [0, 0, 0],
+        [-1, 0],
+        [0, 99],
+        [True, 0],
+        ["0", 0],
+        {},
+        2**70,
+    ]
     out = [dict(action, extra=1), {k: v for k, v in action.items() if k != "type"}]
     for key in action:
         out.append({k: v for k, v in action.items() if k != key})

@@ -52,7 +52,8 @@ def test_well_formed_but_illegal_action_names_the_rule(client):
     match_id, _, token, _ = _start(client)
     legal = _listed(client, match_id, token)["actions"]
     candidates = [{"type": "develop", "slot": s} for s in range(1, 8)] + [
-        {"type": "buy", "commodity": c} for c in ("stone", "wood", "tool", "cloth", "spice", "tobacco")]
+        {"type": "buy", "commodity": c} for c in ("stone", "wood", "tool", "cloth", "spice", "tobacco")
+    ]
     illegal = next(a for a in candidates if a not in legal)
     response = _post(client, match_id, token, {"action": illegal})
     assert _error(response) == (409, "illegal_action")

@@ -16,8 +16,9 @@ def _human_vs_ai(client, services, human_first=True):
     Matches made while searching a seed are deleted with their AI jobs.
     """
     for seed in range(1, 50):
-        created = create(client, seats=[{"kind": "human", "name": "H"}, {"kind": "ai", "level": "random"}],
-                         seed=seed)
+        created = create(
+            client, seats=[{"kind": "human", "name": "H"}, {"kind": "ai", "level": "random"}], seed=seed
+        )
         if (created["match"]["to_act"] == [0]) == human_first:
             services.queue.empty()
             doc = services.store.load(created["match"]["id"]).doc
@@ -95,8 +96,13 @@ def test_resigned_match_is_played_out_by_ai_and_replays(client, services):
     assert 0 not in result["winners"]
     rep = client.get(f"/v1/matches/{match_id}/replay").get_json()
     game = engine.get_game(rep["game"])
-    state, _ = replay(game, len(rep["seats"]), rep["options"], rep["seed"],
-                      [(a["seat"], a["action"]) for a in rep["actions"]])
+    state, _ = replay(
+        game,
+        len(rep["seats"]),
+        rep["options"],
+        rep["seed"],
+        [(a["seat"], a["action"]) for a in rep["actions"]],
+    )
     outcome = game.outcome(state)
     assert outcome["winners"] == result["engine_winners"]
     assert outcome["scores"] == result["scores"]
@@ -111,8 +117,9 @@ def test_failed_job_is_replaced_once_the_decision_stalls(redis_server):
     client = app.test_client()
     created = _human_vs_ai(client, services, human_first=False)
     match_id = created["match"]["id"]
-    job = Job.fetch(ai.job_id(match_id, 0), connection=services.rq_redis,
-                    serializer=services.queue.serializer)
+    job = Job.fetch(
+        ai.job_id(match_id, 0), connection=services.rq_redis, serializer=services.queue.serializer
+    )
     services.queue.remove(job)
     job.set_status("failed")  # as if the worker crashed while playing it
     assert services.queue.count == 0

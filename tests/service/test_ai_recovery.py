@@ -36,8 +36,9 @@ def _applied_once(services, match_id):
 def test_a_second_job_for_one_decision_does_nothing(stall_app):
     services, client = _stall(stall_app)
     match_id, version = _ai_to_move(services, client)
-    services.queue.enqueue("service.ai_jobs.play_ai_turn", match_id, version, job_id="second-job",
-                           result_ttl=600)
+    services.queue.enqueue(
+        "service.ai_jobs.play_ai_turn", match_id, version, job_id="second-job", result_ttl=600
+    )
     assert services.queue.count == 2  # the scheduled job, then the duplicate
 
     run_ai_jobs(services)
@@ -77,8 +78,9 @@ def test_a_job_marked_queued_but_out_of_the_queue_is_replaced(stall_app):
     services, client = _stall(stall_app)
     match_id, version = _ai_to_move(services, client)
     services.rq_redis.lrem(services.queue.key, 0, ai.job_id(match_id, version))
-    job = Job.fetch(ai.job_id(match_id, version), connection=services.rq_redis,
-                    serializer=services.queue.serializer)
+    job = Job.fetch(
+        ai.job_id(match_id, version), connection=services.rq_redis, serializer=services.queue.serializer
+    )
     assert job.get_status() == JobStatus.QUEUED and services.queue.count == 0
     time.sleep(0.01)
 

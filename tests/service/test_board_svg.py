@@ -25,8 +25,7 @@ def _board(client, match_id, token=None, **headers):
 
 def _finished_match(client):
     """A 2-seat Anno 1452 match to its earliest end, random moves through the API."""
-    created = create(client, game="anno1452", seed=11,
-                     options={"scenario": "ottokar_a", "end_year": 1314})
+    created = create(client, game="anno1452", seed=11, options={"scenario": "ottokar_a", "end_year": 1314})
     match_id, tokens = created["match"]["id"], created["tokens"]
     rng = new_rng(3)
     for _ in range(5000):
@@ -61,7 +60,7 @@ def test_etag_by_version_and_304(client):
     assert first.headers["ETag"] == f'"{created["match"]["version"]}"'
 
     unchanged = _board(client, match_id, tokens["0"], **{"If-None-Match": first.headers["ETag"]})
-    weak = _board(client, match_id, tokens["0"], **{"If-None-Match": f'W/{first.headers["ETag"]}'})
+    weak = _board(client, match_id, tokens["0"], **{"If-None-Match": f"W/{first.headers['ETag']}"})
     anything = _board(client, match_id, tokens["0"], **{"If-None-Match": "*"})
     other = _board(client, match_id, tokens["0"], **{"If-None-Match": '"999", "0.1"'})
     assert unchanged.status_code == weak.status_code == anything.status_code == 304
@@ -108,8 +107,9 @@ def test_a_finished_match_steps_through_its_replay(client):
     assert set_up.get_data(as_text=True) == board_svg(expected, None)
     assert last.get_data() == now.get_data()  # every action re-run: the final position
     assert set_up.headers["ETag"] != last.headers["ETag"]
-    cached = client.get(f"/v1/matches/{match_id}/board.svg?step=0",
-                        headers={"If-None-Match": set_up.headers["ETag"]})
+    cached = client.get(
+        f"/v1/matches/{match_id}/board.svg?step=0", headers={"If-None-Match": set_up.headers["ETag"]}
+    )
     assert cached.status_code == 304
     assert _board(client, match_id, tokens["0"]).status_code == 200
 

@@ -30,8 +30,9 @@ def test_sixteen_identical_posts_one_wins(app, client):
     token = created["tokens"][str(seat)]
     listed = client.get(f"/v1/matches/{match['id']}/actions", headers=bearer(token)).get_json()
     body = {"action": listed["actions"][0], "version": listed["version"]}
-    responses = _race(app, 16, lambda c: c.post(
-        f"/v1/matches/{match['id']}/actions", headers=bearer(token), json=body))
+    responses = _race(
+        app, 16, lambda c: c.post(f"/v1/matches/{match['id']}/actions", headers=bearer(token), json=body)
+    )
     codes = sorted(r.status_code for r in responses)
     assert codes == [200] + [409] * 15
     assert {r.get_json()["error"] for r in responses if r.status_code == 409} == {"version_conflict"}
@@ -60,8 +61,9 @@ def test_concurrent_retries_with_one_idempotency_key_apply_once(app, client):
     listed = client.get(f"/v1/matches/{match['id']}/actions", headers=bearer(token)).get_json()
     body = {"action": listed["actions"][0]}
     headers = {**bearer(token), "Idempotency-Key": "same-key"}
-    responses = _race(app, 8, lambda c: c.post(
-        f"/v1/matches/{match['id']}/actions", headers=headers, json=body))
+    responses = _race(
+        app, 8, lambda c: c.post(f"/v1/matches/{match['id']}/actions", headers=headers, json=body)
+    )
     assert {r.status_code for r in responses} == {200}
     assert len({r.get_data() for r in responses}) == 1
     assert client.get(f"/v1/matches/{match['id']}").get_json()["version"] == 1

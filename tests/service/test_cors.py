@@ -24,8 +24,13 @@ def cors_app(redis_server):
 
 def _paths(app):
     """Every route of the app, with a made-up id in its parameters."""
-    return sorted({rule.rule.replace("<match_id>", "m1").replace("<game_id>", "anno1503")
-                   for rule in app.url_map.iter_rules() if rule.endpoint != "static"})
+    return sorted(
+        {
+            rule.rule.replace("<match_id>", "m1").replace("<game_id>", "anno1503")
+            for rule in app.url_map.iter_rules()
+            if rule.endpoint != "static"
+        }
+    )
 
 
 def test_preflight_works_for_every_route(cors_app):
@@ -33,9 +38,14 @@ def test_preflight_works_for_every_route(cors_app):
     paths = _paths(cors_app)
     assert "/v1/matches/m1/actions" in paths and "/v1/matches" in paths
     for path in paths:
-        response = client.options(path, headers={
-            "Origin": ORIGIN, "Access-Control-Request-Method": "POST",
-            "Access-Control-Request-Headers": REQUEST_HEADERS})
+        response = client.options(
+            path,
+            headers={
+                "Origin": ORIGIN,
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": REQUEST_HEADERS,
+            },
+        )
         assert response.status_code == 200, path
         assert response.headers["Access-Control-Allow-Origin"] == "*", path
         allowed = response.headers["Access-Control-Allow-Headers"].lower()
@@ -49,9 +59,11 @@ def test_responses_and_errors_carry_the_headers(cors_app):
     client = cors_app.test_client()
     created = create(client, seats=humans(2))
     match_id = created["match"]["id"]
-    for response in (client.get(f"/v1/matches/{match_id}", headers={"Origin": ORIGIN}),
-                     client.get("/v1/matches/nope", headers={"Origin": ORIGIN}),
-                     client.post("/v1/matches", data="x", headers={"Origin": ORIGIN})):
+    for response in (
+        client.get(f"/v1/matches/{match_id}", headers={"Origin": ORIGIN}),
+        client.get("/v1/matches/nope", headers={"Origin": ORIGIN}),
+        client.post("/v1/matches", data="x", headers={"Origin": ORIGIN}),
+    ):
         assert response.headers["Access-Control-Allow-Origin"] == "*"
         exposed = response.headers["Access-Control-Expose-Headers"]
         assert "ETag" in exposed and "X-Pagination" in exposed and "Retry-After" in exposed
@@ -67,8 +79,11 @@ def test_the_move_lane_answers_with_the_same_headers_as_flask(cors_app, monkeypa
     seat = match["to_act"][0]
     token = created["tokens"][str(seat)]
     path = f"/v1/matches/{match['id']}/actions"
-    action = (client.get(path, headers=bearer(token)).get_json()["actions"][0] if legal
-              else {"type": "no_such_action"})
+    action = (
+        client.get(path, headers=bearer(token)).get_json()["actions"][0]
+        if legal
+        else {"type": "no_such_action"}
+    )
     headers = {**bearer(token), "Origin": ORIGIN}
     seen = []
     real = move_lane.plain_move

@@ -22,7 +22,9 @@ from .test_ai_jobs import _human_vs_ai
 def _count_reads(services, monkeypatch):
     reads = []
     load_doc = services.store.load_doc
-    monkeypatch.setattr(services.store, "load_doc", lambda match_id: reads.append(match_id) or load_doc(match_id))
+    monkeypatch.setattr(
+        services.store, "load_doc", lambda match_id: reads.append(match_id) or load_doc(match_id)
+    )
     return reads
 
 
@@ -90,8 +92,11 @@ def test_backfill_puts_older_active_matches_in_the_index_once(stall_app):
 
 def _started_by(services, match_id, worker_name):
     doc = services.store.load_doc(match_id)
-    job = Job.fetch(ai.job_id(match_id, doc["version"]), connection=services.rq_redis,
-                    serializer=services.queue.serializer)
+    job = Job.fetch(
+        ai.job_id(match_id, doc["version"]),
+        connection=services.rq_redis,
+        serializer=services.queue.serializer,
+    )
     job.worker_name = worker_name
     job.set_status(JobStatus.STARTED)
     job.save()

@@ -16,8 +16,11 @@ from .helpers import bearer
 
 
 def _create(client, **extra):
-    body = {"game": "anno1503", "seats": [{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "random"}],
-            **extra}
+    body = {
+        "game": "anno1503",
+        "seats": [{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "random"}],
+        **extra,
+    }
     response = client.post("/v1/matches", json=body)
     assert response.status_code == 201, response.get_json()
     return response.get_json()
@@ -50,9 +53,10 @@ def test_reproducible_dice_are_asked_for_and_shown(client):
 
 
 def test_reproducible_dice_need_a_seed(client):
-    response = client.post("/v1/matches", json={
-        "game": "anno1503", "dice": "reproducible",
-        "seats": [{"kind": "human"}, {"kind": "human"}]})
+    response = client.post(
+        "/v1/matches",
+        json={"game": "anno1503", "dice": "reproducible", "seats": [{"kind": "human"}, {"kind": "human"}]},
+    )
     assert response.status_code == 422
     assert "seed" in response.get_json()["details"]["fields"]
     assert client.get("/v1/matches").get_json() == []
@@ -62,17 +66,25 @@ def test_a_server_may_forbid_reproducible_dice(redis_server):
     from .conftest import make_app
 
     client = make_app(redis_server.url, ALLOW_REPRODUCIBLE_DICE=0).test_client()
-    response = client.post("/v1/matches", json={
-        "game": "anno1503", "dice": "reproducible", "seed": 1,
-        "seats": [{"kind": "human"}, {"kind": "human"}]})
+    response = client.post(
+        "/v1/matches",
+        json={
+            "game": "anno1503",
+            "dice": "reproducible",
+            "seed": 1,
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+        },
+    )
     assert response.status_code == 422
     assert "dice" in response.get_json()["details"]["fields"]
     assert _create(client, seed=1)["match"]["dice"] == "fair"
 
 
 def test_unknown_dice_mode_is_refused(client):
-    response = client.post("/v1/matches", json={
-        "game": "anno1503", "dice": "loaded", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    response = client.post(
+        "/v1/matches",
+        json={"game": "anno1503", "dice": "loaded", "seats": [{"kind": "human"}, {"kind": "human"}]},
+    )
     assert response.status_code == 422
 
 
@@ -94,8 +106,13 @@ def test_fair_replay_reveals_what_verifies_and_reruns_it(client, services, ai_ru
     # The engine seed is derived from the secret, with the standard library alone.
     assert rep["seed"] == dice.engine_seed(rep["proof"]["server_secret"], client_seed)
     game = engine.get_game(rep["game"])
-    state, _ = replay(game, len(rep["seats"]), rep["options"], rep["seed"],
-                      [(a["seat"], a["action"]) for a in rep["actions"]])
+    state, _ = replay(
+        game,
+        len(rep["seats"]),
+        rep["options"],
+        rep["seed"],
+        [(a["seat"], a["action"]) for a in rep["actions"]],
+    )
     assert game.outcome(state)["winners"] == rep["result"]["engine_winners"]
     # A changed secret, seed or commitment does not verify.
     assert not dice.verify({**rep, "seed": rep["seed"] ^ 1})
@@ -107,4 +124,4 @@ def test_engine_seed_mixes_the_client_seed():
     secret = dice.new_secret()
     seeds = {dice.engine_seed(secret, s) for s in (None, 0, 1, 2)}
     assert len(seeds) == 4
-    assert all(0 <= s < 2 ** 63 for s in seeds)
+    assert all(0 <= s < 2**63 for s in seeds)

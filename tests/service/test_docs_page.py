@@ -27,23 +27,34 @@ def test_the_page_is_swagger_ui_on_local_files_and_the_spec(client):
     assert "SwaggerUIBundle(" in page
     assert 'url: "/openapi.json"' in page
     assert not re.search(r"https?://", page), "the page must not name another host"
-    assert sorted(_assets(page)) == sorted({
-        "/docs/assets/swagger-ui.css", "/docs/assets/swagger-ui-bundle.js",
-        "/docs/assets/swagger-ui-standalone-preset.js"})
+    assert sorted(_assets(page)) == sorted(
+        {
+            "/docs/assets/swagger-ui.css",
+            "/docs/assets/swagger-ui-bundle.js",
+            "/docs/assets/swagger-ui-standalone-preset.js",
+        }
+    )
 
 
 def test_each_asset_answers_with_its_content_type(client):
     for path in _assets(client.get("/docs").get_data(as_text=True)):
         response = client.get(path)
         assert response.status_code == 200, path
-        assert response.mimetype == CONTENT_TYPES[path[path.rindex("."):]], path
+        assert response.mimetype == CONTENT_TYPES[path[path.rindex(".") :]], path
         assert len(response.get_data()) > 1000, path
 
 
-@pytest.mark.parametrize("path", [
-    "/docs/assets/../../__init__.py", "/docs/assets/..%2F__init__.py",
-    "/docs/assets/%2e%2e/__init__.py", "/docs/assets/index.css",
-    "/docs/assets/swagger-ui.js", "/docs/assets/no-such-file.js"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/docs/assets/../../__init__.py",
+        "/docs/assets/..%2F__init__.py",
+        "/docs/assets/%2e%2e/__init__.py",
+        "/docs/assets/index.css",
+        "/docs/assets/swagger-ui.js",
+        "/docs/assets/no-such-file.js",
+    ],
+)
 def test_traversal_and_other_files_are_404(client, path):
     assert client.get(path).status_code == 404
 

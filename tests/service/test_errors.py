@@ -27,20 +27,24 @@ def test_wrong_method_keeps_allow_header(client):
     assert "GET" in response.headers["Allow"]
 
 
-@pytest.mark.parametrize("data, content_type", [
-    ("{not json", "application/json"),
-    ("[1, 2]", "application/json"),
-    ('"a string"', "application/json"),
-    ("game=anno1503", "application/x-www-form-urlencoded"),
-    ('{"a": ' * 3000, "application/json"),  # nested beyond json.loads' recursion limit
-])
+@pytest.mark.parametrize(
+    "data, content_type",
+    [
+        ("{not json", "application/json"),
+        ("[1, 2]", "application/json"),
+        ('"a string"', "application/json"),
+        ("game=anno1503", "application/x-www-form-urlencoded"),
+        ('{"a": ' * 3000, "application/json"),  # nested beyond json.loads' recursion limit
+    ],
+)
 def test_body_not_a_json_object_is_400(client, data, content_type):
     assert_error(client.post("/v1/matches", data=data, content_type=content_type), 400, "bad_request")
 
 
 def test_schema_failure_is_422_with_field_details(client):
-    body = assert_error(client.post("/v1/matches", json={"game": "anno1503", "seats": "x"}),
-                        422, "validation_error")
+    body = assert_error(
+        client.post("/v1/matches", json={"game": "anno1503", "seats": "x"}), 422, "validation_error"
+    )
     assert "seats" in body["details"]["fields"]["json"]
     body = assert_error(client.get("/v1/matches?status=bogus"), 422, "validation_error")
     assert "status" in body["details"]["fields"]["query"]

@@ -45,8 +45,11 @@ def _play(client, match_id, token, rng, deadline):
             continue
         listed = client.get(f"/v1/matches/{match_id}/actions", headers=bearer(token)).get_json()
         action = rng.choice(listed["actions"])
-        response = client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
-                               json={"action": action, "version": listed["version"]})
+        response = client.post(
+            f"/v1/matches/{match_id}/actions",
+            headers=bearer(token),
+            json={"action": action, "version": listed["version"]},
+        )
         assert response.status_code == 200, response.get_json()
         human_moves += 1
 
@@ -55,10 +58,16 @@ def test_random_human_against_three_ai_workers(client, worker):
     seed, expected, count = short_match_seed("anno1503", LEVELS, CANDIDATE_SEEDS, 3000)
     deadline = time.monotonic() + 90
     _wait_for_ready(client, deadline)
-    created = client.post("/v1/matches", json={
-        "game": "anno1503", "seed": seed, "dice": "reproducible",
-        "seats": [{"kind": "human", "name": "Rand"}] + [{"kind": "ai", "level": lvl} for lvl in LEVELS[1:]],
-    }).get_json()
+    created = client.post(
+        "/v1/matches",
+        json={
+            "game": "anno1503",
+            "seed": seed,
+            "dice": "reproducible",
+            "seats": [{"kind": "human", "name": "Rand"}]
+            + [{"kind": "ai", "level": lvl} for lvl in LEVELS[1:]],
+        },
+    ).get_json()
     match_id, token = created["match"]["id"], created["tokens"]["0"]
 
     final, human_moves = _play(client, match_id, token, random.Random(seed), deadline)
@@ -67,8 +76,9 @@ def test_random_human_against_three_ai_workers(client, worker):
     assert final["version"] == count
     assert final["result"]["winners"] == expected["winners"]
     assert final["result"]["scores"] == expected["scores"]
-    post = client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
-                       json={"action": {"type": "end_turn"}})
+    post = client.post(
+        f"/v1/matches/{match_id}/actions", headers=bearer(token), json={"action": {"type": "end_turn"}}
+    )
     assert post.status_code == 409 and post.get_json()["error"] == "game_over"
     resign = client.post(f"/v1/matches/{match_id}/resign", headers=bearer(token))
     assert resign.status_code == 409 and resign.get_json()["error"] == "game_over"

@@ -43,7 +43,8 @@ def _spec():
 def validator(component):
     spec = _spec()
     return jsonschema_rs.Draft202012Validator(
-        {"$ref": f"#/components/schemas/{component}", "components": spec["components"]})
+        {"$ref": f"#/components/schemas/{component}", "components": spec["components"]}
+    )
 
 
 def check(component, instance, where):
@@ -97,8 +98,11 @@ def _check_events(game, events, seats, version, where, seen):
 @cache
 def _other_games_unions(game_id, event_type):
     """The other games' event unions that list ``event_type`` too."""
-    return tuple(camel(g) + "Event" for g in GAMES
-                 if g != game_id and event_type in _union_types(g) - set(SERVICE_EVENTS))
+    return tuple(
+        camel(g) + "Event"
+        for g in GAMES
+        if g != game_id and event_type in _union_types(g) - set(SERVICE_EVENTS)
+    )
 
 
 def pick_action(rng, actions):
@@ -112,8 +116,11 @@ def pick_action(rng, actions):
     return rng.choice([action for action in actions if action["type"] == chosen])
 
 
-@pytest.mark.parametrize(("game_id", "seats", "options"), CASES,
-                         ids=[f"{g}-{n}-{'-'.join(map(str, o.values()))}" for g, n, o in CASES])
+@pytest.mark.parametrize(
+    ("game_id", "seats", "options"),
+    CASES,
+    ids=[f"{g}-{n}-{'-'.join(map(str, o.values()))}" for g, n, o in CASES],
+)
 def test_views_and_events_of_seeded_matches_match_the_spec(game_id, seats, options):
     game = engine.get_game(game_id)
     seed = zlib.crc32(repr((game_id, seats, options)).encode()) % 10_000
@@ -136,8 +143,10 @@ def test_views_and_events_of_seeded_matches_match_the_spec(game_id, seats, optio
 
 # `event(events, "x", ...)`, `event(events, "x" if ... else "y", ...)`,
 # `_draft_event(events, seat, "x", ...)`, `{"type": "x", "seat": ...}`.
-_ENGINE_EVENT = re.compile(r'\w*event\(\s*\w+,(?:\s*\w+,)?\s*"(\w+)"(?:\s+if\s[^,]+?\selse\s+"(\w+)")?'
-                           r'|"type":\s*"(\w+)",\s*"seat"')
+_ENGINE_EVENT = re.compile(
+    r'\w*event\(\s*\w+,(?:\s*\w+,)?\s*"(\w+)"(?:\s+if\s[^,]+?\selse\s+"(\w+)")?'
+    r'|"type":\s*"(\w+)",\s*"seat"'
+)
 _SERVICE_EVENT = re.compile(r'new_event\([^,]+,[^,]+,\s*"(\w+)"')
 
 
@@ -177,7 +186,8 @@ def test_match_view_and_event_are_the_games_unions():
     assert view["discriminator"]["propertyName"] == "game"
     assert set(view["discriminator"]["mapping"]) == set(GAMES)
     assert [r["$ref"].rsplit("/", 1)[1] for r in schemas["Event"]["anyOf"]] == [
-        camel(g) + "Event" for g in GAMES]
+        camel(g) + "Event" for g in GAMES
+    ]
     for game_id in GAMES:
         union = schemas[camel(game_id) + "Event"]
         for ref in union["oneOf"]:
@@ -230,7 +240,6 @@ def test_option_sets_cover_every_choice_of_every_option():
         assert seat_counts == set(range(game.min_players, game.max_players + 1))
 
 
-
 def test_a_component_name_already_used_differently_is_refused():
     # The actions' enums share the spec's namespace (`Anno1503Commodity`):
     # the same name with the same meaning is shared, a different one is an error.
@@ -265,9 +274,28 @@ def test_no_union_offers_a_bare_const():
         assert not any("const" in alternative for alternative in union), union
 
 
-_KEYWORDS = {"type", "enum", "const", "properties", "required", "additionalProperties", "items",
-             "prefixItems", "minItems", "maxItems", "minimum", "maximum", "description",
-             "anyOf", "oneOf", "discriminator", "propertyNames", "pattern", "minProperties", "$ref"}
+_KEYWORDS = {
+    "type",
+    "enum",
+    "const",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "prefixItems",
+    "minItems",
+    "maxItems",
+    "minimum",
+    "maximum",
+    "description",
+    "anyOf",
+    "oneOf",
+    "discriminator",
+    "propertyNames",
+    "pattern",
+    "minProperties",
+    "$ref",
+}
 
 
 def _unknown_keywords(node, where):

@@ -29,8 +29,7 @@ def _error(response, status, code):
 
 
 def _post_raw(client, url, text, headers=None):
-    return client.post(url, data=text.encode(), content_type="application/json",
-                       headers=headers or {})
+    return client.post(url, data=text.encode(), content_type="application/json", headers=headers or {})
 
 
 def _lobby_total(client):
@@ -52,8 +51,7 @@ def _flask_only(patch):
 
 def test_a_lone_surrogate_in_a_seat_name_is_422_on_create(client):
     before = _lobby_total(client)
-    text = ('{"game": "anno1503", "seats": [{"kind": "human", "name": "A' + LONE + '"}, '
-            '{"kind": "human"}]}')
+    text = '{"game": "anno1503", "seats": [{"kind": "human", "name": "A' + LONE + '"}, {"kind": "human"}]}'
     body = _error(_post_raw(client, "/v1/matches", text), 422, "validation_error")
     assert list(body["details"]["fields"]["json"]["seats"]["0"]) == ["name"]
     assert "\\ud800" in body["details"]["fields"]["json"]["seats"]["0"]["name"][0]
@@ -71,14 +69,20 @@ def test_a_lone_surrogate_in_a_join_name_is_422_and_the_seat_stays_open(client):
     assert after["seats"][1]["kind"] == "open"
 
 
-@pytest.mark.parametrize(("text", "path"), [
-    ('{"game": "anno1503", "options": {"expansion": "\\udc00"}, "seats": []}',
-     ["options", "expansion"]),
-    ('{"game": "anno1503", "seats": [], "options": {"a": [{"b": ["ok", "' + LONE + '"]}]}}',
-     ["options", "a", "0", "b", "1"]),
-    ('{"game": "anno1503", "seats": [], "options": {"' + LONE + '": 1}}',
-     ["options", "\\ud800"]),  # a key: named by its JSON escape
-])
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ('{"game": "anno1503", "options": {"expansion": "\\udc00"}, "seats": []}', ["options", "expansion"]),
+        (
+            '{"game": "anno1503", "seats": [], "options": {"a": [{"b": ["ok", "' + LONE + '"]}]}}',
+            ["options", "a", "0", "b", "1"],
+        ),
+        (
+            '{"game": "anno1503", "seats": [], "options": {"' + LONE + '": 1}}',
+            ["options", "\\ud800"],
+        ),  # a key: named by its JSON escape
+    ],
+)
 def test_the_422_names_the_field_path_anywhere_in_the_body(client, text, path):
     body = _error(_post_raw(client, "/v1/matches", text), 422, "validation_error")
     node = body["details"]["fields"]["json"]
@@ -88,18 +92,23 @@ def test_the_422_names_the_field_path_anywhere_in_the_body(client, text, path):
 
 
 def test_surrogate_pairs_and_escaped_backslashes_are_fine(client):
-    text = ('{"game": "anno1503", "seats": [{"kind": "human", "name": "\\ud83d\\ude00"}, '
-            '{"kind": "human", "name": "\\\\ud800"}]}')
+    text = (
+        '{"game": "anno1503", "seats": [{"kind": "human", "name": "\\ud83d\\ude00"}, '
+        '{"kind": "human", "name": "\\\\ud800"}]}'
+    )
     response = _post_raw(client, "/v1/matches", text)
     assert response.status_code == 201, response.get_json()
     names = [seat["name"] for seat in response.get_json()["match"]["seats"]]
     assert names == ["\U0001f600", "\\ud800"]
 
 
-@pytest.mark.parametrize("text", [
-    '{"action": {"type": "' + LONE + '"}}',
-    '{"action": {"type": "pass", "' + LONE + '": 1}, "version": 0}',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"action": {"type": "' + LONE + '"}}',
+        '{"action": {"type": "pass", "' + LONE + '": 1}, "version": 0}',
+    ],
+)
 def test_a_lone_surrogate_in_a_move_is_refused_alike_by_both_lanes(client, monkeypatch, text):
     created = create(client)
     match = created["match"]
@@ -127,9 +136,14 @@ def test_the_lane_hands_a_surrogate_body_to_flask(monkeypatch):
 
     monkeypatch.setattr(move_lane, "plain_move", spy)
     raw = ('{"action": {"type": "' + LONE + '"}}').encode()
-    environ = {"REQUEST_METHOD": "POST", "PATH_INFO": "/v1/matches/abc/actions",
-               "CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(raw)),
-               "HTTP_AUTHORIZATION": "Bearer t", "wsgi.input": io.BytesIO(raw)}
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "PATH_INFO": "/v1/matches/abc/actions",
+        "CONTENT_TYPE": "application/json",
+        "CONTENT_LENGTH": str(len(raw)),
+        "HTTP_AUTHORIZATION": "Bearer t",
+        "wsgi.input": io.BytesIO(raw),
+    }
     assert move_lane.plain_move(environ, 65536) is None
     assert environ["wsgi.input"].read() == raw  # handed on whole
 
@@ -137,24 +151,32 @@ def test_the_lane_hands_a_surrogate_body_to_flask(monkeypatch):
 def test_one_parser_for_checks_webargs_and_the_lane():
     assert bodies.json_object(b'{"a": [1.0, 2.5, 1e2, -0.0]}') == {"a": [1, 2.5, 100, 0]}
     assert type(bodies.json_object(b'{"a": 1e30}')["a"]) is float  # huge: stays a float
-    for raw in (b'{"a": NaN}', b'{"a": Infinity}', b'\xef\xbb\xbf{}', b'[1]', b'{"a": "\xff"}'):
+    for raw in (b'{"a": NaN}', b'{"a": Infinity}', b"\xef\xbb\xbf{}", b"[1]", b'{"a": "\xff"}'):
         with pytest.raises(bodies.ApiError) as refused:
             bodies.json_object(raw)
         assert refused.value.status == 400
     with pytest.raises(bodies.ApiError) as refused:
         bodies.json_object(b'{"a": {"b": "\\udfff"}}')
     assert refused.value.status == 422
-    assert refused.value.details == {"fields": {"json": {"a": {"b": [
-        "not valid Unicode: lone surrogate \\udfff"]}}}}
+    assert refused.value.details == {
+        "fields": {"json": {"a": {"b": ["not valid Unicode: lone surrogate \\udfff"]}}}
+    }
 
 
 # --- integers as JSON Schema reads them ---------------------------------------
 
 
 def test_whole_numbers_written_with_a_fraction_are_integers(client, monkeypatch):
-    created = client.post("/v1/matches", json={
-        "game": "anno1503", "seed": 5.0, "dice": "reproducible", "turn_timeout_s": 6e1,
-        "seats": [{"kind": "human"}, {"kind": "open"}]})
+    created = client.post(
+        "/v1/matches",
+        json={
+            "game": "anno1503",
+            "seed": 5.0,
+            "dice": "reproducible",
+            "turn_timeout_s": 6e1,
+            "seats": [{"kind": "human"}, {"kind": "open"}],
+        },
+    )
     assert created.status_code == 201, created.get_json()
     match = created.get_json()["match"]
     assert match["turn_timeout_s"] == 60
@@ -181,9 +203,11 @@ def test_a_malformed_action_is_422_even_with_a_stale_if_match(client):
     created = create(client)
     match = created["match"]
     token = created["tokens"][str(match["to_act"][0])]
-    response = client.post(f"/v1/matches/{match['id']}/actions",
-                           json={"action": {"type": "discard_card"}},
-                           headers={**bearer(token), "If-Match": '"999"'})
+    response = client.post(
+        f"/v1/matches/{match['id']}/actions",
+        json={"action": {"type": "discard_card"}},
+        headers={**bearer(token), "If-Match": '"999"'},
+    )
     _error(response, 422, "validation_error")
 
 
@@ -194,8 +218,9 @@ def test_an_action_of_another_game_is_409_other_game_action(client):
     created = create(client)  # an Anno 1503 match
     match = created["match"]
     token = created["tokens"][str(match["to_act"][0])]
-    response = client.post(f"/v1/matches/{match['id']}/actions", json={"action": foreign},
-                           headers=bearer(token))
+    response = client.post(
+        f"/v1/matches/{match['id']}/actions", json={"action": foreign}, headers=bearer(token)
+    )
     body = _error(response, 409, "illegal_action")
     assert body["details"]["reason"] == "other_game_action"
     assert client.get(f"/v1/matches/{match['id']}").get_json()["version"] == match["version"]
@@ -206,8 +231,9 @@ def test_an_action_of_another_game_is_409_other_game_action(client):
 
 def test_an_open_seat_with_a_level_is_422_and_an_ai_seat_takes_one(client):
     seats = [{"kind": "human"}, {"kind": "open", "level": "easy"}]
-    body = _error(client.post("/v1/matches", json={"game": "anno1503", "seats": seats}),
-                  422, "validation_error")
+    body = _error(
+        client.post("/v1/matches", json={"game": "anno1503", "seats": seats}), 422, "validation_error"
+    )
     assert body["details"]["fields"]["json"]["seats"]["1"] == {"level": ["Unknown field."]}
     seats = [{"kind": "human"}, {"kind": "ai", "level": "easy", "name": "Bot"}]
     assert client.post("/v1/matches", json={"game": "anno1503", "seats": seats}).status_code == 201
@@ -225,12 +251,15 @@ def test_join_seat_maximum_is_the_most_seats_of_any_game(client):
 # --- 2. pages past the end -------------------------------------------------------
 
 
-@pytest.mark.parametrize("query", [
-    "page=9223372036854775807",
-    "page=9223372036854775808&page_size=100",
-    f"page={10 ** 40}&status=waiting&game=anno1503",
-    "page=3",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "page=9223372036854775807",
+        "page=9223372036854775808&page_size=100",
+        f"page={10**40}&status=waiting&game=anno1503",
+        "page=3",
+    ],
+)
 def test_a_page_past_the_end_is_an_empty_200(client, query):
     create(client)
     response = client.get(f"/v1/matches?{query}")
@@ -249,8 +278,7 @@ def test_lobby_page_never_sends_redis_an_out_of_range_index(services):
 
 
 def _chunked_environ(body):
-    return {"REQUEST_METHOD": "POST", "HTTP_TRANSFER_ENCODING": "chunked",
-            "wsgi.input": io.BytesIO(body)}
+    return {"REQUEST_METHOD": "POST", "HTTP_TRANSFER_ENCODING": "chunked", "wsgi.input": io.BytesIO(body)}
 
 
 def test_a_chunked_body_within_the_limit_gets_its_length():

@@ -60,8 +60,11 @@ def test_views_and_events_hide_what_the_viewer_could_not_see(client, services):
         seat = match["to_act"][0]
         token = tokens[str(seat)]
         listed = client.get(f"/v1/matches/{match_id}/actions", headers=bearer(token)).get_json()
-        response = client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
-                               json={"action": _choose(rng, listed["actions"])})
+        response = client.post(
+            f"/v1/matches/{match_id}/actions",
+            headers=bearer(token),
+            json={"action": _choose(rng, listed["actions"])},
+        )
         assert response.status_code == 200
         posted = response.get_json()
         found = sum(e["type"] == "tile_discovered" for e in posted["events"])
@@ -82,8 +85,9 @@ def test_views_and_events_hide_what_the_viewer_could_not_see(client, services):
         headers = bearer(tokens[str(viewer)]) if viewer is not None else {}
         after, events = 0, []
         while True:
-            page = client.get(f"/v1/matches/{match_id}/events?after={after}&limit=1000",
-                              headers=headers).get_json()
+            page = client.get(
+                f"/v1/matches/{match_id}/events?after={after}&limit=1000", headers=headers
+            ).get_json()
             events += page["events"]
             after = page["last_seq"]
             if not page["more"]:

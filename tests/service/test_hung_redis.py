@@ -27,6 +27,7 @@ MARGIN_S = 0.6
 def hung():
     """A private redis-server, and a context manager that stops it for a while."""
     with RedisProcess() as server:
+
         @contextmanager
         def stopped():
             os.kill(server.proc.pid, signal.SIGSTOP)
@@ -34,6 +35,7 @@ def hung():
                 yield
             finally:
                 os.kill(server.proc.pid, signal.SIGCONT)
+
         yield server, stopped
 
 

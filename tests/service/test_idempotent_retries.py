@@ -106,8 +106,9 @@ def test_a_move_retried_after_its_token_was_revoked_gets_the_first_answer(client
     # Another body with that key is still refused; a new key meets the revoked token.
     other = client.post(f"/v1/matches/{match_id}/actions", headers=headers, json={**body, "version": 99})
     assert other.status_code == 422
-    fresh = client.post(f"/v1/matches/{match_id}/actions",
-                        headers={**bearer(token), "Idempotency-Key": "move-2"}, json=body)
+    fresh = client.post(
+        f"/v1/matches/{match_id}/actions", headers={**bearer(token), "Idempotency-Key": "move-2"}, json=body
+    )
     assert fresh.status_code == 401
 
 
@@ -133,8 +134,11 @@ def test_a_key_used_for_a_move_is_refused_for_a_resign(client):
     seat = match["to_act"][0]
     match_id, token = match["id"], created["tokens"][str(seat)]
     listed = client.get(f"/v1/matches/{match_id}/actions", headers=bearer(token)).get_json()
-    posted = client.post(f"/v1/matches/{match_id}/actions", json={"action": listed["actions"][0]},
-                         headers={**bearer(token), "Idempotency-Key": "one-key"})
+    posted = client.post(
+        f"/v1/matches/{match_id}/actions",
+        json={"action": listed["actions"][0]},
+        headers={**bearer(token), "Idempotency-Key": "one-key"},
+    )
     assert posted.status_code == 200
 
     refused = _resign(client, match_id, token, "one-key")

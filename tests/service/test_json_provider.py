@@ -13,7 +13,7 @@ def test_sort_keys_is_honoured_when_asked(app):
 
 def test_values_orjson_refuses_fall_back_to_the_stdlib(app):
     provider = OrjsonProvider(app)
-    huge = 2 ** 70
+    huge = 2**70
     assert json.loads(provider.dumps({"n": huge})) == {"n": huge}
 
 

@@ -37,8 +37,9 @@ def _json_error(answer, status, code):
 
 
 def _new_match(server):
-    status, _, body = server.request("POST", "/v1/matches", {
-        "game": "anno1503", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    status, _, body = server.request(
+        "POST", "/v1/matches", {"game": "anno1503", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    )
     assert status == 201, body
     created = json.loads(body)
     match = created["match"]
@@ -76,8 +77,9 @@ def test_a_70_kb_chunked_action_is_413(server):
 
 def test_a_chunked_create_over_the_limit_is_413_and_creates_nothing(server):
     before = _lobby_total(server)
-    body = json.dumps({"game": "anno1503", "seats": [{"kind": "human"}] * 2,
-                       "options": {"pad": "x" * (LIMIT + 10)}}).encode()
+    body = json.dumps(
+        {"game": "anno1503", "seats": [{"kind": "human"}] * 2, "options": {"pad": "x" * (LIMIT + 10)}}
+    ).encode()
     _json_error(server.raw(chunked_request("/v1/matches", body)), 413, "payload_too_large")
     assert _lobby_total(server) == before
 
@@ -85,18 +87,22 @@ def test_a_chunked_create_over_the_limit_is_413_and_creates_nothing(server):
 def test_chunked_bodies_within_the_limit_are_read_whole(server):
     match_id, auth, move = _new_match(server)
     padded = json.dumps(move).encode() + b" " * (LIMIT - 2000)
-    status, _, body = server.raw(chunked_request(f"/v1/matches/{match_id}/actions", padded, auth,
-                                                 chunk_size=1000))
+    status, _, body = server.raw(
+        chunked_request(f"/v1/matches/{match_id}/actions", padded, auth, chunk_size=1000)
+    )
     assert status == 200, body[:300]
     assert json.loads(body)["version"] == 1
-    status, _, body = server.raw(chunked_request("/v1/matches", json.dumps(
-        {"game": "anno1503", "seats": [{"kind": "human"}, {"kind": "ai"}]}).encode()))
+    status, _, body = server.raw(
+        chunked_request(
+            "/v1/matches",
+            json.dumps({"game": "anno1503", "seats": [{"kind": "human"}, {"kind": "ai"}]}).encode(),
+        )
+    )
     assert status == 201, body[:300]
 
 
 def test_a_9_kb_header_is_431_in_json(server):
-    request = (b"GET /v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 9000
-               + b"\r\n\r\n")
+    request = b"GET /v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n"
     document = _json_error(server.raw(request), 431, "headers_too_large")
     assert document["details"]["max_header_size"] == 8190
 
@@ -108,8 +114,10 @@ def test_a_10000_character_path_is_414_in_json(server):
 
 
 def test_a_negative_content_length_is_400_in_json(server):
-    request = (b"POST /v1/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
-               b"\r\nContent-Length: -1\r\n\r\n")
+    request = (
+        b"POST /v1/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+        b"\r\nContent-Length: -1\r\n\r\n"
+    )
     _json_error(server.raw(request), 400, "bad_request")
 
 

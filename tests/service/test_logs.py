@@ -56,8 +56,11 @@ def _started(client):
 def test_a_sane_request_id_is_echoed_on_both_lanes(client, monkeypatch, flask_only):
     taken = []
     real = move_lane.plain_move
-    monkeypatch.setattr(move_lane, "plain_move", lambda environ, limit: None if flask_only else
-                        taken.append(real(environ, limit)) or taken[-1])
+    monkeypatch.setattr(
+        move_lane,
+        "plain_move",
+        lambda environ, limit: None if flask_only else taken.append(real(environ, limit)) or taken[-1],
+    )
     match_id, token, body = _started(client)
     headers = {**bearer(token), "X-Request-ID": "trace-42.a:b/c"}
     response = client.post(f"/v1/matches/{match_id}/actions", headers=headers, json=body)
@@ -91,19 +94,30 @@ def test_one_json_line_per_request(client, monkeypatch, captured, flask_only):
     match_id, token, body = _started(client)
     captured.seek(0)
     captured.truncate()
-    client.post(f"/v1/matches/{match_id}/actions", json=body,
-                headers={**bearer(token), "X-Request-ID": "move-1"},
-                environ_base={"REMOTE_ADDR": "10.1.2.3"})
+    client.post(
+        f"/v1/matches/{match_id}/actions",
+        json=body,
+        headers={**bearer(token), "X-Request-ID": "move-1"},
+        environ_base={"REMOTE_ADDR": "10.1.2.3"},
+    )
     client.get(f"/v1/matches/{match_id}/events")
     client.get("/v1/games")
     client.get("/nothing/here")
     lines = request_lines(captured)
     assert len(lines) == 4
     move, events, games, missing = lines
-    assert move == {**move, "event": "request", "request_id": "move-1", "method": "POST",
-                    "route": "/v1/matches/<match_id>/actions", "match_id": match_id,
-                    "status": 200, "client": "10.1.2.3", "level": "info",
-                    "path": f"/v1/matches/{match_id}/actions"}
+    assert move == {
+        **move,
+        "event": "request",
+        "request_id": "move-1",
+        "method": "POST",
+        "route": "/v1/matches/<match_id>/actions",
+        "match_id": match_id,
+        "status": 200,
+        "client": "10.1.2.3",
+        "level": "info",
+        "path": f"/v1/matches/{match_id}/actions",
+    }
     assert isinstance(move["duration_ms"], float) and move["duration_ms"] > 0
     assert move["timestamp"].endswith("Z")
     assert events["route"] == "/v1/matches/<match_id>/events" and events["match_id"] == match_id
@@ -118,8 +132,9 @@ def test_app_log_lines_carry_the_request_id(client, monkeypatch, captured):
 
     monkeypatch.setattr(move_lane, "post_action", explode)
     match_id, token, body = _started(client)
-    response = client.post(f"/v1/matches/{match_id}/actions", json=body,
-                           headers={**bearer(token), "X-Request-ID": "boom-1"})
+    response = client.post(
+        f"/v1/matches/{match_id}/actions", json=body, headers={**bearer(token), "X-Request-ID": "boom-1"}
+    )
     assert response.status_code == 500
     lines = [json.loads(line) for line in captured.getvalue().splitlines()]
     error = [line for line in lines if line["event"] == "unexpected error"]
@@ -154,13 +169,21 @@ def test_worker_log_lines_are_json_with_the_job(redis_server, tmp_path):
     client = redis.Redis.from_url(redis_server.url)
     client.flushdb()
     log_path = tmp_path / "worker.log"
-    env = {**os.environ, "REDIS_URL": redis_server.url, "RQ_REDIS_URL": redis_server.url,
-           "LOG_FORMAT": "json", "LOGLEVEL": "INFO", "SWEEP_S": "60", "PYTHONUNBUFFERED": "1",
-           "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_server.url,
+        "RQ_REDIS_URL": redis_server.url,
+        "LOG_FORMAT": "json",
+        "LOGLEVEL": "INFO",
+        "SWEEP_S": "60",
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONPATH": str(ROOT),
+    }
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     with open(log_path, "wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "service.worker"], cwd=ROOT, env=env,
-                                stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "service.worker"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
     try:
         queue = Queue("ai", connection=client, serializer=JSONSerializer)
         job = queue.enqueue("service.ai_jobs.play_ai_turn", "no-such-match", 0, result_ttl=60)

@@ -39,8 +39,10 @@ def test_two_player_anno1452_without_a_scenario_plays_ottokar_a(client):
     stored = client.get(f"/v1/matches/{match['id']}").get_json()
     assert stored["options"]["scenario"] == "ottokar_a"
     # Ottokar's pieces are on the board: the scenario really is played
-    assert any(e["type"] == "estate_placed" and e["data"]["reason"] == "ottokar"
-               for e in _events(client, match["id"]))
+    assert any(
+        e["type"] == "estate_placed" and e["data"]["reason"] == "ottokar"
+        for e in _events(client, match["id"])
+    )
 
 
 def test_three_player_anno1452_without_a_scenario_plays_standard(client):
@@ -77,7 +79,8 @@ def test_a_new_anno1503_match_logs_its_setup(client):
     expected = _setup_events("anno1503", 3, {}, 11)
     assert expected and expected[0]["data"]["purpose"] == "start_player"
     assert [(e["type"], e["seat"], e["data"]) for e in events] == [
-        (e["type"], e["seat"], e["data"]) for e in expected]
+        (e["type"], e["seat"], e["data"]) for e in expected
+    ]
     assert [e["seq"] for e in events] == list(range(1, len(expected) + 1))
     assert {e["version"] for e in events} == {0}
 
@@ -112,8 +115,11 @@ def test_actions_follow_the_setup_events(client):
     seat = created["match"]["to_act"][0]
     listed = client.get(f"/v1/matches/{match_id}/actions", headers=bearer(tokens[str(seat)])).get_json()
     end = next(a for a in listed["actions"] if a["type"] == "end_turn")
-    posted = client.post(f"/v1/matches/{match_id}/actions", headers=bearer(tokens[str(seat)]),
-                         json={"action": end, "version": listed["version"]})
+    posted = client.post(
+        f"/v1/matches/{match_id}/actions",
+        headers=bearer(tokens[str(seat)]),
+        json={"action": end, "version": listed["version"]},
+    )
     assert posted.status_code == 200, posted.get_json()
     after = _events(client, match_id)
     assert after[: len(setup)] == setup

@@ -8,10 +8,14 @@ from .helpers import bearer, create, humans
 
 
 def test_create_returns_match_location_tokens_and_commitment(client):
-    response = client.post("/v1/matches", json={
-        "game": "anno1503", "seed": 42,
-        "seats": [{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "hard"}, {"kind": "open"}],
-    })
+    response = client.post(
+        "/v1/matches",
+        json={
+            "game": "anno1503",
+            "seed": 42,
+            "seats": [{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "hard"}, {"kind": "open"}],
+        },
+    )
     assert response.status_code == 201
     body = response.get_json()
     match = body["match"]
@@ -60,8 +64,9 @@ def test_etag_and_if_none_match(client):
     seat = first.get_json()["to_act"][0]
     token = created["tokens"][str(seat)]
     listed = client.get(f"/v1/matches/{match_id}/actions", headers=bearer(token)).get_json()
-    client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
-                json={"action": listed["actions"][0]})
+    client.post(
+        f"/v1/matches/{match_id}/actions", headers=bearer(token), json={"action": listed["actions"][0]}
+    )
     fresh = client.get(f"/v1/matches/{match_id}", headers={"If-None-Match": '"0"'})
     assert fresh.status_code == 200 and fresh.headers["ETag"] == '"1"'
 
@@ -108,8 +113,9 @@ def test_waiting_match_refuses_actions(client):
     match_id = created["match"]["id"]
     token = created["tokens"]["0"]
     assert client.get(f"/v1/matches/{match_id}/actions", headers=bearer(token)).get_json()["actions"] == []
-    response = client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
-                           json={"action": {"type": "end_turn"}})
+    response = client.post(
+        f"/v1/matches/{match_id}/actions", headers=bearer(token), json={"action": {"type": "end_turn"}}
+    )
     assert response.status_code == 409 and response.get_json()["error"] == "not_your_turn"
 
 

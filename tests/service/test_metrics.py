@@ -64,10 +64,19 @@ def _started(client):
 def test_every_metric_is_exposed(client):
     text = scrape(client)
     names = {family.name for family in text_string_to_metric_families(text)}
-    assert {"tabula_http_requests", "tabula_http_request_duration_seconds", "tabula_refusals",
-            "tabula_moves_accepted", "tabula_ai_decision_seconds", "tabula_ai_job_pickup_seconds",
-            "tabula_open_streams", "tabula_turn_timeouts", "tabula_ai_queue_depth", "tabula_matches",
-            "tabula_metrics_storage_up"} <= names
+    assert {
+        "tabula_http_requests",
+        "tabula_http_request_duration_seconds",
+        "tabula_refusals",
+        "tabula_moves_accepted",
+        "tabula_ai_decision_seconds",
+        "tabula_ai_job_pickup_seconds",
+        "tabula_open_streams",
+        "tabula_turn_timeouts",
+        "tabula_ai_queue_depth",
+        "tabula_matches",
+        "tabula_metrics_storage_up",
+    } <= names
     assert value(text, "tabula_metrics_storage_up") == 1
 
 
@@ -88,8 +97,7 @@ def test_requests_are_counted_by_route_never_by_path(client):
     rule = "/v1/games/<game_id>"
     assert delta("tabula_http_requests_total", route=rule, method="GET", status=200) == 2
     assert delta("tabula_http_request_duration_seconds_count", route=rule, method="GET") == 2
-    assert delta("tabula_http_requests_total", route=metrics.UNMATCHED_ROUTE, method="GET",
-                 status=404) == 1
+    assert delta("tabula_http_requests_total", route=metrics.UNMATCHED_ROUTE, method="GET", status=404) == 1
     assert "/no/such/path" not in scrape(client)
     assert "/v1/games/anno1503" not in scrape(client)
 
@@ -97,17 +105,18 @@ def test_requests_are_counted_by_route_never_by_path(client):
 def test_an_accepted_move_through_the_lane_is_counted(client, monkeypatch):
     taken = []
     real = move_lane.plain_move
-    monkeypatch.setattr(move_lane, "plain_move",
-                        lambda environ, limit: taken.append(real(environ, limit)) or taken[-1])
+    monkeypatch.setattr(
+        move_lane, "plain_move", lambda environ, limit: taken.append(real(environ, limit)) or taken[-1]
+    )
     match_id, token = _started(client)
     delta = Delta(client)
-    response = client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
-                           json=_first_move(client, match_id, token))
+    response = client.post(
+        f"/v1/matches/{match_id}/actions", headers=bearer(token), json=_first_move(client, match_id, token)
+    )
     assert response.status_code == 200 and taken[-1] is not None  # the lane answered
     assert delta("tabula_moves_accepted_total", game="anno1503") == 1
     assert delta("tabula_http_requests_total", route=ACTIONS, method="POST", status=200) == 1
     assert delta("tabula_http_request_duration_seconds_count", route=ACTIONS, method="POST") == 1
-
 
 
 def test_a_move_through_flask_is_counted_under_the_same_route(client, monkeypatch):
@@ -131,11 +140,16 @@ def test_refusals_are_counted_by_code(client, monkeypatch, flask_only):
     delta = Delta(client)
     body = _first_move(client, match_id, token)
     stale = {**body, "version": body["version"] + 5}
-    assert client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
-                       json=stale).status_code == 409
+    assert (
+        client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token), json=stale).status_code == 409
+    )
     assert client.get("/v1/matches/nope").status_code == 404
-    assert client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
-                       json={"action": "x"}).status_code == 422
+    assert (
+        client.post(
+            f"/v1/matches/{match_id}/actions", headers=bearer(token), json={"action": "x"}
+        ).status_code
+        == 422
+    )
     assert client.post(f"/v1/matches/{match_id}/actions", json=body).status_code == 401
     assert delta("tabula_refusals_total", code="version_conflict", status=409) == 1
     assert delta("tabula_refusals_total", code="not_found", status=404) == 1
@@ -147,8 +161,9 @@ def test_refusals_are_counted_by_code(client, monkeypatch, flask_only):
 def test_an_ai_decision_is_timed_by_game_and_level(client, services):
     delta = Delta(client)
     for seed in range(1, 50):
-        created = create(client, seed=seed, seats=[{"kind": "ai", "level": "random"},
-                                                    {"kind": "human", "name": "H"}])
+        created = create(
+            client, seed=seed, seats=[{"kind": "ai", "level": "random"}, {"kind": "human", "name": "H"}]
+        )
         if created["match"]["to_act"] == [0]:
             break
     assert services.queue.count >= 1
@@ -238,13 +253,16 @@ def test_multiprocess_mode_adds_up_every_process(tmp_path):
     for count in (2, 3):
         subprocess.run([sys.executable, "-c", _WRITER, str(count)], env=env, check=True, cwd=ROOT)
     assert len({name.rsplit("_", 1)[1] for name in os.listdir(tmp_path)}) == 2
-    reader = ("from service import metrics\n"
-              "from prometheus_client import CollectorRegistry, generate_latest, multiprocess\n"
-              "assert metrics.MULTIPROCESS\n"
-              "r = CollectorRegistry(); multiprocess.MultiProcessCollector(r)\n"
-              "print(generate_latest(r).decode())")
-    out = subprocess.run([sys.executable, "-c", reader], env=env, check=True, cwd=ROOT,
-                         capture_output=True, text=True).stdout
+    reader = (
+        "from service import metrics\n"
+        "from prometheus_client import CollectorRegistry, generate_latest, multiprocess\n"
+        "assert metrics.MULTIPROCESS\n"
+        "r = CollectorRegistry(); multiprocess.MultiProcessCollector(r)\n"
+        "print(generate_latest(r).decode())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", reader], env=env, check=True, cwd=ROOT, capture_output=True, text=True
+    ).stdout
     assert value(out, "tabula_moves_accepted_total", game="anno1503") == 5
 
 
@@ -253,15 +271,16 @@ def test_gunicorn_workers_are_scraped_together(tmp_path):
     worker answered it and whichever answers the scrape."""
     prom = tmp_path / "prometheus"
     prom.mkdir()
-    with RedisProcess() as redis_server, \
-            LiveServer(redis_server.url, workers=2, env={"PROMETHEUS_MULTIPROC_DIR": str(prom)}) as server:
+    with (
+        RedisProcess() as redis_server,
+        LiveServer(redis_server.url, workers=2, env={"PROMETHEUS_MULTIPROC_DIR": str(prom)}) as server,
+    ):
         for _ in range(12):  # a fresh connection each: both workers take some
             assert server.request("GET", "/v1/games")[0] == 200
         pids = {name.rsplit("_", 1)[1] for name in os.listdir(prom) if name.startswith("counter_")}
         texts = [server.request("GET", "/metrics")[2].decode() for _ in range(4)]
     for text in texts:
-        assert value(text, "tabula_http_requests_total", route="/v1/games", method="GET",
-                     status=200) == 12
+        assert value(text, "tabula_http_requests_total", route="/v1/games", method="GET", status=200) == 12
     assert len(pids) >= 1
 
 

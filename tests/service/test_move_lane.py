@@ -60,9 +60,11 @@ def _play(client, game_id, seed, moves, rng_seed):
             break
         token = created["tokens"][str(match["to_act"][0])]
         listed = client.get(f"/v1/matches/{match_id}/actions", headers=bearer(token)).get_json()
-        response = client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
-                               json={"action": rng.choice(listed["actions"]),
-                                     "version": listed["version"]})
+        response = client.post(
+            f"/v1/matches/{match_id}/actions",
+            headers=bearer(token),
+            json={"action": rng.choice(listed["actions"]), "version": listed["version"]},
+        )
         assert response.status_code == 200, response.get_json()
         answers.append(_whole(response))
         match = response.get_json()["match"]
@@ -72,8 +74,10 @@ def _play(client, game_id, seed, moves, rng_seed):
 def _whole(response):
     """Everything a client receives: status line, headers in order (the
     X-Request-ID, new for each request, blanked), body."""
-    headers = [(name, "<request-id>" if name == "X-Request-ID" else value)
-               for name, value in response.headers.items()]
+    headers = [
+        (name, "<request-id>" if name == "X-Request-ID" else value)
+        for name, value in response.headers.items()
+    ]
     return response.status, headers, response.get_data()
 
 
@@ -133,9 +137,11 @@ def test_refused_requests_get_the_same_answer_in_both_lanes(client, monkeypatch,
     url = f"/v1/matches/{match['id']}/actions"
 
     def post():
-        response = client.post(url, data=json.dumps(body),
-                               headers={**bearer(token), "Content-Type": "application/json",
-                                        **headers})
+        response = client.post(
+            url,
+            data=json.dumps(body),
+            headers={**bearer(token), "Content-Type": "application/json", **headers},
+        )
         return _whole(response)
 
     lane = post()
@@ -157,9 +163,12 @@ def test_other_matches_and_unknown_matches_are_refused_alike(client, monkeypatch
         with monkeypatch.context() as patch:
             if closed:
                 _flask_only(patch)
-            answers.append([_whole(client.post(f"/v1/matches/{match_id}/actions", json=body,
-                                               headers=bearer(token)))
-                            for match_id in (second["match"]["id"], "no-such-match")])
+            answers.append(
+                [
+                    _whole(client.post(f"/v1/matches/{match_id}/actions", json=body, headers=bearer(token)))
+                    for match_id in (second["match"]["id"], "no-such-match")
+                ]
+            )
     assert answers[0] == answers[1]
     assert [a[0] for a in answers[0]] == ["403 FORBIDDEN", "404 NOT FOUND"]
 
@@ -174,11 +183,13 @@ def test_an_unexpected_error_in_the_lane_is_the_apps_500(redis_server, monkeypat
         raise RuntimeError("secret internals")
 
     monkeypatch.setattr(move_lane, "post_action", explode)
-    response = client.post(f"/v1/matches/{created['match']['id']}/actions",
-                           json={"action": {"type": "pass"}}, headers=bearer(token))
+    response = client.post(
+        f"/v1/matches/{created['match']['id']}/actions",
+        json={"action": {"type": "pass"}},
+        headers=bearer(token),
+    )
     assert response.status_code == 500
-    assert response.get_json() == {"error": "internal_error", "message": "internal error",
-                                   "details": {}}
+    assert response.get_json() == {"error": "internal_error", "message": "internal error", "details": {}}
     assert "secret internals" in caplog.text  # logged for operators, not shown
 
 
@@ -196,9 +207,14 @@ def test_the_lane_counts_for_the_rate_limit_as_flask_does(redis_server, monkeypa
             if closed:
                 _flask_only(patch)
             taken = _lane_taken(patch) if not closed else None
-            codes = [client.post(f"/v1/matches/{match['id']}/actions", headers=bearer(token),
-                                 json={"action": {"type": "no_such_action"}}).status_code
-                     for _ in range(4)]
+            codes = [
+                client.post(
+                    f"/v1/matches/{match['id']}/actions",
+                    headers=bearer(token),
+                    json={"action": {"type": "no_such_action"}},
+                ).status_code
+                for _ in range(4)
+            ]
         if taken is not None:
             assert taken == [True] * 4
         answers.append(codes)
@@ -211,8 +227,11 @@ def test_a_body_over_the_limit_goes_to_flask(redis_server, monkeypatch):
     created = create(client, seats=[{"kind": "human"}] * 4)
     token = created["tokens"]["0"]
     taken = _lane_taken(monkeypatch)
-    response = client.post(f"/v1/matches/{created['match']['id']}/actions", headers=bearer(token),
-                           json={"action": {"type": "pass", "pad": "x" * 300}})
+    response = client.post(
+        f"/v1/matches/{created['match']['id']}/actions",
+        headers=bearer(token),
+        json={"action": {"type": "pass", "pad": "x" * 300}},
+    )
     assert taken == [False]
     assert response.status_code == 413
     assert response.get_json()["error"] == "payload_too_large"
@@ -222,7 +241,7 @@ ODD_BODIES = [
     b'\xef\xbb\xbf{"action": {"type": "pass"}}',  # UTF-8 BOM: json.loads skips it, webargs not
     b'{"action": {"type": "\xed\xa0\x80"}}',  # a surrogate: only json.loads' surrogatepass reads it
     b'{"action": {"type": "pass"}',  # not JSON
-    b'[1, 2]',  # not an object
+    b"[1, 2]",  # not an object
     b'{"a": ' * 3000,  # too deep for json.loads
 ]
 
@@ -235,8 +254,11 @@ def test_bodies_webargs_would_read_differently_go_to_flask(client, monkeypatch, 
     token = created["tokens"][str(match["to_act"][0])]
 
     def post():
-        response = client.post(f"/v1/matches/{match['id']}/actions", data=raw,
-                               headers={**bearer(token), "Content-Type": "application/json"})
+        response = client.post(
+            f"/v1/matches/{match['id']}/actions",
+            data=raw,
+            headers={**bearer(token), "Content-Type": "application/json"},
+        )
         return _whole(response)
 
     lane = post()
@@ -252,9 +274,12 @@ def test_a_utf8_body_takes_the_lane(client, monkeypatch):
     created = create(client)
     match = created["match"]
     token = created["tokens"][str(match["to_act"][0])]
-    response = client.post(f"/v1/matches/{match['id']}/actions", headers=bearer(token),
-                           data='{"action": {"type": "caf\u00e9"}}'.encode(),
-                           content_type="application/json")
+    response = client.post(
+        f"/v1/matches/{match['id']}/actions",
+        headers=bearer(token),
+        data='{"action": {"type": "caf\u00e9"}}'.encode(),
+        content_type="application/json",
+    )
     assert response.status_code == 422  # no such action type, from validate_action
     assert taken == [True]
 
@@ -294,8 +319,12 @@ def test_compiled_dump_equals_the_schema_dump_on_real_responses(services, client
 def test_compiled_dump_reorders_filters_and_converts_like_marshmallow(services, client):
     result = _responses(services, client, "anno1503", 1)[0]
     match = copy.deepcopy(result["match"])
-    outcome = {"winners": [1], "reason": "three_victory_points", "scores": {"0": 1, "1": 3},
-               "extra": "not in the schema"}
+    outcome = {
+        "winners": [1],
+        "reason": "three_victory_points",
+        "scores": {"0": 1, "1": 3},
+        "extra": "not in the schema",
+    }
     match["seats"][0]["resigned"] = True
     match["result"] = _result(match, outcome)  # keys in another order than ResultSchema
     match["surplus"] = "dropped by the schema"
@@ -339,9 +368,12 @@ def test_the_lanes_argument_check_is_the_routes_schemas(body, headers):
     """plain_arguments accepts exactly what the route's two argument schemas
     load, with their result: its rules are the schemas', not restated."""
     try:
-        expected = (ActionHeadersSchema().load(
-            {k: v for k, v in headers.items() if k in ("If-Match", "Idempotency-Key")}),
-            PostActionSchema().load(body))
+        expected = (
+            ActionHeadersSchema().load(
+                {k: v for k, v in headers.items() if k in ("If-Match", "Idempotency-Key")}
+            ),
+            PostActionSchema().load(body),
+        )
     except ValidationError:
         expected = None
     assert plain_arguments(body, headers.get) == expected

@@ -20,9 +20,17 @@ from .conftest import make_app
 
 ROOT = Path(__file__).resolve().parents[2]
 # The spec and its page, Flask's static folder, and the web client's files.
-UNDOCUMENTED = {"/openapi.yaml", "/openapi.json", "/docs", "/docs/assets/<path:name>",
-                "/static/<path:filename>",
-                "/", "/play", "/play/", "/play/<path:name>"}
+UNDOCUMENTED = {
+    "/openapi.yaml",
+    "/openapi.json",
+    "/docs",
+    "/docs/assets/<path:name>",
+    "/static/<path:filename>",
+    "/",
+    "/play",
+    "/play/",
+    "/play/<path:name>",
+}
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +47,8 @@ def generated(redis_server):
 def test_committed_spec_equals_generated(app):
     committed = (ROOT / "openapi.yaml").read_text()
     assert committed == spec_yaml(app), (
-        "openapi.yaml is stale: run `.venv/bin/python -m service.openapi > openapi.yaml`")
+        "openapi.yaml is stale: run `.venv/bin/python -m service.openapi > openapi.yaml`"
+    )
 
 
 def test_every_route_is_documented_with_a_camel_case_operation_id(app, generated):
@@ -113,9 +122,11 @@ def test_an_action_is_never_an_open_object(generated):
     """PostAction.action, ActionList.actions[] and ReplayAction.action are unions
     of closed schemas: a misspelt parameter does not fit any of them."""
     schemas = generated["components"]["schemas"]
-    for prop in (schemas["PostAction"]["properties"]["action"],
-                 schemas["ReplayAction"]["properties"]["action"],
-                 schemas["Anno1503ActionList"]["properties"]["actions"]["items"]):
+    for prop in (
+        schemas["PostAction"]["properties"]["action"],
+        schemas["ReplayAction"]["properties"]["action"],
+        schemas["Anno1503ActionList"]["properties"]["actions"]["items"],
+    ):
         assert "type" not in prop and "additionalProperties" not in prop, prop
         assert "oneOf" in prop or "$ref" in prop, prop
     for game_id in engine.list_games():
@@ -130,8 +141,7 @@ def test_the_action_list_is_narrowed_by_game(generated):
     for game_id, ref in mapping.items():
         variant = schemas[ref.rsplit("/", 1)[1]]
         assert variant["properties"]["game"]["const"] == game_id
-        assert variant["properties"]["actions"]["items"]["$ref"].endswith(
-            f"/{game_id.capitalize()}Action")
+        assert variant["properties"]["actions"]["items"]["$ref"].endswith(f"/{game_id.capitalize()}Action")
 
 
 def test_every_error_code_the_service_emits_is_documented(generated):
@@ -209,7 +219,8 @@ def test_the_examples_fit_their_schemas(generated):
 
 def _validator(spec, component):
     return jsonschema_rs.Draft202012Validator(
-        {"$ref": f"#/components/schemas/{component}", "components": spec["components"]})
+        {"$ref": f"#/components/schemas/{component}", "components": spec["components"]}
+    )
 
 
 def test_seat_requests_are_one_schema_per_kind(generated):
@@ -233,17 +244,24 @@ def test_create_match_is_one_schema_per_game_with_its_seat_counts(generated):
     body = spec["paths"]["/v1/matches"]["post"]["requestBody"]["content"]["application/json"]
     assert body["schema"] == {"$ref": "#/components/schemas/CreateMatch"}
     schemas = spec["components"]["schemas"]
-    games = {schemas[ref["$ref"].rsplit("/", 1)[1]].get("description", "") for ref in
-             schemas["CreateMatch"]["oneOf"]}
+    games = {
+        schemas[ref["$ref"].rsplit("/", 1)[1]].get("description", "")
+        for ref in schemas["CreateMatch"]["oneOf"]
+    }
     assert len(schemas["CreateMatch"]["oneOf"]) == len(engine.list_games()), games
     for game_id in engine.list_games():
         game = engine.get_game(game_id)
         component = schemas[game_id.capitalize() + "CreateMatch"]
-        variants = [schemas[v["$ref"].rsplit("/", 1)[1]] for v in component["anyOf"]] \
-            if "anyOf" in component else [component]
-        counts = [n for v in variants
-                  for n in range(v["properties"]["seats"]["minItems"],
-                                 v["properties"]["seats"]["maxItems"] + 1)]
+        variants = (
+            [schemas[v["$ref"].rsplit("/", 1)[1]] for v in component["anyOf"]]
+            if "anyOf" in component
+            else [component]
+        )
+        counts = [
+            n
+            for v in variants
+            for n in range(v["properties"]["seats"]["minItems"], v["properties"]["seats"]["maxItems"] + 1)
+        ]
         assert counts == list(range(game.min_players, game.max_players + 1))
 
 
@@ -265,23 +283,23 @@ def test_seat_count_rules_are_exactly_what_the_engine_sets_up():
                 assert documented == sets_up, (game_id, seats, combination)
 
 
-@pytest.mark.parametrize(("body", "valid"), [
-    ({"game": "anno1503", "seats": [{"kind": "human"}, {"kind": "ai", "level": "easy"}]}, True),
-    ({"game": "anno1503", "seats": [{"kind": "human"}, {"kind": "open", "level": "easy"}]}, False),
-    ({"game": "anno1503", "seats": [{"kind": "human"}]}, False),
-    ({"game": "anno1503", "seats": [{"kind": "human"}] * 5}, False),
-    ({"game": "anno1503", "options": {"colour": "red"}, "seats": [{"kind": "human"}] * 2}, False),
-    ({"game": "anno1503", "dice": "reproducible", "seats": [{"kind": "human"}] * 2}, False),
-    ({"game": "anno1503", "dice": "reproducible", "seed": 4.0, "seats": [{"kind": "human"}] * 2},
-     True),
-    ({"game": "anno1452", "seats": [{"kind": "human"}] * 3}, True),
-    ({"game": "anno1452", "options": {"scenario": "ottokar_b"}, "seats": [{"kind": "human"}] * 2},
-     True),
-    # issue 32: with 2 seats the game's default scenario is ottokar_a
-    ({"game": "anno1452", "seats": [{"kind": "human"}] * 2}, True),
-    ({"game": "anno1452", "options": {"scenario": "ottokar_a"}, "seats": [{"kind": "human"}] * 4},
-     False),
-])
+@pytest.mark.parametrize(
+    ("body", "valid"),
+    [
+        ({"game": "anno1503", "seats": [{"kind": "human"}, {"kind": "ai", "level": "easy"}]}, True),
+        ({"game": "anno1503", "seats": [{"kind": "human"}, {"kind": "open", "level": "easy"}]}, False),
+        ({"game": "anno1503", "seats": [{"kind": "human"}]}, False),
+        ({"game": "anno1503", "seats": [{"kind": "human"}] * 5}, False),
+        ({"game": "anno1503", "options": {"colour": "red"}, "seats": [{"kind": "human"}] * 2}, False),
+        ({"game": "anno1503", "dice": "reproducible", "seats": [{"kind": "human"}] * 2}, False),
+        ({"game": "anno1503", "dice": "reproducible", "seed": 4.0, "seats": [{"kind": "human"}] * 2}, True),
+        ({"game": "anno1452", "seats": [{"kind": "human"}] * 3}, True),
+        ({"game": "anno1452", "options": {"scenario": "ottokar_b"}, "seats": [{"kind": "human"}] * 2}, True),
+        # issue 32: with 2 seats the game's default scenario is ottokar_a
+        ({"game": "anno1452", "seats": [{"kind": "human"}] * 2}, True),
+        ({"game": "anno1452", "options": {"scenario": "ottokar_a"}, "seats": [{"kind": "human"}] * 4}, False),
+    ],
+)
 def test_the_server_accepts_exactly_the_documented_create_bodies(client, body, valid, generated):
     spec = generated
     assert _validator(spec, "CreateMatch").is_valid(body) == valid

@@ -81,8 +81,7 @@ def test_creating_matches_has_its_own_tighter_limit(redis_server):
     app = rate_limited_app(redis_server.url, RATE_LIMIT=100, CREATE_RATE_LIMIT=2)
     client = _client(app, "198.51.100.7")
     body = {"game": "anno1503", "seats": humans(2)}
-    codes = [client.post("/v1/matches", json=body, headers=_random_token()).status_code
-             for _ in range(3)]
+    codes = [client.post("/v1/matches", json=body, headers=_random_token()).status_code for _ in range(3)]
     assert codes == [201, 201, 429]
     response = client.post("/v1/matches", json=body)
     assert response.status_code == 429 and response.get_json()["error"] == "rate_limited"

@@ -12,8 +12,11 @@ def _play_one(client, match_id, tokens, rng):
     match = client.get(f"/v1/matches/{match_id}").get_json()
     token = tokens[str(match["to_act"][0])]
     listed = client.get(f"/v1/matches/{match_id}/actions", headers=bearer(token)).get_json()
-    response = client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
-                           json={"action": rng.choice(listed["actions"]), "version": listed["version"]})
+    response = client.post(
+        f"/v1/matches/{match_id}/actions",
+        headers=bearer(token),
+        json={"action": rng.choice(listed["actions"]), "version": listed["version"]},
+    )
     assert response.status_code == 200, response.get_json()
     return response.get_json()["version"]
 
@@ -34,8 +37,11 @@ def test_storage_outage_then_recovery(tmp_path):
         for response in (
             client.get(f"/v1/matches/{match_id}"),
             client.get(f"/v1/matches/{match_id}/actions", headers=bearer(token)),
-            client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token),
-                        json={"action": {"type": "end_turn"}}),
+            client.post(
+                f"/v1/matches/{match_id}/actions",
+                headers=bearer(token),
+                json={"action": {"type": "end_turn"}},
+            ),
             client.get(f"/v1/matches/{match_id}/events"),
             client.post("/v1/matches", json={"game": "anno1503", "seats": [{"kind": "human"}] * 2}),
             client.get("/v1/matches"),

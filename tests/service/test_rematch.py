@@ -16,20 +16,25 @@ def _finished_match(client, services, seats):
     match_id = created["match"]["id"]
     key = f"match:{{{match_id}}}"
     doc = orjson.loads(services.redis.hget(key, "doc"))
-    doc.update(status="finished", to_act=[], deadlines={},
-               result={"winners": [0], "reason": "test", "scores": {}})
+    doc.update(
+        status="finished", to_act=[], deadlines={}, result={"winners": [0], "reason": "test", "scores": {}}
+    )
     services.redis.hset(key, "doc", orjson.dumps(doc))
     return created
 
 
-SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "easy", "name": "Bot"},
-         {"kind": "human", "name": "Bo"}]
+SEATS = [
+    {"kind": "human", "name": "Ada"},
+    {"kind": "ai", "level": "easy", "name": "Bot"},
+    {"kind": "human", "name": "Bo"},
+]
 
 
 def test_a_rematch_before_the_end_is_refused(client):
     created = create(client, seats=humans(2))
-    response = client.post(f"/v1/matches/{created['match']['id']}/rematch",
-                           headers=bearer(created["tokens"]["0"]))
+    response = client.post(
+        f"/v1/matches/{created['match']['id']}/rematch", headers=bearer(created["tokens"]["0"])
+    )
     assert response.status_code == 409
     assert response.get_json()["details"]["reason"] == "match_not_finished"
     assert client.get(f"/v1/matches/{created['match']['id']}").get_json()["rematch"] is None
@@ -46,7 +51,10 @@ def test_the_first_call_creates_and_the_next_joins(client, services):
     assert new["id"] != old_id and new["game"] == old["match"]["game"]
     assert new["options"] == old["match"]["options"] and new["turn_timeout_s"] == 120
     assert [(s["kind"], s["level"], s["name"]) for s in new["seats"]] == [
-        ("human", None, "Ada"), ("ai", "easy", "Bot"), ("human", None, "Bo")]
+        ("human", None, "Ada"),
+        ("ai", "easy", "Bot"),
+        ("human", None, "Bo"),
+    ]
     assert new["dice"] == "fair" and new["seed_commitment"] != old["match"]["seed_commitment"]
     # The old match names it, for everyone, and its event log says so.
     shown = client.get(f"/v1/matches/{old_id}").get_json()
@@ -59,8 +67,7 @@ def test_the_first_call_creates_and_the_next_joins(client, services):
     token0 = second.get_json()["token"]
     mine = client.get(f"/v1/matches/{new['id']}", headers=bearer(token0)).get_json()
     assert mine["you"] == 0
-    assert client.get(f"/v1/matches/{new['id']}",
-                      headers=bearer(body["token"])).get_json()["you"] == 2
+    assert client.get(f"/v1/matches/{new['id']}", headers=bearer(body["token"])).get_json()["you"] == 2
 
 
 def test_sixteen_racing_calls_create_exactly_one_match(app, services):
@@ -69,8 +76,9 @@ def test_sixteen_racing_calls_create_exactly_one_match(app, services):
     results = []
 
     def call(seat):
-        response = app.test_client().post(f"/v1/matches/{old_id}/rematch",
-                                          headers=bearer(old["tokens"][str(seat)]))
+        response = app.test_client().post(
+            f"/v1/matches/{old_id}/rematch", headers=bearer(old["tokens"][str(seat)])
+        )
         results.append((seat, response.status_code, response.get_json()))
 
     threads = [threading.Thread(target=call, args=(i % 4,)) for i in range(16)]

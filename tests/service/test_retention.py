@@ -22,8 +22,7 @@ SHORT_MATCH = {"game": "anno1452", "options": {"end_year": 1314, "scenario": "ot
 @pytest.fixture
 def retention_app(redis_server, request):
     redis.Redis.from_url(redis_server.url).flushdb()
-    app = make_app(redis_server.url, FINISHED_MATCH_TTL_S=request.param,
-                   IDEMPOTENCY_TTL_S=IDEMPOTENCY_TTL_S)
+    app = make_app(redis_server.url, FINISHED_MATCH_TTL_S=request.param, IDEMPOTENCY_TTL_S=IDEMPOTENCY_TTL_S)
     yield app
     app.extensions["tabula"].close()
 
@@ -31,8 +30,9 @@ def retention_app(redis_server, request):
 def _play_to_the_end(client, services):
     """A human (random moves, each with an Idempotency-Key) against the random
     AI, to the end; returns ``(match id, the human's token)``."""
-    created = create(client, seats=[{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "random"}],
-                     **SHORT_MATCH)
+    created = create(
+        client, seats=[{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "random"}], **SHORT_MATCH
+    )
     match_id, token = created["match"]["id"], created["tokens"]["0"]
     rng = new_rng()
     for move in range(500):
@@ -41,9 +41,11 @@ def _play_to_the_end(client, services):
         if match["status"] == "finished":
             return match_id, token
         listed = client.get(f"/v1/matches/{match_id}/actions", headers=bearer(token)).get_json()
-        response = client.post(f"/v1/matches/{match_id}/actions",
-                               headers={**bearer(token), "Idempotency-Key": f"move-{move}"},
-                               json={"action": rng.choice(listed["actions"]), "version": listed["version"]})
+        response = client.post(
+            f"/v1/matches/{match_id}/actions",
+            headers={**bearer(token), "Idempotency-Key": f"move-{move}"},
+            json={"action": rng.choice(listed["actions"]), "version": listed["version"]},
+        )
         assert response.status_code == 200, response.get_json()
     raise AssertionError("the short match did not finish in 500 moves")
 
@@ -60,8 +62,11 @@ def _lobby(client, status="finished"):
 
 def _token_key(services, match_id):
     """The token index key of the match's live token (there is one human seat)."""
-    keys = [k.decode() for k in services.redis.scan_iter(match="token:*")
-            if services.redis.get(k).decode() == match_id]
+    keys = [
+        k.decode()
+        for k in services.redis.scan_iter(match="token:*")
+        if services.redis.get(k).decode() == match_id
+    ]
     assert len(keys) == 1
     return keys[0]
 
@@ -86,8 +91,7 @@ def test_a_finished_match_expires_everywhere(retention_app):
     assert client.get(f"/v1/matches/{match_id}").status_code == 404
     assert client.get(f"/v1/matches/{match_id}/replay").status_code == 404
     assert client.get(f"/v1/matches/{match_id}/events", headers=bearer(token)).status_code == 404
-    assert set(_ttls(services, f"match:{{{match_id}}}*")) <= {
-        key for key in ttls if ":idem:" in key}
+    assert set(_ttls(services, f"match:{{{match_id}}}*")) <= {key for key in ttls if ":idem:" in key}
     assert not services.redis.exists(token_key)
 
     sweeper.sweep(services)  # what every worker runs each SWEEP_S
@@ -106,8 +110,11 @@ def test_a_sweep_before_the_expiry_keeps_the_match(retention_app):
     later_ms = int(time.time() * 1000) + 7200 * 1000  # past the retention entry
     assert services.store.prune_expired(later_ms) == 0  # the keys are still there
     assert _lobby(client) == ([match_id], 1)
-    (member, score), = [entry for key in services.redis.scan_iter(match="retention:*")
-                        for entry in services.redis.zrange(key, 0, -1, withscores=True)]
+    ((member, score),) = [
+        entry
+        for key in services.redis.scan_iter(match="retention:*")
+        for entry in services.redis.zrange(key, 0, -1, withscores=True)
+    ]
     assert member.decode() == f"anno1452:{match_id}" and score > later_ms  # looked at again later
 
 

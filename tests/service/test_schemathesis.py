@@ -47,8 +47,9 @@ RUN_TIMEOUT_S = 400  # the run takes about 2 minutes on two shared cores
 # operations (see the config below for why).
 ACCEPTED = ["2xx", "3xx", "401", "403", "404", "409", "429", "5xx"]
 JOIN_STATUSES = json.dumps([*ACCEPTED, "422"])
-REJECTED = json.dumps(["400", "401", "403", "404", "405", "406", "409", "414", "415", "422", "428",
-                       "429", "431", "5xx"])
+REJECTED = json.dumps(
+    ["400", "401", "403", "404", "405", "406", "409", "414", "415", "422", "428", "429", "431", "5xx"]
+)
 ACTION_STATUSES = json.dumps([*ACCEPTED, "412", "422"])
 
 
@@ -68,44 +69,62 @@ def _create(server, body):
 
 def _finished_match(server):
     """An Anno 1452 match of two humans played to its end with random legal moves."""
-    created = _create(server, {"game": "anno1452", "seed": 5, "dice": "reproducible",
-                               "options": {"scenario": "ottokar_a"},
-                               "seats": [{"kind": "human", "name": "Ada"},
-                                         {"kind": "human", "name": "Bo"}]})
+    created = _create(
+        server,
+        {
+            "game": "anno1452",
+            "seed": 5,
+            "dice": "reproducible",
+            "options": {"scenario": "ottokar_a"},
+            "seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}],
+        },
+    )
     match = created["match"]
     rng = random.Random(5)
     for _ in range(2000):
         if match["status"] == "finished":
             return match["id"], created["tokens"]
         token = created["tokens"][str(match["to_act"][0])]
-        listed = _json(server.request("GET", f"/v1/matches/{match['id']}/actions",
-                                      headers=_bearer(token)), 200)
+        listed = _json(
+            server.request("GET", f"/v1/matches/{match['id']}/actions", headers=_bearer(token)), 200
+        )
         body = {"action": rng.choice(listed["actions"]), "version": listed["version"]}
-        match = _json(server.request("POST", f"/v1/matches/{match['id']}/actions", body,
-                                     headers=_bearer(token)), 200)["match"]
+        match = _json(
+            server.request("POST", f"/v1/matches/{match['id']}/actions", body, headers=_bearer(token)), 200
+        )["match"]
     raise AssertionError("the Anno 1452 match did not finish")
 
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
     logs = tmp_path_factory.mktemp("schemathesis-logs")
-    with RedisProcess() as redis_server, \
-            RqWorker(redis_server.url, log=logs / "worker.log"), \
-            LiveServer(redis_server.url, workers=1, threads=8, log=logs / "gunicorn.log") as server:
+    with (
+        RedisProcess() as redis_server,
+        RqWorker(redis_server.url, log=logs / "worker.log"),
+        LiveServer(redis_server.url, workers=1, threads=8, log=logs / "gunicorn.log") as server,
+    ):
         yield server, logs
 
 
 def _config(server):
     """schemathesis.toml: where, with which token, and which real ids."""
-    active = _create(server, {"game": "anno1503", "seats": [
-        {"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "random"}]})
+    active = _create(
+        server,
+        {"game": "anno1503", "seats": [{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "random"}]},
+    )
     active_id = active["match"]["id"]
     token = next(iter(active["tokens"].values()))
-    waiting_id = _create(server, {"game": "anno1503", "seats": [
-        {"kind": "human", "name": "Cy"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}]},
+    waiting_id = _create(
+        server,
+        {
+            "game": "anno1503",
+            "seats": [{"kind": "human", "name": "Cy"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}],
+        },
     )["match"]["id"]
-    resigning = _create(server, {"game": "anno1503", "seats": [
-        {"kind": "human", "name": "Di"}, {"kind": "human", "name": "Ed"}]})
+    resigning = _create(
+        server,
+        {"game": "anno1503", "seats": [{"kind": "human", "name": "Di"}, {"kind": "human", "name": "Ed"}]},
+    )
     finished_id, finished_tokens = _finished_match(server)
     # One worker thread: CPython 3.11.7 (this machine's) can raise a spurious
     # "SystemError: AST constructor recursion depth mismatch" when threads
@@ -159,13 +178,13 @@ parameters = {{ "path.match_id" = "{finished_id}" }}
 # event by event (at most max-stream-events), with that match's own token.
 [[operations]]
 include-operation-id = "streamMatch"
-headers = {{ Authorization = "Bearer {finished_tokens['0']}", Accept = "text/event-stream" }}
+headers = {{ Authorization = "Bearer {finished_tokens["0"]}", Accept = "text/event-stream" }}
 parameters = {{ "path.match_id" = "{finished_id}" }}
 
 [[operations]]
 include-operation-id = "resign"
-headers = {{ Authorization = "Bearer {resigning['tokens']['0']}" }}
-parameters = {{ "path.match_id" = "{resigning['match']['id']}" }}
+headers = {{ Authorization = "Bearer {resigning["tokens"]["0"]}" }}
+parameters = {{ "path.match_id" = "{resigning["match"]["id"]}" }}
 """
 
 
@@ -173,18 +192,31 @@ def test_schemathesis_finds_nothing(stack, tmp_path):
     server, logs = stack
     config = tmp_path / "schemathesis.toml"
     config.write_text(_config(server))
-    command = [*SCHEMATHESIS, "--config-file", str(config), "--no-color", "run",
-               f"{server.url}/openapi.yaml",
-               "--checks", "all",
-               "--phases", "examples,coverage,fuzzing,stateful",
-               "--max-examples", str(MAX_EXAMPLES),
-               "--max-response-time", "5",
-               "--generation-deterministic",
-               "--max-time", "150",
-               "--report", "junit", "--report-dir", str(tmp_path / "report")]
+    command = [
+        *SCHEMATHESIS,
+        "--config-file",
+        str(config),
+        "--no-color",
+        "run",
+        f"{server.url}/openapi.yaml",
+        "--checks",
+        "all",
+        "--phases",
+        "examples,coverage,fuzzing,stateful",
+        "--max-examples",
+        str(MAX_EXAMPLES),
+        "--max-response-time",
+        "5",
+        "--generation-deterministic",
+        "--max-time",
+        "150",
+        "--report",
+        "junit",
+        "--report-dir",
+        str(tmp_path / "report"),
+    ]
     started = time.monotonic()
-    run = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True,
-                         timeout=RUN_TIMEOUT_S)
+    run = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
     elapsed = time.monotonic() - started
     output = run.stdout + run.stderr
     print(f"schemathesis ran {elapsed:.0f} s, exit status {run.returncode}")

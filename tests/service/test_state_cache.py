@@ -19,8 +19,11 @@ def _post_random(client, match_id, tokens, rng):
     seat = client.get(f"/v1/matches/{match_id}").get_json()["to_act"][0]
     listed = client.get(f"/v1/matches/{match_id}/actions", headers=bearer(tokens[str(seat)])).get_json()
     action = rng.choice(listed["actions"])
-    response = client.post(f"/v1/matches/{match_id}/actions", headers=bearer(tokens[str(seat)]),
-                           json={"action": action, "version": listed["version"]})
+    response = client.post(
+        f"/v1/matches/{match_id}/actions",
+        headers=bearer(tokens[str(seat)]),
+        json={"action": action, "version": listed["version"]},
+    )
     assert response.status_code == 200, response.get_json()
     return action, seat, response.get_json()
 
@@ -118,7 +121,9 @@ def test_a_missing_script_never_runs_a_commit_twice(client, services):
     match there already: 503 and an orphan match."""
     for _ in range(3):
         services.redis.script_flush()
-        created = client.post("/v1/matches", json={
-            "game": "anno1503", "seats": [{"kind": "ai", "level": "random"}, {"kind": "human"}]})
+        created = client.post(
+            "/v1/matches",
+            json={"game": "anno1503", "seats": [{"kind": "ai", "level": "random"}, {"kind": "human"}]},
+        )
         assert created.status_code == 201, created.get_json()
     assert len(client.get("/v1/matches").get_json()) == 3

@@ -10,8 +10,7 @@ from .helpers import create
 
 def test_every_key_of_a_match_shares_its_hash_slot(client, services):
     match_id = create(client)["match"]["id"]
-    keys = [match_key(match_id), events_key(match_id), actions_key(match_id),
-            idem_key(match_id, 0, "abc")]
+    keys = [match_key(match_id), events_key(match_id), actions_key(match_id), idem_key(match_id, 0, "abc")]
     assert len({key_slot(k.encode()) for k in keys}) == 1
     stored = {k.decode() for k in services.redis.keys(f"match:{{{match_id}}}*")}
     assert stored and all(f"{{{match_id}}}" in k for k in stored)
@@ -30,8 +29,9 @@ def test_commit_refuses_a_stale_revision_and_writes_nothing(client, services):
     event = {"type": "x", "seat": 0, "data": {}}
     ok = store.commit(match_id, before.rev, Change(doc=doc, events=[(last + 1, 99, event)]))
     assert ok.outcome == "OK"
-    stale = store.commit(match_id, before.rev,
-                         Change(doc=dict(doc, version=100), events=[(last + 2, 100, event)]))
+    stale = store.commit(
+        match_id, before.rev, Change(doc=dict(doc, version=100), events=[(last + 2, 100, event)])
+    )
     assert stale.outcome == "CONFLICT"
     after = store.load(match_id)
     assert after.doc["version"] == 99
@@ -58,11 +58,14 @@ def test_commit_never_half_writes_out_of_order_events(client, services):
     event = {"type": "x", "seat": 0, "data": {}}
     first = store.load(match_id)
     last = _last_seq(store, match_id)
-    assert store.commit(match_id, first.rev,
-                        Change(doc=first.doc, events=[(last + 1, 1, event)])).outcome == "OK"
+    assert (
+        store.commit(match_id, first.rev, Change(doc=first.doc, events=[(last + 1, 1, event)])).outcome
+        == "OK"
+    )
     second = store.load(match_id)
     with pytest.raises(RuntimeError):
-        store.commit(match_id, second.rev,
-                     Change(doc=dict(second.doc, version=7), events=[(last + 1, 2, event)]))
+        store.commit(
+            match_id, second.rev, Change(doc=dict(second.doc, version=7), events=[(last + 1, 2, event)])
+        )
     assert store.load(match_id).rev == second.rev
     assert store.load(match_id).doc["version"] == second.doc["version"]

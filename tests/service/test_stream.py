@@ -24,13 +24,21 @@ REMATCH_WAIT_S = 3
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
     logs = tmp_path_factory.mktemp("stream-logs")
-    with RedisProcess() as redis_server, RqWorker(redis_server.url, log=logs / "worker.log"), \
-            LiveServer(redis_server.url, workers=1, log=logs / "gunicorn.log", env={
+    with (
+        RedisProcess() as redis_server,
+        RqWorker(redis_server.url, log=logs / "worker.log"),
+        LiveServer(
+            redis_server.url,
+            workers=1,
+            log=logs / "gunicorn.log",
+            env={
                 "STREAM_KEEPALIVE_S": str(KEEPALIVE_S),
                 "STREAM_TICKET_TTL_S": str(TICKET_TTL_S),
                 "STREAM_REMATCH_WAIT_S": str(REMATCH_WAIT_S),
                 "REDIS_MAX_CONNECTIONS": "8",
-            }) as server:
+            },
+        ) as server,
+    ):
         yield server, redis_server
 
 
@@ -41,11 +49,13 @@ def server(stack):
 
 # --- a small streaming client ---------------------------------------------
 
+
 class Stream:
     """One open stream; ``sse`` chooses the media type."""
 
-    def __init__(self, server, match_id, token=None, sse=True, query="", headers=None,
-                 rcvbuf=None, timeout=10):
+    def __init__(
+        self, server, match_id, token=None, sse=True, query="", headers=None, rcvbuf=None, timeout=10
+    ):
         self.sse = sse
         self.sock = socket.socket()
         if rcvbuf:
@@ -54,8 +64,7 @@ class Stream:
         self.sock.connect(("127.0.0.1", server.port))
         self.conn = http.client.HTTPConnection("127.0.0.1", server.port)
         self.conn.sock = self.sock
-        sent = {"Accept": "text/event-stream" if sse else "application/x-ndjson",
-                **(headers or {})}
+        sent = {"Accept": "text/event-stream" if sse else "application/x-ndjson", **(headers or {})}
         if token:
             sent["Authorization"] = f"Bearer {token}"
         self.conn.request("GET", f"/v1/matches/{match_id}/stream{query}", headers=sent)
@@ -146,8 +155,11 @@ def _create(server, game="anno1503", seats=None, **extra):
 def _events(server, match_id, token=None, after=0):
     out = []
     while True:
-        page = _json(server.request("GET", f"/v1/matches/{match_id}/events?after={after}&limit=1000",
-                                    headers=_auth(token)))
+        page = _json(
+            server.request(
+                "GET", f"/v1/matches/{match_id}/events?after={after}&limit=1000", headers=_auth(token)
+            )
+        )
         out += page["events"]
         after = page["last_seq"]
         if not page["more"]:
@@ -162,8 +174,9 @@ def _play(server, created, moves, rng, humans=None):
     deadline = time.monotonic() + 60
     while posted < moves and match["status"] == "active":
         assert time.monotonic() < deadline, "the AI seats did not play"
-        seat = next((s for s in match["to_act"] if str(s) in tokens and (humans is None or s in humans)),
-                    None)
+        seat = next(
+            (s for s in match["to_act"] if str(s) in tokens and (humans is None or s in humans)), None
+        )
         if seat is None:
             time.sleep(0.05)
             match = _json(server.request("GET", f"/v1/matches/{match['id']}"))
@@ -173,8 +186,12 @@ def _play(server, created, moves, rng, humans=None):
         if not listed["actions"]:
             match = _json(server.request("GET", f"/v1/matches/{match['id']}"))
             continue
-        answer = server.request("POST", f"/v1/matches/{match['id']}/actions",
-                                {"action": rng.choice(listed["actions"])}, headers=_auth(token))
+        answer = server.request(
+            "POST",
+            f"/v1/matches/{match['id']}/actions",
+            {"action": rng.choice(listed["actions"])},
+            headers=_auth(token),
+        )
         if answer[0] == 409:
             match = _json(server.request("GET", f"/v1/matches/{match['id']}"))
             continue
@@ -191,9 +208,16 @@ def _finish_1452(server, created, rng):
 
 # --- the tests ----------------------------------------------------------------
 
+
 def test_first_match_then_every_event_in_order_with_ai_seats_playing(server):
-    created = _create(server, seats=[{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "random"},
-                                     {"kind": "ai", "level": "random"}])
+    created = _create(
+        server,
+        seats=[
+            {"kind": "human", "name": "Ada"},
+            {"kind": "ai", "level": "random"},
+            {"kind": "ai", "level": "random"},
+        ],
+    )
     match_id, token = created["match"]["id"], created["tokens"]["0"]
     stream = Stream(server, match_id, token, query="?after=0")
     try:
@@ -223,10 +247,12 @@ def test_resume_with_last_event_id_or_after_no_gap_no_duplicate(server):
     _play(server, created, 10, random.Random(2))
     listed = _events(server, match_id, token)
     middle = listed[len(listed) // 2]["seq"]
-    for sse, how in ((True, {"headers": {"Last-Event-ID": str(middle)}}),
-                     (False, {"query": f"?after={middle}"}),
-                     # Last-Event-ID (the browser's reconnect) wins over the URL's after
-                     (True, {"headers": {"Last-Event-ID": str(middle)}, "query": "?after=0"})):
+    for sse, how in (
+        (True, {"headers": {"Last-Event-ID": str(middle)}}),
+        (False, {"query": f"?after={middle}"}),
+        # Last-Event-ID (the browser's reconnect) wins over the URL's after
+        (True, {"headers": {"Last-Event-ID": str(middle)}, "query": "?after=0"}),
+    ):
         stream = Stream(server, match_id, token, sse=sse, **how)
         try:
             head = stream.next()
@@ -261,8 +287,10 @@ def test_each_viewer_sees_what_get_events_shows_it(server):
     created = _create(server, seed=42, dice="reproducible")
     match_id = created["match"]["id"]
     viewers = {"spectator": None, "seat0": created["tokens"]["0"], "seat1": created["tokens"]["1"]}
-    streams = {name: Stream(server, match_id, token, sse=name != "seat1", query="?after=0")
-               for name, token in viewers.items()}
+    streams = {
+        name: Stream(server, match_id, token, sse=name != "seat1", query="?after=0")
+        for name, token in viewers.items()
+    }
     try:
         for stream in streams.values():
             stream.next()
@@ -413,8 +441,10 @@ def test_open_streams_use_a_bounded_number_of_redis_connections(stack):
     matches = [_create(server) for _ in range(10)]
 
     def open_streams(count):
-        return [Stream(server, matches[i % 10]["match"]["id"], sse=i % 2 == 0, query="?after=0")
-                for i in range(count)]
+        return [
+            Stream(server, matches[i % 10]["match"]["id"], sse=i % 2 == 0, query="?after=0")
+            for i in range(count)
+        ]
 
     def clients():
         return len(client.client_list())
@@ -441,8 +471,12 @@ def test_open_streams_use_a_bounded_number_of_redis_connections(stack):
 
 
 def test_a_client_too_far_behind_is_told_so_then_resumes(tmp_path):
-    with RedisProcess() as redis_server, LiveServer(redis_server.url, workers=1, env={
-            "STREAM_QUEUE_MAX": "20", "STREAM_KEEPALIVE_S": "5"}) as server:
+    with (
+        RedisProcess() as redis_server,
+        LiveServer(
+            redis_server.url, workers=1, env={"STREAM_QUEUE_MAX": "20", "STREAM_KEEPALIVE_S": "5"}
+        ) as server,
+    ):
         created = _create(server, game="anno1452", options={"scenario": "ottokar_a"})
         match_id = created["match"]["id"]
         stream = Stream(server, match_id, query="?after=0", rcvbuf=2048, timeout=30)

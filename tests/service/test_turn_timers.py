@@ -56,8 +56,15 @@ def test_a_timer_fires_and_the_ai_decides_for_the_seat(client, services):
     assert after["version"] == match["version"] + 1
     events = _events(client, match["id"])
     timed_out = [e for e in events if e["type"] == "turn_timed_out"]
-    assert timed_out == [{"seq": timed_out[0]["seq"], "version": after["version"], "type": "turn_timed_out",
-                          "seat": seat, "data": {"consecutive": 1, "level": "medium"}}]
+    assert timed_out == [
+        {
+            "seq": timed_out[0]["seq"],
+            "version": after["version"],
+            "type": "turn_timed_out",
+            "seat": seat,
+            "data": {"consecutive": 1, "level": "medium"},
+        }
+    ]
     # Its decision is in the replay log as the seat's action, after the notice.
     assert events[-1]["seq"] > timed_out[0]["seq"]
     if seat in after["to_act"]:  # the seat's next decision has a fresh deadline
@@ -128,7 +135,9 @@ def test_racing_a_timer_applies_exactly_one(client, services):
 
 
 def test_three_time_outs_in_a_row_hand_the_seat_to_the_ai(client, services, ai_runner):
-    match, tokens = _timed_match(client, seats=[{"kind": "human", "name": "Away"}, {"kind": "ai", "level": "random"}])
+    match, tokens = _timed_match(
+        client, seats=[{"kind": "human", "name": "Away"}, {"kind": "ai", "level": "random"}]
+    )
     token = bearer(tokens["0"])
     now = _later(0)
     for _ in range(200):
@@ -165,8 +174,12 @@ def test_a_persons_own_move_resets_the_count(client, services):
 
 
 def test_seats_deciding_at_once_each_keep_their_own_deadline():
-    doc = {"turn_timeout_s": 10, "to_act": [0, 1], "deadlines": {"0": 5_000, "1": 7_000},
-           "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "ai"}]}
+    doc = {
+        "turn_timeout_s": 10,
+        "to_act": [0, 1],
+        "deadlines": {"0": 5_000, "1": 7_000},
+        "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "ai"}],
+    }
     refresh_deadlines(doc, before=[0, 1], actor=0, now_ms=9_000)
     assert doc["deadlines"] == {"0": 19_000, "1": 7_000}  # only the seat that acted starts again
     doc["to_act"] = [1, 2]

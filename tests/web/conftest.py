@@ -24,8 +24,15 @@ from tests.service.live import LiveServer, RqWorker
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # Quiet, offline chromium: no background connections to hosts this machine cannot reach.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 OUTPUT = Path(os.environ.get("TABULA_TEST_OUTPUT", ROOT / "var" / "test-output")) / "web"
 README_SCREENSHOTS = ROOT / "docs" / "screenshots"
 
@@ -38,9 +45,11 @@ QUICK_STOP = {"GUNICORN_GRACEFUL_TIMEOUT": "2"}
 def stack(redis_url, tmp_path_factory):
     """The base URL of a running Tabula (gunicorn + 2 AI workers on a private Redis)."""
     logs = tmp_path_factory.mktemp("web-stack")
-    with RqWorker(redis_url, log=logs / "worker-1.log"), \
-            RqWorker(redis_url, log=logs / "worker-2.log"), \
-            LiveServer(redis_url, workers=2, log=logs / "gunicorn.log", env=QUICK_STOP) as server:
+    with (
+        RqWorker(redis_url, log=logs / "worker-1.log"),
+        RqWorker(redis_url, log=logs / "worker-2.log"),
+        LiveServer(redis_url, workers=2, log=logs / "gunicorn.log", env=QUICK_STOP) as server,
+    ):
         yield server.url
 
 

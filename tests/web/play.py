@@ -6,8 +6,7 @@ import time
 
 # Moves that end a player's part of a turn: chosen first, so the AI seats
 # finish the match in a few dozen of the person's decisions.
-QUICK_MOVES = ("end_turn", "pass", "keep_hand", "end_trading", "decline_offer", "return_tile",
-               "cancel_draft")
+QUICK_MOVES = ("end_turn", "pass", "keep_hand", "end_trading", "decline_offer", "return_tile", "cancel_draft")
 WAIT_FOR_TURN = """() => {
   const main = document.querySelector('main');
   if (main.dataset.status === 'finished') return 'finished';
@@ -95,5 +94,8 @@ def play_to_end(page, timeout_s=300):
             clicked["buttons"] += 1
         page.wait_for_function(
             "v => document.querySelector('main').dataset.version !== v && !document.querySelector('main').dataset.busy"
-            " || document.querySelector('main').dataset.status === 'finished'", arg=version, timeout=60_000)
+            " || document.querySelector('main').dataset.status === 'finished'",
+            arg=version,
+            timeout=60_000,
+        )
     raise AssertionError(f"the match did not end within {timeout_s} s ({clicked})")

@@ -34,8 +34,10 @@ def _open_as(new_page, stack, match_id, tokens, cut_stream=False):
     if cut_stream:
         page.route("**/stream*", lambda route: route.abort())
     page.goto(f"{stack}/play/")
-    page.evaluate("([key, value]) => localStorage.setItem(key, value)",
-                  [f"tabula:{stack}:{match_id}", json.dumps(tokens)])
+    page.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"tabula:{stack}:{match_id}", json.dumps(tokens)],
+    )
     page.goto(f"{stack}/play/#/match/{match_id}")
     page.wait_for_selector("main[data-version] .board svg")
     page.evaluate(NO_RELOAD_MARK)
@@ -60,7 +62,8 @@ def test_a_move_in_one_browser_shows_in_the_other(stack, new_page):
         seen = watching.locator(".log li").count()
         click_button(moving)
         watching.wait_for_function(
-            "v => Number(document.querySelector('main').dataset.version) > v", arg=before)
+            "v => Number(document.querySelector('main').dataset.version) > v", arg=before
+        )
         assert watching.locator(".log li").count() > seen
         assert watching.evaluate("window.__still_this_page === true")  # no reload
     for _page, watch in pages.values():
@@ -68,14 +71,18 @@ def test_a_move_in_one_browser_shows_in_the_other(stack, new_page):
 
 
 def _hand_cards(stack, match_id, token):
-    view = requests.get(f"{stack}/v1/matches/{match_id}", timeout=10,
-                        headers={"Authorization": f"Bearer {token}"}).json()["view"]
+    view = requests.get(
+        f"{stack}/v1/matches/{match_id}", timeout=10, headers={"Authorization": f"Bearer {token}"}
+    ).json()["view"]
     return view["players"][0]["hand"], view
 
 
 def test_a_spectator_never_sees_a_hand(stack, new_page):
-    seats = [{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "easy"},
-             {"kind": "ai", "level": "easy"}]
+    seats = [
+        {"kind": "human", "name": "Ada"},
+        {"kind": "ai", "level": "easy"},
+        {"kind": "ai", "level": "easy"},
+    ]
     match_id, tokens = _create(stack, "anno1452", {"scenario": "ottokar_b"}, seats)
     player, _ = _open_as(new_page, stack, match_id, {"0": tokens["0"]})
     spectator, watch = new_page()
@@ -122,8 +129,7 @@ def test_the_client_plays_on_another_server(stack, other_server, new_page):
     page, watch = new_page()
     calls = []
     page.on("request", lambda r: calls.append(r.url))
-    match_id = create_match(page, f"{stack}/play/?server={other_server}#", "anno1503", {},
-                            ["you", "ai:easy"])
+    match_id = create_match(page, f"{stack}/play/?server={other_server}#", "anno1503", {}, ["you", "ai:easy"])
     page.wait_for_function(WAIT_FOR_TURN)
     api_calls = [url for url in calls if "/v1/" in url]
     assert api_calls and all(url.startswith(other_server + "/v1/") for url in api_calls)
@@ -180,13 +186,18 @@ def test_a_refused_move_says_why_and_changes_nothing(stack, new_page):
     humans = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
     match_id, tokens = _create(stack, "anno1503", {}, humans)
     seat = str(_to_act(stack, match_id)[0])
-    page, _ = _open_as(new_page, stack, match_id, {seat: tokens[seat]},
-                       cut_stream=True)  # the page hears of no move but its own
+    page, _ = _open_as(
+        new_page, stack, match_id, {seat: tokens[seat]}, cut_stream=True
+    )  # the page hears of no move but its own
     assert page.wait_for_function(WAIT_FOR_TURN).json_value() == "turn"
     auth = {"Authorization": f"Bearer {tokens[seat]}"}
     listed = requests.get(f"{stack}/v1/matches/{match_id}/actions", headers=auth, timeout=10).json()
-    posted = requests.post(f"{stack}/v1/matches/{match_id}/actions", headers=auth, timeout=10,
-                           json={"action": listed["actions"][0], "version": listed["version"]})
+    posted = requests.post(
+        f"{stack}/v1/matches/{match_id}/actions",
+        headers=auth,
+        timeout=10,
+        json={"action": listed["actions"][0], "version": listed["version"]},
+    )
     assert posted.status_code == 200
 
     click_button(page)  # a move from the list the page still shows

@@ -19,12 +19,32 @@ from .play import create_match, play_to_end
 VARIANTS = [
     ("anno1503", {"expansion": "none"}, ["you", "ai:medium"], 36),
     ("anno1503", {"expansion": "pirates_aristocrats"}, ["you", "ai:medium", "ai:medium", "ai:medium"], 36),
-    ("anno1452", {"rules": "basic", "scenario": "standard", "end_year": 1314}, ["you", "ai:easy", "ai:medium"], 1),
+    (
+        "anno1452",
+        {"rules": "basic", "scenario": "standard", "end_year": 1314},
+        ["you", "ai:easy", "ai:medium"],
+        1,
+    ),
     ("anno1452", {"rules": "basic", "scenario": "ottokar_a", "end_year": 1314}, ["you", "ai:medium"], 1),
-    ("anno1452", {"rules": "basic", "scenario": "ottokar_b", "end_year": 1314}, ["you", "ai:medium", "ai:easy"], 1),
-    ("anno1452", {"rules": "expert", "scenario": "standard", "end_year": 1314}, ["you", "ai:medium", "ai:medium"], 1),
+    (
+        "anno1452",
+        {"rules": "basic", "scenario": "ottokar_b", "end_year": 1314},
+        ["you", "ai:medium", "ai:easy"],
+        1,
+    ),
+    (
+        "anno1452",
+        {"rules": "expert", "scenario": "standard", "end_year": 1314},
+        ["you", "ai:medium", "ai:medium"],
+        1,
+    ),
     ("anno1452", {"rules": "expert", "scenario": "ottokar_a", "end_year": 1314}, ["you", "ai:medium"], 1),
-    ("anno1452", {"rules": "expert", "scenario": "ottokar_b", "end_year": 1314}, ["you", "ai:easy", "ai:medium"], 1),
+    (
+        "anno1452",
+        {"rules": "expert", "scenario": "ottokar_b", "end_year": 1314},
+        ["you", "ai:easy", "ai:medium"],
+        1,
+    ),
 ]
 
 

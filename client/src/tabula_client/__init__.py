@@ -1,9 +1,9 @@
 """tabula_client: a typed, synchronous Python client for the Tabula API.
 
-    from tabula_client import Client
-    with Client("http://127.0.0.1:8000") as api:
-        created = api.create_match("anno1503", [{"kind": "human", "name": "Ada"},
-                                                {"kind": "ai", "level": "easy"}])
+from tabula_client import Client
+with Client("http://127.0.0.1:8000") as api:
+    created = api.create_match("anno1503", [{"kind": "human", "name": "Ada"},
+                                            {"kind": "ai", "level": "easy"}])
 """
 
 from .client import OPERATIONS, Client
@@ -33,9 +33,27 @@ from .stream import EventFollower
 __version__ = "0.1.0"
 
 __all__ = [
-    "OPERATIONS", "BadRequest", "Client", "Conflict", "EventFollower", "Forbidden", "GameOver",
-    "IllegalAction", "MethodNotAllowed", "NotFound", "NotYourTurn", "PayloadTooLarge",
-    "PreconditionFailed", "RateLimited", "SeatTaken", "ServerError", "StreamBehind",
-    "TabulaError", "Unauthorized", "Unavailable", "ValidationError", "VersionConflict",
+    "OPERATIONS",
+    "BadRequest",
+    "Client",
+    "Conflict",
+    "EventFollower",
+    "Forbidden",
+    "GameOver",
+    "IllegalAction",
+    "MethodNotAllowed",
+    "NotFound",
+    "NotYourTurn",
+    "PayloadTooLarge",
+    "PreconditionFailed",
+    "RateLimited",
+    "SeatTaken",
+    "ServerError",
+    "StreamBehind",
+    "TabulaError",
+    "Unauthorized",
+    "Unavailable",
+    "ValidationError",
+    "VersionConflict",
     "__version__",
 ]

@@ -29,21 +29,32 @@ class Transport:
     """Sends requests to one Tabula server; shared by every ``Client`` made
     from the same one (``Client.with_token``)."""
 
-    def __init__(self, base_url: str, timeout: float, retries: int, backoff_s: float,
-                 http: httpx.Client | None = None):
+    def __init__(
+        self, base_url: str, timeout: float, retries: int, backoff_s: float, http: httpx.Client | None = None
+    ):
         self.timeout = timeout
         self.retries = max(0, retries)
         self.backoff_s = backoff_s
-        self.http = http or httpx.Client(base_url=base_url.rstrip("/"), timeout=timeout,
-                                         headers={"User-Agent": "tabula-client"})
+        self.http = http or httpx.Client(
+            base_url=base_url.rstrip("/"), timeout=timeout, headers={"User-Agent": "tabula-client"}
+        )
 
     def close(self) -> None:
         self.http.close()
 
-    def request(self, method: str, path: str, *, token: str | None = None, params: Params = None,
-                json: Any = None, headers: Mapping[str, str] | None = None,
-                accept: tuple[int, ...] = (), stream: bool = False,
-                timeout: httpx.Timeout | float | None = None) -> httpx.Response:
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        token: str | None = None,
+        params: Params = None,
+        json: Any = None,
+        headers: Mapping[str, str] | None = None,
+        accept: tuple[int, ...] = (),
+        stream: bool = False,
+        timeout: httpx.Timeout | float | None = None,
+    ) -> httpx.Response:
         """Send with retries; return the response of status < 400 (or in
         ``accept``), else raise the ``TabulaError`` of its code. With
         ``stream`` the body is left unread: the caller must close it."""
@@ -52,9 +63,14 @@ class Transport:
             all_headers["Authorization"] = f"Bearer {token}"
         replay_safe = method in SAFE_METHODS or "Idempotency-Key" in all_headers
         clean_params = {k: v for k, v in (params or {}).items() if v is not None}
-        request = self.http.build_request(method, path, params=clean_params, json=json,
-                                          headers=all_headers,
-                                          timeout=self.timeout if timeout is None else timeout)
+        request = self.http.build_request(
+            method,
+            path,
+            params=clean_params,
+            json=json,
+            headers=all_headers,
+            timeout=self.timeout if timeout is None else timeout,
+        )
         attempt = 0
         while True:
             try:
@@ -79,7 +95,7 @@ class Transport:
             raise error_from_response(response)
 
     def _backoff(self, attempt: int) -> float:
-        return self.backoff_s * (2 ** attempt)
+        return self.backoff_s * (2**attempt)
 
     @staticmethod
     def _sleep(seconds: float) -> None:

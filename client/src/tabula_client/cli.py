@@ -81,6 +81,7 @@ class Output:
 
 # -- formatting --
 
+
 def compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
@@ -107,7 +108,7 @@ def seat_names(match: Match, seats: list[int]) -> str:
 
 
 def event_line(event: Event) -> str:
-    """"v12 seat 1 sold {...}": version, actor, type, data."""
+    """ "v12 seat 1 sold {...}": version, actor, type, data."""
     actor = "server" if event.get("seat") is None else f"seat {event['seat']}"
     data = event.get("data")
     tail = f" {compact(data)}" if data else ""
@@ -117,8 +118,10 @@ def event_line(event: Event) -> str:
 def result_line(match: Match) -> str:
     result: Mapping[str, Any] = match.get("result") or {}
     winners = result.get("winners", [])
-    parts = [f"winners: {seat_names(match, winners)}" if winners else "no winner",
-             f"reason: {result.get('reason')}"]
+    parts = [
+        f"winners: {seat_names(match, winners)}" if winners else "no winner",
+        f"reason: {result.get('reason')}",
+    ]
     if result.get("scores"):
         parts.append(f"scores: {compact(result['scores'])}")
     if result.get("resigned"):
@@ -134,6 +137,7 @@ def match_line(match: Match) -> str:
 
 
 # -- arguments --
+
 
 def parse_value(text: str) -> Any:
     """Integers as integers, everything else as the string."""
@@ -183,6 +187,7 @@ def load_bot(spec: str) -> Bot:
 
 # -- commands --
 
+
 def cmd_games(client: Client, args: argparse.Namespace, out: Output) -> int:
     games = client.list_games()
     if out.json:
@@ -193,16 +198,20 @@ def cmd_games(client: Client, args: argparse.Namespace, out: Output) -> int:
         for column in ("game", "title", "players", "AI levels", "options"):
             table.add_column(column)
         for game in games:
-            table.add_row(game["id"], game.get("title", ""),
-                          f"{game['min_players']}-{game['max_players']}",
-                          ", ".join(game.get("ai_levels", [])),
-                          "\n".join(option_text(name, option)
-                                    for name, option in game.get("options", {}).items()))
+            table.add_row(
+                game["id"],
+                game.get("title", ""),
+                f"{game['min_players']}-{game['max_players']}",
+                ", ".join(game.get("ai_levels", [])),
+                "\n".join(option_text(name, option) for name, option in game.get("options", {}).items()),
+            )
         out.console.print(table)
         return 0
     for game in games:
-        out.line(f"{game['id']}: {game.get('title', '')}, {game['min_players']}-{game['max_players']} "
-                 f"players, AI levels {', '.join(game.get('ai_levels', []))}")
+        out.line(
+            f"{game['id']}: {game.get('title', '')}, {game['min_players']}-{game['max_players']} "
+            f"players, AI levels {', '.join(game.get('ai_levels', []))}"
+        )
         for name, option in game.get("options", {}).items():
             out.line(f"  {option_text(name, option)}")
     return 0
@@ -225,16 +234,24 @@ def cmd_new(client: Client, args: argparse.Namespace, out: Output) -> int:
     if not args.seat:
         raise UsageError("give the seats: --seat me --seat ai:hard ...")
     seats = [parse_seat(spec, args.name) for spec in args.seat]
-    created = client.create_match(args.game, seats, options=options, seed=args.seed,
-                                  dice="reproducible" if args.reproducible else None,
-                                  turn_timeout_s=args.timer)
+    created = client.create_match(
+        args.game,
+        seats,
+        options=options,
+        seed=args.seed,
+        dice="reproducible" if args.reproducible else None,
+        turn_timeout_s=args.timer,
+    )
     match, tokens = created["match"], created.get("tokens", {})
     url = "" if client.base_url == DEFAULT_URL else f" --url {client.base_url}"
     if out.json:
         out.data({"id": match["id"], "tokens": tokens, "match": match})
         return 0
-    out.line(f"match {match['id']} created: {match['game']} {compact(match.get('options', {}))}, "
-             f"dice {match.get('dice')}", style="bold green")
+    out.line(
+        f"match {match['id']} created: {match['game']} {compact(match.get('options', {}))}, "
+        f"dice {match.get('dice')}",
+        style="bold green",
+    )
     out.line(match_line(match))
     for seat, token in sorted(tokens.items(), key=lambda item: int(item[0])):
         out.line(f"seat {seat} token: {token}")
@@ -358,16 +375,24 @@ def cmd_play(client: Client, args: argparse.Namespace, out: Output) -> int:
                 try:
                     action = bot(match, legal["actions"])
                 except Exception as error:  # the bot's bug, reported in one line
-                    raise BotError(f"the bot {args.bot} failed: {type(error).__name__}: {error}") \
-                        from error
+                    raise BotError(f"the bot {args.bot} failed: {type(error).__name__}: {error}") from error
                 try:
                     answer = client.post_action(args.match, action, version=legal["version"])
                 except IllegalAction as error:
                     refusals += 1
-                    report(out, {"kind": "refused", "version": legal["version"], "action": action,
-                                 "reason": error.reason, "message": error.message},
-                           f"v{legal['version']} refused {compact(action)}: "
-                           f"{error.reason or error.code} ({error.message})", "yellow")
+                    report(
+                        out,
+                        {
+                            "kind": "refused",
+                            "version": legal["version"],
+                            "action": action,
+                            "reason": error.reason,
+                            "message": error.message,
+                        },
+                        f"v{legal['version']} refused {compact(action)}: "
+                        f"{error.reason or error.code} ({error.message})",
+                        "yellow",
+                    )
                     if refusals >= MAX_REFUSALS:
                         raise
                     continue
@@ -378,9 +403,17 @@ def cmd_play(client: Client, args: argparse.Namespace, out: Output) -> int:
                 refusals = 0
                 moves += 1
                 match = answer["match"]
-                report(out, {"kind": "move", "version": answer["version"], "action": action,
-                             "events": answer["events"]},
-                       f"v{answer['version']} you play {compact(action)}", "cyan")
+                report(
+                    out,
+                    {
+                        "kind": "move",
+                        "version": answer["version"],
+                        "action": action,
+                        "events": answer["events"],
+                    },
+                    f"v{answer['version']} you play {compact(action)}",
+                    "cyan",
+                )
                 if not out.json:
                     for event in answer["events"]:
                         out.line("  " + event_line(event))
@@ -437,9 +470,11 @@ def cmd_replay(client: Client, args: argparse.Namespace, out: Output) -> int:
             out.data(replay)
             return 0
         result = replay.get("result") or {}
-        out.line(f"{replay['game']} {compact(replay.get('options', {}))}, "
-                 f"{len(replay['seats'])} seats, {len(replay['actions'])} actions, "
-                 f"dice {replay.get('dice')}, seed {replay.get('seed')}")
+        out.line(
+            f"{replay['game']} {compact(replay.get('options', {}))}, "
+            f"{len(replay['seats'])} seats, {len(replay['actions'])} actions, "
+            f"dice {replay.get('dice')}, seed {replay.get('seed')}"
+        )
         out.line(f"result: {compact(result)}")
         if args.out:
             out.line(f"saved to {args.out}")
@@ -452,12 +487,14 @@ def cmd_replay(client: Client, args: argparse.Namespace, out: Output) -> int:
         for check in checks:
             mark, style = {True: ("✓", "green"), False: ("✗", "red"), None: ("-", "yellow")}[check.ok]
             out.line(Text.assemble((mark, f"bold {style}"), f" {check.name}: {check.detail}"))
-        out.line("verified" if passed else "verification FAILED",
-                 style="bold green" if passed else "bold red")
+        out.line(
+            "verified" if passed else "verification FAILED", style="bold green" if passed else "bold red"
+        )
     return 0 if passed else 1
 
 
 # -- main --
+
 
 def describe_error(error: Exception) -> str:
     if isinstance(error, TabulaError):
@@ -472,13 +509,16 @@ def build_parser() -> argparse.ArgumentParser:
     # The common options are accepted before or after the command name;
     # SUPPRESS keeps a subcommand's absent flag from hiding the main one's.
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--url", default=argparse.SUPPRESS,
-                        help=f"server base URL (env TABULA_URL, default {DEFAULT_URL})")
+    common.add_argument(
+        "--url", default=argparse.SUPPRESS, help=f"server base URL (env TABULA_URL, default {DEFAULT_URL})"
+    )
     common.add_argument("--token", default=argparse.SUPPRESS, help="bearer token (env TABULA_TOKEN)")
-    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
-                        help="print JSON instead of text")
-    parser = argparse.ArgumentParser(prog="tabula", parents=[common],
-                                     description="Play and follow Tabula matches (Anno 1503, Anno 1452).")
+    common.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="print JSON instead of text"
+    )
+    parser = argparse.ArgumentParser(
+        prog="tabula", parents=[common], description="Play and follow Tabula matches (Anno 1503, Anno 1452)."
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     games = commands.add_parser("games", parents=[common], help="the games, their players and options")
@@ -486,17 +526,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     new = commands.add_parser("new", parents=[common], help="create a match")
     new.add_argument("game")
-    new.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                     help="a game option (repeatable; integers are sent as integers)")
+    new.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option (repeatable; integers are sent as integers)",
+    )
     new.add_argument("--rules", help="shortcut for --option rules=R")
     new.add_argument("--scenario", help="shortcut for --option scenario=S")
     new.add_argument("--expansion", help="shortcut for --option expansion=E")
-    new.add_argument("--seat", action="append", default=[], metavar="SPEC",
-                     help="me, me:NAME, ai, ai:LEVEL or open, once per seat in order")
+    new.add_argument(
+        "--seat",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="me, me:NAME, ai, ai:LEVEL or open, once per seat in order",
+    )
     new.add_argument("--name", default="me", help="the name of your seats (default: me)")
     new.add_argument("--seed", type=int, help="your seed, mixed into the dice")
-    new.add_argument("--reproducible", action="store_true",
-                     help="the seed is the engine seed (needs --seed; everyone sees it)")
+    new.add_argument(
+        "--reproducible",
+        action="store_true",
+        help="the seed is the engine seed (needs --seed; everyone sees it)",
+    )
     new.add_argument("--timer", type=int, metavar="SECONDS", help="turn timeout (0: none)")
     new.set_defaults(run=cmd_new)
 
@@ -507,14 +560,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", parents=[common], help="play a seat with a bot function")
     play.add_argument("match")
-    play.add_argument("--bot", required=True, metavar="PACKAGE.MODULE:FUNCTION",
-                      help="choose(match: dict, actions: list[dict]) -> dict")
+    play.add_argument(
+        "--bot",
+        required=True,
+        metavar="PACKAGE.MODULE:FUNCTION",
+        help="choose(match: dict, actions: list[dict]) -> dict",
+    )
     play.set_defaults(run=cmd_play)
 
     replay = commands.add_parser("replay", parents=[common], help="a finished match's replay")
     replay.add_argument("match", nargs="?")
-    replay.add_argument("--verify", action="store_true",
-                        help="check the dice and re-run the actions with the engine")
+    replay.add_argument(
+        "--verify", action="store_true", help="check the dice and re-run the actions with the engine"
+    )
     replay.add_argument("--out", metavar="FILE", help="save the replay as JSON")
     replay.add_argument("--file", metavar="FILE", help="a saved replay instead of the server's")
     replay.set_defaults(run=cmd_replay)

@@ -46,9 +46,14 @@ def dice_checks(replay: dict[str, Any]) -> list[Check]:
     proof = replay.get("proof")
     if replay.get("dice") == "reproducible":
         ok = proof is None and sha256_hex(str(replay.get("seed"))) == commitment
-        return [Check("commitment", ok, ("sha256(seed) == seed_commitment" if ok else
-                                         "sha256(seed) differs from seed_commitment")
-                      + " (reproducible dice: the creator chose the seed and knew every die)")]
+        return [
+            Check(
+                "commitment",
+                ok,
+                ("sha256(seed) == seed_commitment" if ok else "sha256(seed) differs from seed_commitment")
+                + " (reproducible dice: the creator chose the seed and knew every die)",
+            )
+        ]
     if not isinstance(proof, dict) or not isinstance(proof.get("server_secret"), str):
         return [Check("commitment", False, "the replay has no proof.server_secret")]
     secret = proof["server_secret"]
@@ -57,14 +62,25 @@ def dice_checks(replay: dict[str, Any]) -> list[Check]:
         derived = engine_seed(secret, proof.get("client_seed"))
     except (ValueError, UnicodeEncodeError) as error:
         return [Check("commitment", False, f"the secret is not hex: {error}")]
-    checks = [Check("commitment", committed,
-                    "sha256(server_secret) == seed_commitment" if committed
-                    else "sha256(server_secret) differs from seed_commitment")]
+    checks = [
+        Check(
+            "commitment",
+            committed,
+            "sha256(server_secret) == seed_commitment"
+            if committed
+            else "sha256(server_secret) differs from seed_commitment",
+        )
+    ]
     same = derived == replay.get("seed")
-    checks.append(Check("seed derivation", same,
-                        "HMAC-SHA256(server_secret, 'tabula-dice:' + client_seed) gives the seed"
-                        if same else f"the secret and client seed give {derived}, "
-                                     f"the replay says {replay.get('seed')}"))
+    checks.append(
+        Check(
+            "seed derivation",
+            same,
+            "HMAC-SHA256(server_secret, 'tabula-dice:' + client_seed) gives the seed"
+            if same
+            else f"the secret and client seed give {derived}, the replay says {replay.get('seed')}",
+        )
+    )
     return checks
 
 
@@ -75,15 +91,20 @@ def rerun_check(replay: dict[str, Any]) -> Check:
         import engine
         from engine.runner import replay as run_replay
     except ImportError as error:
-        return Check(name, None, f"skipped: the engine package is not importable ({error}); "
-                                 "run from the Tabula repository or install the server package")
+        return Check(
+            name,
+            None,
+            f"skipped: the engine package is not importable ({error}); "
+            "run from the Tabula repository or install the server package",
+        )
     result = replay.get("result") or {}
     expected = result.get("engine_winners", result.get("winners"))
     try:
         game = engine.get_game(replay["game"])
         actions = [(entry["seat"], entry["action"]) for entry in replay["actions"]]
-        state, _ = run_replay(game, len(replay["seats"]), replay.get("options") or {},
-                              replay["seed"], actions)
+        state, _ = run_replay(
+            game, len(replay["seats"]), replay.get("options") or {}, replay["seed"], actions
+        )
         outcome = game.outcome(state)
     except Exception as error:  # noqa: BLE001  (any engine refusal fails the check)
         return Check(name, False, f"the engine refused the replay: {type(error).__name__}: {error}")
@@ -93,8 +114,12 @@ def rerun_check(replay: dict[str, Any]) -> Check:
     if expected is None:
         return Check(name, False, f"the replay has no result to compare (engine winners {winners})")
     ok = sorted(winners) == sorted(expected)
-    return Check(name, ok, f"{len(actions)} actions re-run: engine winners {winners}"
-                           + ("" if ok else f", the match says {list(expected)}"))
+    return Check(
+        name,
+        ok,
+        f"{len(actions)} actions re-run: engine winners {winners}"
+        + ("" if ok else f", the match says {list(expected)}"),
+    )
 
 
 def verify(replay: dict[str, Any], rerun: bool = True) -> list[Check]:

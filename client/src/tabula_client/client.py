@@ -72,8 +72,16 @@ class Client:
     Use it as a context manager, or call ``close()``.
     """
 
-    def __init__(self, base_url: str, token: str | None = None, timeout: float = 10.0,
-                 retries: int = 3, backoff_s: float = 0.5, *, _transport: Transport | None = None):
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        timeout: float = 10.0,
+        retries: int = 3,
+        backoff_s: float = 0.5,
+        *,
+        _transport: Transport | None = None,
+    ):
         self.base_url = base_url
         self.token = token
         self.timeout = timeout
@@ -121,20 +129,39 @@ class Client:
     def get_game(self, game_id: str) -> Game:
         return cast(Game, self._json("GET", f"/v1/games/{game_id}"))
 
-    def list_matches(self, status: str | None = None, game: str | None = None,
-                     page: int | None = None, page_size: int | None = None) -> list[MatchSummary]:
+    def list_matches(
+        self,
+        status: str | None = None,
+        game: str | None = None,
+        page: int | None = None,
+        page_size: int | None = None,
+    ) -> list[MatchSummary]:
         """The lobby, one page (``page`` from 1)."""
         params = {"status": status, "game": game, "page": page, "page_size": page_size}
         return cast(list[MatchSummary], self._json("GET", "/v1/matches", params=params))
 
-    def create_match(self, game: str, seats: Sequence[JSON], options: JSON | None = None,
-                     seed: int | None = None, dice: str | None = None,
-                     turn_timeout_s: int | None = None, **extra: Any) -> CreatedMatch:
+    def create_match(
+        self,
+        game: str,
+        seats: Sequence[JSON],
+        options: JSON | None = None,
+        seed: int | None = None,
+        dice: str | None = None,
+        turn_timeout_s: int | None = None,
+        **extra: Any,
+    ) -> CreatedMatch:
         """A new match; the answer holds one bearer token per ``human`` seat
         (``tokens["0"]``...). ``seats``: ``{"kind": "human", "name"}``,
         ``{"kind": "ai", "level"}`` or ``{"kind": "open"}``."""
-        body = {"game": game, "seats": list(seats), "options": options, "seed": seed,
-                "dice": dice, "turn_timeout_s": turn_timeout_s, **extra}
+        body = {
+            "game": game,
+            "seats": list(seats),
+            "options": options,
+            "seed": seed,
+            "dice": dice,
+            "turn_timeout_s": turn_timeout_s,
+            **extra,
+        }
         body = {k: v for k, v in body.items() if v is not None}
         return cast(CreatedMatch, self._json("POST", "/v1/matches", json=body))
 
@@ -145,13 +172,13 @@ class Client:
         response = self._call("GET", _match_path(match_id), headers=headers)
         return None if response.status_code == 304 else cast(Match, response.json())
 
-    def get_board(self, match_id: str, step: int | None = None,
-                  if_none_match: str | None = None) -> Board:
+    def get_board(self, match_id: str, step: int | None = None, if_none_match: str | None = None) -> Board:
         """The board as SVG text; ``svg`` None when ``if_none_match`` (an ETag
         as returned) is current. ``step``: a finished match after N actions."""
         headers = {} if if_none_match is None else {"If-None-Match": if_none_match}
-        response = self._call("GET", _match_path(match_id, "/board.svg"), params={"step": step},
-                              headers=headers)
+        response = self._call(
+            "GET", _match_path(match_id, "/board.svg"), params={"step": step}, headers=headers
+        )
         svg = None if response.status_code == 304 else response.text
         return Board(svg=svg, etag=response.headers.get("ETag"))
 
@@ -173,8 +200,14 @@ class Client:
         """This seat's legal actions now (empty while others decide)."""
         return cast(ActionList, self._json("GET", _match_path(match_id, "/actions")))
 
-    def post_action(self, match_id: str, action: Action, version: int | None = None,
-                    if_match: int | None = None, idempotency_key: str | None = None) -> ActionResult:
+    def post_action(
+        self,
+        match_id: str,
+        action: Action,
+        version: int | None = None,
+        if_match: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> ActionResult:
         """Play ``action`` (an element of ``list_actions``).
 
         Always sent with an ``Idempotency-Key`` (a fresh uuid4 unless given),
@@ -189,13 +222,16 @@ class Client:
         body: JSON = {"action": action}
         if version is not None:
             body["version"] = version
-        return cast(ActionResult, self._json("POST", _match_path(match_id, "/actions"),
-                                             json=body, headers=headers))
+        return cast(
+            ActionResult, self._json("POST", _match_path(match_id, "/actions"), json=body, headers=headers)
+        )
 
     def list_events(self, match_id: str, after: int = 0, limit: int | None = None) -> EventList:
         """Events with ``seq`` > ``after``, one page (``more``: another follows)."""
-        return cast(EventList, self._json("GET", _match_path(match_id, "/events"),
-                                          params={"after": after, "limit": limit}))
+        return cast(
+            EventList,
+            self._json("GET", _match_path(match_id, "/events"), params={"after": after, "limit": limit}),
+        )
 
     def get_replay(self, match_id: str) -> Replay:
         """Everything to re-run a finished match with the engine (409 before)."""
@@ -205,8 +241,9 @@ class Client:
         """A single-use ``?ticket=`` for a stream opened without headers."""
         return cast(StreamTicket, self._json("POST", _match_path(match_id, "/stream-ticket")))
 
-    def stream_match(self, match_id: str, after: int | None = None,
-                     ticket: str | None = None) -> Iterator[Match | Event | JSON]:
+    def stream_match(
+        self, match_id: str, after: int | None = None, ticket: str | None = None
+    ) -> Iterator[Match | Event | JSON]:
         """One connection of the NDJSON stream, message by message, as sent
         (a ``Match``, ``Event``s, maybe an error); no reconnect. ``events()``
         is what most callers want."""
@@ -218,34 +255,70 @@ class Client:
         finally:
             response.close()
 
-    def stream_response(self, match_id: str, after: int | None = None, ticket: str | None = None,
-                        timeout: httpx.Timeout | float | None = None) -> httpx.Response:
+    def stream_response(
+        self,
+        match_id: str,
+        after: int | None = None,
+        ticket: str | None = None,
+        timeout: httpx.Timeout | float | None = None,
+    ) -> httpx.Response:
         """The open NDJSON stream response (unread: close it)."""
         params = {"after": after, "ticket": ticket}
-        return self._call("GET", _match_path(match_id, "/stream"), params=params,
-                          headers={"Accept": "application/x-ndjson"}, stream=True,
-                          timeout=timeout)
+        return self._call(
+            "GET",
+            _match_path(match_id, "/stream"),
+            params=params,
+            headers={"Accept": "application/x-ndjson"},
+            stream=True,
+            timeout=timeout,
+        )
 
     @overload
-    def events(self, match_id: str, after: int = 0, matches: Literal[False] = False,
-               read_timeout: float = 45.0, poll_interval: float = 1.0) -> EventFollower[Event]: ...
+    def events(
+        self,
+        match_id: str,
+        after: int = 0,
+        matches: Literal[False] = False,
+        read_timeout: float = 45.0,
+        poll_interval: float = 1.0,
+    ) -> EventFollower[Event]: ...
 
     @overload
-    def events(self, match_id: str, after: int = 0, *, matches: Literal[True],
-               read_timeout: float = 45.0, poll_interval: float = 1.0) -> EventFollower[StreamItem]: ...
+    def events(
+        self,
+        match_id: str,
+        after: int = 0,
+        *,
+        matches: Literal[True],
+        read_timeout: float = 45.0,
+        poll_interval: float = 1.0,
+    ) -> EventFollower[StreamItem]: ...
 
     @overload
-    def events(self, match_id: str, after: int = 0, matches: bool = False,
-               read_timeout: float = 45.0, poll_interval: float = 1.0) -> EventFollower[Any]: ...
+    def events(
+        self,
+        match_id: str,
+        after: int = 0,
+        matches: bool = False,
+        read_timeout: float = 45.0,
+        poll_interval: float = 1.0,
+    ) -> EventFollower[Any]: ...
 
-    def events(self, match_id: str, after: int = 0, matches: bool = False,
-               read_timeout: float = 45.0, poll_interval: float = 1.0) -> EventFollower[Any]:
+    def events(
+        self,
+        match_id: str,
+        after: int = 0,
+        matches: bool = False,
+        read_timeout: float = 45.0,
+        poll_interval: float = 1.0,
+    ) -> EventFollower[Any]:
         """Follow the match live: an iterator of ``Event``s with ``seq`` >
         ``after``, each exactly once and in order, reconnecting after a
         dropped connection, until the match is finished. ``matches=True``
         yields ``{"kind": "event"|"match", "body": ...}`` instead, with a
         ``Match`` snapshot per connection and the final one. See
         ``tabula_client.stream``."""
-        follower: EventFollower[Any] = EventFollower(self, match_id, after, matches, read_timeout,
-                                                     poll_interval)
+        follower: EventFollower[Any] = EventFollower(
+            self, match_id, after, matches, read_timeout, poll_interval
+        )
         return follower

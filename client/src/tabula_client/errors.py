@@ -129,8 +129,14 @@ class RateLimited(TabulaError):
 
     code = "rate_limited"
 
-    def __init__(self, status: int, code: str, message: str, details: dict[str, Any] | None = None,
-                 retry_after: float | None = None):
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        details: dict[str, Any] | None = None,
+        retry_after: float | None = None,
+    ):
         super().__init__(status, code, message, details)
         self.retry_after = retry_after if retry_after is not None else self.details.get("retry_after_s")
 
@@ -155,10 +161,27 @@ class StreamBehind(TabulaError):
 
 
 ERROR_CLASSES: dict[str, type[TabulaError]] = {
-    cls.code: cls for cls in (
-        BadRequest, Unauthorized, Forbidden, NotFound, MethodNotAllowed, Conflict, IllegalAction,
-        NotYourTurn, GameOver, VersionConflict, SeatTaken, PreconditionFailed, PayloadTooLarge,
-        ValidationError, RateLimited, Unavailable, ServerError, StreamBehind)
+    cls.code: cls
+    for cls in (
+        BadRequest,
+        Unauthorized,
+        Forbidden,
+        NotFound,
+        MethodNotAllowed,
+        Conflict,
+        IllegalAction,
+        NotYourTurn,
+        GameOver,
+        VersionConflict,
+        SeatTaken,
+        PreconditionFailed,
+        PayloadTooLarge,
+        ValidationError,
+        RateLimited,
+        Unavailable,
+        ServerError,
+        StreamBehind,
+    )
 }
 
 
@@ -180,8 +203,11 @@ def error_from_response(response: httpx.Response) -> TabulaError:
         body = None
     if not isinstance(body, dict) or "error" not in body:
         # A proxy's or a crashed worker's answer: keep the status, invent the code.
-        body = {"error": "internal_error" if status >= 500 else f"http_{status}",
-                "message": response.text[:200] or response.reason_phrase, "details": {}}
+        body = {
+            "error": "internal_error" if status >= 500 else f"http_{status}",
+            "message": response.text[:200] or response.reason_phrase,
+            "details": {},
+        }
     code = str(body["error"])
     cls = ERROR_CLASSES.get(code) or (ServerError if status >= 500 and status != 503 else TabulaError)
     details = body.get("details") if isinstance(body.get("details"), dict) else {}

@@ -41,8 +41,15 @@ class EventFollower(Iterator[ItemT]):
     failure would (the follower reconnects); ``close()`` stops following.
     """
 
-    def __init__(self, client: "Client", match_id: str, after: int = 0, matches: bool = False,
-                 read_timeout: float = 45.0, poll_interval: float = 1.0):
+    def __init__(
+        self,
+        client: "Client",
+        match_id: str,
+        after: int = 0,
+        matches: bool = False,
+        read_timeout: float = 45.0,
+        poll_interval: float = 1.0,
+    ):
         self.client = client
         self.match_id = match_id
         self.last_seq = after
@@ -101,13 +108,12 @@ class EventFollower(Iterator[ItemT]):
             if fruitless > MAX_FRUITLESS_RECONNECTS:
                 raise ConnectionError(f"the event stream of {self.match_id} keeps failing")
             if fruitless > 1:  # a first reconnect is immediate; repeated ones back off
-                time.sleep(min(0.25 * 2 ** fruitless, 10.0))
+                time.sleep(min(0.25 * 2**fruitless, 10.0))
 
     def _follow_one_connection(self) -> Generator[Any, None, bool]:
         """Yield from one connection; return True if the server ended the
         stream on purpose (a final ``Match``), False if it broke off."""
-        response = self.client.stream_response(self.match_id, after=self.last_seq,
-                                               timeout=self.timeout)
+        response = self.client.stream_response(self.match_id, after=self.last_seq, timeout=self.timeout)
         self._response = response
         try:
             last_kind = None
@@ -137,8 +143,11 @@ class EventFollower(Iterator[ItemT]):
             response.close()
 
     def _finished_and_caught_up(self) -> bool:
-        return self.match is not None and self.match.get("status") == "finished" \
+        return (
+            self.match is not None
+            and self.match.get("status") == "finished"
             and not self.client.list_events(self.match_id, after=self.last_seq)["events"]
+        )
 
     def _events_route_exists(self) -> bool:
         try:

@@ -65,6 +65,7 @@ def _compose_sale(draft, actions, price):
         if kind == "draft_add" and a["side"] == "ask" and a["item"] == "gold":
             return 2.5 if draft["give"]["pact"] and a["amount"] == step else 0.0
         return 2.0 if kind == "send_offer" and draft["give"]["pact"] else 0.0
+
     return _by(actions, score)
 
 

@@ -30,7 +30,7 @@ def win_chance(d, origin, target, extra_soldiers=0):
     # rounds each side needs to destroy the other; fewer is better
     mine_needs = _toughness(theirs, 0) / mine_hits
     their_needs = _toughness(mine, extra_soldiers) / their_hits
-    return their_needs ** 2 / (their_needs ** 2 + mine_needs ** 2)
+    return their_needs**2 / (their_needs**2 + mine_needs**2)
 
 
 def stake(d, ref):

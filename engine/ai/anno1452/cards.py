@@ -6,9 +6,9 @@ from ...games.anno1452.data import CARDS, REGION_INDEX
 DRAW = 0.8  # expected worth of a fresh card from the deck
 _SPECIAL = 0.9
 _REACTION = 0.7
-_PLAYABLE = 1.6    # a Marriage/Title/Inheritance whose requirement is met now
+_PLAYABLE = 1.6  # a Marriage/Title/Inheritance whose requirement is met now
 _UNPLAYABLE = 0.5
-_CITY_USE = 0.5    # it can still become a City where the holder has an Estate
+_CITY_USE = 0.5  # it can still become a City where the holder has an Estate
 
 
 def _city_use(d, seat, region):

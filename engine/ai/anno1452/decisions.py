@@ -13,7 +13,7 @@ from .evaluate import CARD, GOLD
 
 _ACCEPT_MARGIN = 0.1
 _SWAP_MARGIN = 0.3
-_TOURNAMENT_GOLD = 6   # keep enough gold to build after paying 3
+_TOURNAMENT_GOLD = 6  # keep enough gold to build after paying 3
 
 
 def _by(actions, key):
@@ -55,6 +55,7 @@ def _reaction(d, seat, actions, base):
         if a.get("card") is None:
             return _KEEP_REACTION
         return reaction_worth(d, seat, CARDS[a["card"]]["effect"])
+
     return _by(actions, score)
 
 
@@ -74,6 +75,7 @@ def _discard(d, seat, actions, base):
         if a["type"] == "keep_hand":
             return 0.0
         return DRAW - card_value(d, seat, a["card"])
+
     return _by(actions, score)
 
 
@@ -83,6 +85,7 @@ def _open_swap(d, seat, actions, base):
             return _SWAP_MARGIN
         gain = card_value(d, seat, d["open_cards"][a["open_card"]])
         return gain - card_value(d, seat, a["card"])
+
     return _by(actions, score)
 
 
@@ -91,6 +94,7 @@ def _position(d, seat, actions, base):
 
 
 # --- trade ------------------------------------------------------------------------------
+
 
 def threat(d, attacker, defender):
     """How many of ``defender``'s Estates ``attacker`` could attack from next door."""
@@ -133,8 +137,11 @@ def _offer_reply(d, seat, actions, base):
 
 def _pact_target(d, seat):
     """The most threatening neighbour without a pact, or None."""
-    scored = [(threat(d, other, seat), other) for other in range(d["num_players"])
-              if other != seat and not _has_pact(d, seat, other) and pact_worth(d, seat, other) > 0.3]
+    scored = [
+        (threat(d, other, seat), other)
+        for other in range(d["num_players"])
+        if other != seat and not _has_pact(d, seat, other) and pact_worth(d, seat, other) > 0.3
+    ]
     return max(scored)[1] if scored else None
 
 
@@ -152,17 +159,31 @@ def _trade(d, seat, actions, base):
     def score(a):
         if a["type"] == "draft_add" and a["side"] == "give" and a["item"] == "pact" and not give["pact"]:
             return 3.0
-        if (a["type"] == "draft_add" and a["side"] == "give" and a["item"] == "gold" and give["pact"]
-                and sweeten and give["gold"] == 0 and a.get("amount") == 2):
+        if (
+            a["type"] == "draft_add"
+            and a["side"] == "give"
+            and a["item"] == "gold"
+            and give["pact"]
+            and sweeten
+            and give["gold"] == 0
+            and a.get("amount") == 2
+        ):
             return 2.5
         if a["type"] == "send_offer":
             return 2.0
         return 1.0 if a["type"] == "cancel_draft" else 0.0
+
     return _by(actions, score)
 
 
 RULES = {
-    "soldiers": _soldiers, "reaction": _reaction, "losses": _losses, "tournament": _tournament,
-    "discard": _discard, "open_swap": _open_swap, "position": _position,
-    "trade": _trade, "offer_reply": _offer_reply,
+    "soldiers": _soldiers,
+    "reaction": _reaction,
+    "losses": _losses,
+    "tournament": _tournament,
+    "discard": _discard,
+    "open_swap": _open_swap,
+    "position": _position,
+    "trade": _trade,
+    "offer_reply": _offer_reply,
 }

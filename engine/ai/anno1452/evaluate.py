@@ -23,14 +23,14 @@ count what they take from others.
 from ...games.anno1452.data import GOLD_PER_PRESTIGE, KING_SOLDIERS, PRESTIGE_MAX, ROWS
 from ...games.anno1452.deck import CROWN_CARDS, CROWN_PRESTIGE
 
-GOLD = 0.15          # a gold coin: 1/10 point, more while it can still be spent
-RESERVE = 20         # gold beyond this is only worth its final 1/10 point: spend it
-CARD = 0.35          # a card in hand: a future action
+GOLD = 0.15  # a gold coin: 1/10 point, more while it can still be spent
+RESERVE = 20  # gold beyond this is only worth its final 1/10 point: spend it
+CARD = 0.35  # a card in hand: a future action
 CATEGORY_LEAD = 1.3  # leading a prestige category: +1 prestige per ER, and the other seats -1
-LEAD_HORIZON = 4     # ERs ahead a lead is counted for
-LEAD_DECAY = 0.5     # a lead of m holds beyond the next ER with odds 1 - LEAD_DECAY**m
-INCOME = 0.12        # a gold of income per ER still to come
-SOLDIER = 0.1        # a King's Soldier: attack power until the next coronation
+LEAD_HORIZON = 4  # ERs ahead a lead is counted for
+LEAD_DECAY = 0.5  # a lead of m holds beyond the next ER with odds 1 - LEAD_DECAY**m
+INCOME = 0.12  # a gold of income per ER still to come
+SOLDIER = 0.1  # a King's Soldier: attack power until the next coronation
 _CATEGORIES = 4
 
 
@@ -59,8 +59,13 @@ def tallies(d):
                 strength[owner] += e["strength"]
     fx = d["er_effects"]
     counts = [(estates[s], citizens[s], cities[s], principalities[s]) for s in range(n)]
-    incomes = [strength[s] + citizens[s] * (2 if s in fx["sondersteuer"] else 1)
-               + cities[s] * (2 if s in fx["messe"] else 1) + principalities[s] for s in range(n)]
+    incomes = [
+        strength[s]
+        + citizens[s] * (2 if s in fx["sondersteuer"] else 1)
+        + cities[s] * (2 if s in fx["messe"] else 1)
+        + principalities[s]
+        for s in range(n)
+    ]
     return counts, incomes
 
 
@@ -77,7 +82,7 @@ def _margin_worth(margin, ers):
     ER for sure, then more the wider it is (a lead of one is easily lost)."""
     if margin <= 0 or ers <= 0:
         return 0.0
-    return CATEGORY_LEAD * (1 + (ers - 1) * (1 - LEAD_DECAY ** margin))
+    return CATEGORY_LEAD * (1 + (ers - 1) * (1 - LEAD_DECAY**margin))
 
 
 def lead_bonuses(counts, ers):
@@ -88,8 +93,9 @@ def lead_bonuses(counts, ers):
     bonus = [0.0] * len(counts)
     for cat in range(_CATEGORIES):
         ranked = sorted(range(len(counts)), key=lambda s: counts[s][cat])
-        low, second_low, second_high, high = (counts[s][cat] for s in
-                                              (ranked[0], ranked[1], ranked[-2], ranked[-1]))
+        low, second_low, second_high, high = (
+            counts[s][cat] for s in (ranked[0], ranked[1], ranked[-2], ranked[-1])
+        )
         bonus[ranked[-1]] += _margin_worth(high - second_high, ers)
         bonus[ranked[0]] -= _margin_worth(second_low - low, ers)
     return bonus

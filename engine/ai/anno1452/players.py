@@ -151,4 +151,4 @@ class SearchPlayer(search.SearchPlayer):
 
     def simulations_for(self, view):
         n = view["num_players"]
-        return _SIMULATIONS * _RATE_FACTOR.get(n, 1) / n ** _COST_EXPONENT
+        return _SIMULATIONS * _RATE_FACTOR.get(n, 1) / n**_COST_EXPONENT

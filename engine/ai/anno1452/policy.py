@@ -20,8 +20,8 @@ from .decisions import RULES
 from .evaluate import GOLD, relative_value
 
 _ATTACK_EFFECTS = ("soeldner", "fehde")
-_PASS_EDGE = 0.01       # passing beats actions that change nothing
-_RISK = 0.8             # the odds are rough: an attack must promise clearly more
+_PASS_EDGE = 0.01  # passing beats actions that change nothing
+_RISK = 0.8  # the odds are rough: an attack must promise clearly more
 
 
 def _effect(action):
@@ -39,7 +39,7 @@ def _attack_score(d, seat, action, base):
         extra += d["soldiers"]["anti_king"]
     p = win_chance(d, origin, target, extra)
     defender_stake = stake(d, target)
-    gain = 1.0 + defender_stake + 1.0        # the Estate, what the loser loses, +1 prestige
+    gain = 1.0 + defender_stake + 1.0  # the Estate, what the loser loses, +1 prestige
     loss = stake(d, origin) + 1.0
     declaration = 0.0 if effect == "fehde" else 1.0
     card = 0.9 if effect else 0.0
@@ -53,10 +53,15 @@ def _deferred_bonus(d, seat, action):
         return 0.0
     _, citizens, cities = totals(d, seat)
     others = d["num_players"] - 1
-    return {"sondersteuer": citizens * GOLD, "messe": cities * GOLD, "steuerpacht": others * 2 * GOLD * 1.5,
-            "reichstag": 0.6, "landfrieden": 0.4,
-            # the crown it buys is in the value; the 10 gold are paid at the coronation
-            "bestechung": -10 * GOLD}.get(effect, 0.0)
+    return {
+        "sondersteuer": citizens * GOLD,
+        "messe": cities * GOLD,
+        "steuerpacht": others * 2 * GOLD * 1.5,
+        "reichstag": 0.6,
+        "landfrieden": 0.4,
+        # the crown it buys is in the value; the 10 gold are paid at the coronation
+        "bestechung": -10 * GOLD,
+    }.get(effect, 0.0)
 
 
 def _setup_bonus(action):
@@ -92,8 +97,8 @@ def settle_groups(d, seat, actions):
     follow it; this keeps the medium player fast (settles run into hundreds).
     """
     exposure = _exposure(d, seat)
-    best = {}       # count -> (exposure guarded, index)
-    count_of = {}   # index -> count, every settle
+    best = {}  # count -> (exposure guarded, index)
+    count_of = {}  # index -> count, every settle
     for i, a in enumerate(actions):
         if a["type"] != "settle":
             continue

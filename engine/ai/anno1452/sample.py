@@ -36,11 +36,16 @@ def _hands(view, seat, pool):
 
 def _player(entry, hand):
     marriage = entry["marriage"]
-    return {"gold": entry["gold"], "prestige": entry["prestige"], "hand": hand,
-            "titles": list(entry["titles"]),
-            "marriage": None if marriage is None else {
-                "card": marriage["card"], "conveyed": [REGION_INDEX[r] for r in marriage["conveyed"]]},
-            "married_this_epoch": entry["married_this_epoch"]}
+    return {
+        "gold": entry["gold"],
+        "prestige": entry["prestige"],
+        "hand": hand,
+        "titles": list(entry["titles"]),
+        "marriage": None
+        if marriage is None
+        else {"card": marriage["card"], "conveyed": [REGION_INDEX[r] for r in marriage["conveyed"]]},
+        "married_this_epoch": entry["married_this_epoch"],
+    }
 
 
 def _queue(view):
@@ -49,7 +54,7 @@ def _queue(view):
     if view["phase"] != "action" or view["battle"] is not None or decision["kind"] != "action_turn":
         return []
     order = view["order"]
-    rest = order[order.index(view["turn"]) + 1:]
+    rest = order[order.index(view["turn"]) + 1 :]
     return [["turn", s] for s in rest] + [["ar_end", view["action_round"]]]
 
 
@@ -57,16 +62,23 @@ def _initial_regions(view):
     """During set-up every player's Estate is an initial one (Ottokar's are not)."""
     if view["phase"] != "setup":
         return []
-    return [r for r, region in enumerate(view["regions"])
-            if any(e is not None and e["owner"] != "ottokar" for e in region["slots"])]
+    return [
+        r
+        for r, region in enumerate(view["regions"])
+        if any(e is not None and e["owner"] != "ottokar" for e in region["slots"])
+    ]
 
 
 def _trade(view):
     public = view.get("trade")
     if public is None:
         return None
-    return {"done": list(public["done"]), "offers": dict(public["offers"]),
-            "cursor": public["cursor"], "draft": view["draft"]}
+    return {
+        "done": list(public["done"]),
+        "offers": dict(public["offers"]),
+        "cursor": public["cursor"],
+        "draft": view["draft"],
+    }
 
 
 def sample_dump(view, seat, rng):
@@ -78,23 +90,44 @@ def sample_dump(view, seat, rng):
         raise ValueError("the view's cards do not add up; cannot determinize")
     row = view["row"]
     return {
-        "game": "anno1452", "rules_version": 1, "options": dict(view["options"]),
-        "num_players": view["num_players"], "seed": 0, "rng": rng.next64(),
-        "row": row, "ar": view["action_round"], "phase": view["phase"],
+        "game": "anno1452",
+        "rules_version": 1,
+        "options": dict(view["options"]),
+        "num_players": view["num_players"],
+        "seed": 0,
+        "rng": rng.next64(),
+        "row": row,
+        "ar": view["action_round"],
+        "phase": view["phase"],
         "final_row": [r["year"] for r in ROWS].index(view["final_year"]),
-        "order": list(view["order"]), "turn": view["turn"], "queue": _queue(view),
-        "decision": dict(view["decision"]), "result": view["result"],
+        "order": list(view["order"]),
+        "turn": view["turn"],
+        "queue": _queue(view),
+        "decision": dict(view["decision"]),
+        "result": view["result"],
         "players": [_player(p, h) for p, h in zip(view["players"], hands)],
-        "regions": [{"slots": [None if e is None else dict(e) for e in r["slots"]],
-                     "principality": r["principality"]} for r in view["regions"]],
-        "deck": pool, "discard": list(view["discard"]), "open_cards": list(view["open_cards"]),
-        "initial_regions": _initial_regions(view), "event_acted": view["event_acted"],
-        "interregnum": view["interregnum"], "crowned": view["crowned"],
-        "king": view["king"], "anti_king": view["anti_king"], "anti_king_row": view["anti_king_row"],
-        "soldiers": dict(view["soldiers"]), "battle": view["battle"],
-        "landfrieden": list(view["landfrieden"]), "pacts": [list(p) for p in view["pacts"]],
+        "regions": [
+            {"slots": [None if e is None else dict(e) for e in r["slots"]], "principality": r["principality"]}
+            for r in view["regions"]
+        ],
+        "deck": pool,
+        "discard": list(view["discard"]),
+        "open_cards": list(view["open_cards"]),
+        "initial_regions": _initial_regions(view),
+        "event_acted": view["event_acted"],
+        "interregnum": view["interregnum"],
+        "crowned": view["crowned"],
+        "king": view["king"],
+        "anti_king": view["anti_king"],
+        "anti_king_row": view["anti_king_row"],
+        "soldiers": dict(view["soldiers"]),
+        "battle": view["battle"],
+        "landfrieden": list(view["landfrieden"]),
+        "pacts": [list(p) for p in view["pacts"]],
         "offer": view["offer"] if view["offer"] is None or "give" in view["offer"] else None,
-        "trade": _trade(view), "swap": None, "er_used": list(view["er_used"]),
+        "trade": _trade(view),
+        "swap": None,
+        "er_used": list(view["er_used"]),
         "er_effects": copy_data(view["er_effects"]),
         "new_order": None if view["new_order"] is None else list(view["new_order"]),
     }

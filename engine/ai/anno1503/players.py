@@ -43,9 +43,22 @@ sample_state = sampler(sample_dump)
 # model, or an inconsistent view), actions are picked by type in this order;
 # unknown types sit in the middle, neutral, before ending the turn.
 _FALLBACK_ORDER = (
-    "take_tile", "develop", "place_pioneer", "sell", "discover", "build_ship",
-    "choose_commodity", "lose_tile", "place_reserve_tile", "discard", None,
-    "move_ship", "end_turn", "buy", "big_branch_office", "return_tile",
+    "take_tile",
+    "develop",
+    "place_pioneer",
+    "sell",
+    "discover",
+    "build_ship",
+    "choose_commodity",
+    "lose_tile",
+    "place_reserve_tile",
+    "discard",
+    None,
+    "move_ship",
+    "end_turn",
+    "buy",
+    "big_branch_office",
+    "return_tile",
 )
 
 

@@ -97,10 +97,24 @@ def score_actions(game, state, seat, actions, inhabitant=None):
 
 
 _MOVES_TILES = frozenset(("lose_tile", "place_reserve_tile", "take_tile", "return_tile"))
-_KNOWN = frozenset((
-    "choose_commodity", "lose_tile", "place_reserve_tile", "build_ship", "place_pioneer",
-    "develop", "sell", "buy", "move_ship", "take_tile", "return_tile",
-)) | X_APPLIED
+_KNOWN = (
+    frozenset(
+        (
+            "choose_commodity",
+            "lose_tile",
+            "place_reserve_tile",
+            "build_ship",
+            "place_pioneer",
+            "develop",
+            "sell",
+            "buy",
+            "move_ship",
+            "take_tile",
+            "return_tile",
+        )
+    )
+    | X_APPLIED
+)
 
 
 def hard_score_actions(game, state, seat, actions):
@@ -111,5 +125,3 @@ def hard_score_actions(game, state, seat, actions):
 # The best-scoring action; easy adds noise (``levels.greedy``).
 greedy_choice = greedy(score_actions)
 hard_greedy_choice = greedy(hard_score_actions)
-
-

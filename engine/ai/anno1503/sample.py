@@ -167,11 +167,15 @@ def sample_dump(view, seat, rng, options=None):
         "stacks": dict(view["stacks"]),
         "buildings": dict(view["buildings"]),
         "spaces": spaces,
-        "seen": {f"{s['space'][0]},{s['space'][1]}": list(s["seen_by"]) for s in view["spaces"] if s["seen_by"]},
+        "seen": {
+            f"{s['space'][0]},{s['space'][1]}": list(s["seen_by"]) for s in view["spaces"] if s["seen_by"]
+        },
         "reserve": reserve,
         "box": _box(view, backs),
         "removed": [t["id"] for t in view["removed"]],
-        "discovery": None if discovery is None else {"ship": discovery["ship"], "space": list(discovery["space"])},
+        "discovery": None
+        if discovery is None
+        else {"ship": discovery["ship"], "space": list(discovery["space"])},
         "winner": view["winner"],
         "players": [_player_dump(p, h, c) for p, h, c in zip(view["players"], hands, cards)],
         **extra,
@@ -184,5 +188,3 @@ def _box(view, backs):
     if expansion_sample.is_expansion_view(view):
         box += [t for t in expansion_sample.EXPANSION_TILES if data.TILE_BACKS[t] not in backs]
     return box
-
-

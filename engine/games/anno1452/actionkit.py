@@ -44,8 +44,11 @@ def end_decision(d):
 
 def hand_cards(d, seat, kind=None, effect=None):
     """Card ids in ``seat``'s hand, optionally of one kind / effect."""
-    return [c for c in d["players"][seat]["hand"]
-            if (kind is None or CARDS[c]["kind"] == kind) and (effect is None or CARDS[c].get("effect") == effect)]
+    return [
+        c
+        for c in d["players"][seat]["hand"]
+        if (kind is None or CARDS[c]["kind"] == kind) and (effect is None or CARDS[c].get("effect") == effect)
+    ]
 
 
 def own_card(d, seat, card, kind):

@@ -29,6 +29,7 @@ def _answered(d, seat):
 
 # --- soldiers ----------------------------------------------------------------------
 
+
 def _soldier_range(d, seat):
     battle = d["battle"]
     side = d["decision"]["side"]
@@ -59,6 +60,7 @@ def _commit_soldiers_perform(d, seat, action, events):
 
 
 # --- reactions -----------------------------------------------------------------------
+
 
 def _react_check(d, seat, action):
     battle = d["battle"]
@@ -91,6 +93,7 @@ def _react_perform(d, seat, action, events):
 
 # --- losses --------------------------------------------------------------------------
 
+
 def _take_losses_check(d, seat, action):
     battle = d["battle"]
     fewest, most = loss_range(d, battle, side_of(battle, seat))
@@ -113,6 +116,7 @@ def _take_losses_perform(d, seat, action, events):
 
 # --- tournament ------------------------------------------------------------------------
 
+
 def _join_tournament_check(d, seat, action):
     if action["join"] == "yes" and d["players"][seat]["gold"] < TOURNAMENT_FEE:
         return "not_enough_gold"
@@ -133,12 +137,36 @@ def _join_tournament_perform(d, seat, action, events):
 
 
 SPECS = [
-    make_spec("commit_soldiers", {"count": IntRange(0, KING_SOLDIERS)}, _commit_soldiers_candidates, _commit_soldiers_check, _commit_soldiers_perform,
-              "King/Anti-King: bring this many Soldiers into the battle (they are lost afterwards)."),
-    make_spec("react", {"card": Optional(CARD)}, _react_candidates, _react_check, _react_perform,
-              "Play one reaction card in this battle, or null for none."),
-    make_spec("take_losses", {"citizens": IntRange(0, CITIZENS_PER_PLAYER)}, _take_losses_candidates, _take_losses_check, _take_losses_perform,
-              "Allocate the hits: this many Citizens, the rest Soldiers, then the Estate."),
-    make_spec("join_tournament", {"join": OneOf(["yes", "no"])}, _join_tournament_candidates, _join_tournament_check, _join_tournament_perform,
-              f"Turnier: pay {TOURNAMENT_FEE} gold for +{TOURNAMENT_PRESTIGE} Prestige, or not."),
+    make_spec(
+        "commit_soldiers",
+        {"count": IntRange(0, KING_SOLDIERS)},
+        _commit_soldiers_candidates,
+        _commit_soldiers_check,
+        _commit_soldiers_perform,
+        "King/Anti-King: bring this many Soldiers into the battle (they are lost afterwards).",
+    ),
+    make_spec(
+        "react",
+        {"card": Optional(CARD)},
+        _react_candidates,
+        _react_check,
+        _react_perform,
+        "Play one reaction card in this battle, or null for none.",
+    ),
+    make_spec(
+        "take_losses",
+        {"citizens": IntRange(0, CITIZENS_PER_PLAYER)},
+        _take_losses_candidates,
+        _take_losses_check,
+        _take_losses_perform,
+        "Allocate the hits: this many Citizens, the rest Soldiers, then the Estate.",
+    ),
+    make_spec(
+        "join_tournament",
+        {"join": OneOf(["yes", "no"])},
+        _join_tournament_candidates,
+        _join_tournament_check,
+        _join_tournament_perform,
+        f"Turnier: pay {TOURNAMENT_FEE} gold for +{TOURNAMENT_PRESTIGE} Prestige, or not.",
+    ),
 ]

@@ -34,6 +34,7 @@ def _in_turn(d):
 
 # --- City --------------------------------------------------------------------------------
 
+
 def _build_city_check(d, seat, action):
     card = action["card"]
     if card not in d["players"][seat]["hand"] or CARDS[card]["kind"] not in REGION_KINDS:
@@ -51,7 +52,11 @@ def _build_city_candidates(d, seat):
     for card in d["players"][seat]["hand"]:
         if CARDS[card]["kind"] in REGION_KINDS:
             region = REGION_INDEX[CARDS[card]["region"]]
-            actions += [{"type": "build_city", "card": card, "at": [region, slot]} for estate_region, slot, _ in iter_estates(d, seat) if estate_region == region]
+            actions += [
+                {"type": "build_city", "card": card, "at": [region, slot]}
+                for estate_region, slot, _ in iter_estates(d, seat)
+                if estate_region == region
+            ]
     return actions
 
 
@@ -69,6 +74,7 @@ def _build_city_perform(d, seat, action, events):
 
 
 # --- Marriage --------------------------------------------------------------------------
+
 
 def _disadvantage_problem(d, seat, card, extra):
     player = d["players"][seat]
@@ -161,7 +167,9 @@ def _marriage_benefit(d, seat, ben, placed, events):
 
 
 def _marriage_city(d, seat, region, placed, events):
-    spots = ([placed] if placed and placed[0] == region else []) + [[estate_region, slot] for estate_region, slot, _ in iter_estates(d, seat) if estate_region == region]
+    spots = ([placed] if placed and placed[0] == region else []) + [
+        [estate_region, slot] for estate_region, slot, _ in iter_estates(d, seat) if estate_region == region
+    ]
     for estate_region, slot in spots:
         if can_build_city(d, seat, estate_region, slot):
             add_city(d, seat, estate_region, slot, events, "marriage")
@@ -170,6 +178,7 @@ def _marriage_city(d, seat, region, placed, events):
 
 
 # --- Title, Inheritance -------------------------------------------------------------------
+
 
 def _take_title_check(d, seat, action):
     why = own_card(d, seat, action["card"], "title")
@@ -190,7 +199,11 @@ def _inherit_check(d, seat, action):
     why = own_card(d, seat, action["card"], "inheritance")
     if why:
         return why
-    return None if can_place_estate(d, seat, REGION_INDEX[CARDS[action["card"]]["region"]]) else "cannot_place_estate"
+    return (
+        None
+        if can_place_estate(d, seat, REGION_INDEX[CARDS[action["card"]]["region"]])
+        else "cannot_place_estate"
+    )
 
 
 def _inherit_perform(d, seat, action, events):
@@ -201,10 +214,13 @@ def _inherit_perform(d, seat, action, events):
 
 
 def _hand_cards_as(kind, name):
-    return lambda d, seat: [{"type": name, "card": card} for card in d["players"][seat]["hand"] if CARDS[card]["kind"] == kind]
+    return lambda d, seat: [
+        {"type": name, "card": card} for card in d["players"][seat]["hand"] if CARDS[card]["kind"] == kind
+    ]
 
 
 # --- Kindbett: an extra, not the turn's action -----------------------------------------------
+
 
 def _kindbett_check(d, seat, action):
     if d["decision"]["extra_used"]:
@@ -220,28 +236,69 @@ def _kindbett_check(d, seat, action):
 
 def _kindbett_candidates(d, seat):
     cards = [card for card in d["players"][seat]["hand"] if CARDS[card].get("effect") == "kindbett"]
-    return [{"type": "kindbett", "card": card, "target": target} for card in cards for target in range(d["num_players"])]
+    return [
+        {"type": "kindbett", "card": card, "target": target}
+        for card in cards
+        for target in range(d["num_players"])
+    ]
 
 
 def _kindbett_perform(d, seat, action, events):
     discard_from_hand(d, seat, action["card"])
     target = d["players"][action["target"]]
     d["discard"].append(target["marriage"]["card"])
-    event(events, "marriage_ended", action["target"], card=target["marriage"]["card"], reason="kindbett", by=seat)
+    event(
+        events,
+        "marriage_ended",
+        action["target"],
+        card=target["marriage"]["card"],
+        reason="kindbett",
+        by=seat,
+    )
     target["marriage"] = None
     settle_holdings(d, events)
     d["decision"]["extra_used"] = True
 
 
 SPECS = [
-    make_spec("build_city", {"card": CARD, "at": ESTATE}, _build_city_candidates, _build_city_check, _build_city_perform,
-              f"Play a region card as City card: {CITY_COST} gold, a City under your Estate in that region."),
-    make_spec("marry", {"card": CARD, "discard": Optional(CARD)}, _marry_candidates, _marry_check, _marry_perform,
-              "Play a Marriage card (discard: the card a 'discard 1 card' disadvantage costs)."),
-    make_spec("take_title", {"card": CARD}, _hand_cards_as("title", "take_title"), _take_title_check, _take_title_perform,
-              f"Play a Title card: +{TITLE_PRESTIGE} Prestige, kept while its requirement holds."),
-    make_spec("inherit", {"card": CARD}, _hand_cards_as("inheritance", "inherit"), _inherit_check, _inherit_perform,
-              "Play an Inheritance card: a free Estate in its region."),
-    make_spec("kindbett", {"card": CARD, "target": SEAT}, _kindbett_candidates, _kindbett_check, _kindbett_perform,
-              "Reaction Kindbett (not the turn's action): end the marriage of the target seat."),
+    make_spec(
+        "build_city",
+        {"card": CARD, "at": ESTATE},
+        _build_city_candidates,
+        _build_city_check,
+        _build_city_perform,
+        f"Play a region card as City card: {CITY_COST} gold, a City under your Estate in that region.",
+    ),
+    make_spec(
+        "marry",
+        {"card": CARD, "discard": Optional(CARD)},
+        _marry_candidates,
+        _marry_check,
+        _marry_perform,
+        "Play a Marriage card (discard: the card a 'discard 1 card' disadvantage costs).",
+    ),
+    make_spec(
+        "take_title",
+        {"card": CARD},
+        _hand_cards_as("title", "take_title"),
+        _take_title_check,
+        _take_title_perform,
+        f"Play a Title card: +{TITLE_PRESTIGE} Prestige, kept while its requirement holds.",
+    ),
+    make_spec(
+        "inherit",
+        {"card": CARD},
+        _hand_cards_as("inheritance", "inherit"),
+        _inherit_check,
+        _inherit_perform,
+        "Play an Inheritance card: a free Estate in its region.",
+    ),
+    make_spec(
+        "kindbett",
+        {"card": CARD, "target": SEAT},
+        _kindbett_candidates,
+        _kindbett_check,
+        _kindbett_perform,
+        "Reaction Kindbett (not the turn's action): end the marriage of the target seat.",
+    ),
 ]

@@ -54,10 +54,28 @@ def _choose_position_perform(d, seat, action, events):
 
 
 SPECS = [
-    make_spec("discard", {"card": CARD}, _discard_candidates, _discard_check, _discard_perform,
-              "Cards phase: discard one card before refilling to 5."),
-    make_spec("keep_hand", {}, bare_action("keep_hand"), _keep_hand_check, _keep_hand_perform,
-              "Cards phase: stop discarding and refill to 5."),
-    make_spec("choose_position", {"position": IntRange(1, 4)}, _choose_position_candidates, _choose_position_check, _choose_position_perform,
-              "King, Anti-King, Landfrieden: choose a free space (1 = first) on the turn-order display."),
+    make_spec(
+        "discard",
+        {"card": CARD},
+        _discard_candidates,
+        _discard_check,
+        _discard_perform,
+        "Cards phase: discard one card before refilling to 5.",
+    ),
+    make_spec(
+        "keep_hand",
+        {},
+        bare_action("keep_hand"),
+        _keep_hand_check,
+        _keep_hand_perform,
+        "Cards phase: stop discarding and refill to 5.",
+    ),
+    make_spec(
+        "choose_position",
+        {"position": IntRange(1, 4)},
+        _choose_position_candidates,
+        _choose_position_check,
+        _choose_position_perform,
+        "King, Anti-King, Landfrieden: choose a free space (1 = first) on the turn-order display.",
+    ),
 ]

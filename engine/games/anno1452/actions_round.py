@@ -33,6 +33,7 @@ CITIZEN_COST = PRICES["citizen"]["cost"]
 
 # --- set-up: two Estates in two bordering regions, all regions distinct ----------
 
+
 def _initial_ok(d, region):
     return region not in d["initial_regions"] and free_slot(d, region) is not None
 
@@ -49,7 +50,9 @@ def _place_estate_check(d, seat, action):
     if first is not None:
         return None if region in BORDERS[first] else "not_bordering"
     # Only the fallback of a blocked map allows a first region without partner.
-    if not _has_partner(d, region) and any(_initial_ok(d, other) and _has_partner(d, other) for other in range(len(REGION_NAMES))):
+    if not _has_partner(d, region) and any(
+        _initial_ok(d, other) and _has_partner(d, other) for other in range(len(REGION_NAMES))
+    ):
         return "no_bordering_region_left"
     return None
 
@@ -71,6 +74,7 @@ def _place_estate_perform(d, seat, action, events):
 
 
 # --- build an Estate ----------------------------------------------------------------
+
 
 def _build_estate_check(d, seat, action):
     region = REGION_INDEX[action["region"]]
@@ -97,8 +101,13 @@ def _build_estate_perform(d, seat, action, events):
 
 # --- settle 1-3 Citizens ------------------------------------------------------------
 
+
 def _settle_targets(action):
-    return [tuple(estate) for estate in (action.get("at"), action.get("at2"), action.get("at3")) if estate is not None]
+    return [
+        tuple(estate)
+        for estate in (action.get("at"), action.get("at2"), action.get("at3"))
+        if estate is not None
+    ]
 
 
 def _settle_check(d, seat, action):
@@ -122,7 +131,11 @@ def _settle_check(d, seat, action):
 
 
 def _settle_candidates(d, seat):
-    room = [((region, slot), capacity(estate) - estate["citizens"]) for region, slot, estate in iter_estates(d, seat) if estate["citizens"] < capacity(estate)]
+    room = [
+        ((region, slot), capacity(estate) - estate["citizens"])
+        for region, slot, estate in iter_estates(d, seat)
+        if estate["citizens"] < capacity(estate)
+    ]
     refs = [ref for ref, _ in room]
     actions = []
     for count in (1, 2, 3):  # at, at2, at3
@@ -146,6 +159,7 @@ def _settle_perform(d, seat, action, events):
 
 
 # --- attack ---------------------------------------------------------------------------
+
 
 def attack_problem(d, seat, origin, target, mercenaries=0):
     """Why ``seat`` may not attack ``target`` from ``origin`` now, or None."""
@@ -212,18 +226,46 @@ def _pass_perform(d, seat, action, events):
 
 
 SPECS = [
-    make_spec("place_estate", {"region": REGION}, _place_estate_candidates, _place_estate_check, _place_estate_perform,
-               "Set-up: place an initial Estate (distinct regions; the second borders the first)."),
-    make_spec("build_estate", {"region": REGION}, _build_estate_candidates, _build_estate_check, _build_estate_perform,
-               f"Build an Estate for {PRICES['estate']['base_cost']} gold + "
-               f"{PRICES['estate']['cost_per_estate_in_region']} per Estate already in the region."),
-    make_spec("settle", {"at": ESTATE, "at2": Optional(ESTATE), "at3": Optional(ESTATE)},
-               _settle_candidates, _settle_check, _settle_perform,
-               f"Settle 1-3 Citizens ({CITIZEN_COST} gold each) on own Estates, "
-               "listed in ascending order."),
-    make_spec("attack", {"target": ESTATE, "from": Optional(ESTATE)}, _attack_candidates, _attack_check, _attack_perform,
-               "Attack an Estate from an own Estate in the same or a bordering region "
-               "(King/Anti-King: from null, with Soldiers only)."),
-    make_spec("pass", {}, bare_action("pass"), always_allowed, _pass_perform,
-               "Do nothing: end the turn, skip a special action, stop swapping open cards."),
+    make_spec(
+        "place_estate",
+        {"region": REGION},
+        _place_estate_candidates,
+        _place_estate_check,
+        _place_estate_perform,
+        "Set-up: place an initial Estate (distinct regions; the second borders the first).",
+    ),
+    make_spec(
+        "build_estate",
+        {"region": REGION},
+        _build_estate_candidates,
+        _build_estate_check,
+        _build_estate_perform,
+        f"Build an Estate for {PRICES['estate']['base_cost']} gold + "
+        f"{PRICES['estate']['cost_per_estate_in_region']} per Estate already in the region.",
+    ),
+    make_spec(
+        "settle",
+        {"at": ESTATE, "at2": Optional(ESTATE), "at3": Optional(ESTATE)},
+        _settle_candidates,
+        _settle_check,
+        _settle_perform,
+        f"Settle 1-3 Citizens ({CITIZEN_COST} gold each) on own Estates, listed in ascending order.",
+    ),
+    make_spec(
+        "attack",
+        {"target": ESTATE, "from": Optional(ESTATE)},
+        _attack_candidates,
+        _attack_check,
+        _attack_perform,
+        "Attack an Estate from an own Estate in the same or a bordering region "
+        "(King/Anti-King: from null, with Soldiers only).",
+    ),
+    make_spec(
+        "pass",
+        {},
+        bare_action("pass"),
+        always_allowed,
+        _pass_perform,
+        "Do nothing: end the turn, skip a special action, stop swapping open cards.",
+    ),
 ]

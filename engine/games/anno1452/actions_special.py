@@ -24,9 +24,17 @@ ABLASS_POINTS = tuple(AR_TEXTS["ablass"]["points"])  # the "amount" choices
 PARAMS = ("target", "from", "region", "amount")
 # AR effect -> the parameters it takes (the others must be left out).
 AR_PARAMS = {
-    "sondersteuer": (), "messe": (), "reichstag": (), "landfrieden": (), "turnier": (), "steuerpacht": (),
-    "soeldner": ("target", "from"), "fehde": ("target", "from"), "ablass": ("amount",),
-    "pest": ("region",), "stadtrecht": ("target",),
+    "sondersteuer": (),
+    "messe": (),
+    "reichstag": (),
+    "landfrieden": (),
+    "turnier": (),
+    "steuerpacht": (),
+    "soeldner": ("target", "from"),
+    "fehde": ("target", "from"),
+    "ablass": ("amount",),
+    "pest": ("region",),
+    "stadtrecht": ("target",),
 }
 ER_PARAMS = {"ablass": ("amount",)}
 
@@ -119,6 +127,7 @@ def _play_special_perform(d, seat, action, events):
 
 # --- AR texts --------------------------------------------------------------------------------
 
+
 def _ar_sondersteuer(d, seat, action, events):
     citizens = totals(d, seat)[1]
     gain_gold(d, seat, AR_TEXTS["sondersteuer"]["gold_per_citizen"] * citizens, events, "sondersteuer")
@@ -131,7 +140,10 @@ def _ar_messe(d, seat, action, events):
 
 def _ar_attack(mercenaries, fehde):
     def run(d, seat, action, events):
-        start_battle(d, seat, action.get("from"), action["target"], events, mercenaries=mercenaries, fehde=fehde)
+        start_battle(
+            d, seat, action.get("from"), action["target"], events, mercenaries=mercenaries, fehde=fehde
+        )
+
     return run
 
 
@@ -144,8 +156,14 @@ def _ar_pest(d, seat, action, events):
     region = REGION_INDEX[action["region"]]
     for slot, estate in enumerate(d["regions"][region]["slots"]):
         if estate is not None and estate["citizens"]:
-            event(events, "plague", region=action["region"], slot=slot, owner=estate["owner"],
-                  citizens=estate["citizens"])
+            event(
+                events,
+                "plague",
+                region=action["region"],
+                slot=slot,
+                owner=estate["owner"],
+                citizens=estate["citizens"],
+            )
             estate["citizens"] = 0
     settle_holdings(d, events)
 
@@ -162,7 +180,9 @@ def _ar_stadtrecht(d, seat, action, events):
 
 def _ar_turnier(d, seat, action, events):
     change_prestige(d, seat, AR_TEXTS["turnier"]["prestige"], events, "turnier")
-    others = [other for other in d["order"] if other != seat and d["players"][other]["gold"] >= TOURNAMENT_FEE]
+    others = [
+        other for other in d["order"] if other != seat and d["players"][other]["gold"] >= TOURNAMENT_FEE
+    ]
     if others:
         decide(d, "tournament", others)
 
@@ -178,23 +198,32 @@ def _ar_steuerpacht(d, seat, action, events):
 def _prestige_text(name, texts):
     def run(d, seat, action, events):
         change_prestige(d, seat, texts[name]["prestige"], events, name)
+
     return run
 
 
 AR_EFFECTS = {
-    "sondersteuer": _ar_sondersteuer, "messe": _ar_messe,
-    "soeldner": _ar_attack(MERCENARIES, False), "fehde": _ar_attack(0, True),
+    "sondersteuer": _ar_sondersteuer,
+    "messe": _ar_messe,
+    "soeldner": _ar_attack(MERCENARIES, False),
+    "fehde": _ar_attack(0, True),
     "reichstag": _prestige_text("reichstag", AR_TEXTS),
-    "ablass": _ablass, "pest": _ar_pest, "landfrieden": _ar_landfrieden,
-    "stadtrecht": _ar_stadtrecht, "turnier": _ar_turnier, "steuerpacht": _ar_steuerpacht,
+    "ablass": _ablass,
+    "pest": _ar_pest,
+    "landfrieden": _ar_landfrieden,
+    "stadtrecht": _ar_stadtrecht,
+    "turnier": _ar_turnier,
+    "steuerpacht": _ar_steuerpacht,
 }
 
 
 # --- ER texts --------------------------------------------------------------------------------
 
+
 def _er_mark(name):
     def run(d, seat, action, events):
         d["er_effects"][name].append(seat)
+
     return run
 
 
@@ -209,20 +238,33 @@ def _er_bestechung(d, seat, action, events):
 
 
 ER_EFFECTS = {
-    "sondersteuer": _er_mark("sondersteuer"), "messe": _er_mark("messe"),
-    "steuerpacht": _er_mark("steuerpacht"), "reichstag": _er_mark("reichstag"),
-    "landfrieden": _er_mark("landfrieden"), "pest": _er_pest, "ablass": _ablass,
+    "sondersteuer": _er_mark("sondersteuer"),
+    "messe": _er_mark("messe"),
+    "steuerpacht": _er_mark("steuerpacht"),
+    "reichstag": _er_mark("reichstag"),
+    "landfrieden": _er_mark("landfrieden"),
+    "pest": _er_pest,
+    "ablass": _ablass,
     "turnier": _prestige_text("turnier", ER_TEXTS),
     "bestechung": _er_bestechung,
 }
 
 
 SPECS = [
-    make_spec("play_special",
-              {"card": CARD, "target": Optional(ESTATE), "from": Optional(ESTATE),
-               "region": Optional(REGION), "amount": Optional(IntRange(min(ABLASS_POINTS), max(ABLASS_POINTS)))},
-              _play_special_candidates, _play_special_check, _play_special_perform,
-              "Play a Special Action card: its AR text as the turn's action, or its ER text "
-              "in the evaluation round (target/from: Söldner, Fehde, Stadtrecht; region: Pest; "
-              f"amount: Ablass prestige points at {ABLASS_PRICE} gold each)."),
+    make_spec(
+        "play_special",
+        {
+            "card": CARD,
+            "target": Optional(ESTATE),
+            "from": Optional(ESTATE),
+            "region": Optional(REGION),
+            "amount": Optional(IntRange(min(ABLASS_POINTS), max(ABLASS_POINTS))),
+        },
+        _play_special_candidates,
+        _play_special_check,
+        _play_special_perform,
+        "Play a Special Action card: its AR text as the turn's action, or its ER text "
+        "in the evaluation round (target/from: Söldner, Fehde, Stadtrecht; region: Pest; "
+        f"amount: Ablass prestige points at {ABLASS_PRICE} gold each).",
+    ),
 ]

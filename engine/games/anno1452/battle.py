@@ -17,21 +17,43 @@ from .steps import decide, push_front
 
 SIDES = ("attacker", "defender")
 DEFENDER_ONLY = ("befestigung", "hinterhalt", "waffenstillstand")
-BATTLE_REACTIONS = ("verstaerkung", "bogenschuetzen", "befestigung", "hinterhalt", "verrat", "waffenstillstand")
+BATTLE_REACTIONS = (
+    "verstaerkung",
+    "bogenschuetzen",
+    "befestigung",
+    "hinterhalt",
+    "verrat",
+    "waffenstillstand",
+)
 
 
 def start_battle(d, seat, origin, target, events, mercenaries=0, fehde=False):
     """Declare an attack from ``origin`` ([region, slot] or None) on ``target``."""
     defender = estate_at(d, *target)["owner"]
     d["battle"] = {
-        "attacker": seat, "defender": defender, "from": origin, "target": target,
-        "stage": "soldiers", "asked": [], "round": 0,
+        "attacker": seat,
+        "defender": defender,
+        "from": origin,
+        "target": target,
+        "stage": "soldiers",
+        "asked": [],
+        "round": 0,
         "soldiers": {"attacker": mercenaries, "defender": 0},
-        "reactions": {"attacker": None, "defender": None}, "answered": [],
-        "hits": {"attacker": 0, "defender": 0}, "committed": {},
+        "reactions": {"attacker": None, "defender": None},
+        "answered": [],
+        "hits": {"attacker": 0, "defender": 0},
+        "committed": {},
     }
-    event(events, "attack_declared", seat, target=list(target), origin=origin, defender=defender,
-          mercenaries=mercenaries, region=REGION_NAMES[target[0]])
+    event(
+        events,
+        "attack_declared",
+        seat,
+        target=list(target),
+        origin=origin,
+        defender=defender,
+        mercenaries=mercenaries,
+        region=REGION_NAMES[target[0]],
+    )
     if not fehde:
         change_prestige(d, seat, -1, events, "declaration_of_war")
     push_front(d, ["battle"])
@@ -50,9 +72,13 @@ def usable_reactions(d, battle, side):
     owner = battle[side]
     if not is_player(owner):
         return []
-    return [c for c in d["players"][owner]["hand"]
-            if CARDS[c]["kind"] == "reaction" and CARDS[c]["effect"] in BATTLE_REACTIONS
-            and (side == "defender" or CARDS[c]["effect"] not in DEFENDER_ONLY)]
+    return [
+        c
+        for c in d["players"][owner]["hand"]
+        if CARDS[c]["kind"] == "reaction"
+        and CARDS[c]["effect"] in BATTLE_REACTIONS
+        and (side == "defender" or CARDS[c]["effect"] not in DEFENDER_ONLY)
+    ]
 
 
 def _step_battle(d, events):
@@ -66,8 +92,9 @@ def _step_battle(d, events):
                 return
         battle["stage"] = "reactions"
     if battle["stage"] == "reactions":
-        seats = [battle[who] for who in SIDES
-                 if who not in battle["answered"] and usable_reactions(d, battle, who)]
+        seats = [
+            battle[who] for who in SIDES if who not in battle["answered"] and usable_reactions(d, battle, who)
+        ]
         if seats:
             decide(d, "reaction", seats)
             return
@@ -90,6 +117,7 @@ def side_of(battle, seat):
 
 
 # --- reactions ------------------------------------------------------------------
+
 
 def _apply_reactions(d, battle, events):
     """Resolve played reactions; False when the battle ended (cease-fire)."""
@@ -128,10 +156,16 @@ def _treason(d, battle, victim, events):
         event(events, "treason", battle[victim] if is_player(battle[victim]) else None, citizens=lost)
     elif estate["strength"] > 1:
         estate["strength"] -= 1
-        event(events, "treason", battle[victim] if is_player(battle[victim]) else None, reduced_to=estate["strength"])
+        event(
+            events,
+            "treason",
+            battle[victim] if is_player(battle[victim]) else None,
+            reduced_to=estate["strength"],
+        )
 
 
 # --- dice --------------------------------------------------------------------------
+
 
 def _count_hits(dice, lowest):
     return sum(1 for value in dice if value >= lowest)
@@ -173,12 +207,20 @@ def _roll_round(d, battle, events):
     defence = _side_hits(d, battle, "defender", events)
     cancelled = min(attack, _defence_cancels(d, battle))
     battle["hits"] = {"attacker": defence, "defender": attack - cancelled}
-    event(events, "battle_round", battle["attacker"], round=battle["round"], hits_on_attacker=defence,
-          hits_on_defender=attack - cancelled, cancelled=cancelled)
+    event(
+        events,
+        "battle_round",
+        battle["attacker"],
+        round=battle["round"],
+        hits_on_attacker=defence,
+        hits_on_defender=attack - cancelled,
+        cancelled=cancelled,
+    )
     battle["stage"] = "losses"
 
 
 # --- losses ------------------------------------------------------------------------
+
 
 def loss_range(d, battle, side):
     """``(lo, hi)`` Citizens the side may lose for its pending hits."""
@@ -217,13 +259,25 @@ def apply_losses(d, battle, side, citizens, events):
     rest = hits - citizens - soldiers
     if estate is not None and rest:
         estate["strength"] = max(0, estate["strength"] - rest)
-    event(events, "losses_taken", battle[side] if is_player(battle[side]) else None, side=side,
-          citizens=citizens, soldiers=soldiers, estate=rest, strength=estate["strength"] if estate else None)
+    event(
+        events,
+        "losses_taken",
+        battle[side] if is_player(battle[side]) else None,
+        side=side,
+        citizens=citizens,
+        soldiers=soldiers,
+        estate=rest,
+        strength=estate["strength"] if estate else None,
+    )
 
 
 def _after_losses(d, battle, events):
     attacking_estate = side_estate(d, battle, "attacker")
-    attacker_gone = attacking_estate["strength"] == 0 if attacking_estate is not None else battle["soldiers"]["attacker"] == 0
+    attacker_gone = (
+        attacking_estate["strength"] == 0
+        if attacking_estate is not None
+        else battle["soldiers"]["attacker"] == 0
+    )
     defender_gone = side_estate(d, battle, "defender")["strength"] == 0
     if attacker_gone or defender_gone:
         _finish(d, battle, attacker_gone, defender_gone, events)
@@ -243,8 +297,21 @@ def _finish(d, battle, attacker_gone, defender_gone, events):
     elif defender_gone:
         city = d["regions"][target_region]["slots"][target_slot]["city"]
         remove_estate(d, target_region, target_slot, events, "conquered")
-        d["regions"][target_region]["slots"][target_slot] = {"owner": attacker, "strength": 1, "city": city, "citizens": 0}
-        event(events, "estate_conquered", attacker, region=REGION_NAMES[target_region], slot=target_slot, city=city, previous=defender)
+        d["regions"][target_region]["slots"][target_slot] = {
+            "owner": attacker,
+            "strength": 1,
+            "city": city,
+            "citizens": 0,
+        }
+        event(
+            events,
+            "estate_conquered",
+            attacker,
+            region=REGION_NAMES[target_region],
+            slot=target_slot,
+            city=city,
+            previous=defender,
+        )
         _prestige_result(d, attacker, defender, events)
     else:
         _prestige_result(d, defender, attacker, events)

@@ -52,7 +52,9 @@ def free_slot(d, region):
 
 
 def count_in(d, region, owner):
-    return sum(1 for estate in d["regions"][region]["slots"] if estate is not None and estate["owner"] == owner)
+    return sum(
+        1 for estate in d["regions"][region]["slots"] if estate is not None and estate["owner"] == owner
+    )
 
 
 def cities_in(d, region, owner=None):
@@ -64,7 +66,11 @@ def cities_in(d, region, owner=None):
 
 
 def citizens_in(d, region, owner):
-    return sum(estate["citizens"] for estate in d["regions"][region]["slots"] if estate is not None and estate["owner"] == owner)
+    return sum(
+        estate["citizens"]
+        for estate in d["regions"][region]["slots"]
+        if estate is not None and estate["owner"] == owner
+    )
 
 
 def totals(d, owner):
@@ -98,7 +104,9 @@ def principalities_of(d, seat):
 
 def build_cost(d, region):
     """4 gold plus 1 per Estate already in the region (of any owner)."""
-    return PRICES["estate"]["base_cost"] + PRICES["estate"]["cost_per_estate_in_region"] * placed_in(d, region)
+    return PRICES["estate"]["base_cost"] + PRICES["estate"]["cost_per_estate_in_region"] * placed_in(
+        d, region
+    )
 
 
 def can_place_estate(d, seat, region):
@@ -109,7 +117,14 @@ def place_estate(d, seat, region, events, reason, strength=ESTATE_STRENGTH):
     """Put one of ``seat``'s Estates in ``region``; returns its slot."""
     slot = free_slot(d, region)
     d["regions"][region]["slots"][slot] = new_estate(seat, strength)
-    event(events, "estate_placed", seat if is_player(seat) else None, region=REGION_NAMES[region], slot=slot, reason=reason)
+    event(
+        events,
+        "estate_placed",
+        seat if is_player(seat) else None,
+        region=REGION_NAMES[region],
+        slot=slot,
+        reason=reason,
+    )
     return slot
 
 
@@ -118,8 +133,16 @@ def remove_estate(d, region, slot, events, reason):
     estate = d["regions"][region]["slots"][slot]
     d["regions"][region]["slots"][slot] = None
     owner = estate["owner"]
-    event(events, "estate_removed", owner if is_player(owner) else None,
-          region=REGION_NAMES[region], slot=slot, owner=owner, city=estate["city"], reason=reason)
+    event(
+        events,
+        "estate_removed",
+        owner if is_player(owner) else None,
+        region=REGION_NAMES[region],
+        slot=slot,
+        owner=owner,
+        city=estate["city"],
+        reason=reason,
+    )
 
 
 def majority_owner(d, region):
@@ -172,7 +195,15 @@ def transfer_principality(d, region, new, events, reason):
         if marriage is not None and region in marriage["conveyed"]:
             marriage["conveyed"].remove(region)
         change_prestige(d, holder, -1, events, "principality_lost")
-    event(events, "principality_changed", new, region=REGION_NAMES[region], previous=holder, holder=new, reason=reason)
+    event(
+        events,
+        "principality_changed",
+        new,
+        region=REGION_NAMES[region],
+        previous=holder,
+        holder=new,
+        reason=reason,
+    )
     if new is not None:
         change_prestige(d, new, 1, events, "principality_gained")
 
@@ -217,7 +248,12 @@ def meets(d, seat, req):
 
 def can_build_city(d, seat, region, slot):
     estate = estate_at(d, region, slot)
-    return estate is not None and estate["owner"] == seat and not estate["city"] and cities_in(d, region) < MAX_CITIES[region]
+    return (
+        estate is not None
+        and estate["owner"] == seat
+        and not estate["city"]
+        and cities_in(d, region) < MAX_CITIES[region]
+    )
 
 
 def remove_citizens_auto(d, seat, count, events, reason):

@@ -107,7 +107,9 @@ def elect_king(d, events, bribed_by=None):
     if bribed_by is not None:
         seat = bribed_by
     else:
-        seat = _pick(d, seats, lambda seat: (-totals(d, seat)[0], d["players"][seat]["prestige"]), events, "coronation")
+        seat = _pick(
+            d, seats, lambda seat: (-totals(d, seat)[0], d["players"][seat]["prestige"]), events, "coronation"
+        )
     d["soldiers"]["king"] = KING_SOLDIERS
     _crown(d, "king", seat, events)
 
@@ -120,7 +122,9 @@ def elect_anti_king(d, events):
     seats = [seat for seat in players_of(d) if seat != d["king"]]
     if d["anti_king"] is not None:
         event(events, "crown_lost", d["anti_king"], role="anti_king", reason="new_anti_king")
-    seat = _pick(d, seats, lambda seat: (totals(d, seat)[0], d["players"][seat]["prestige"]), events, "anti_king")
+    seat = _pick(
+        d, seats, lambda seat: (totals(d, seat)[0], d["players"][seat]["prestige"]), events, "anti_king"
+    )
     half = d["soldiers"]["king"] // 2
     d["soldiers"]["king"] = half
     d["soldiers"]["anti_king"] = half

@@ -22,8 +22,14 @@ WINDOW_CARDS = {
 
 
 def empty_effects():
-    return {"sondersteuer": [], "messe": [], "steuerpacht": [], "reichstag": [],
-            "bestechung": None, "landfrieden": []}
+    return {
+        "sondersteuer": [],
+        "messe": [],
+        "steuerpacht": [],
+        "reichstag": [],
+        "bestechung": None,
+        "landfrieden": [],
+    }
 
 
 def er_steps(d):
@@ -46,6 +52,7 @@ def er_steps(d):
 
 
 # --- phase 1: cards --------------------------------------------------------
+
 
 def discard_limits(d, seat):
     """``(must, may)``: cards ``seat`` must / may still discard this phase.
@@ -75,6 +82,7 @@ def _refill(d, events, seat):
 
 # --- special action windows --------------------------------------------------
 
+
 def window_cards(d, seat, window):
     """Cards in ``seat``'s hand usable in this ER window now."""
     if seat in d["er_used"]:
@@ -87,8 +95,11 @@ def window_cards(d, seat, window):
             continue
         if effect == "ablass" and player["gold"] < AR_TEXTS["ablass"]["gold_per_point"]:
             continue
-        if effect == "bestechung" and (player["gold"] < ER_TEXTS["bestechung"]["cost"] or d["interregnum"]
-                                       or d["er_effects"]["bestechung"] is not None):
+        if effect == "bestechung" and (
+            player["gold"] < ER_TEXTS["bestechung"]["cost"]
+            or d["interregnum"]
+            or d["er_effects"]["bestechung"] is not None
+        ):
             continue
         out.append(card)
     return out
@@ -104,6 +115,7 @@ def _ask_special(d, events, window, seat):
 
 
 # --- phase 2: income -----------------------------------------------------------
+
 
 def income_of(d, seat):
     """Estate value (3 or its reduction) + Citizens + Cities + Principalities;
@@ -136,10 +148,15 @@ def _income(d, events):
 
 # --- phase 4: prestige -------------------------------------------------------
 
+
 def category_counts(d, seat):
     estates, citizens, cities = totals(d, seat)
-    return {"estates": estates, "citizens": citizens, "cities": cities,
-            "principalities": len(principalities_of(d, seat))}
+    return {
+        "estates": estates,
+        "citizens": citizens,
+        "cities": cities,
+        "principalities": len(principalities_of(d, seat)),
+    }
 
 
 def _prestige(d, events):
@@ -174,6 +191,7 @@ def _marriages_end(d, events):
 
 # --- phase 5: coronation -------------------------------------------------------
 
+
 def _coronation(d, events):
     if d["king"] is not None:
         event(events, "crown_lost", d["king"], role="king", reason="reign_over")
@@ -199,10 +217,13 @@ def _coronation(d, events):
 
 # --- phase 6: turn order -------------------------------------------------------
 
+
 def _order(d, events):
     d["new_order"] = [None] * d["num_players"]
     choosers = [seat for seat in (d["king"], d["anti_king"]) if seat is not None]
-    choosers += [seat for seat in d["order"] if seat in d["er_effects"]["landfrieden"] and seat not in choosers]
+    choosers += [
+        seat for seat in d["order"] if seat in d["er_effects"]["landfrieden"] and seat not in choosers
+    ]
     push_front(d, *[["position", seat] for seat in choosers], ["order_rest"])
 
 
@@ -238,26 +259,42 @@ def _order_ties(d, group, events):
     top = [seat for seat, value in zip(group, dice) if value == best]
     if len(top) > 1:
         top = _order_ties(d, top, events)
-    return top + _order_ties(d, [seat for seat in group if seat not in top], events) if len(top) < len(group) else top
+    return (
+        top + _order_ties(d, [seat for seat in group if seat not in top], events)
+        if len(top) < len(group)
+        else top
+    )
 
 
 # --- the end -----------------------------------------------------------------------
 
+
 def victory_points(d, seat):
     estates, citizens, cities = totals(d, seat)
     player = d["players"][seat]
-    return (estates + citizens // 2 + cities + len(principalities_of(d, seat))
-            + player["gold"] // 10 + player["prestige"])
+    return (
+        estates
+        + citizens // 2
+        + cities
+        + len(principalities_of(d, seat))
+        + player["gold"] // 10
+        + player["prestige"]
+    )
 
 
 def _final(d, events):
     scores = {seat: victory_points(d, seat) for seat in players_of(d)}
     # Tie-break (ruling 12): more Prestige, then more gold.
-    key = {seat: (scores[seat], d["players"][seat]["prestige"], d["players"][seat]["gold"]) for seat in scores}
+    key = {
+        seat: (scores[seat], d["players"][seat]["prestige"], d["players"][seat]["gold"]) for seat in scores
+    }
     best = max(key.values())
     winners = [seat for seat in scores if key[seat] == best]
-    d["result"] = {"winners": winners, "reason": "final_evaluation",
-                   "scores": {str(seat): value for seat, value in scores.items()}}
+    d["result"] = {
+        "winners": winners,
+        "reason": "final_evaluation",
+        "scores": {str(seat): value for seat, value in scores.items()},
+    }
     d["phase"] = "over"
     d["decision"] = None
     event(events, "game_over", winners=winners, scores=d["result"]["scores"])

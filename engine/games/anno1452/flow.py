@@ -20,8 +20,18 @@ from .steps import decide, push_front
 # module's own decisions are joined below).
 _TIME_TABLE_DECISIONS = {
     "place_initial": ("place_estate",),
-    "action_turn": ("build_estate", "settle", "attack", "build_city", "marry", "take_title",
-                    "inherit", "play_special", "kindbett", "pass"),
+    "action_turn": (
+        "build_estate",
+        "settle",
+        "attack",
+        "build_city",
+        "marry",
+        "take_title",
+        "inherit",
+        "play_special",
+        "kindbett",
+        "pass",
+    ),
     "soldiers": ("commit_soldiers",),
     "reaction": ("react",),
     "losses": ("take_losses",),
@@ -45,6 +55,7 @@ def final_row(d):
 
 
 # --- action rounds -------------------------------------------------------
+
 
 def _epoch(d, events):
     event(events, "epoch_started", year=ROWS[d["row"]]["year"])
@@ -74,6 +85,7 @@ def _ar_end(d, events, number):
 
 
 # --- evaluation rounds ----------------------------------------------------
+
 
 def _er(d, events):
     d["row"] += 1

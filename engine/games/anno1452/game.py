@@ -1,10 +1,10 @@
 """``Anno1452``: the Game definition wiring data, flow and actions together.
 
-    >>> from engine.games.anno1452 import Anno1452
-    >>> game = Anno1452()
-    >>> state = game.setup(3, {}, seed=1)
-    >>> game.view(state, game.to_act(state)[0])["decision"]["kind"]
-    'place_initial'
+>>> from engine.games.anno1452 import Anno1452
+>>> game = Anno1452()
+>>> state = game.setup(3, {}, seed=1)
+>>> game.view(state, game.to_act(state)[0])["decision"]["kind"]
+'place_initial'
 """
 
 from ...core import Game
@@ -39,17 +39,37 @@ from .view import view
 
 SCENARIO_PLAYERS = {"standard": (3, 4), "ottokar_a": (2, 3), "ottokar_b": (2, 3)}
 OPTIONS = {
-    "rules": {"type": "enum", "default": "basic", "choices": ["basic", "expert"],
-              "description": "basic, or expert (pre-evaluation, Trade & Agreements, one-card discard)"},
-    "scenario": {"type": "enum", "default": "standard", "choices": ["standard", "ottokar_a", "ottokar_b"],
-                 "description": "standard (3-4 players) or the passive Ottokar with set-up A or B (2-3 players); "
-                                "left out with 2 players, ottokar_a"},
-    "end_year": {"type": "enum", "default": YEARS[-1], "choices": list(END_YEARS),
-                 "description": "year of the final evaluation (never fewer than 6 epochs)"},
-    "marriage_end": {"type": "enum", "default": "prestige_phase", "choices": ["prestige_phase", "last_action_round"],
-                     "description": "marriages end after the ER prestige phase (rules) or after the last action round (player aid)"},
-    "discard_limit": {"type": "enum", "default": "one_card", "choices": ["one_card", "free"],
-                      "description": "expert: discard only one card in the cards phase, or freely"},
+    "rules": {
+        "type": "enum",
+        "default": "basic",
+        "choices": ["basic", "expert"],
+        "description": "basic, or expert (pre-evaluation, Trade & Agreements, one-card discard)",
+    },
+    "scenario": {
+        "type": "enum",
+        "default": "standard",
+        "choices": ["standard", "ottokar_a", "ottokar_b"],
+        "description": "standard (3-4 players) or the passive Ottokar with set-up A or B (2-3 players); "
+        "left out with 2 players, ottokar_a",
+    },
+    "end_year": {
+        "type": "enum",
+        "default": YEARS[-1],
+        "choices": list(END_YEARS),
+        "description": "year of the final evaluation (never fewer than 6 epochs)",
+    },
+    "marriage_end": {
+        "type": "enum",
+        "default": "prestige_phase",
+        "choices": ["prestige_phase", "last_action_round"],
+        "description": "marriages end after the ER prestige phase (rules) or after the last action round (player aid)",
+    },
+    "discard_limit": {
+        "type": "enum",
+        "default": "one_card",
+        "choices": ["one_card", "free"],
+        "description": "expert: discard only one card in the cards phase, or freely",
+    },
 }
 
 
@@ -72,8 +92,14 @@ def _options(num_players, options):
 
 
 def _new_player():
-    return {"gold": START_GOLD, "prestige": START_PRESTIGE, "hand": [], "titles": [],
-            "marriage": None, "married_this_epoch": False}
+    return {
+        "gold": START_GOLD,
+        "prestige": START_PRESTIGE,
+        "hand": [],
+        "titles": [],
+        "marriage": None,
+        "married_this_epoch": False,
+    }
 
 
 def _place_ottokar(d, scenario, events):
@@ -90,17 +116,43 @@ def new_match(num_players, options, seed):
     """``(data, events)``: a new match's data and the events of its set-up."""
     opts = _options(num_players, options)
     d = {
-        "game": "anno1452", "rules_version": 1, "options": opts, "num_players": num_players,
-        "seed": seed, "rng": seed, "row": 0, "ar": 0, "phase": "setup",
+        "game": "anno1452",
+        "rules_version": 1,
+        "options": opts,
+        "num_players": num_players,
+        "seed": seed,
+        "rng": seed,
+        "row": 0,
+        "ar": 0,
+        "phase": "setup",
         "final_row": YEARS.index(opts["end_year"]),
-        "order": list(range(num_players)), "turn": None, "queue": [], "decision": None, "result": None,
+        "order": list(range(num_players)),
+        "turn": None,
+        "queue": [],
+        "decision": None,
+        "result": None,
         "players": [_new_player() for _ in range(num_players)],
         "regions": [{"slots": [None] * n, "principality": None} for n in MAX_ESTATES],
-        "deck": list(range(NUM_CARDS)), "discard": [], "open_cards": [],
-        "initial_regions": [], "event_acted": False, "interregnum": False, "crowned": False,
-        "king": None, "anti_king": None, "anti_king_row": None, "soldiers": {"king": 0, "anti_king": 0},
-        "battle": None, "landfrieden": [], "pacts": [], "offer": None, "trade": None, "swap": None,
-        "er_used": [], "er_effects": evaluation.empty_effects(), "new_order": None,
+        "deck": list(range(NUM_CARDS)),
+        "discard": [],
+        "open_cards": [],
+        "initial_regions": [],
+        "event_acted": False,
+        "interregnum": False,
+        "crowned": False,
+        "king": None,
+        "anti_king": None,
+        "anti_king_row": None,
+        "soldiers": {"king": 0, "anti_king": 0},
+        "battle": None,
+        "landfrieden": [],
+        "pacts": [],
+        "offer": None,
+        "trade": None,
+        "swap": None,
+        "er_used": [],
+        "er_effects": evaluation.empty_effects(),
+        "new_order": None,
     }
     events = []
     shuffle(d, d["order"])
@@ -127,8 +179,14 @@ class Anno1452(Game):
     max_players = 4
     version = 1
     options = OPTIONS
-    action_specs = specs_by_name(actions_round.SPECS, actions_battle.SPECS, actions_cards.SPECS,
-                                 actions_special.SPECS, actions_er.SPECS, trade.SPECS)
+    action_specs = specs_by_name(
+        actions_round.SPECS,
+        actions_battle.SPECS,
+        actions_cards.SPECS,
+        actions_special.SPECS,
+        actions_er.SPECS,
+        trade.SPECS,
+    )
 
     def setup_with_events(self, num_players, options=None, seed=0):
         """A new match and its set-up events: the turn order drawn, Ottokar's
@@ -148,8 +206,9 @@ class Anno1452(Game):
 
     def _check_count(self, num_players):
         if type(num_players) is not int or not self.min_players <= num_players <= self.max_players:
-            raise InvalidOptionsError(f"Anno 1452 is for {self.min_players}-{self.max_players} players",
-                                      field="num_players")
+            raise InvalidOptionsError(
+                f"Anno 1452 is for {self.min_players}-{self.max_players} players", field="num_players"
+            )
 
     def to_act(self, state):
         d = state.data

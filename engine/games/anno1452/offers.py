@@ -29,6 +29,7 @@ def next_trader(d):
 # A side is {"gold": n, "cards": [...], "estates": [[region, slot], ...], "pact": bool}; gold
 # is one item whatever its amount, so 7 gold is composed as 5 + 2.
 
+
 def empty_side():
     return {"gold": 0, "cards": [], "estates": [], "pact": False}
 
@@ -78,12 +79,16 @@ def bundle_problem(d, offer):
     give, ask = offer["give"], offer["ask"]
     if give["pact"] and sorted([giver, taker]) in d["pacts"]:
         return "pact_exists"
-    return (_delivery_problem(d, giver, give) or _delivery_problem(d, taker, ask)
-            or _room_problem(d, taker, give["estates"], ask["estates"])
-            or _room_problem(d, giver, ask["estates"], give["estates"]))
+    return (
+        _delivery_problem(d, giver, give)
+        or _delivery_problem(d, taker, ask)
+        or _room_problem(d, taker, give["estates"], ask["estates"])
+        or _room_problem(d, giver, ask["estates"], give["estates"])
+    )
 
 
 # --- drafting -----------------------------------------------------------------------------
+
 
 def _draft(d):
     return d["trade"]["draft"]
@@ -105,8 +110,13 @@ def _draft_offer_candidates(d, seat):
 def _draft_offer_perform(d, seat, action, events):
     # The budget is spent when drafting starts, so cancelled drafts count too (termination).
     d["trade"]["offers"][str(seat)] += 1
-    d["trade"]["draft"] = {"from": seat, "to": action["to"], "give": empty_side(), "ask": empty_side(),
-                           "edits": 0}
+    d["trade"]["draft"] = {
+        "from": seat,
+        "to": action["to"],
+        "give": empty_side(),
+        "ask": empty_side(),
+        "edits": 0,
+    }
     _draft_event(events, seat, "offer_draft_started", {"to": action["to"]})
 
 
@@ -195,8 +205,10 @@ def _draft_add_candidates(d, seat):
         base = {"type": "draft_add", "side": side}
         actions += [{**base, "item": "gold", "amount": amount} for amount in GOLD_STEPS]
         actions += [{**base, "item": "estate", "estate": estate} for estate in _estates_of(d, holder)]
-    actions += [{"type": "draft_add", "side": "give", "item": "card", "card": card}
-                for card in d["players"][seat]["hand"]]
+    actions += [
+        {"type": "draft_add", "side": "give", "item": "card", "card": card}
+        for card in d["players"][seat]["hand"]
+    ]
     actions.append({"type": "draft_add", "side": "give", "item": "pact"})
     return actions
 
@@ -220,8 +232,12 @@ def _draft_remove_check(d, seat, action):
     if problem:
         return problem
     side = _draft(d)[action["side"]]
-    present = {"gold": side["gold"] > 0, "pact": side["pact"],
-               "card": action.get("card") in side["cards"], "estate": action.get("estate") in side["estates"]}
+    present = {
+        "gold": side["gold"] > 0,
+        "pact": side["pact"],
+        "card": action.get("card") in side["cards"],
+        "estate": action.get("estate") in side["estates"],
+    }
     return None if present[action["item"]] else "not_in_offer"
 
 
@@ -267,8 +283,13 @@ def _send_offer_perform(d, seat, action, events):
     d["trade"]["draft"] = None
     offer = {"from": seat, "to": draft["to"], "give": draft["give"], "ask": draft["ask"]}
     d["offer"] = offer
-    event(events, "offer_made", seat, to=offer["to"],
-          private={seat: {"offer": offer}, offer["to"]: {"offer": offer}})
+    event(
+        events,
+        "offer_made",
+        seat,
+        to=offer["to"],
+        private={seat: {"offer": offer}, offer["to"]: {"offer": offer}},
+    )
     decide(d, "offer_reply", [offer["to"]])
 
 
@@ -282,6 +303,7 @@ def _cancel_draft_perform(d, seat, action, events):
 
 
 # --- answering ----------------------------------------------------------------------------
+
 
 def _accept_offer_check(d, seat, action):
     # Re-checked at acceptance: the bundle is carried out whole or not at all.
@@ -310,7 +332,13 @@ def _hand_over(d, giver, taker, side, events):
         d["players"][giver]["hand"].remove(card)
         d["players"][taker]["hand"].append(card)
         # Which card changed hands stays between the two parties.
-        event(events, "card_transferred", giver, to=taker, private={giver: {"card": card}, taker: {"card": card}})
+        event(
+            events,
+            "card_transferred",
+            giver,
+            to=taker,
+            private={giver: {"card": card}, taker: {"card": card}},
+        )
     for region, slot in side["estates"]:
         estate_at(d, region, slot)["owner"] = taker
         event(events, "estate_transferred", giver, to=taker, region=REGION_NAMES[region], slot=slot)
@@ -324,27 +352,73 @@ def _decline_offer_perform(d, seat, action, events):
 
 SIDE = OneOf(list(SIDES), "give: from the offering player; ask: from the addressee")
 ITEM = OneOf(["gold", "card", "estate", "pact"], "the kind of item")
-GOLD_AMOUNT = IntRange(min(GOLD_STEPS), max(GOLD_STEPS),
-                       "gold " + ", ".join(map(str, GOLD_STEPS[:-1])) + f" or {GOLD_STEPS[-1]}")
+GOLD_AMOUNT = IntRange(
+    min(GOLD_STEPS), max(GOLD_STEPS), "gold " + ", ".join(map(str, GOLD_STEPS[:-1])) + f" or {GOLD_STEPS[-1]}"
+)
 
 SPECS = [
-    make_spec("draft_offer", {"to": SEAT}, _draft_offer_candidates, _draft_offer_check, _draft_offer_perform,
-              f"Expert trade: start composing an offer to this player (at most {MAX_OFFERS} per phase)."),
-    make_spec("draft_add", {"side": SIDE, "item": ITEM, "amount": Optional(GOLD_AMOUNT),
-                            "card": Optional(CARD), "estate": Optional(ESTATE)},
-              _draft_add_candidates, _draft_add_check, _draft_add_perform,
-              f"Add one item to your draft: gold (amount; repeated amounts add up), a card of yours "
-              f"(give only), an Estate of its holder, or a non-aggression pact (give only); at most "
-              f"{MAX_ITEMS} items per side and {MAX_EDITS} changes per draft."),
-    make_spec("draft_remove", {"side": SIDE, "item": ITEM, "card": Optional(CARD), "estate": Optional(ESTATE)},
-              _draft_remove_candidates, _draft_remove_check, _draft_remove_perform,
-              "Remove one item from your draft (gold: the whole amount of that side)."),
-    make_spec("send_offer", {}, bare_action("send_offer"), _send_offer_check, _send_offer_perform,
-              "Send your draft; the addressee accepts or declines it."),
-    make_spec("cancel_draft", {}, bare_action("cancel_draft"), _cancel_draft_check, _cancel_draft_perform,
-              "Drop your draft (it still counts as one of your offers)."),
-    make_spec("accept_offer", {}, bare_action("accept_offer"), _accept_offer_check, _accept_offer_perform,
-              "Accept the offer made to you; every item is carried out at once and binds both."),
-    make_spec("decline_offer", {}, bare_action("decline_offer"), always_allowed, _decline_offer_perform,
-              "Decline the offer made to you; nothing changes."),
+    make_spec(
+        "draft_offer",
+        {"to": SEAT},
+        _draft_offer_candidates,
+        _draft_offer_check,
+        _draft_offer_perform,
+        f"Expert trade: start composing an offer to this player (at most {MAX_OFFERS} per phase).",
+    ),
+    make_spec(
+        "draft_add",
+        {
+            "side": SIDE,
+            "item": ITEM,
+            "amount": Optional(GOLD_AMOUNT),
+            "card": Optional(CARD),
+            "estate": Optional(ESTATE),
+        },
+        _draft_add_candidates,
+        _draft_add_check,
+        _draft_add_perform,
+        f"Add one item to your draft: gold (amount; repeated amounts add up), a card of yours "
+        f"(give only), an Estate of its holder, or a non-aggression pact (give only); at most "
+        f"{MAX_ITEMS} items per side and {MAX_EDITS} changes per draft.",
+    ),
+    make_spec(
+        "draft_remove",
+        {"side": SIDE, "item": ITEM, "card": Optional(CARD), "estate": Optional(ESTATE)},
+        _draft_remove_candidates,
+        _draft_remove_check,
+        _draft_remove_perform,
+        "Remove one item from your draft (gold: the whole amount of that side).",
+    ),
+    make_spec(
+        "send_offer",
+        {},
+        bare_action("send_offer"),
+        _send_offer_check,
+        _send_offer_perform,
+        "Send your draft; the addressee accepts or declines it.",
+    ),
+    make_spec(
+        "cancel_draft",
+        {},
+        bare_action("cancel_draft"),
+        _cancel_draft_check,
+        _cancel_draft_perform,
+        "Drop your draft (it still counts as one of your offers).",
+    ),
+    make_spec(
+        "accept_offer",
+        {},
+        bare_action("accept_offer"),
+        _accept_offer_check,
+        _accept_offer_perform,
+        "Accept the offer made to you; every item is carried out at once and binds both.",
+    ),
+    make_spec(
+        "decline_offer",
+        {},
+        bare_action("decline_offer"),
+        always_allowed,
+        _decline_offer_perform,
+        "Decline the offer made to you; nothing changes.",
+    ),
 ]

@@ -80,8 +80,11 @@ def _swap_open_check(d, seat, action):
 
 
 def _swap_open_candidates(d, seat):
-    return [{"type": "swap_open", "card": card, "open_card": index}
-            for card in d["players"][seat]["hand"] for index in range(len(d["open_cards"]))]
+    return [
+        {"type": "swap_open", "card": card, "open_card": index}
+        for card in d["players"][seat]["hand"]
+        for index in range(len(d["open_cards"]))
+    ]
 
 
 def _swap_open_perform(d, seat, action, events):
@@ -98,6 +101,7 @@ def _swap_open_perform(d, seat, action, events):
 
 
 # --- the phase's turns --------------------------------------------------------------------
+
 
 def _trade_round(d, events):
     trading = d["trade"]
@@ -133,9 +137,20 @@ DECISIONS = {
 }
 
 SPECS = [
-    make_spec("swap_open", {"card": CARD, "open_card": IntRange(0, OPEN_CARDS - 1)},
-              _swap_open_candidates, _swap_open_check, _swap_open_perform,
-              "2 players, expert: exchange a hand card for the open card at this index."),
-    make_spec("end_trading", {}, bare_action("end_trading"), _end_trading_check, _end_trading_perform,
-              "Declare that you have concluded your deals for this phase."),
+    make_spec(
+        "swap_open",
+        {"card": CARD, "open_card": IntRange(0, OPEN_CARDS - 1)},
+        _swap_open_candidates,
+        _swap_open_check,
+        _swap_open_perform,
+        "2 players, expert: exchange a hand card for the open card at this index.",
+    ),
+    make_spec(
+        "end_trading",
+        {},
+        bare_action("end_trading"),
+        _end_trading_check,
+        _end_trading_perform,
+        "Declare that you have concluded your deals for this phase.",
+    ),
 ] + offers.SPECS

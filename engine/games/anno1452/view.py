@@ -15,13 +15,22 @@ def _player_view(d, seat, viewer):
     player = d["players"][seat]
     estates, citizens, cities = totals(d, seat)
     out = {
-        "seat": seat, "name": None, "gold": player["gold"], "prestige": player["prestige"],
+        "seat": seat,
+        "name": None,
+        "gold": player["gold"],
+        "prestige": player["prestige"],
         "victory_points": victory_points(d, seat),
-        "estates": estates, "citizens": citizens, "cities": cities,
+        "estates": estates,
+        "citizens": citizens,
+        "cities": cities,
         "principalities": [REGION_NAMES[region] for region in principalities_of(d, seat)],
         "titles": list(player["titles"]),
-        "marriage": None if player["marriage"] is None else {
-            "card": player["marriage"]["card"], "conveyed": [REGION_NAMES[region] for region in player["marriage"]["conveyed"]]},
+        "marriage": None
+        if player["marriage"] is None
+        else {
+            "card": player["marriage"]["card"],
+            "conveyed": [REGION_NAMES[region] for region in player["marriage"]["conveyed"]],
+        },
         "married_this_epoch": player["married_this_epoch"],
     }
     if viewer == seat:
@@ -33,9 +42,13 @@ def _player_view(d, seat, viewer):
 
 def _region_view(d, region):
     area = d["regions"][region]
-    return {"name": REGION_NAMES[region], "max_estates": MAX_ESTATES[region], "max_cities": MAX_CITIES[region],
-            "slots": [None if estate is None else dict(estate) for estate in area["slots"]],
-            "principality": area["principality"]}
+    return {
+        "name": REGION_NAMES[region],
+        "max_estates": MAX_ESTATES[region],
+        "max_cities": MAX_CITIES[region],
+        "slots": [None if estate is None else dict(estate) for estate in area["slots"]],
+        "principality": area["principality"],
+    }
 
 
 def _offer_view(d, viewer):
@@ -64,35 +77,52 @@ def _draft_view(d, viewer):
 def view(d, viewer):
     decision = d["decision"]
     return {
-        "game": "anno1452", "options": dict(d["options"]), "num_players": d["num_players"],
-        "year": ROWS[d["row"]]["year"], "row": d["row"], "final_year": ROWS[d["final_row"]]["year"],
-        "action_round": d["ar"], "phase": d["phase"],
+        "game": "anno1452",
+        "options": dict(d["options"]),
+        "num_players": d["num_players"],
+        "year": ROWS[d["row"]]["year"],
+        "row": d["row"],
+        "final_year": ROWS[d["final_row"]]["year"],
+        "action_round": d["ar"],
+        "phase": d["phase"],
         "to_act": [] if d["result"] else list(decision["seats"]) if decision else [],
         "decision": None if decision is None else dict(decision),
-        "order": list(d["order"]), "turn": d["turn"],
-        "king": d["king"], "anti_king": d["anti_king"], "soldiers": dict(d["soldiers"]),
+        "order": list(d["order"]),
+        "turn": d["turn"],
+        "king": d["king"],
+        "anti_king": d["anti_king"],
+        "soldiers": dict(d["soldiers"]),
         "ottokar": d["options"]["scenario"] != "standard",
         "regions": [_region_view(d, region) for region in range(len(REGION_NAMES))],
-        "deck_size": len(d["deck"]), "discard": list(d["discard"]),
+        "deck_size": len(d["deck"]),
+        "discard": list(d["discard"]),
         "open_cards": list(d["open_cards"]),
         "battle": None if d["battle"] is None else _battle_view(d["battle"]),
-        "landfrieden": list(d["landfrieden"]), "pacts": [list(pact) for pact in d["pacts"]],
-        "offer": _offer_view(d, viewer), "draft": _draft_view(d, viewer),
+        "landfrieden": list(d["landfrieden"]),
+        "pacts": [list(pact) for pact in d["pacts"]],
+        "offer": _offer_view(d, viewer),
+        "draft": _draft_view(d, viewer),
         "trade": _trade_view(d),
         # Public at the table; an AI needs them to rebuild a consistent state.
         "new_order": None if d.get("new_order") is None else list(d["new_order"]),
-        "event_acted": d["event_acted"], "interregnum": d["interregnum"],
-        "crowned": d["crowned"], "anti_king_row": d.get("anti_king_row"),
+        "event_acted": d["event_acted"],
+        "interregnum": d["interregnum"],
+        "crowned": d["crowned"],
+        "anti_king_row": d.get("anti_king_row"),
         # Special Actions played this evaluation round (face up at the table):
         # who has played one, and what their ER texts hold for the round.
-        "er_used": list(d["er_used"]), "er_effects": copy_data(d["er_effects"]),
+        "er_used": list(d["er_used"]),
+        "er_effects": copy_data(d["er_effects"]),
         "players": [_player_view(d, seat, viewer) for seat in range(d["num_players"])],
         "result": d["result"],
     }
 
 
 def _battle_view(battle):
-    return {key: (dict(value) if isinstance(value, dict) else list(value) if isinstance(value, list) else value) for key, value in battle.items()}
+    return {
+        key: (dict(value) if isinstance(value, dict) else list(value) if isinstance(value, list) else value)
+        for key, value in battle.items()
+    }
 
 
 def card_catalogue():

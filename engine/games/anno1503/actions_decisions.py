@@ -121,8 +121,11 @@ def _discard_perform(state, seat, action, events):
 
 SPECS = [
     ActionSpec(
-        "choose_commodity", {"commodity": COMMODITY},
-        _choose_commodity_candidates, _choose_commodity_check, _choose_commodity_perform,
+        "choose_commodity",
+        {"commodity": COMMODITY},
+        _choose_commodity_candidates,
+        _choose_commodity_check,
+        _choose_commodity_perform,
         "Take one of the offered commodities (a ? number, a branch office's bridge, golden times).",
     ),
     ActionSpec(
@@ -131,17 +134,25 @@ SPECS = [
             "tile": OneOf(("branch_office", "trade_agreement"), "the kind of tile to give up"),
             "bridge": Optional(IntRange(1, BRIDGES, "the gray bridge of the branch office")),
         },
-        _lose_tile_candidates, _lose_tile_check, _lose_tile_perform,
+        _lose_tile_candidates,
+        _lose_tile_check,
+        _lose_tile_perform,
         "Pirates: give up a branch office or a trade agreement (only when unable to pay).",
     ),
     ActionSpec(
-        "place_reserve_tile", {"space": Square(ROWS, COLS, "one of the tied farthest free island spaces")},
-        _place_reserve_tile_candidates, _place_reserve_tile_check, _place_reserve_tile_perform,
+        "place_reserve_tile",
+        {"space": Square(ROWS, COLS, "one of the tied farthest free island spaces")},
+        _place_reserve_tile_candidates,
+        _place_reserve_tile_check,
+        _place_reserve_tile_perform,
         "Pirates: choose where the reserve's top tile goes among equally far free spaces.",
     ),
     ActionSpec(
-        "discard", {"commodity": COMMODITY},
-        _discard_candidates, _discard_check, _discard_perform,
+        "discard",
+        {"commodity": COMMODITY},
+        _discard_candidates,
+        _discard_check,
+        _discard_perform,
         "End of turn with more than 5 cards: discard one card of your choice.",
     ),
 ]

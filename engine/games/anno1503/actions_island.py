@@ -242,7 +242,8 @@ def _buy_candidates(state, seat):
         return []
     stacks = state.stacks
     return [
-        {"type": "buy", "commodity": c} for c in player.hand
+        {"type": "buy", "commodity": c}
+        for c in player.hand
         if stacks[c] and player.gold >= state.variant.price_of(player, c)
     ]
 
@@ -319,8 +320,13 @@ def _big_branch_office_perform(state, seat, action, events):
     player.gold -= _BBO_PAYMENT
     victim.gold += _BBO_PAYMENT
     player.bbo_used = True
-    event(events, "card_drawn", seat, target=target,
-          private={seat: {"commodity": commodity}, target: {"commodity": commodity}})
+    event(
+        events,
+        "card_drawn",
+        seat,
+        target=target,
+        private={seat: {"commodity": commodity}, target: {"commodity": commodity}},
+    )
     event(events, "gold_received", target, amount=_BBO_PAYMENT, reason="big_branch_office")
 
 
@@ -353,24 +359,60 @@ def finish_turn(state, seat, events):
 
 
 SPECS = [
-    ActionSpec("build_ship", {},
-               _build_ship_candidates, _build_ship_check, _build_ship_perform,
-               "Pay cloth+wood+tool; a ship from stock goes on the start square with full AP."),
-    ActionSpec("place_pioneer",
-               {"building": Optional(OneOf(BUILDINGS, "a public building (slots 4-7 only)"))},
-               _place_pioneer_candidates, _place_pioneer_check, _place_pioneer_perform,
-               "Pay wood+tool; a pioneer goes on the next free slot (from slot 4 with a free public building)."),
-    ActionSpec("develop", {"slot": IntRange(1, SLOTS, "the inhabitant's slot")},
-               _develop_candidates, _develop_check, _develop_perform,
-               "Develop an inhabitant one step (pioneer->settler->citizen->merchant)."),
-    ActionSpec("sell", {"commodity": _COMMODITY}, _sell_candidates, _sell_check, _sell_perform,
-               "Sell one card to an inhabitant that buys it (one card per inhabitant per turn)."),
-    ActionSpec("buy", {"commodity": _COMMODITY}, _buy_candidates, _buy_check, _buy_perform,
-               "Buy one card for 6 gold less one per trade agreement (twice per turn)."),
-    ActionSpec("big_branch_office", {"target": IntRange(0, PLAYERS[1] - 1, "the seat to draw from")},
-               _big_branch_office_candidates, _big_branch_office_check, _big_branch_office_perform,
-               "Draw a random card from another player's hand and pay him 2 gold (once per turn)."),
-    ActionSpec("end_turn", {}, _end_turn_candidates, _end_turn_check, _end_turn_perform,
-               "End the turn (then discard down to 5 cards if needed)."),
+    ActionSpec(
+        "build_ship",
+        {},
+        _build_ship_candidates,
+        _build_ship_check,
+        _build_ship_perform,
+        "Pay cloth+wood+tool; a ship from stock goes on the start square with full AP.",
+    ),
+    ActionSpec(
+        "place_pioneer",
+        {"building": Optional(OneOf(BUILDINGS, "a public building (slots 4-7 only)"))},
+        _place_pioneer_candidates,
+        _place_pioneer_check,
+        _place_pioneer_perform,
+        "Pay wood+tool; a pioneer goes on the next free slot (from slot 4 with a free public building).",
+    ),
+    ActionSpec(
+        "develop",
+        {"slot": IntRange(1, SLOTS, "the inhabitant's slot")},
+        _develop_candidates,
+        _develop_check,
+        _develop_perform,
+        "Develop an inhabitant one step (pioneer->settler->citizen->merchant).",
+    ),
+    ActionSpec(
+        "sell",
+        {"commodity": _COMMODITY},
+        _sell_candidates,
+        _sell_check,
+        _sell_perform,
+        "Sell one card to an inhabitant that buys it (one card per inhabitant per turn).",
+    ),
+    ActionSpec(
+        "buy",
+        {"commodity": _COMMODITY},
+        _buy_candidates,
+        _buy_check,
+        _buy_perform,
+        "Buy one card for 6 gold less one per trade agreement (twice per turn).",
+    ),
+    ActionSpec(
+        "big_branch_office",
+        {"target": IntRange(0, PLAYERS[1] - 1, "the seat to draw from")},
+        _big_branch_office_candidates,
+        _big_branch_office_check,
+        _big_branch_office_perform,
+        "Draw a random card from another player's hand and pay him 2 gold (once per turn).",
+    ),
+    ActionSpec(
+        "end_turn",
+        {},
+        _end_turn_candidates,
+        _end_turn_check,
+        _end_turn_perform,
+        "End the turn (then discard down to 5 cards if needed).",
+    ),
 ]
-

@@ -106,8 +106,15 @@ def _discover_perform(state, seat, action, events):
         state.seen[space] = tuple(sorted(state.seen[space] + (seat,)))
     state.discovery = {"ship": ship, "space": space}
     state.phase = "tile_decision"
-    event(events, "tile_discovered", seat, ship=ship, space=list(action["space"]),
-          back=tile_public(tile)["back"], private={seat: {"tile": tile_public(tile)}})
+    event(
+        events,
+        "tile_discovered",
+        seat,
+        ship=ship,
+        space=list(action["space"]),
+        back=tile_public(tile)["back"],
+        private={seat: {"tile": tile_public(tile)}},
+    )
 
 
 # --- take_tile / return_tile --------------------------------------------------
@@ -184,7 +191,9 @@ def _take_tile_perform(state, seat, action, events):
     effect(state, seat, tile, action, data)
     event(events, "tile_taken", seat, **data)
     if "from" in data:
-        event(events, "developed", seat, slot=data["slot"], **{"from": data.pop("from"), "to": data.pop("to")})
+        event(
+            events, "developed", seat, slot=data["slot"], **{"from": data.pop("from"), "to": data.pop("to")}
+        )
     if TILE_KINDS[tile] == "treasure_gold":
         event(events, "gold_received", seat, amount=_GOLD_TREASURE, reason="treasure")
 
@@ -235,17 +244,39 @@ def _return_tile_perform(state, seat, action, events):
 
 
 SPECS = [
-    ActionSpec("move_ship", {"ship": SHIP, "to": Square(ROWS, COLS, "an orthogonally adjacent sea square")},
-               _move_ship_candidates, _move_ship_check, _move_ship_perform,
-               "Move a ship one square (1 AP)."),
-    ActionSpec("discover", {"ship": SHIP, "space": Square(ROWS, COLS, "an adjacent island space with a tile")},
-               _discover_candidates, _discover_check, _discover_perform,
-               "Look at an adjacent island tile (1 AP); then take it or return it."),
-    ActionSpec("take_tile",
-               {"bridge": Optional(IntRange(1, BRIDGES, "a free gray bridge (branch office)")),
-                "slot": Optional(IntRange(1, SLOTS, "the inhabitant to develop (upgrade treasure)"))},
-               _take_tile_candidates, _take_tile_check, _take_tile_perform,
-               "Use the discovered tile; the ship returns to stock."),
-    ActionSpec("return_tile", {}, _return_tile_candidates, _return_tile_check, _return_tile_perform,
-               "Put the discovered tile back face down."),
+    ActionSpec(
+        "move_ship",
+        {"ship": SHIP, "to": Square(ROWS, COLS, "an orthogonally adjacent sea square")},
+        _move_ship_candidates,
+        _move_ship_check,
+        _move_ship_perform,
+        "Move a ship one square (1 AP).",
+    ),
+    ActionSpec(
+        "discover",
+        {"ship": SHIP, "space": Square(ROWS, COLS, "an adjacent island space with a tile")},
+        _discover_candidates,
+        _discover_check,
+        _discover_perform,
+        "Look at an adjacent island tile (1 AP); then take it or return it.",
+    ),
+    ActionSpec(
+        "take_tile",
+        {
+            "bridge": Optional(IntRange(1, BRIDGES, "a free gray bridge (branch office)")),
+            "slot": Optional(IntRange(1, SLOTS, "the inhabitant to develop (upgrade treasure)")),
+        },
+        _take_tile_candidates,
+        _take_tile_check,
+        _take_tile_perform,
+        "Use the discovered tile; the ship returns to stock.",
+    ),
+    ActionSpec(
+        "return_tile",
+        {},
+        _return_tile_candidates,
+        _return_tile_check,
+        _return_tile_perform,
+        "Put the discovered tile back face down.",
+    ),
 ]

@@ -72,13 +72,9 @@ def _find(char):
 
 START = _find("S")
 DOLPHIN = _find("D")
-SEA = frozenset(
-    (r, c) for r, line in enumerate(_GRID) for c, ch in enumerate(line) if not ch.isdigit()
-)
+SEA = frozenset((r, c) for r, line in enumerate(_GRID) for c, ch in enumerate(line) if not ch.isdigit())
 # Island spaces in data order (row-major); a space's index is its position here.
-SPACES = tuple(
-    (r, c) for r, line in enumerate(_GRID) for c, ch in enumerate(line) if ch.isdigit()
-)
+SPACES = tuple((r, c) for r, line in enumerate(_GRID) for c, ch in enumerate(line) if ch.isdigit())
 SPACE_INDEX = {sq: i for i, sq in enumerate(SPACES)}
 SPACE_KEYS = tuple(f"{r},{c}" for r, c in SPACES)
 MARKS = tuple(int(_GRID[r][c]) for r, c in SPACES)
@@ -95,9 +91,7 @@ def _orthogonal(square):
 # sea square -> sea squares a ship may step to (N, E, S, W order)
 SEA_NEIGHBOURS = {sq: tuple(n for n in _orthogonal(sq) if n in SEA) for sq in SEA}
 # sea square -> indices of island spaces a ship there may discover
-ADJACENT_SPACES = {
-    sq: tuple(SPACE_INDEX[n] for n in _orthogonal(sq) if n in SPACE_INDEX) for sq in SEA
-}
+ADJACENT_SPACES = {sq: tuple(SPACE_INDEX[n] for n in _orthogonal(sq) if n in SPACE_INDEX) for sq in SEA}
 
 
 def _sea_distances():

@@ -18,12 +18,32 @@ _BASE_SPECS = actions_decisions.SPECS + actions_island.SPECS + actions_sea.SPECS
 _BY_NAME = specs_by_name([expansion_actions.widen(spec) for spec in _BASE_SPECS], expansion_actions.SPECS)
 # DESIGN.md order: legal actions are listed by type in this order.
 _ORDER = (
-    "choose_commodity", "lose_tile", "place_reserve_tile", "build_ship", "place_pioneer",
-    "develop", "sell", "buy", "move_ship", "discover", "take_tile", "return_tile",
-    "big_branch_office", "end_turn", "discard",
+    "choose_commodity",
+    "lose_tile",
+    "place_reserve_tile",
+    "build_ship",
+    "place_pioneer",
+    "develop",
+    "sell",
+    "buy",
+    "move_ship",
+    "discover",
+    "take_tile",
+    "return_tile",
+    "big_branch_office",
+    "end_turn",
+    "discard",
     # expansion (pirates_aristocrats) only
-    "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship", "play_card",
-    "exchange_card", "respond", "discard_card", "attack_lair",
+    "buy_cannon",
+    "build_manor",
+    "build_aristocrat",
+    "sell_luxury",
+    "repair_ship",
+    "play_card",
+    "exchange_card",
+    "respond",
+    "discard_card",
+    "attack_lair",
 )
 
 ACTION_SPECS = {name: _BY_NAME[name] for name in _ORDER}

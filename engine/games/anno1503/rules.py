@@ -86,7 +86,9 @@ def owns(player, building):
 
 def buy_price(player):
     """6 gold less one per trade agreement, never below the printed minimum."""
-    return max(_BUY["min_price"], _BUY["price"] - _BUY["discount_per_agreement"] * len(player.trade_agreements))
+    return max(
+        _BUY["min_price"], _BUY["price"] - _BUY["discount_per_agreement"] * len(player.trade_agreements)
+    )
 
 
 def sell_price(player, kind):

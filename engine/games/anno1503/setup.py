@@ -26,7 +26,9 @@ _BACKS = tuple(sorted(set(TILE_BACKS[:BASE_TILE_COUNT])))
 def check_options(num_players, options):
     """Raise ``InvalidOptionsError`` unless the count and options are offered."""
     if type(num_players) is not int or not PLAYERS[0] <= num_players <= PLAYERS[1]:
-        raise InvalidOptionsError(f"anno1503 is for {PLAYERS[0]} to {PLAYERS[1]} players", field="num_players")
+        raise InvalidOptionsError(
+            f"anno1503 is for {PLAYERS[0]} to {PLAYERS[1]} players", field="num_players"
+        )
     options = dict(options or {})
     unknown = sorted(set(options) - {"expansion"})
     if unknown:
@@ -70,9 +72,7 @@ def new_state(num_players, options, seed):
 
 def _deal_commodities(s):
     start = RULES["start"]
-    s.players = [
-        Player.new(start["gold"], start["hand"], start["slots"]) for _ in range(s.num_players)
-    ]
+    s.players = [Player.new(start["gold"], start["hand"], start["slots"]) for _ in range(s.num_players)]
     s.stacks = dict.fromkeys(COMMODITIES, RULES["stack_size"])
     for player in s.players:
         for commodity, n in player.hand.items():

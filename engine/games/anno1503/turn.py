@@ -131,7 +131,9 @@ def production_options(state, seat, number):
     branch = TILE_COMMODITY[tile] if tile is not None else None
     if home == "?":
         # a branch office on the ? bridge (a variant's) adds its commodity
-        return [c for c in COMMODITIES if stacks[c] > 0] + ([branch] if branch and stacks[branch] else []), branch
+        return [c for c in COMMODITIES if stacks[c] > 0] + (
+            [branch] if branch and stacks[branch] else []
+        ), branch
     options = [c for c in COMMODITIES if stacks[c] > 0 and c in (home, branch)]
     if branch is not None and state.variant.branch_counts_twice(tile) and stacks[branch] > 0:
         options.append(branch)
@@ -240,7 +242,7 @@ def farthest_free_spaces(state):
     """R#13: free island spaces (any mark) that tie as farthest from start."""
     # reserve tiles stay on the main board; a variant may close spaces
     closed = state.variant.closed_spaces
-    free = [i for i, t in enumerate(state.spaces[:len(SPACES)]) if t is None and i not in closed]
+    free = [i for i, t in enumerate(state.spaces[: len(SPACES)]) if t is None and i not in closed]
     if not free:
         return []
     best = max(FARTHEST_KEY[i] for i in free)

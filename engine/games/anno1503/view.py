@@ -38,8 +38,12 @@ _ISLANDS = [_island_template(island_id) for island_id in ISLAND_IDS]
 
 def _island(seat):
     t = _ISLANDS[seat]
-    return {"id": t["id"], "colour": t["colour"], "production": dict(t["production"]),
-            "gray_bridges": list(t["gray_bridges"])}
+    return {
+        "id": t["id"],
+        "colour": t["colour"],
+        "production": dict(t["production"]),
+        "gray_bridges": list(t["gray_bridges"]),
+    }
 
 
 def _player_view(state, seat, viewer):

@@ -81,8 +81,12 @@ CLICK_TARGETS = {
     "inherit": [["card", "card", False]],
     # One action per target seat: the panels tell them apart, the card does not.
     "kindbett": [["target", "seat", False], ["card", "card", False]],
-    "play_special": [["target", "estate", False], ["from", "estate", False],
-                     ["region", "region", False], ["card", "card", False]],
+    "play_special": [
+        ["target", "estate", False],
+        ["from", "estate", False],
+        ["region", "region", False],
+        ["card", "card", False],
+    ],
     "react": [["card", "card", False]],
     "discard": [["card", "card", False]],
     "swap_open": [["card", "card", False], ["open_card", "open-card", False]],
@@ -99,7 +103,10 @@ def render(view, viewer=None):
     right_svg, right_bottom = _right_column(view, viewer)
     height = max(MAP_Y + MAP_H + 12 + cards_h, right_bottom) + MARGIN
     return document(
-        WIDTH, height, f"Anno 1452 - {view['year']}, {phase_text(view)}", _description(view, viewer),
+        WIDTH,
+        height,
+        f"Anno 1452 - {view['year']}, {phase_text(view)}",
+        _description(view, viewer),
         DEFS,
         rect(0, 0, WIDTH, height, fill=BACKGROUND),
         header(view),
@@ -111,7 +118,7 @@ def render(view, viewer=None):
 
 
 def _right_column(view, viewer):
-    """"Now", the players' panels and the legend, top to bottom; returns (svg, bottom)."""
+    """ "Now", the players' panels and the legend, top to bottom; returns (svg, bottom)."""
     box, h = now_box(view, viewer, MAP_Y)
     parts, y = [box], MAP_Y + h + 10
     for seat in range(len(view["players"])):
@@ -126,8 +133,11 @@ def _right_column(view, viewer):
 def _description(view, viewer):
     """The document's ``<desc>``: the state in a sentence, for screen readers."""
     who = "a spectator" if viewer is None else player_name(view, viewer)
-    players = "; ".join(f"{player_name(view, p['seat'])}: {p['victory_points']} victory points, "
-                        f"{p['gold']} gold, prestige {p['prestige']}" for p in view["players"])
+    players = "; ".join(
+        f"{player_name(view, p['seat'])}: {p['victory_points']} victory points, "
+        f"{p['gold']} gold, prestige {p['prestige']}"
+        for p in view["players"]
+    )
     return f"Anno 1452 in {view['year']}, {phase_text(view).lower()}, as seen by {who}. {players}."
 
 

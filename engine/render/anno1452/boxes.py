@@ -35,6 +35,7 @@ CARTOUCHE_W = 300
 
 # --- "The Empire" ---
 
+
 def empire_cartouche(view, x, bottom):
     """The cartouche standing on ``bottom``; it grows upwards with what it has to say."""
     inner = CARTOUCHE_W - 28
@@ -48,19 +49,32 @@ def empire_cartouche(view, x, bottom):
     rows.append(_order_row(view, "Turn order", view["order"], y, inner))
     y += 50
     if view["new_order"] is not None:
-        rows.append(_order_row(view, "Next turn order (being chosen)", view["new_order"], y, inner, choosing=True))
+        rows.append(
+            _order_row(view, "Next turn order (being chosen)", view["new_order"], y, inner, choosing=True)
+        )
         y += 50
     for line, fill in _empire_lines(view, inner):
         rows.append(text(14, y, line, size=12, fill=fill))
         y += LINE
     height = y + 2
-    return place(x, bottom - height,
-                 rect(0, 0, CARTOUCHE_W, height, rx=8, fill=PANEL, fill_opacity=0.94, stroke=COAST,
-                      stroke_width=1.5),
-                 rect(4, 4, CARTOUCHE_W - 8, height - 8, rx=6, fill="none", stroke=BORDER, stroke_width=0.7),
-                 text(CARTOUCHE_W / 2, 27, "The Empire", size=17, anchor="middle", weight="bold",
-                      fill=SEPIA, font_family=SERIF),
-                 *rows, class_="empire")
+    return place(
+        x,
+        bottom - height,
+        rect(0, 0, CARTOUCHE_W, height, rx=8, fill=PANEL, fill_opacity=0.94, stroke=COAST, stroke_width=1.5),
+        rect(4, 4, CARTOUCHE_W - 8, height - 8, rx=6, fill="none", stroke=BORDER, stroke_width=0.7),
+        text(
+            CARTOUCHE_W / 2,
+            27,
+            "The Empire",
+            size=17,
+            anchor="middle",
+            weight="bold",
+            fill=SEPIA,
+            font_family=SERIF,
+        ),
+        *rows,
+        class_="empire",
+    )
 
 
 def _empire_lines(view, width):
@@ -88,8 +102,14 @@ def _crown_row(view, role, label, y, width):
         crown(14, y - 11, GOLD if role == "king" else "#9c8b63"),
         text(34, y, head, size=13, fill=SEPIA),
         rect(x, y - 11, 12, 12, rx=2, fill=seat_colour(seat)),
-        text(x + 16, y, fit(f"{player_name(view, seat)}, {soldiers} Soldiers", width - x - 2, 13, bold=True),
-             size=13, weight="bold", fill=INK),
+        text(
+            x + 16,
+            y,
+            fit(f"{player_name(view, seat)}, {soldiers} Soldiers", width - x - 2, 13, bold=True),
+            size=13,
+            weight="bold",
+            fill=INK,
+        ),
     )
 
 
@@ -102,15 +122,36 @@ def _order_row(view, heading, seats, y, width, choosing=False):
         x = 14 + i * (w + 4)
         data = {"data_position": i + 1} if choosing else {}
         if seat is None:
-            parts.append(place(x, y + 7, title(f"Place {i + 1} of the next turn order: free"),
-                               rect(0, 0, w, 24, rx=5, fill=LAND, stroke=SEPIA, stroke_dasharray="3 2"),
-                               text(w / 2, 16, f"{i + 1} free", size=11, anchor="middle", fill=SEPIA), **data))
+            parts.append(
+                place(
+                    x,
+                    y + 7,
+                    title(f"Place {i + 1} of the next turn order: free"),
+                    rect(0, 0, w, 24, rx=5, fill=LAND, stroke=SEPIA, stroke_dasharray="3 2"),
+                    text(w / 2, 16, f"{i + 1} free", size=11, anchor="middle", fill=SEPIA),
+                    **data,
+                )
+            )
             continue
         colour = seat_colour(seat)
-        parts.append(place(x, y + 7, title(f"Place {i + 1}: {player_name(view, seat)}"),
-                           rect(0, 0, w, 24, rx=5, fill=colour, stroke=INK, stroke_width=0.8),
-                           text(w / 2, 16, fit(f"{i + 1} {player_name(view, seat)}", w - 6, 11, bold=True),
-                                size=11, anchor="middle", weight="bold", fill=ink_on(colour)), **data))
+        parts.append(
+            place(
+                x,
+                y + 7,
+                title(f"Place {i + 1}: {player_name(view, seat)}"),
+                rect(0, 0, w, 24, rx=5, fill=colour, stroke=INK, stroke_width=0.8),
+                text(
+                    w / 2,
+                    16,
+                    fit(f"{i + 1} {player_name(view, seat)}", w - 6, 11, bold=True),
+                    size=11,
+                    anchor="middle",
+                    weight="bold",
+                    fill=ink_on(colour),
+                ),
+                **data,
+            )
+        )
         if not choosing and view["turn"] == seat and view["phase"] == "action":
             # A caret under the seat whose turn it is.
             parts.append(el("path", d=f"M{x + w / 2 - 6:g},{y + 40:g}h12l-6,-6Z", fill=INK))
@@ -118,9 +159,13 @@ def _order_row(view, heading, seats, y, width, choosing=False):
 
 
 def _ottokar_text(view):
-    estates = [e for region in view["regions"] for e in region["slots"] if e is not None and e["owner"] == OTTOKAR_ID]
-    return (f"Ottokar: {len(estates)} Estates, {sum(e['citizens'] for e in estates)} Citizens, "
-            f"{sum(1 for e in estates if e['city'])} Cities")
+    estates = [
+        e for region in view["regions"] for e in region["slots"] if e is not None and e["owner"] == OTTOKAR_ID
+    ]
+    return (
+        f"Ottokar: {len(estates)} Estates, {sum(e['citizens'] for e in estates)} Citizens, "
+        f"{sum(1 for e in estates if e['city'])} Cities"
+    )
 
 
 def _treaty_lines(view):
@@ -133,6 +178,7 @@ def _treaty_lines(view):
 
 
 # --- "Now" ---
+
 
 def now_box(view, viewer, y):
     """The box at the top of the right column; returns (svg, height)."""
@@ -147,10 +193,14 @@ def now_box(view, viewer, y):
             cy += LINE
         cy += 3
     height = cy + 2
-    return place(RIGHT_X, y,
-                 rect(0, 0, RIGHT_W, height, rx=8, fill=PANEL, stroke=COAST, stroke_width=1.2),
-                 text(14, 25, "Now", size=17, weight="bold", fill=SEPIA, font_family=SERIF),
-                 group(*rows, font_size=13, fill=INK), class_="now"), height
+    return place(
+        RIGHT_X,
+        y,
+        rect(0, 0, RIGHT_W, height, rx=8, fill=PANEL, stroke=COAST, stroke_width=1.2),
+        text(14, 25, "Now", size=17, weight="bold", fill=SEPIA, font_family=SERIF),
+        group(*rows, font_size=13, fill=INK),
+        class_="now",
+    ), height
 
 
 def _now_lines(view, viewer):
@@ -159,9 +209,14 @@ def _now_lines(view, viewer):
     result = view["result"]
     if result:
         scores, winners = result.get("scores", {}), result.get("winners", [])
-        lines.append((f"Game over - {'winner' if len(winners) == 1 else 'winners'}: "
-                      + ", ".join(f"{player_name(view, w)} ({scores.get(str(w), '?')} VP)" for w in winners),
-                      winners[0] if winners else None, True))
+        lines.append(
+            (
+                f"Game over - {'winner' if len(winners) == 1 else 'winners'}: "
+                + ", ".join(f"{player_name(view, w)} ({scores.get(str(w), '?')} VP)" for w in winners),
+                winners[0] if winners else None,
+                True,
+            )
+        )
     decision = view["decision"]
     if decision and view["to_act"]:
         what = DECISION_TEXTS.get(decision["kind"], decision["kind"].replace("_", " "))
@@ -180,13 +235,19 @@ def _now_lines(view, viewer):
 def _battle_lines(view):
     b = view["battle"]
     soldiers, hits = b.get("soldiers", {}), b.get("hits", {})
-    reactions = ", ".join(f"{side} {EFFECT_NAMES.get(effect, effect) if effect else 'none'}"
-                          for side, effect in b.get("reactions", {}).items())
+    reactions = ", ".join(
+        f"{side} {EFFECT_NAMES.get(effect, effect) if effect else 'none'}"
+        for side, effect in b.get("reactions", {}).items()
+    )
     return [
         (battle_title(view), b["attacker"], True),
-        (f"Stage: {b.get('stage', '?')}, round {b.get('round', 0)} · Soldiers {soldiers.get('attacker', 0)}"
-         f" against {soldiers.get('defender', 0)} · hits to take: attacker {hits.get('attacker', 0)},"
-         f" defender {hits.get('defender', 0)}", None, False),
+        (
+            f"Stage: {b.get('stage', '?')}, round {b.get('round', 0)} · Soldiers {soldiers.get('attacker', 0)}"
+            f" against {soldiers.get('defender', 0)} · hits to take: attacker {hits.get('attacker', 0)},"
+            f" defender {hits.get('defender', 0)}",
+            None,
+            False,
+        ),
         (f"Reactions: {reactions}", None, False),
     ]
 
@@ -213,14 +274,25 @@ def _trade_lines(view):
     if offer:
         head = f"Offer from {player_name(view, offer['from'])} to {player_name(view, offer['to'])}"
         if "give" in offer:
-            lines.append((f"{head}: gives {_side_text(offer['give'])}; asks {_side_text(offer['ask'])}",
-                          offer["from"], False))
+            lines.append(
+                (
+                    f"{head}: gives {_side_text(offer['give'])}; asks {_side_text(offer['ask'])}",
+                    offer["from"],
+                    False,
+                )
+            )
         else:
             lines.append((f"{head} (its content is theirs to see)", offer["from"], False))
     draft = view["draft"]
     if draft:
-        lines.append((f"Your draft to {player_name(view, draft['to'])}: give {_side_text(draft['give'])};"
-                      f" ask {_side_text(draft['ask'])}", draft["from"], False))
+        lines.append(
+            (
+                f"Your draft to {player_name(view, draft['to'])}: give {_side_text(draft['give'])};"
+                f" ask {_side_text(draft['ask'])}",
+                draft["from"],
+                False,
+            )
+        )
     return lines
 
 

@@ -16,20 +16,26 @@ from .look import CARD_KINDS, FAINT, MAP_X, PANEL, SEPIA, SERIF, bare_text, rect
 from .map import MAP_W
 
 CARD_W, CARD_H, CARD_GAP = 154, 148, 12
-EFFECT_TEXTS = json.loads((Path(__file__).parents[1] / "data" / "anno1452_card_texts.json")
-                          .read_text(encoding="utf-8"))["effects"]
+EFFECT_TEXTS = json.loads(
+    (Path(__file__).parents[1] / "data" / "anno1452_card_texts.json").read_text(encoding="utf-8")
+)["effects"]
 
 
 # --- the cards' rules in words ---
+
 
 def card_text(card):
     """The card's rules in a sentence or three (card face and tooltip)."""
     c = CARDS[card]
     kind = c["kind"]
     if kind == "marriage":
-        return (f"Needs {_requirement_text(c['requirement'])}. Gain "
-                + ", ".join(_say(BENEFITS, b) for b in c["benefits"]) + ". Costs "
-                + ", ".join(_say(COSTS, d) for d in c["disadvantages"]) + ".")
+        return (
+            f"Needs {_requirement_text(c['requirement'])}. Gain "
+            + ", ".join(_say(BENEFITS, b) for b in c["benefits"])
+            + ". Costs "
+            + ", ".join(_say(COSTS, d) for d in c["disadvantages"])
+            + "."
+        )
     if kind == "title":
         return f"Needs {_requirement_text(c['requirement'])}. +2 prestige while held."
     if kind == "inheritance":
@@ -58,14 +64,18 @@ def _cities(n):
 
 
 def _either(places):
-    """"Tirol", "Tirol or Bayern", "Tirol, Bayern or Schwaben"."""
+    """ "Tirol", "Tirol or Bayern", "Tirol, Bayern or Schwaben"."""
     return places[0] if len(places) == 1 else f"{', '.join(places[:-1])} or {places[-1]}"
 
 
 # Card rules in words, one table per part of a card; the first key a rule holds says it.
 REQUIREMENTS = (
-    ("estates_in", lambda r: f"{_estates(r)} in {'or next to ' if 'or_bordering' in r else ''}"
-                             f"{_either(r['estates_in'])}"),
+    (
+        "estates_in",
+        lambda r: (
+            f"{_estates(r)} in {'or next to ' if 'or_bordering' in r else ''}{_either(r['estates_in'])}"
+        ),
+    ),
     ("estates_bordering", lambda r: f"{_estates(r)} next to {r['estates_bordering']}"),
     ("prestige", lambda r: f"prestige {r['prestige']}"),
     ("citizens", lambda r: f"{r['citizens']} Citizens"),
@@ -75,8 +85,12 @@ REQUIREMENTS = (
     ("citizens_in", lambda r: f"{r.get('min', 1)} Citizens in {r['citizens_in']}"),
 )
 BENEFITS = (
-    ("estate", lambda b: f"an Estate in {b['estate']}"
-                         + (f" with {b['citizens']} Citizens" if b.get("citizens") else "")),
+    (
+        "estate",
+        lambda b: (
+            f"an Estate in {b['estate']}" + (f" with {b['citizens']} Citizens" if b.get("citizens") else "")
+        ),
+    ),
     ("gold", lambda b: f"{b['gold']} gold"),
     ("prestige", lambda b: f"{b['prestige']} prestige"),
     ("principality", lambda b: f"the Principality {b['principality']}"),
@@ -91,6 +105,7 @@ COSTS = (
 
 
 # --- drawing ---
+
 
 @cache
 def _card_face(card, w):
@@ -128,8 +143,16 @@ def _card_row(cards, y, heading, open_cards=False):
     for i, card in enumerate(cards):
         row, col = divmod(i, per_row)
         extra = {"data_open_card": i} if open_cards else {}
-        parts.append(place(MAP_X + col * (CARD_W + CARD_GAP), y + 24 + row * (CARD_H + 10),
-                           _card_face(card, CARD_W), data_card=card, class_="card", **extra))
+        parts.append(
+            place(
+                MAP_X + col * (CARD_W + CARD_GAP),
+                y + 24 + row * (CARD_H + 10),
+                _card_face(card, CARD_W),
+                data_card=card,
+                class_="card",
+                **extra,
+            )
+        )
     rows = (len(cards) + per_row - 1) // per_row
     return group(*parts), 24 + rows * (CARD_H + 10)
 
@@ -151,8 +174,9 @@ def cards_under_map(view, viewer, y):
         parts.append(row)
         height += h + 4
     if view["open_cards"]:
-        row, h = _card_row(view["open_cards"], y + height, "Open cards (a hand card can be swapped for one)",
-                           open_cards=True)
+        row, h = _card_row(
+            view["open_cards"], y + height, "Open cards (a hand card can be swapped for one)", open_cards=True
+        )
         parts.append(row)
         height += h + 4
     return group(*parts), height

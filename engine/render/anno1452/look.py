@@ -34,9 +34,12 @@ WASH = "#e6d8b4"  # a pale sepia: spent time-table rows, the turn-order badge
 DIM_CROWN = "#cdbf9a"  # a crown nobody wears, or a coronation gone by
 SERIF = "Georgia, 'DejaVu Serif', 'Times New Roman', serif"
 CARD_KINDS = {  # kind -> (label, colour of the card's band)
-    "marriage": ("Marriage", "#a23b5f"), "title": ("Title", "#6b4aa0"),
-    "inheritance": ("Inheritance", "#2f7d4f"), "special": ("Special Action", "#1f5f99"),
-    "reaction": ("Reaction", "#a5452a"), "event": ("Event", "#5f5f5f"),
+    "marriage": ("Marriage", "#a23b5f"),
+    "title": ("Title", "#6b4aa0"),
+    "inheritance": ("Inheritance", "#2f7d4f"),
+    "special": ("Special Action", "#1f5f99"),
+    "reaction": ("Reaction", "#a5452a"),
+    "event": ("Event", "#5f5f5f"),
 }
 
 
@@ -50,8 +53,12 @@ def owner_colour(owner):
 HOUSE = "M0,11L15,0L30,11V32H0Z"
 CASTLE = "M0,32V3h6v5h6v-5h6v5h6v-5h6V32Z"
 TOWER = "M0,12V2h2.5v2h2v-2h2.5v2h2v-2h2.5V12Z"
-DEFS = el("defs", el("path", id="a1452-house", d=HOUSE), el("path", id="a1452-castle", d=CASTLE),
-          el("path", id="a1452-tower", d=TOWER))
+DEFS = el(
+    "defs",
+    el("path", id="a1452-house", d=HOUSE),
+    el("path", id="a1452-castle", d=CASTLE),
+    el("path", id="a1452-tower", d=TOWER),
+)
 
 
 def use(shape, x=None, y=None, **values):

@@ -40,6 +40,7 @@ SLOT_W, SLOT_H, SLOT_PITCH_X, SLOT_PITCH_Y = 30, 32, 36, 42
 
 # --- static geometry ---
 
+
 def _edges(polygon):
     n = len(polygon)
     return {tuple(sorted((tuple(polygon[i]), tuple(polygon[(i + 1) % n])))) for i in range(n)}
@@ -91,6 +92,7 @@ COAST_PATH = _path(COAST_EDGES)
 
 # --- drawing ---
 
+
 def draw_map(view):
     """The map at its place on the page, with the Empire's cartouche in its south-western sea."""
     free, taken = [], []
@@ -98,20 +100,46 @@ def draw_map(view):
         for s, estate in enumerate(region["slots"]):
             (free if estate is None else taken).append(_slot(view, r, s, estate))
     return place(
-        MAP_X, MAP_Y,
+        MAP_X,
+        MAP_Y,
         rect(0, 0, MAP_W, MAP_H, rx=10, fill=PARCHMENT, stroke=COAST, stroke_width=2),
         rect(5, 5, MAP_W - 10, MAP_H - 10, rx=7, fill="none", stroke=BORDER, stroke_width=0.8),
         _sea(),
         group(*(_region(view, r) for r in range(len(view["regions"]))), class_="regions"),
         # Borders and coast are drawn over the regions, whose fills would hide shared edges.
-        el("path", d=BORDER_PATH, fill="none", stroke=BORDER, stroke_width=1.6, stroke_dasharray="6 4",
-           stroke_linecap="round", pointer_events="none", class_="borders"),
-        el("path", d=COAST_PATH, fill="none", stroke=COAST, stroke_width=2.4, stroke_linejoin="round",
-           stroke_linecap="round", pointer_events="none", class_="coast"),
+        el(
+            "path",
+            d=BORDER_PATH,
+            fill="none",
+            stroke=BORDER,
+            stroke_width=1.6,
+            stroke_dasharray="6 4",
+            stroke_linecap="round",
+            pointer_events="none",
+            class_="borders",
+        ),
+        el(
+            "path",
+            d=COAST_PATH,
+            fill="none",
+            stroke=COAST,
+            stroke_width=2.4,
+            stroke_linejoin="round",
+            stroke_linecap="round",
+            pointer_events="none",
+            class_="coast",
+        ),
         # Free slots and Estates share their styles through their layer's attributes.
         group(*free, fill=LAND, stroke=BORDER, stroke_width=1.2, stroke_dasharray="3 2", class_="free"),
-        group(*taken, stroke=INK, stroke_width=1.2, font_size=15, font_weight="bold", text_anchor="middle",
-              class_="estates"),
+        group(
+            *taken,
+            stroke=INK,
+            stroke_width=1.2,
+            font_size=15,
+            font_weight="bold",
+            text_anchor="middle",
+            class_="estates",
+        ),
         _battle_arrow(view),
         empire_cartouche(view, 16, MAP_H - 14),
         class_="map",
@@ -126,10 +154,13 @@ def _sea():
         text(300, 19, "Mare Germanicum", size=13, anchor="middle", **style),
         text(745, 700, "Mare Adriaticum", size=13, anchor="middle", transform="rotate(62 745 700)", **style),
         text(100, 602, "Regnum Franciae", size=13, anchor="middle", **style),
-        place(785, 612,
-              el("path", d="M0,-22L6,0L0,22L-6,0Z", fill="#d8c79e", stroke=COAST, stroke_width=1),
-              el("path", d="M0,-22L6,0H-6Z", fill=COAST),
-              text(0, -27, "N", size=12, anchor="middle", weight="bold", fill=COAST, font_family=SERIF)),
+        place(
+            785,
+            612,
+            el("path", d="M0,-22L6,0L0,22L-6,0Z", fill="#d8c79e", stroke=COAST, stroke_width=1),
+            el("path", d="M0,-22L6,0H-6Z", fill=COAST),
+            text(0, -27, "N", size=12, anchor="middle", weight="bold", fill=COAST, font_family=SERIF),
+        ),
     )
 
 
@@ -139,16 +170,22 @@ def _region(view, r):
     built = sum(1 for e in region["slots"] if e is not None and e["city"])
     taken = sum(1 for e in region["slots"] if e is not None)
     lx, ly = REGION_LAYOUT[r]["label"]
-    description = (f"{region['name']}: {taken} of {region['max_estates']} Estates, "
-                   f"{built} of {region['max_cities']} Cities, "
-                   + ("no Principality holder" if holder is None
-                      else f"Principality of {player_name(view, holder)}"))
+    description = (
+        f"{region['name']}: {taken} of {region['max_estates']} Estates, "
+        f"{built} of {region['max_cities']} Cities, "
+        + ("no Principality holder" if holder is None else f"Principality of {player_name(view, holder)}")
+    )
     return group(
         title(description),
-        el("polygon", points=POLYGON_POINTS[r], fill=LAND if holder is None else mix(seat_colour(holder), LAND, 0.2)),
+        el(
+            "polygon",
+            points=POLYGON_POINTS[r],
+            fill=LAND if holder is None else mix(seat_colour(holder), LAND, 0.2),
+        ),
         _region_name(region["name"], holder, lx, ly),
         _towers(lx, ly + 5, built, region["max_cities"]),
-        data_region=region["name"], class_="region",
+        data_region=region["name"],
+        class_="region",
     )
 
 
@@ -167,8 +204,12 @@ def _region_name(name, holder, x, y):
 def _towers(cx, y, built, allowed):
     """One small tower per City the region allows; built ones filled."""
     x0 = cx - (allowed * 16 - 4) / 2
-    return group(*(use("tower", x0 + i * 16, y, fill=SEPIA if i < built else "none") for i in range(allowed)),
-                 stroke=SEPIA, stroke_width=1, pointer_events="none")
+    return group(
+        *(use("tower", x0 + i * 16, y, fill=SEPIA if i < built else "none") for i in range(allowed)),
+        stroke=SEPIA,
+        stroke_width=1,
+        pointer_events="none",
+    )
 
 
 def _slot(view, r, s, estate):
@@ -180,15 +221,29 @@ def _slot(view, r, s, estate):
     owner = estate["owner"]
     colour = owner_colour(owner)
     safe = owner in view["landfrieden"]
-    label = (f"{name}: Estate of {player_name(view, owner)}, {estate['citizens']} Citizens"
-             + (", a City" if estate["city"] else "")
-             + (f", strength {estate['strength']} of 3" if estate["strength"] < 3 else "")
-             + (", safe under Landfrieden" if safe else ""))
-    parts = [title(label), use("castle" if estate["city"] else "house", fill=colour),
-             bare_text(15, 28, estate["citizens"], fill=ink_on(colour), stroke="none")]
+    label = (
+        f"{name}: Estate of {player_name(view, owner)}, {estate['citizens']} Citizens"
+        + (", a City" if estate["city"] else "")
+        + (f", strength {estate['strength']} of 3" if estate["strength"] < 3 else "")
+        + (", safe under Landfrieden" if safe else "")
+    )
+    parts = [
+        title(label),
+        use("castle" if estate["city"] else "house", fill=colour),
+        bare_text(15, 28, estate["citizens"], fill=ink_on(colour), stroke="none"),
+    ]
     if estate["strength"] < 3:
-        parts.extend(el("circle", cx=7 + 8 * i, cy=37, r=2.6, stroke_width=0.8,
-                        fill=INK if i < estate["strength"] else "none") for i in range(3))
+        parts.extend(
+            el(
+                "circle",
+                cx=7 + 8 * i,
+                cy=37,
+                r=2.6,
+                stroke_width=0.8,
+                fill=INK if i < estate["strength"] else "none",
+            )
+            for i in range(3)
+        )
     if safe:
         parts.append(rect(-3, -3, 36, 38, rx=4, fill="none", stroke=GOLD, stroke_width=2))
     return place(x, y, *parts, data_estate=ref(r, s))
@@ -211,10 +266,26 @@ def _battle_arrow(view):
         length = math.hypot(tx - fx, ty - fy) or 1
         ux, uy = (tx - fx) / length, (ty - fy) / length
         ex, ey = tx - ux * 33, ty - uy * 33
-        parts.append(el("line", x1=fx + ux * 20, y1=fy + uy * 20, x2=ex, y2=ey, stroke=BATTLE, stroke_width=4,
-                        stroke_linecap="round"))
+        parts.append(
+            el(
+                "line",
+                x1=fx + ux * 20,
+                y1=fy + uy * 20,
+                x2=ex,
+                y2=ey,
+                stroke=BATTLE,
+                stroke_width=4,
+                stroke_linecap="round",
+            )
+        )
         # The head: a triangle from the ring back along the line.
         px, py = -uy * 8, ux * 8
-        parts.append(el("path", d=f"M{tx - ux * 25:.1f},{ty - uy * 25:.1f}L{ex + px:.1f},{ey + py:.1f}"
-                                  f"L{ex - px:.1f},{ey - py:.1f}Z", fill=BATTLE))
+        parts.append(
+            el(
+                "path",
+                d=f"M{tx - ux * 25:.1f},{ty - uy * 25:.1f}L{ex + px:.1f},{ey + py:.1f}"
+                f"L{ex - px:.1f},{ey - py:.1f}Z",
+                fill=BATTLE,
+            )
+        )
     return group(title(battle_title(view)), *parts, pointer_events="none", class_="battle")

@@ -22,8 +22,14 @@ from .look import BORDER, LINE, PANEL, RIGHT_W, RIGHT_X, SEPIA, WASH, bare_text,
 from .words import card_name, seats_text
 
 # Fixed columns, so the players' numbers line up from panel to panel.
-STATS = (("gold", "gold", 22), ("prestige", "prestige", 94), ("victory_points", "VP", 190),
-         ("estates", "Estates", 250), ("citizens", "Citizens", 330), ("cities", "Cities", 412))
+STATS = (
+    ("gold", "gold", 22),
+    ("prestige", "prestige", 94),
+    ("victory_points", "VP", 190),
+    ("estates", "Estates", 250),
+    ("citizens", "Citizens", 330),
+    ("cities", "Cities", 412),
+)
 
 
 def player_panel(view, viewer, seat, y):
@@ -38,15 +44,26 @@ def player_panel(view, viewer, seat, y):
     parts = [
         title(_panel_title(viewer, player)),
         # The seat to act is framed in its colour, thick enough to find at a glance.
-        rect(0, 0, RIGHT_W, height, rx=8, fill=PANEL, stroke=colour if acting else BORDER,
-             stroke_width=3.5 if acting else 1.2),
+        rect(
+            0,
+            0,
+            RIGHT_W,
+            height,
+            rx=8,
+            fill=PANEL,
+            stroke=colour if acting else BORDER,
+            stroke_width=3.5 if acting else 1.2,
+        ),
         # The seat's colour down the left edge, following the panel's rounded corners.
         el("path", d=f"M8,0H11V{height:g}H8A8,8 0 0 1 0,{height - 8:g}V8A8,8 0 0 1 8,0Z", fill=colour),
         text(22, 24, fit(name, RIGHT_W - 44 - badges_w, 17, bold=True), size=17, weight="bold", fill=INK),
         badges,
         _stat_row(player, 50),
-        group(*(bare_text(22, 74 + i * LINE, fit(line, RIGHT_W - 36, 12)) for i, line in enumerate(lines)),
-              font_size=12, fill=SEPIA),
+        group(
+            *(bare_text(22, 74 + i * LINE, fit(line, RIGHT_W - 36, 12)) for i, line in enumerate(lines)),
+            font_size=12,
+            fill=SEPIA,
+        ),
     ]
     return place(RIGHT_X, y, *parts, data_seat=seat, class_="player"), height + 2
 
@@ -84,8 +101,20 @@ def _badge_row(badges, right, y):
 
 
 def _stat_row(player, y):
-    return group(*(el("text", el("tspan", str(player[key]), font_size=15, font_weight="bold", fill=INK),
-                      f" {label}", x=x, y=y) for key, label, x in STATS), font_size=12, fill=SEPIA)
+    return group(
+        *(
+            el(
+                "text",
+                el("tspan", str(player[key]), font_size=15, font_weight="bold", fill=INK),
+                f" {label}",
+                x=x,
+                y=y,
+            )
+            for key, label, x in STATS
+        ),
+        font_size=12,
+        fill=SEPIA,
+    )
 
 
 def _holdings(view, player):
@@ -98,10 +127,16 @@ def _holdings(view, player):
         married = f"Married: {card_name(marriage['card'])}"
         if marriage["conveyed"]:
             married += f" (conveys {', '.join(marriage['conveyed'])})"
-    hand = (f"{len(player['hand'])} cards in hand (below)" if "hand" in player
-            else f"{player['hand_size']} cards in hand")
-    lines = [f"Principalities: {', '.join(player['principalities']) or 'none'}", f"Titles: {titles}",
-             f"{married} · {hand}"]
+    hand = (
+        f"{len(player['hand'])} cards in hand (below)"
+        if "hand" in player
+        else f"{player['hand_size']} cards in hand"
+    )
+    lines = [
+        f"Principalities: {', '.join(player['principalities']) or 'none'}",
+        f"Titles: {titles}",
+        f"{married} · {hand}",
+    ]
     seat = player["seat"]
     partners = [b if a == seat else a for a, b in view["pacts"] if seat in (a, b)]
     if partners:
@@ -113,8 +148,10 @@ def _panel_title(viewer, player):
     """The panel's tooltip: everything on it in one sentence, for screen readers too."""
     seat = player["seat"]
     hand = len(player["hand"]) if "hand" in player else player["hand_size"]
-    return (f"{seat_name(player)} ({seat_colour_name(seat)})"
-            f"{' - you' if seat == viewer else ''}: "
-            f"{player['gold']} gold, prestige {player['prestige']}, {player['victory_points']} victory points, "
-            f"{player['estates']} Estates, {player['citizens']} Citizens, {player['cities']} Cities, "
-            f"{hand} cards in hand")
+    return (
+        f"{seat_name(player)} ({seat_colour_name(seat)})"
+        f"{' - you' if seat == viewer else ''}: "
+        f"{player['gold']} gold, prestige {player['prestige']}, {player['victory_points']} victory points, "
+        f"{player['estates']} Estates, {player['citizens']} Citizens, {player['cities']} Cities, "
+        f"{hand} cards in hand"
+    )

@@ -64,5 +64,7 @@ def battle_title(view):
     """The battle in a sentence (the map's arrow and the "Now" box both say it)."""
     b = view["battle"]
     source = f" from {estate_name(b['from'])}" if b.get("from") is not None else " with Soldiers alone"
-    return (f"Battle: {player_name(view, b['attacker'])} attacks {player_name(view, b['defender'])} "
-            f"at {estate_name(b['target'])}{source}")
+    return (
+        f"Battle: {player_name(view, b['attacker'])} attacks {player_name(view, b['defender'])} "
+        f"at {estate_name(b['target'])}{source}"
+    )

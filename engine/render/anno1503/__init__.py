@@ -101,18 +101,27 @@ def render(view, viewer=None):
         *(panel(p, view, names, viewer, i, lay) for i, p in enumerate(view["players"])),
         board_legend(view, names, viewer, lay, expansion),
         # What the labels inherit (look.label): 11 px ink.
-        font_size=11, fill=INK,
+        font_size=11,
+        fill=INK,
     )
     # The click contract rides on the root, and ``a15`` scopes the style sheet (look.STYLE).
-    return document(WIDTH, lay.height, f"Anno 1503, turn {view.get('turn')}",
-                    _description(view, names, viewer, expansion), body,
-                    click_targets=CLICK_TARGETS, class_="a15")
+    return document(
+        WIDTH,
+        lay.height,
+        f"Anno 1503, turn {view.get('turn')}",
+        _description(view, names, viewer, expansion),
+        body,
+        click_targets=CLICK_TARGETS,
+        class_="a15",
+    )
 
 
 def _description(view, names, viewer, expansion):
-    return (f"Anno 1503 board, {view['num_players']} players"
-            f"{' with Pirates & Aristocrats' if expansion else ''}, turn {view.get('turn')}, "
-            f"phase {phase_words(view)}, seen by {_who(view, names, viewer)}.")
+    return (
+        f"Anno 1503 board, {view['num_players']} players"
+        f"{' with Pirates & Aristocrats' if expansion else ''}, turn {view.get('turn')}, "
+        f"phase {phase_words(view)}, seen by {_who(view, names, viewer)}."
+    )
 
 
 def _who(view, names, viewer):

@@ -18,7 +18,8 @@ from .symbols import defs, slot_defs
 from .words import name_of, ship_number, ship_words, tile_name, tile_words
 
 _KIND_TITLES = {
-    "sea": "Sea square", "start": "Start square (new ships)",
+    "sea": "Sea square",
+    "start": "Start square (new ships)",
     "dolphin": "Dolphin square (passage between the seas)",
     "pirate": "Pirate square (entering draws a pirate card)",
 }
@@ -84,8 +85,11 @@ def _fixed_square(lay, sq, kind):
         # Sand on the sea; the title depends on the tile, so it comes per view.
         return sq, kind, head, el("use", href=f"#a15-s{ISLETS.get(sq, 2)}"), None
     look = _SEA_CLASSES.get(kind, "psea" if sq[1] >= PIRATE_COL else "sea")
-    body = (title(f"{_KIND_TITLES[kind]} {key}") + el("use", href="#a15-q", class_=look)
-            + _sea_mark(kind, lay.square))
+    body = (
+        title(f"{_KIND_TITLES[kind]} {key}")
+        + el("use", href="#a15-q", class_=look)
+        + _sea_mark(kind, lay.square)
+    )
     bare = None
     if kind == "sea":
         # Most squares are plain sea with nothing on them: one element is enough.
@@ -103,13 +107,23 @@ def _sea_mark(kind, s):
 def _board_frame(lay):
     """The edges of the seas, the coordinates along them and, with the expansion, the passage."""
     s = lay.square
-    parts = [el("rect", x=lay.board_x - 4, y=lay.board_y - 4, width=12 * s + 8, height=5 * s + 8, rx=8,
-                fill=SEA_LINE),
-             el("rect", x=lay.board_x, y=lay.board_y, width=12 * s, height=5 * s, fill="url(#a15-sea)")]
+    parts = [
+        el(
+            "rect",
+            x=lay.board_x - 4,
+            y=lay.board_y - 4,
+            width=12 * s + 8,
+            height=5 * s + 8,
+            rx=8,
+            fill=SEA_LINE,
+        ),
+        el("rect", x=lay.board_x, y=lay.board_y, width=12 * s, height=5 * s, fill="url(#a15-sea)"),
+    ]
     # Coordinates along the edges: one text each for the columns and the rows.
     columns = "".join(el("tspan", str(c), x=lay.xy(0, c)[0] + s // 2) for c in range(lay.cols))
-    rows = "".join(el("tspan", str(r), x=lay.board_x - 8, y=lay.board_y + r * s + s // 2 + 4)
-                   for r in range(5))
+    rows = "".join(
+        el("tspan", str(r), x=lay.board_x - 8, y=lay.board_y + r * s + s // 2 + 4) for r in range(5)
+    )
     parts += [el("text", columns, y=lay.board_y - 8, class_="m u"), el("text", rows, class_="e u")]
     if lay.expansion:
         parts.append(_pirate_sea_frame(lay))
@@ -120,17 +134,25 @@ def _pirate_sea_frame(lay):
     s = lay.square
     px, py = lay.xy(0, PIRATE_COL)
     (ax, ay), (bx, _) = lay.xy(*DOLPHIN), lay.xy(*PIRATE_DOLPHIN)
-    return "".join([
-        el("rect", x=px - 4, y=py - 4, width=6 * s + 8, height=6 * s + 8, rx=8, fill="#22384f"),
-        el("rect", x=px, y=py, width=6 * s, height=6 * s, fill="url(#a15-psea)"),
-        # The main board has no row 5: its number sits by the pirate sea only.
-        label(px - 8, lay.board_y + 5 * s + s / 2 + 4, 5, "e u"),
-        # The only passage between the seas: a dashed wake across the gap.
-        el("path", d=f"M{ax + s - 4} {ay + s // 2}H{bx + 4}", stroke=WHITE, stroke_width=4,
-           stroke_dasharray="6 5", stroke_linecap="round"),
-        label(lay.board_x + 6 * s, lay.board_y + 5 * s + 20, "Main board", "m u f13"),
-        label(px + 3 * s, py + 6 * s + 20, "Pirate sea", "m b f13"),
-    ])
+    return "".join(
+        [
+            el("rect", x=px - 4, y=py - 4, width=6 * s + 8, height=6 * s + 8, rx=8, fill="#22384f"),
+            el("rect", x=px, y=py, width=6 * s, height=6 * s, fill="url(#a15-psea)"),
+            # The main board has no row 5: its number sits by the pirate sea only.
+            label(px - 8, lay.board_y + 5 * s + s / 2 + 4, 5, "e u"),
+            # The only passage between the seas: a dashed wake across the gap.
+            el(
+                "path",
+                d=f"M{ax + s - 4} {ay + s // 2}H{bx + 4}",
+                stroke=WHITE,
+                stroke_width=4,
+                stroke_dasharray="6 5",
+                stroke_linecap="round",
+            ),
+            label(lay.board_x + 6 * s, lay.board_y + 5 * s + 20, "Main board", "m u f13"),
+            label(px + 3 * s, py + 6 * s + 20, "Pirate sea", "m b f13"),
+        ]
+    )
 
 
 # --- tiles ---------------------------------------------------------------------------
@@ -160,15 +182,19 @@ def _space_content(space, s, names):
 def _face_up_tile(tile, x, y, w, h):
     line1, line2 = tile_words(tile)[0]
     fill, ink = tile_colours(tile)
-    return (el("rect", x=x, y=y, width=w, height=h, rx=5, fill=fill, class_="tl")
-            + label(x + w / 2, y + h / 2 - 2, line1, ink_class(ink, "m b"))
-            + label(x + w / 2, y + h / 2 + 11, line2, ink_class(ink)))
+    return (
+        el("rect", x=x, y=y, width=w, height=h, rx=5, fill=fill, class_="tl")
+        + label(x + w / 2, y + h / 2 - 2, line1, ink_class(ink, "m b"))
+        + label(x + w / 2, y + h / 2 + 11, line2, ink_class(ink))
+    )
 
 
 def _port(s):
     """The expansion's port: a wooden pier on the island space."""
-    pier = (f"M{s * .22:.0f} {s * .34:.0f}h{s * .56:.0f}v{s * .13:.0f}h-{s * .56:.0f}z"
-            f"M{s * .43:.0f} {s * .1:.0f}h{s * .14:.0f}v{s * .56:.0f}h-{s * .14:.0f}z")
+    pier = (
+        f"M{s * 0.22:.0f} {s * 0.34:.0f}h{s * 0.56:.0f}v{s * 0.13:.0f}h-{s * 0.56:.0f}z"
+        f"M{s * 0.43:.0f} {s * 0.1:.0f}h{s * 0.14:.0f}v{s * 0.56:.0f}h-{s * 0.14:.0f}z"
+    )
     return el("path", d=pier, fill="#8d6e4a") + label(s / 2, s - 7, "Port", "m b")
 
 
@@ -180,8 +206,9 @@ def ship_glyph(seat, index, ap, damaged, with_ap=True):
     # 12 px inside the glyph: a ship drawn at 0.92 scale (four on a square) still reads at 11.
     parts = [el("use", href=f"#a15-ship{seat}"), label(0, -1, ship_number(index), "m b", font_size=12)]
     if damaged:
-        parts.append(el("path", d="M-11-11l22 22M11-11l-22 22", stroke=DANGER, stroke_width=3,
-                        stroke_linecap="round"))
+        parts.append(
+            el("path", d="M-11-11l22 22M11-11l-22 22", stroke=DANGER, stroke_width=3, stroke_linecap="round")
+        )
     elif with_ap:
         parts.append(el("circle", cx=12, cy=-10, r=7, fill=AP_BADGE if ap else "#cfcfcf", class_="ch"))
         parts.append(label(12, -6, ap, "m b", font_size=12))
@@ -203,7 +230,8 @@ def _ships_by_square(view, names):
         for index, ship in enumerate(player["ships"]):
             if ship["at"] is not None:
                 ships.setdefault(tuple(ship["at"]), []).append(
-                    (seat, index, ship, bool(damaged[index]), names[seat]))
+                    (seat, index, ship, bool(damaged[index]), names[seat])
+                )
     return ships
 
 
@@ -233,9 +261,15 @@ def _ships_on_square(ships, s):
     for (seat, index, ship, damaged, name), (cx, cy) in zip(ships, spots):
         cx, cy = round(cx, 1), round(cy, 1)
         state = "damaged, cannot sail" if damaged else f"{ship['ap']} AP left"
-        out.append(el("g", title(f"{ship_words(name, index)}, {state}"),
-                      ship_glyph(seat, index, ship["ap"], damaged),
-                      transform=f"translate({cx:g},{cy:g}) scale({scale:g})", data_ship=ref(seat, index)))
+        out.append(
+            el(
+                "g",
+                title(f"{ship_words(name, index)}, {state}"),
+                ship_glyph(seat, index, ship["ap"], damaged),
+                transform=f"translate({cx:g},{cy:g}) scale({scale:g})",
+                data_ship=ref(seat, index),
+            )
+        )
     return "".join(out)
 
 
@@ -271,8 +305,18 @@ def _battle_square(view):
 
 
 def _outline(s, colour, caption=None, dash=None):
-    ring = el("rect", x=2, y=2, width=s - 4, height=s - 4, rx=6, fill="none", stroke=colour, stroke_width=4,
-              stroke_dasharray=dash)
+    ring = el(
+        "rect",
+        x=2,
+        y=2,
+        width=s - 4,
+        height=s - 4,
+        rx=6,
+        fill="none",
+        stroke=colour,
+        stroke_width=4,
+        stroke_dasharray=dash,
+    )
     if caption:
         # At the bottom edge: the tile or ship in the middle stays visible.
         ring += label(s / 2, s - 5, caption, "m b", stroke=WHITE, stroke_width=3, paint_order="stroke")

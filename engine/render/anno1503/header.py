@@ -22,17 +22,24 @@ def header(view, names, viewer):
     full = WIDTH - 2 * MARGIN
     status = _status_runs(view, names)
     room = full - runs_width(line, 18) - 24
-    return (spans(MARGIN, 30, line, "f18")
-            + spans(WIDTH - MARGIN, 30, fit_runs(_looker_runs(view, names, viewer), 14, room), "f14 e")
-            # The full status as a title: the line may be cut.
-            + group(title("".join(content for content, _, _ in status)),
-                    spans(MARGIN, 58, fit_runs(status, 14, full), "f14")))
+    return (
+        spans(MARGIN, 30, line, "f18")
+        + spans(WIDTH - MARGIN, 30, fit_runs(_looker_runs(view, names, viewer), 14, room), "f14 e")
+        # The full status as a title: the line may be cut.
+        + group(
+            title("".join(content for content, _, _ in status)),
+            spans(MARGIN, 58, fit_runs(status, 14, full), "f14"),
+        )
+    )
 
 
 def _turn_runs(view):
     roll = view.get("last_roll") or {}
-    runs = [("Anno 1503", INK, True), (f"{SEP}Turn {view.get('turn')}", INK, False),
-            (f"{SEP}Phase: {phase_words(view)}", INK, False)]
+    runs = [
+        ("Anno 1503", INK, True),
+        (f"{SEP}Turn {view.get('turn')}", INK, False),
+        (f"{SEP}Phase: {phase_words(view)}", INK, False),
+    ]
     if roll.get("production") is not None:
         runs.append((f"{SEP}Roll: {roll['production']}", INK, False))
         event = roll.get("event")
@@ -54,18 +61,27 @@ def _looker_runs(view, names, viewer):
 def _status_runs(view, names):
     """The winner, else who is active and who is to act on what, a discovery, the queue."""
     if view.get("winner") is not None:
-        return [("Winner: ", INK, True), _name_run(names, view["winner"]),
-                (" - the match is over", MUTED, False)]
-    runs = [("Active: ", MUTED, False), _name_run(names, view.get("active")),
-            (f"{SEP}To act: ", MUTED, False)]
+        return [
+            ("Winner: ", INK, True),
+            _name_run(names, view["winner"]),
+            (" - the match is over", MUTED, False),
+        ]
+    runs = [
+        ("Active: ", MUTED, False),
+        _name_run(names, view.get("active")),
+        (f"{SEP}To act: ", MUTED, False),
+    ]
     runs += _seat_list(names, view.get("to_act") or []) or [("nobody", MUTED, False)]
     choice = view.get("choice")
     if choice:
         runs.append((f" - {_choice_words(choice)}", INK, False))
     discovery = view.get("discovery")
     if discovery:
-        runs += [(f"{SEP}Discovering ", MUTED, False), (ref(*discovery["space"]), INK, True),
-                 (f" with ship {ship_number(discovery['ship'])}", MUTED, False)]
+        runs += [
+            (f"{SEP}Discovering ", MUTED, False),
+            (ref(*discovery["space"]), INK, True),
+            (f" with ship {ship_number(discovery['ship'])}", MUTED, False),
+        ]
         if discovery.get("tile"):
             runs.append((f": {tile_name(discovery['tile'])}", INK, True))
     if view.get("queue"):
@@ -94,16 +110,22 @@ def _option_words(option):
 
 
 def _combat_runs(combat, names):
-    runs = [("Battle: ", DANGER, True), _name_run(names, combat.get("seat")),
-            (f"'s ship {ship_number(combat['ship'])} vs ", INK, False)]
+    runs = [
+        ("Battle: ", DANGER, True),
+        _name_run(names, combat.get("seat")),
+        (f"'s ship {ship_number(combat['ship'])} vs ", INK, False),
+    ]
     if combat.get("kind") == "lair":
         tile = combat.get("tile") or {}
         runs.append((f"a lair (strength {tile.get('strength', combat.get('strength'))})", INK, True))
     elif (combat.get("card") or {}).get("kind") == "peaceful":
         runs.append(("peaceful pirates", INK, True))
     elif combat.get("pirate") is not None:
-        runs += [("pirate ", INK, False), _name_run(names, combat["pirate"]),
-                 (f" (strength {combat.get('strength')})", INK, False)]
+        runs += [
+            ("pirate ", INK, False),
+            _name_run(names, combat["pirate"]),
+            (f" (strength {combat.get('strength')})", INK, False),
+        ]
     elif combat.get("strength") is not None:
         runs.append((f"pirates as strong ({combat.get('strength')})", INK, True))
     else:
@@ -127,5 +149,3 @@ def _seat_list(names, seats, bold=True):
     for i, seat in enumerate(seats):
         runs += [(", " if i else "", INK, False), _name_run(names, seat, bold)]
     return runs
-
-

@@ -22,7 +22,7 @@ BASE_PANEL_H = 246
 X_PANEL_H = 352  # with the aristocrat island
 SLOT_W, SLOT_H = 56, 48  # an inhabitant slot (its picture is a symbol)
 # Islets printed on each island space (2-4), main board and pirate sea.
-ISLETS = {**dict(zip(SPACES, MARKS)), **dict(zip(PIRATE_SPACES, X_GEO.marks[len(SPACES):]))}
+ISLETS = {**dict(zip(SPACES, MARKS)), **dict(zip(PIRATE_SPACES, X_GEO.marks[len(SPACES) :]))}
 
 
 class Layout:
@@ -52,8 +52,10 @@ class Layout:
 
     def panel_xy(self, index):
         """Top-left corner of the ``index``-th panel: two a row."""
-        return (MARGIN + (index % 2) * (PANEL_W + PANEL_GAP),
-                self.panels_y + (index // 2) * (self.panel_h + PANEL_GAP))
+        return (
+            MARGIN + (index % 2) * (PANEL_W + PANEL_GAP),
+            self.panels_y + (index // 2) * (self.panel_h + PANEL_GAP),
+        )
 
 
 @lru_cache(maxsize=16)

@@ -33,9 +33,15 @@ ARISTO = "#8e63b5"
 # mid tones (wood, tobacco, silk, the upgrade's purple) its strict WCAG pick is
 # dark, where white reads better at 11 px bold.
 COMMODITY_COLOURS = {
-    "stone": ("#a9a9a9", INK), "wood": ("#9c6b3f", WHITE), "tool": ("#56798a", WHITE),
-    "cloth": ("#efe0c0", INK), "spice": ("#e3843f", INK), "tobacco": ("#6f8a2e", WHITE),
-    "silk": ("#d04b80", WHITE), "marble": ("#e4e8ec", INK), "gems": ("#6c4fb5", WHITE),
+    "stone": ("#a9a9a9", INK),
+    "wood": ("#9c6b3f", WHITE),
+    "tool": ("#56798a", WHITE),
+    "cloth": ("#efe0c0", INK),
+    "spice": ("#e3843f", INK),
+    "tobacco": ("#6f8a2e", WHITE),
+    "silk": ("#d04b80", WHITE),
+    "marble": ("#e4e8ec", INK),
+    "gems": ("#6c4fb5", WHITE),
     "?": (WHITE, INK),
 }
 # Outlines for the palest commodities, whose own colour vanishes on white.
@@ -43,8 +49,10 @@ PALE_OUTLINES = {"cloth": "#c9b27a", "marble": "#9aa5b1"}
 KIND_COLOURS = {"pioneer": "#f3e3b5", "settler": "#f5b486", "citizen": "#9fc8ea", "merchant": "#c9a8ea"}
 KIND_ROOFS = {"pioneer": "#b08d3c", "settler": "#c0622a", "citizen": "#2f6ea3", "merchant": "#6b3fa0"}
 TILE_COLOURS = {
-    "trade_agreement": ("#f5dc8c", INK), "treasure_gold": ("#e9b824", INK),
-    "treasure_upgrade": ("#9b7bd0", WHITE), "lair": ("#3a2a2a", WHITE),
+    "trade_agreement": ("#f5dc8c", INK),
+    "treasure_gold": ("#e9b824", INK),
+    "treasure_upgrade": ("#9b7bd0", WHITE),
+    "lair": ("#3a2a2a", WHITE),
 }
 RED_SLOT, GREEN_SLOT = "#c0392b", "#2e8b57"
 
@@ -99,7 +107,8 @@ def spans(x, y, runs, cls=None, **values):
     """One ``<text>`` of coloured runs on one baseline: ``runs`` are ``(content, fill, bold)``."""
     inner = "".join(
         el("tspan", escape(str(content), quote=False), fill=fill, class_="b" if bold else None)
-        for content, fill, bold in runs if content
+        for content, fill, bold in runs
+        if content
     )
     return el("text", inner, x=x, y=y, class_=cls, **values)
 
@@ -129,8 +138,9 @@ CHIP_H = 18
 def chip(x, y, caption, fill=None, cls=None, text_cls="m", hint=None):
     """A rounded label as wide as its text, with an optional title; returns (element, width)."""
     width = round(text_width(caption, 11, bold="b" in text_cls.split()) + 12)
-    shape = (el("rect", x=x, y=y, width=width, height=CHIP_H, rx=9, fill=fill, class_=cls)
-             + label(x + width / 2, y + 13, caption, text_cls))
+    shape = el("rect", x=x, y=y, width=width, height=CHIP_H, rx=9, fill=fill, class_=cls) + label(
+        x + width / 2, y + 13, caption, text_cls
+    )
     return (group(title(hint), shape) if hint else shape), width
 
 
@@ -157,12 +167,19 @@ def track(x, y, filled, total, step, size, colour, round_cells=False):
     else:
         dash, line, inner = f"{size} {step - size}", {}, f"{size - 2} {step - size + 2}"
         length, start = total * step - (step - size), x
-    cells = el("path", d=f"M{start} {y}h{length}", stroke=colour, stroke_width=size, stroke_dasharray=dash,
-               **line)
+    cells = el(
+        "path", d=f"M{start} {y}h{length}", stroke=colour, stroke_width=size, stroke_dasharray=dash, **line
+    )
     hollow = total - filled
     if hollow <= 0:
         return cells
     first = start + filled * step + (0 if round_cells else 1)
     hollow_length = (hollow - 1) * step + 1 if round_cells else hollow * step - (step - size) - 2
-    return cells + el("path", d=f"M{first} {y}h{hollow_length}", stroke=WHITE, stroke_width=size - 2,
-                      stroke_dasharray=inner, **line)
+    return cells + el(
+        "path",
+        d=f"M{first} {y}h{hollow_length}",
+        stroke=WHITE,
+        stroke_width=size - 2,
+        stroke_dasharray=inner,
+        **line,
+    )

@@ -40,14 +40,24 @@ def panel(player, view, names, viewer, index, lay):
     """The seat's panel, a ``data-seat`` group at its place in the grid of panels."""
     seat = player["seat"]
     x, y = lay.panel_xy(index)
-    parts = [_title_bar(player, view, names[seat], seat == viewer, lay.panel_h),
-             _goal_row(player, 12, 42),
-             el("rect", x=ISLAND_X, y=ISLAND_Y, width=ISLAND_W, height=ISLAND_H, rx=14, fill="#eef3df",
-                stroke="#a9c07d"),
-             _slots(player, seat),
-             _bridges(player, seat, lay.expansion),
-             _warehouse(player, seat, SIDE_X, ISLAND_Y + 12),
-             _stock_and_turn(player, seat, names[seat], SIDE_X, ISLAND_Y + 112)]
+    parts = [
+        _title_bar(player, view, names[seat], seat == viewer, lay.panel_h),
+        _goal_row(player, 12, 42),
+        el(
+            "rect",
+            x=ISLAND_X,
+            y=ISLAND_Y,
+            width=ISLAND_W,
+            height=ISLAND_H,
+            rx=14,
+            fill="#eef3df",
+            stroke="#a9c07d",
+        ),
+        _slots(player, seat),
+        _bridges(player, seat, lay.expansion),
+        _warehouse(player, seat, SIDE_X, ISLAND_Y + 12),
+        _stock_and_turn(player, seat, names[seat], SIDE_X, ISLAND_Y + 112),
+    ]
     if lay.expansion and player.get("aristocrat"):
         parts.append(aristocrat_island(player, 12, ISLAND_Y + ISLAND_H + 10, PANEL_W - 24))
         parts.append(_damaged_note(player))
@@ -62,13 +72,25 @@ def _title_bar(player, view, name, you, height):
     info = f"Island {player['island']['id']} · {player['gold']} gold · {player['victory_points']} VP"
     colour_name = seat_colour_name(seat)
     parts = [
-        title(f"Home island of {name}{seat_note(player)}, {colour_name}: "
-              f"{player['gold']} gold, {player['victory_points']} victory points" + (", you" if you else "")),
-        el("rect", width=PANEL_W, height=height, rx=10, fill="#fffdf8", stroke=colour,
-           stroke_width=3 if you else 2),
+        title(
+            f"Home island of {name}{seat_note(player)}, {colour_name}: "
+            f"{player['gold']} gold, {player['victory_points']} victory points" + (", you" if you else "")
+        ),
+        el(
+            "rect",
+            width=PANEL_W,
+            height=height,
+            rx=10,
+            fill="#fffdf8",
+            stroke=colour,
+            stroke_width=3 if you else 2,
+        ),
         # Rounded at the top only: the bar sits flush in the frame.
-        el("path", d=f"M0 {TITLE_BAR_H}V10a10 10 0 0 1 10-10H{PANEL_W - 10}a10 10 0 0 1 10 10V{TITLE_BAR_H}z",
-           fill=colour),
+        el(
+            "path",
+            d=f"M0 {TITLE_BAR_H}V10a10 10 0 0 1 10-10H{PANEL_W - 10}a10 10 0 0 1 10 10V{TITLE_BAR_H}z",
+            fill=colour,
+        ),
         label(14, 23, head, "b w f16"),
         label(PANEL_W - 14, 23, info, "e b w f14"),
     ]
@@ -76,8 +98,10 @@ def _title_bar(player, view, name, you, height):
     if status:
         sx = round(14 + text_width(head, 16, bold=True) + 12)
         pill = round(text_width(status, 11, bold=True) + 16)
-        parts += [el("rect", x=sx, y=8, width=pill, height=18, rx=9, fill=WHITE),
-                  label(sx + 8, 21, status, "b")]
+        parts += [
+            el("rect", x=sx, y=8, width=pill, height=18, rx=9, fill=WHITE),
+            label(sx + 8, 21, status, "b"),
+        ]
     return "".join(parts)
 
 
@@ -96,8 +120,10 @@ def _status(view, seat):
 def _goal_row(player, x, y):
     goals = player["goals"]
     held = [GOAL_LABELS.get(g, g) for g, done in goals.items() if done]
-    parts = [title(f"Goals held: {', '.join(held) or 'none'} ({len(held)} victory points)"),
-             label(x, y + 13, "Goals", "u")]
+    parts = [
+        title(f"Goals held: {', '.join(held) or 'none'} ({len(held)} victory points)"),
+        label(x, y + 13, "Goals", "u"),
+    ]
     x += 38
     for goal, done in goals.items():
         caption = ("★ " if done else "") + GOAL_LABELS.get(goal, plain(goal))
@@ -123,10 +149,19 @@ def _slots(player, seat):
     parts = []
     for slot, kind in enumerate(player["slots"], start=1):
         fire = " (red slot: safe from fire)" if slot <= 2 else ""
-        parts.append(el("use", title(f"Slot {slot}: {kind or 'empty'}{fire}"), href=slot_href(slot, kind),
-                        x=_slot_x(slot), y=ISLAND_Y + 18, data_slot=ref(seat, slot)))
-    numbers = "".join(el("tspan", str(slot), x=_slot_x(slot) + SLOT_W // 2, fill=_slot_colour(slot))
-                      for slot in range(1, 8))
+        parts.append(
+            el(
+                "use",
+                title(f"Slot {slot}: {kind or 'empty'}{fire}"),
+                href=slot_href(slot, kind),
+                x=_slot_x(slot),
+                y=ISLAND_Y + 18,
+                data_slot=ref(seat, slot),
+            )
+        )
+    numbers = "".join(
+        el("tspan", str(slot), x=_slot_x(slot) + SLOT_W // 2, fill=_slot_colour(slot)) for slot in range(1, 8)
+    )
     parts.append(el("text", numbers, y=ISLAND_Y + 13, class_="m b"))
     parts.append(_public_buildings(player["buildings"], ISLAND_Y + 18 + SLOT_H + 5))
     return "".join(parts)
@@ -139,8 +174,10 @@ def _public_buildings(buildings, y):
     for slot, building in enumerate(buildings, start=4):
         x = _slot_x(slot)
         if building:
-            parts += [el("rect", x=x, y=y, width=SLOT_W, height=22, rx=4, class_="bld"),
-                      label(x + SLOT_W / 2, y + 15, BUILDING_SHORT.get(building, building), "m")]
+            parts += [
+                el("rect", x=x, y=y, width=SLOT_W, height=22, rx=4, class_="bld"),
+                label(x + SLOT_W / 2, y + 15, BUILDING_SHORT.get(building, building), "m"),
+            ]
         else:
             parts.append(el("rect", x=x, y=y, width=SLOT_W, height=22, rx=4, class_="site"))
     return group(*parts)
@@ -152,16 +189,25 @@ def _bridges(player, seat, expansion):
     gray = set(island["gray_bridges"])
     y = ISLAND_Y + 18 + SLOT_H + 34
     production = island["production"]
-    table = [title("Production by die number: " + ", ".join(
-        f"{n} {'any commodity' if production[str(n)] == '?' else production[str(n)]}" for n in range(1, 6))),
-        label(ISLAND_X + 10, y - 5, "Production (die) and bridges", "u")]
+    table = [
+        title(
+            "Production by die number: "
+            + ", ".join(
+                f"{n} {'any commodity' if production[str(n)] == '?' else production[str(n)]}"
+                for n in range(1, 6)
+            )
+        ),
+        label(ISLAND_X + 10, y - 5, "Production (die) and bridges", "u"),
+    ]
     for n in range(1, 6):
         x = ISLAND_X + 10 + (n - 1) * BRIDGE_STEP
         home = production[str(n)]
         fill, ink = commodity_colours(home)
-        table += [label(x + 9, y + 15, n, "m b f14"),
-                  el("rect", x=x + 24, y=y, width=54, height=20, rx=4, fill=fill, class_="ch"),
-                  label(x + 51, y + 14, "any" if home == "?" else home, ink_class(ink))]
+        table += [
+            label(x + 9, y + 15, n, "m b f14"),
+            el("rect", x=x + 24, y=y, width=54, height=20, rx=4, fill=fill, class_="ch"),
+            label(x + 51, y + 14, "any" if home == "?" else home, ink_class(ink)),
+        ]
     parts = [group(*table)]
     for n in range(1, 6):
         x = ISLAND_X + 10 + (n - 1) * BRIDGE_STEP
@@ -171,9 +217,11 @@ def _bridges(player, seat, expansion):
 
 
 # What a bridge without an office shows: (symbol, words).
-_FREE_BRIDGES = {"gray": ("#a15-gray", "gray bridge, free"),
-                 "luxury": ("#a15-lux", "free for a luxury office"),
-                 "none": ("#a15-nob", "none on the any-commodity number")}
+_FREE_BRIDGES = {
+    "gray": ("#a15-gray", "gray bridge, free"),
+    "luxury": ("#a15-lux", "free for a luxury office"),
+    "none": ("#a15-nob", "none on the any-commodity number"),
+}
 
 
 def _bridge(seat, n, office, is_gray, expansion, x, y):
@@ -181,11 +229,15 @@ def _bridge(seat, n, office, is_gray, expansion, x, y):
     target = ref(seat, n)
     if office:
         fill, ink = tile_colours(office)
-        return place(x, y, title(f"Bridge {n}: {tile_name(office)}"),
-                     el("rect", width=78, height=24, rx=4, fill=fill, class_="tl"),
-                     el("use", href="#a15-bo", fill=WHITE if ink == WHITE else INK),
-                     label(45, 16, office.get("commodity", ""), ink_class(ink, "m b")),
-                     data_bridge=target)
+        return place(
+            x,
+            y,
+            title(f"Bridge {n}: {tile_name(office)}"),
+            el("rect", width=78, height=24, rx=4, fill=fill, class_="tl"),
+            el("use", href="#a15-bo", fill=WHITE if ink == WHITE else INK),
+            label(45, 16, office.get("commodity", ""), ink_class(ink, "m b")),
+            data_bridge=target,
+        )
     # The any-commodity number has no gray bridge; with the expansion a luxury office may go there.
     href, words = _FREE_BRIDGES["gray" if is_gray else "luxury" if expansion else "none"]
     return el("use", title(f"Bridge {n}: {words}"), href=href, x=x, y=y, data_bridge=target)
@@ -201,14 +253,27 @@ def _warehouse(player, seat, x, y):
     if hand is None:
         size = player.get("hand_size", 0)
         cards = "".join(el("use", href="#a15-card", x=i * 6, y=8 - i * 2) for i in range(min(size, 5)))
-        parts.append(place(x, y + 4, title(f"{size} cards in the warehouse (hidden)"), cards,
-                           label(66, 34, f"{size} card{'' if size == 1 else 's'}", "b f14")))
+        parts.append(
+            place(
+                x,
+                y + 4,
+                title(f"{size} cards in the warehouse (hidden)"),
+                cards,
+                label(66, 34, f"{size} card{'' if size == 1 else 's'}", "b f14"),
+            )
+        )
         return "".join(parts)
     parts.append(label(x + 190, y, f"{sum(hand.values())} cards", "e u"))
     for i, (name, count) in enumerate(hand.items()):
-        parts.append(place(x + (i % 3) * 64, y + 8 + (i // 3) * 27,
-                           title(f"{name}: {count} card{'' if count == 1 else 's'}"),
-                           *_card(name, count), data_commodity=ref(seat, name)))
+        parts.append(
+            place(
+                x + (i % 3) * 64,
+                y + 8 + (i // 3) * 27,
+                title(f"{name}: {count} card{'' if count == 1 else 's'}"),
+                *_card(name, count),
+                data_commodity=ref(seat, name),
+            )
+        )
     return "".join(parts)
 
 
@@ -217,25 +282,44 @@ def _card(name, count):
     so the name stays legible."""
     fill, ink = commodity_colours(name)
     if count:
-        return (el("rect", width=62, height=23, rx=4, fill=fill, class_="tl"),
-                label(31, 16, f"{name} {count}", ink_class(ink)))
-    return (el("rect", width=62, height=23, rx=4, fill=WHITE, stroke=PALE_OUTLINES.get(name, fill),
-               stroke_width=2),
-            label(31, 16, f"{name} {count}", "m u"))
+        return (
+            el("rect", width=62, height=23, rx=4, fill=fill, class_="tl"),
+            label(31, 16, f"{name} {count}", ink_class(ink)),
+        )
+    return (
+        el(
+            "rect",
+            width=62,
+            height=23,
+            rx=4,
+            fill=WHITE,
+            stroke=PALE_OUTLINES.get(name, fill),
+            stroke_width=2,
+        ),
+        label(31, 16, f"{name} {count}", "m u"),
+    )
 
 
 def _stock_and_turn(player, seat, name, x, y):
     """Trade agreements, ships in stock (``data-ship``) and this turn's purchases, under the warehouse."""
     agreements = player["trade_agreements"]
-    parts = [label(x, y, f"Trade agreements {len(agreements)}/3", "u"),
-             track(x + 134, y - 4, len(agreements), 3, 20, 15, "#d9b440")]
+    parts = [
+        label(x, y, f"Trade agreements {len(agreements)}/3", "u"),
+        track(x + 134, y - 4, len(agreements), 3, 20, 15, "#d9b440"),
+    ]
     y += 24
     parts.append(label(x, y, "Ships in stock", "u"))
     stock = [i for i, ship in enumerate(player["ships"]) if ship["at"] is None]
     for k, index in enumerate(stock):
-        parts.append(el("g", title(f"{ship_words(name, index)}, in stock"),
-                        ship_glyph(seat, index, 0, False, with_ap=False),
-                        transform=f"translate({x + 104 + k * 34},{y - 3})", data_ship=ref(seat, index)))
+        parts.append(
+            el(
+                "g",
+                title(f"{ship_words(name, index)}, in stock"),
+                ship_glyph(seat, index, 0, False, with_ap=False),
+                transform=f"translate({x + 104 + k * 34},{y - 3})",
+                data_ship=ref(seat, index),
+            )
+        )
     if not stock:
         parts.append(label(x + 96, y, "none", "u"))
     turn = player.get("turn") or {}

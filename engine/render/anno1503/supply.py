@@ -32,22 +32,40 @@ def supply(view, lay):
     """Stacks and reserve; public buildings; with the expansion its piles and buildings."""
     y = lay.supply_y
     stacks = view["stacks"]
-    chips, x = chip_row(CHIPS_X, y, [(f"{name} {count}", *_commodity_look(name))
-                                     for name, count in stacks.items()])
-    parts = [group(title(f"Supply: {counts(stacks.items())} cards"), label(MARGIN, y + 13, "Supply", "b f13"),
-                   *chips),
-             label(x + 14, y + 13, f"Reserve: {view['reserve_size']} tiles", "f13")]
+    chips, x = chip_row(
+        CHIPS_X, y, [(f"{name} {count}", *_commodity_look(name)) for name, count in stacks.items()]
+    )
+    parts = [
+        group(
+            title(f"Supply: {counts(stacks.items())} cards"), label(MARGIN, y + 13, "Supply", "b f13"), *chips
+        ),
+        label(x + 14, y + 13, f"Reserve: {view['reserve_size']} tiles", "f13"),
+    ]
     removed = view.get("removed") or []
     if removed:
-        parts.append(group(title("Treasures used: " + ", ".join(tile_name(t) for t in removed)),
-                           label(x + 150, y + 13, f"Treasures used: {len(removed)}", "u f13")))
+        parts.append(
+            group(
+                title("Treasures used: " + ", ".join(tile_name(t) for t in removed)),
+                label(x + 150, y + 13, f"Treasures used: {len(removed)}", "u f13"),
+            )
+        )
     y += ROW_H
     buildings = view["buildings"]
-    chips, _ = chip_row(CHIPS_X, y, [
-        (f"{BUILDING_SHORT.get(name, name)} {count}", None, *(("bld", "m") if count else ("goal", "m u")))
-        for name, count in buildings.items()])
-    parts.append(group(title(f"Public buildings in the supply: {counts(buildings.items())}"),
-                       label(MARGIN, y + 13, "Buildings", "b f13"), *chips))
+    chips, _ = chip_row(
+        CHIPS_X,
+        y,
+        [
+            (f"{BUILDING_SHORT.get(name, name)} {count}", None, *(("bld", "m") if count else ("goal", "m u")))
+            for name, count in buildings.items()
+        ],
+    )
+    parts.append(
+        group(
+            title(f"Public buildings in the supply: {counts(buildings.items())}"),
+            label(MARGIN, y + 13, "Buildings", "b f13"),
+            *chips,
+        )
+    )
     if view.get("expansion"):
         parts.append(_expansion_supply(view["expansion"], y + ROW_H))
     return "".join(parts)
@@ -61,18 +79,32 @@ def _commodity_look(name):
 
 def _expansion_supply(x_view, y):
     """The pirate and aristocrat piles, the luxury reserve, then the aristocrat buildings."""
-    piles = (("Pirate deck", x_view["pirate_deck_size"]),
-             ("Pirate discard", len(x_view.get("pirate_discard") or [])),
-             ("Aristocrat deck", x_view["aristocrat_deck_size"]),
-             ("Aristocrat discard", x_view["aristocrat_discard_size"]),
-             ("Luxury reserve", x_view["expansion_reserve_size"]))
+    piles = (
+        ("Pirate deck", x_view["pirate_deck_size"]),
+        ("Pirate discard", len(x_view.get("pirate_discard") or [])),
+        ("Aristocrat deck", x_view["aristocrat_deck_size"]),
+        ("Aristocrat discard", x_view["aristocrat_discard_size"]),
+        ("Luxury reserve", x_view["expansion_reserve_size"]),
+    )
     chips, x = chip_row(CHIPS_X, y, [(f"{name} {count}", "#e6edf5", "ch", "m") for name, count in piles])
     stock = x_view["aristocrat_buildings"]
-    buildings, _ = chip_row(x + 8, y, [
-        (f"{ARISTO_SHORT.get(name, name)} {count}", None, "ab" if count else "goal", "m" if count else "m u")
-        for name, count in stock.items()], gap=5)
-    return (group(title(f"Piles: {counts(piles)}"), label(MARGIN, y + 13, "Expansion", "b f13"), *chips)
-            + group(title(f"Aristocrat buildings in the supply: {counts(stock.items())}"), *buildings))
+    buildings, _ = chip_row(
+        x + 8,
+        y,
+        [
+            (
+                f"{ARISTO_SHORT.get(name, name)} {count}",
+                None,
+                "ab" if count else "goal",
+                "m" if count else "m u",
+            )
+            for name, count in stock.items()
+        ],
+        gap=5,
+    )
+    return group(
+        title(f"Piles: {counts(piles)}"), label(MARGIN, y + 13, "Expansion", "b f13"), *chips
+    ) + group(title(f"Aristocrat buildings in the supply: {counts(stock.items())}"), *buildings)
 
 
 # --- legend ---------------------------------------------------------------------------
@@ -103,8 +135,10 @@ def _legend_rows(expansion):
         (_swatch(COMMODITY_COLOURS["spice"][0]), "Branch office (its commodity)"),
         (_swatch(TILE_COLOURS["trade_agreement"][0]), "Trade agreement"),
         (_swatch(TILE_COLOURS["treasure_gold"][0]), "Treasure (gold or upgrade)"),
-        (el("circle", cx=7, cy=-4, r=7, fill=AP_BADGE, class_="ch") + label(7, 0, "3", "m b"),
-         "Ship: AP left"),
+        (
+            el("circle", cx=7, cy=-4, r=7, fill=AP_BADGE, class_="ch") + label(7, 0, "3", "m b"),
+            "Ship: AP left",
+        ),
         (el("circle", cx=7, cy=-4, r=3.5, fill=MUTED), "Dot: who looked at a tile"),
     ]
     if expansion:

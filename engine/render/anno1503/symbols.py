@@ -37,25 +37,51 @@ def defs(lay, num_players):
 def _sea_defs(lay):
     """Sea patterns (with waves), the square shape, anchor, dolphin and skull."""
     s = lay.square
-    wave = el("path", d=f"M4 {s * .3:.0f}q{s / 8:.0f}-5 {s / 4:.0f} 0t{s / 4:.0f} 0"
-                        f"M{s / 2:.0f} {s * .75:.0f}q{s / 8:.0f}-5 {s / 4:.0f} 0t{s / 4:.0f} 0",
-              fill="none", stroke=WHITE, stroke_opacity=0.22, stroke_width=1.5)
+    wave = el(
+        "path",
+        d=f"M4 {s * 0.3:.0f}q{s / 8:.0f}-5 {s / 4:.0f} 0t{s / 4:.0f} 0"
+        f"M{s / 2:.0f} {s * 0.75:.0f}q{s / 8:.0f}-5 {s / 4:.0f} 0t{s / 4:.0f} 0",
+        fill="none",
+        stroke=WHITE,
+        stroke_opacity=0.22,
+        stroke_width=1.5,
+    )
     # Patterns in board units, so the waves line up across squares.
     pattern = {"width": s, "height": s, "patternUnits": "userSpaceOnUse", "x": lay.board_x, "y": lay.board_y}
     return (
         el("pattern", el("rect", width=s, height=s, fill=SEA_FILL), wave, id="a15-sea", **pattern)
         + el("pattern", el("rect", width=s, height=s, fill=PIRATE_SEA_FILL), wave, id="a15-psea", **pattern)
         + el("rect", width=s, height=s, id="a15-q")
-        + el("g", el("path", d="M0 -8v22m-10-8a10 10 0 0 0 20 0m-15-11h10", fill="none", stroke=WHITE,
-                     stroke_width=3, stroke_linecap="round"),
-             el("circle", cy=-12, r=3.5, fill="none", stroke=WHITE, stroke_width=2.5),
-             id="a15-anchor", opacity=0.8)
-        + el("path", d="M-15 6q8-18 24-10q4 2 6 0q-2 6-6 5q-10-6-18 7z", fill=WHITE, fill_opacity=0.6,
-             id="a15-dolphin")
-        + el("g", el("circle", cy=-3, r=10, fill=WHITE),
-             el("rect", x=-6, y=4, width=12, height=7, rx=2, fill=WHITE),
-             el("circle", cx=-4, cy=-3, r=3, fill=PIRATE_SQUARE_FILL),
-             el("circle", cx=4, cy=-3, r=3, fill=PIRATE_SQUARE_FILL), id="a15-skull", opacity=0.85)
+        + el(
+            "g",
+            el(
+                "path",
+                d="M0 -8v22m-10-8a10 10 0 0 0 20 0m-15-11h10",
+                fill="none",
+                stroke=WHITE,
+                stroke_width=3,
+                stroke_linecap="round",
+            ),
+            el("circle", cy=-12, r=3.5, fill="none", stroke=WHITE, stroke_width=2.5),
+            id="a15-anchor",
+            opacity=0.8,
+        )
+        + el(
+            "path",
+            d="M-15 6q8-18 24-10q4 2 6 0q-2 6-6 5q-10-6-18 7z",
+            fill=WHITE,
+            fill_opacity=0.6,
+            id="a15-dolphin",
+        )
+        + el(
+            "g",
+            el("circle", cy=-3, r=10, fill=WHITE),
+            el("rect", x=-6, y=4, width=12, height=7, rx=2, fill=WHITE),
+            el("circle", cx=-4, cy=-3, r=3, fill=PIRATE_SQUARE_FILL),
+            el("circle", cx=4, cy=-3, r=3, fill=PIRATE_SQUARE_FILL),
+            id="a15-skull",
+            opacity=0.85,
+        )
     )
 
 
@@ -64,17 +90,43 @@ def _island_defs(s):
     purple ``#a15-cback3`` on the pirate sea)."""
     corners = ((10, 10), (s - 10, s - 10), (s - 10, 10), (10, s - 10))
     sands = "".join(
-        el("g", el("rect", x=3, y=3, width=s - 6, height=s - 6, rx=s // 5, fill=SAND, stroke=SAND_EDGE,
-                   stroke_width=1.5),
-           *(el("circle", cx=cx, cy=cy, r=4.5, fill=ISLET) for cx, cy in corners[:n]), id=f"a15-s{n}")
+        el(
+            "g",
+            el(
+                "rect",
+                x=3,
+                y=3,
+                width=s - 6,
+                height=s - 6,
+                rx=s // 5,
+                fill=SAND,
+                stroke=SAND_EDGE,
+                stroke_width=1.5,
+            ),
+            *(el("circle", cx=cx, cy=cy, r=4.5, fill=ISLET) for cx, cy in corners[:n]),
+            id=f"a15-s{n}",
+        )
         for n in (2, 3, 4)
     )
     t = round(s * 0.52)
     backs = "".join(
-        el("g", el("rect", x=(s - t) // 2, y=(s - t) // 2, width=t, height=t, rx=6, fill=fill, stroke=INK),
-           el("text", str(n), x=s // 2, y=s // 2 + 6, font_size=18, font_weight="bold", text_anchor="middle",
-              fill=WHITE), id=f"a15-{name}{n}")
-        for name, fill in (("back", TILE_BACK), ("cback", CROWN_BACK)) for n in (2, 3, 4)
+        el(
+            "g",
+            el("rect", x=(s - t) // 2, y=(s - t) // 2, width=t, height=t, rx=6, fill=fill, stroke=INK),
+            el(
+                "text",
+                str(n),
+                x=s // 2,
+                y=s // 2 + 6,
+                font_size=18,
+                font_weight="bold",
+                text_anchor="middle",
+                fill=WHITE,
+            ),
+            id=f"a15-{name}{n}",
+        )
+        for name, fill in (("back", TILE_BACK), ("cback", CROWN_BACK))
+        for n in (2, 3, 4)
     )
     return sands + backs
 
@@ -83,27 +135,48 @@ def _piece_defs(num_players):
     """Per seat colour a hull and sail (``#a15-ship0``) and a seen-by dot (``#a15-d0``);
     the bridge kinds, a card back, an office's house."""
     ships = "".join(
-        el("g", el("path", d="M-13 3h26l-6 8h-14z", fill=seat_colour(seat), stroke=INK),
-           el("rect", x=-8, y=-13, width=16, height=15, rx=2, fill=WHITE, stroke=seat_colour(seat),
-              stroke_width=2),
-           id=f"a15-ship{seat}")
+        el(
+            "g",
+            el("path", d="M-13 3h26l-6 8h-14z", fill=seat_colour(seat), stroke=INK),
+            el(
+                "rect",
+                x=-8,
+                y=-13,
+                width=16,
+                height=15,
+                rx=2,
+                fill=WHITE,
+                stroke=seat_colour(seat),
+                stroke_width=2,
+            ),
+            id=f"a15-ship{seat}",
+        )
         for seat in range(num_players)
     )
     bridges = "".join(
-        el("g", el("rect", width=78, height=24, rx=4, fill=fill, stroke=stroke, stroke_dasharray=dash),
-           el("text", caption, x=39, y=16, text_anchor="middle", fill=ink), id=f"a15-{name}")
+        el(
+            "g",
+            el("rect", width=78, height=24, rx=4, fill=fill, stroke=stroke, stroke_dasharray=dash),
+            el("text", caption, x=39, y=16, text_anchor="middle", fill=ink),
+            id=f"a15-{name}",
+        )
         for name, caption, fill, stroke, dash, ink in (
             ("gray", "gray bridge", "#b5b5b5", "#7a7a7a", None, INK),
             ("nob", "no bridge", "none", "#b5b5b5", "4 3", MUTED),
             ("lux", "luxury only", "none", "#b5b5b5", "4 3", MUTED),
         )
     )
-    dots = "".join(el("circle", r=3.5, fill=seat_colour(seat), stroke=WHITE, id=f"a15-d{seat}")
-                   for seat in range(num_players))
-    return (ships + bridges + dots
-            + el("rect", width=30, height=40, rx=4, fill="#7a5236", stroke=WHITE, stroke_width=1.2,
-                 id="a15-card")
-            + el("path", d="M6 19v-7l6-6l6 6v7z", id="a15-bo", opacity=0.8))
+    dots = "".join(
+        el("circle", r=3.5, fill=seat_colour(seat), stroke=WHITE, id=f"a15-d{seat}")
+        for seat in range(num_players)
+    )
+    return (
+        ships
+        + bridges
+        + dots
+        + el("rect", width=30, height=40, rx=4, fill="#7a5236", stroke=WHITE, stroke_width=1.2, id="a15-card")
+        + el("path", d="M6 19v-7l6-6l6 6v7z", id="a15-bo", opacity=0.8)
+    )
 
 
 # --- inhabitant slots -----------------------------------------------------------
@@ -132,11 +205,26 @@ def _slot_def(look):
     if kind == "empty":
         inside = el("text", "empty", x=middle, y=29, text_anchor="middle", fill=MUTED)
     else:
-        house = (el("path", d=f"M{middle - 11} 20l11-11l11 11v11h-22z", fill=KIND_ROOFS[kind], stroke=INK,
-                    stroke_width=0.8)
-                 + el("rect", x=middle - 3, y=24, width=6, height=7, fill=KIND_COLOURS[kind]))
+        house = el(
+            "path",
+            d=f"M{middle - 11} 20l11-11l11 11v11h-22z",
+            fill=KIND_ROOFS[kind],
+            stroke=INK,
+            stroke_width=0.8,
+        ) + el("rect", x=middle - 3, y=24, width=6, height=7, fill=KIND_COLOURS[kind])
         inside = house + el("text", kind, x=middle, y=44, text_anchor="middle", letter_spacing=-0.3)
-    return el("g", el("rect", width=SLOT_W, height=SLOT_H, rx=6, fill=KIND_COLOURS.get(kind, "#f7f3e6"),
-                      stroke=RED_SLOT if code == "r" else GREEN_SLOT, stroke_width=2.5,
-                      stroke_dasharray="5 3" if kind == "empty" else None),
-              inside, id=f"a15-{kind}-{code}")
+    return el(
+        "g",
+        el(
+            "rect",
+            width=SLOT_W,
+            height=SLOT_H,
+            rx=6,
+            fill=KIND_COLOURS.get(kind, "#f7f3e6"),
+            stroke=RED_SLOT if code == "r" else GREEN_SLOT,
+            stroke_width=2.5,
+            stroke_dasharray="5 3" if kind == "empty" else None,
+        ),
+        inside,
+        id=f"a15-{kind}-{code}",
+    )

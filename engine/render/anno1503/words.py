@@ -3,32 +3,56 @@
 from ..svg import seat_name
 
 PHASES = {
-    "production": "production", "golden_times": "golden times", "pirates": "pirates",
-    "reserve_placement": "reserve placement", "main": "main", "tile_decision": "tile decision",
-    "discard": "discard", "over": "game over", "sea_battle": "sea battle",
+    "production": "production",
+    "golden_times": "golden times",
+    "pirates": "pirates",
+    "reserve_placement": "reserve placement",
+    "main": "main",
+    "tile_decision": "tile decision",
+    "discard": "discard",
+    "over": "game over",
+    "sea_battle": "sea battle",
     "card_discard": "card discard",
 }
 CHOICES = {
-    "production": "choose a commodity", "golden_times": "golden times: choose a commodity",
-    "lose_tile": "pirates: give up a tile", "reserve_placement": "place the reserve tile",
+    "production": "choose a commodity",
+    "golden_times": "golden times: choose a commodity",
+    "lose_tile": "pirates: give up a tile",
+    "reserve_placement": "place the reserve tile",
     "pirate_sea_placement": "place a tile on the pirate sea",
     "pirate_attack": "pirates attack (pay 3 gold or fight)",
-    "sea_hero": "tie: play the Sea Hero or reroll", "pirate_penalty": "battle lost: give a card or gold",
+    "sea_hero": "tie: play the Sea Hero or reroll",
+    "pirate_penalty": "battle lost: give a card or gold",
     "pirate_offer": "peaceful pirates offer goods",
 }
 # Short enough for a chip or a slot-wide site.
 BUILDING_SHORT = {
-    "big_branch_office": "Big BO", "fire_brigade": "Fire", "smithy": "Smithy", "church": "Church",
-    "school": "School", "bath_house": "Bath", "restaurant": "Restaur.", "shipyard": "Shipyard",
+    "big_branch_office": "Big BO",
+    "fire_brigade": "Fire",
+    "smithy": "Smithy",
+    "church": "Church",
+    "school": "School",
+    "bath_house": "Bath",
+    "restaurant": "Restaur.",
+    "shipyard": "Shipyard",
 }
 ARISTO_SHORT = {
-    "richest_aristocrat": "Richest", "university": "University", "library": "Library",
-    "park": "Park", "cathedral": "Cathedral", "theatre": "Theatre",
+    "richest_aristocrat": "Richest",
+    "university": "University",
+    "library": "Library",
+    "park": "Park",
+    "cathedral": "Cathedral",
+    "theatre": "Theatre",
 }
 GOAL_LABELS = {
-    "gold": "30 gold", "branch_offices": "4 offices", "trade_agreements": "3 agreements",
-    "public_buildings": "4 buildings", "merchants": "3 merchants",
-    "aristocrat_buildings": "3 aristocrat bldgs", "lairs": "2 lairs", "manor": "manor 9",
+    "gold": "30 gold",
+    "branch_offices": "4 offices",
+    "trade_agreements": "3 agreements",
+    "public_buildings": "4 buildings",
+    "merchants": "3 merchants",
+    "aristocrat_buildings": "3 aristocrat bldgs",
+    "lairs": "2 lairs",
+    "manor": "manor 9",
 }
 
 
@@ -60,8 +84,10 @@ def tile_words(tile):
     if kind == "treasure_upgrade":
         return ("Up-", "grade"), "upgrade treasure (develops an inhabitant)"
     if kind == "lair":
-        return (("Lair", f"str {tile.get('strength')}"),
-                f"pirate lair (strength {tile.get('strength')}, luxuries -{tile.get('discount')} gold)")
+        return (
+            ("Lair", f"str {tile.get('strength')}"),
+            f"pirate lair (strength {tile.get('strength')}, luxuries -{tile.get('discount')} gold)",
+        )
     return (str(kind), ""), str(kind)
 
 

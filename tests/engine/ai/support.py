@@ -19,7 +19,9 @@ def positions(game, num_players, options, seed, count, every=5, steps=3000, choo
         actions = game.legal_actions(state, seat)
         if step % every == 0 and len(actions) > 1 and (keep is None or keep(state)):
             out.append(state)
-        action = choose_for(seat).choose(game, seat, game.view(state, seat), actions, seed=mix_seed(seed, step))
+        action = choose_for(seat).choose(
+            game, seat, game.view(state, seat), actions, seed=mix_seed(seed, step)
+        )
         state, _ = game.apply(state, seat, action)
     return out
 

@@ -28,7 +28,11 @@ ROOT = Path(__file__).resolve().parents[3]
 CASES = {
     "anno1503-base": ("anno1503", {"expansion": "none"}, 50),
     "anno1503-pirates": ("anno1503", {"expansion": "pirates_aristocrats"}, 35),
-    "anno1452-expert": ("anno1452", {"rules": "expert", "scenario": "standard", "end_year": END_YEARS[0]}, 160),
+    "anno1452-expert": (
+        "anno1452",
+        {"rules": "expert", "scenario": "standard", "end_year": END_YEARS[0]},
+        160,
+    ),
 }
 SEED = 4242
 # A busy loop per core: the machine's two cores stay loaded while a replay runs.
@@ -46,8 +50,10 @@ def play(case):
     case's match: hard's searches, and how many its CPU-time cap cut short."""
     game_id, options, max_actions = CASES[case]
     game = engine.get_game(game_id)
-    players = [engine.ai.get_player(level, **({"wall_cap": HARD_WALL_CAP_S} if level == "hard" else {}))
-               for level in engine.ai.LEVELS]
+    players = [
+        engine.ai.get_player(level, **({"wall_cap": HARD_WALL_CAP_S} if level == "hard" else {}))
+        for level in engine.ai.LEVELS
+    ]
     record = play_match(game, players, SEED, options=options, max_actions=max_actions)
     hard = players[engine.ai.LEVELS.index("hard")].for_game(game_id)
     actions = json.loads(json.dumps([[seat, action] for seat, action in record.actions]))
@@ -58,8 +64,15 @@ def play_in_child(case, hash_seed):
     """``play(case)`` in a fresh interpreter with ``PYTHONHASHSEED=hash_seed``."""
     code = f"import json, tests.engine.ai.test_ai_replay as t; print(json.dumps(t.play({case!r})))"
     env = {**os.environ, "PYTHONHASHSEED": str(hash_seed)}
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
-                          check=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
     return json.loads(done.stdout)
 
 

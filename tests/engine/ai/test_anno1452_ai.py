@@ -124,8 +124,12 @@ def _reply(state, give, ask):
 
 def test_medium_accepts_good_deals_and_declines_bad_ones():
     state = _offer_position()
-    mine = [[r, s] for r, reg in enumerate(state.data["regions"]) for s, e in enumerate(reg["slots"])
-            if e is not None and e["owner"] == 0]
+    mine = [
+        [r, s]
+        for r, reg in enumerate(state.data["regions"])
+        for s, e in enumerate(reg["slots"])
+        if e is not None and e["owner"] == 0
+    ]
     assert _reply(state, give={"gold": 10}, ask={}) == "accept_offer"
     assert _reply(state, give={"gold": 1}, ask={"estates": mine[:1]}) == "decline_offer"
     assert _reply(state, give={}, ask={"gold": 5}) == "decline_offer"
@@ -138,7 +142,9 @@ def _match(levels, options, seed):
     while GAME.outcome(state) is None:
         seat = GAME.to_act(state)[0]
         actions = GAME.legal_actions(state, seat)
-        action = players[levels[seat]].choose(GAME, seat, GAME.view(state, seat), actions, seed=mix_seed(seed, step))
+        action = players[levels[seat]].choose(
+            GAME, seat, GAME.view(state, seat), actions, seed=mix_seed(seed, step)
+        )
         state, _ = GAME.apply(state, seat, action)
         step += 1
     return GAME.outcome(state)

@@ -19,18 +19,24 @@ def _play_until(state, seed, found, steps=3000):
         if found(state, seat):
             return state, seat
         actions = GAME.legal_actions(state, seat)
-        state, _ = GAME.apply(state, seat, MEDIUM.choose(GAME, seat, GAME.view(state, seat), actions,
-                                                         seed=mix_seed(seed, step)))
+        state, _ = GAME.apply(
+            state, seat, MEDIUM.choose(GAME, seat, GAME.view(state, seat), actions, seed=mix_seed(seed, step))
+        )
     raise AssertionError("no such position")
 
 
 def _trade_turn(seed, wanted):
     """A 4-player expert trade turn, no draft open, where ``wanted(state,
     seat, buyers)`` holds."""
+
     def found(state, seat):
         d = state.data
-        return (d["decision"]["kind"] == "trade" and d["trade"]["draft"] is None
-                and wanted(state, seat, bargain.buyers(d, seat)))
+        return (
+            d["decision"]["kind"] == "trade"
+            and d["trade"]["draft"] is None
+            and wanted(state, seat, bargain.buyers(d, seat))
+        )
+
     return _play_until(GAME.setup(4, {"rules": "expert"}, seed), seed, found)
 
 
@@ -76,8 +82,11 @@ def _free_pact_offered_to(state, seat, giver):
 
 def test_hard_declines_a_free_pact_it_could_sell_unless_it_has_no_offer_left_to_sell_it():
     def welcome(state, seat, prices):  # medium, in that seat, would take a free pact from a buyer
-        return any(_answer(MEDIUM, _free_pact_offered_to(state, seat, giver))["type"] == "accept_offer"
-                   for giver in prices)
+        return any(
+            _answer(MEDIUM, _free_pact_offered_to(state, seat, giver))["type"] == "accept_offer"
+            for giver in prices
+        )
+
     state, seat = _trade_turn(seed=2, wanted=welcome)
     hard = SearchPlayer(simulations=30)
     answers = []

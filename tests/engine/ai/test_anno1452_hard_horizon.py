@@ -33,8 +33,10 @@ def _a_round_of_turns(num_players, options):
     turns = _action_turns(num_players, options)
     for k, start in enumerate(turns):
         seat = start.data["decision"]["seats"][0]
-        later = turns[k + 1: k + num_players]
-        same = [s for s in later if s.data["order"] == start.data["order"] and s.data["row"] == start.data["row"]]
+        later = turns[k + 1 : k + num_players]
+        same = [
+            s for s in later if s.data["order"] == start.data["order"] and s.data["row"] == start.data["row"]
+        ]
         if len(same) == num_players - 1:
             return start, seat, same
     raise AssertionError("no full round of action turns found")
@@ -66,6 +68,6 @@ def test_a_rate_factor_by_player_count_sets_the_worlds_unless_a_count_is_given(m
     monkeypatch.setattr(players, "_RATE_FACTOR", {})
     calibrated = hard._worlds(view, 4)
     monkeypatch.setattr(players, "_RATE_FACTOR", {3: 2})
-    assert hard._worlds(view, 4) == round(2 * players._SIMULATIONS / 3 ** 1.5 / 4) != calibrated
-    assert hard._worlds({"num_players": 2}, 4) == round(players._SIMULATIONS / 2 ** 1.5 / 4)
+    assert hard._worlds(view, 4) == round(2 * players._SIMULATIONS / 3**1.5 / 4) != calibrated
+    assert hard._worlds({"num_players": 2}, 4) == round(players._SIMULATIONS / 2**1.5 / 4)
     assert SearchPlayer(simulations=8)._worlds(view, 4) == 2

@@ -13,8 +13,16 @@ GAME = engine.get_game("anno1452")
 
 def _crowded_turns():
     """4-player action turns with settles of more than one Citizen count."""
-    states = support.positions(GAME, 4, {"rules": "expert"}, 11, 10, every=9, steps=3000,
-                               keep=lambda state: state.data["decision"]["kind"] == "action_turn")
+    states = support.positions(
+        GAME,
+        4,
+        {"rules": "expert"},
+        11,
+        10,
+        every=9,
+        steps=3000,
+        keep=lambda state: state.data["decision"]["kind"] == "action_turn",
+    )
     for state in states:
         seat = GAME.to_act(state)[0]
         actions = GAME.legal_actions(state, seat)

@@ -12,8 +12,16 @@ GAME = engine.get_game("anno1452")
 
 def _turns(count, seed=5):
     """Action turns with a choice, reached by medium play (2 players)."""
-    states = support.positions(GAME, 2, {"scenario": "ottokar_a"}, seed, count, every=7, steps=2000,
-                               keep=lambda state: state.data["decision"]["kind"] == "action_turn")
+    states = support.positions(
+        GAME,
+        2,
+        {"scenario": "ottokar_a"},
+        seed,
+        count,
+        every=7,
+        steps=2000,
+        keep=lambda state: state.data["decision"]["kind"] == "action_turn",
+    )
     return [(s, GAME.to_act(s)[0], GAME.legal_actions(s, GAME.to_act(s)[0])) for s in states]
 
 
@@ -63,8 +71,16 @@ def test_the_search_weighs_distinct_moves_not_one_settle_in_several_places():
     """In 4-player positions full of settles the policy's own top six hold
     the same settle in other places; the search's candidates hold one settle
     per Citizen count, scored as the policy scores it."""
-    states = support.positions(GAME, 4, {}, 11, 12, every=9, steps=3000,
-                               keep=lambda state: state.data["decision"]["kind"] == "action_turn")
+    states = support.positions(
+        GAME,
+        4,
+        {},
+        11,
+        12,
+        every=9,
+        steps=3000,
+        keep=lambda state: state.data["decision"]["kind"] == "action_turn",
+    )
     hard = SearchPlayer()
     crowded = 0
     for state in states:
@@ -72,7 +88,7 @@ def test_the_search_weighs_distinct_moves_not_one_settle_in_several_places():
         actions = GAME.legal_actions(state, seat)
         world = sample_state(GAME, GAME.view(state, seat), seat, Rng(mix_seed(3, seat, 0)))
         policy_top = sorted(score_actions(GAME, world, seat, actions), key=lambda si: (-si[0], si[1]))
-        counts = _settle_counts(actions, [i for _, i in policy_top[:hard.candidates]])
+        counts = _settle_counts(actions, [i for _, i in policy_top[: hard.candidates]])
         crowded += len(counts) != len(set(counts))
         picks, _ = hard._candidates(GAME, world, seat, actions)
         counts = _settle_counts(actions, picks)
@@ -99,7 +115,10 @@ def test_a_world_that_cannot_be_sampled_is_skipped():
     for state, seat, actions in _turns(3):
         view = GAME.view(state, seat)
         worlds.clear()
-        chosen = OneWorld(time_cap=30.0, wall_cap=60.0, simulations=30).choose(GAME, seat, view, actions, seed=3)
+        chosen = OneWorld(time_cap=30.0, wall_cap=60.0, simulations=30).choose(
+            GAME, seat, view, actions, seed=3
+        )
         assert len(worlds) > 1  # later worlds were asked for, and were None
         assert chosen == FirstOnly(time_cap=30.0, wall_cap=60.0, simulations=9).choose(
-            GAME, seat, view, actions, seed=3)
+            GAME, seat, view, actions, seed=3
+        )

@@ -34,7 +34,9 @@ def _action_position(row=5):
     """A 2-player action turn in epoch ``row``: seat 0 holds one Estate in
     region 0, seat 1 one in region 2; equal gold, prestige and hands."""
     d = GAME.setup(2, {"scenario": "ottokar_a"}, 1).data
-    d.update(phase="action", row=row, ar=1, decision={"kind": "action_turn", "seats": [0], "extra_used": False})
+    d.update(
+        phase="action", row=row, ar=1, decision={"kind": "action_turn", "seats": [0], "extra_used": False}
+    )
     d["regions"][0]["slots"][0] = new_estate(0)
     d["regions"][2]["slots"][0] = new_estate(1)
     for p in d["players"]:
@@ -133,9 +135,19 @@ def test_bestechung_buys_the_crown_in_the_er():
 def _battle(d, defender_citizens=0, attacker_citizens=0):
     d["regions"][0]["slots"][0]["citizens"] = attacker_citizens
     d["regions"][2]["slots"][0]["citizens"] = defender_citizens
-    d["battle"] = {"attacker": 0, "defender": 1, "from": [0, 0], "target": [2, 0], "stage": "reactions",
-                   "round": 0, "soldiers": {"attacker": 0, "defender": 0}, "reactions": {}, "hits": {},
-                   "asked": [], "answered": []}
+    d["battle"] = {
+        "attacker": 0,
+        "defender": 1,
+        "from": [0, 0],
+        "target": [2, 0],
+        "stage": "reactions",
+        "round": 0,
+        "soldiers": {"attacker": 0, "defender": 0},
+        "reactions": {},
+        "hits": {},
+        "asked": [],
+        "answered": [],
+    }
 
 
 def _reaction_choice(d, seat, cards):
@@ -194,8 +206,10 @@ def _lead_by_definition(counts, seat, ers):
 def test_lead_bonuses_follow_their_definition():
     rng = random.Random(4)
     cases = [[(2, 3, 1, 0), (2, 1, 1, 0)], [(5, 0, 0, 1), (3, 2, 0, 1), (5, 1, 2, 0)]]
-    cases += [[tuple(rng.randrange(4) for _ in range(4)) for _ in range(n)]
-              for n, _ in itertools.product((2, 3, 4), range(200))]
+    cases += [
+        [tuple(rng.randrange(4) for _ in range(4)) for _ in range(n)]
+        for n, _ in itertools.product((2, 3, 4), range(200))
+    ]
     for counts in cases:
         for ers in (1, 3):
             expected = [_lead_by_definition(counts, s, ers) for s in range(len(counts))]

@@ -37,8 +37,7 @@ def hidden_variant(state, seat):
     dump["rng"] = dump["rng"] ^ 0x5DEECE66D
     dump["reserve"] = list(reversed(dump["reserve"]))
     support.swap_a_card_between_hands([p["hand"] for i, p in enumerate(dump["players"]) if i != seat])
-    unseen = [k for k, t in dump["spaces"].items()
-              if t is not None and seat not in dump["seen"].get(k, [])]
+    unseen = [k for k, t in dump["spaces"].items() if t is not None and seat not in dump["seen"].get(k, [])]
     by_back = {}
     for key in unseen:
         by_back.setdefault(engine.games.anno1503.data.TILE_BACKS[dump["spaces"][key]], []).append(key)
@@ -96,8 +95,11 @@ def test_hard_stops_at_its_cpu_time_cap():
     not here: a timed assertion would fail on a loaded machine."""
     budget = 0.2
     hard = get_player("hard", time_cap=budget, simulations=1e6)
-    searched = [s for s in positions(4, seed=21, count=12)
-                if GAME.view(s, GAME.to_act(s)[0])["phase"] in ("main", "tile_decision")]
+    searched = [
+        s
+        for s in positions(4, seed=21, count=12)
+        if GAME.view(s, GAME.to_act(s)[0])["phase"] in ("main", "tile_decision")
+    ]
     assert searched, "no position where hard searches"
     for state in searched[:2]:
         seat = GAME.to_act(state)[0]

@@ -29,8 +29,16 @@ def positions(num_players, seed, count, every=5, steps=1500):
     """States with a real decision, reached by medium against random play
     (random play wanders into pirate squares and lairs: battles happen)."""
     medium, rand = get_player("medium"), get_player("random")
-    return support.positions(GAME, num_players, OPTIONS, seed, count, every, steps,
-                             choosers=lambda seat: medium if seat % 2 == 0 else rand)
+    return support.positions(
+        GAME,
+        num_players,
+        OPTIONS,
+        seed,
+        count,
+        every,
+        steps,
+        choosers=lambda seat: medium if seat % 2 == 0 else rand,
+    )
 
 
 def _battle_positions():
@@ -155,8 +163,15 @@ def test_pirates_are_fought_when_strong_and_paid_off_when_weak():
 def test_expansion_actions_are_scored_by_their_value():
     """In some position the best action is an expansion one (manor, cannon,
     aristocrat building...): the policy does not treat them as neutral."""
-    expansion_types = {"buy_cannon", "build_manor", "build_aristocrat", "sell_luxury",
-                       "repair_ship", "play_card", "exchange_card"}
+    expansion_types = {
+        "buy_cannon",
+        "build_manor",
+        "build_aristocrat",
+        "sell_luxury",
+        "repair_ship",
+        "play_card",
+        "exchange_card",
+    }
     picked = set()
     for state in positions(2, seed=5, count=80, every=3):
         seat = GAME.to_act(state)[0]

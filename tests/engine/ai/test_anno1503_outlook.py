@@ -67,7 +67,10 @@ def test_hard_keeps_the_wood_medium_would_sell_for_a_pioneer():
     for state in positions(GAME, 4, {}, 11, 120, every=1, keep=lambda s: s.phase == "main"):
         seat = GAME.to_act(state)[0]
         actions = GAME.legal_actions(state, seat)
-        medium, hard = greedy_choice(GAME, state, seat, actions), hard_greedy_choice(GAME, state, seat, actions)
+        medium, hard = (
+            greedy_choice(GAME, state, seat, actions),
+            hard_greedy_choice(GAME, state, seat, actions),
+        )
         if medium == {"type": "sell", "commodity": "wood"} and hard != medium:
             kept.append(state.turn)
     assert kept

@@ -37,14 +37,17 @@ def play(levels, seed, limit=PROGRESS_LIMIT, seat_in_seed=False):
     return limit
 
 
-@pytest.mark.parametrize("levels, seed, seat_in_seed", [
-    (("medium", "medium"), 2, False),    # both hoarded at 29-34 gold
-    (("medium", "medium"), 17, False),
-    (("medium", "medium"), 18, False),
-    (("medium", "random"), 1, True),     # the set-up (decision seeds by seat)
-    (("medium", "random"), 2, True),
-    (("medium", "random"), 4, True),
-])
+@pytest.mark.parametrize(
+    "levels, seed, seat_in_seed",
+    [
+        (("medium", "medium"), 2, False),  # both hoarded at 29-34 gold
+        (("medium", "medium"), 17, False),
+        (("medium", "medium"), 18, False),
+        (("medium", "random"), 1, True),  # the set-up (decision seeds by seat)
+        (("medium", "random"), 2, True),
+        (("medium", "random"), 4, True),
+    ],
+)
 def test_medium_finishes_matches_that_used_to_stall(levels, seed, seat_in_seed):
     assert play(levels, seed, seat_in_seed=seat_in_seed) < PROGRESS_LIMIT
 
@@ -64,9 +67,13 @@ def test_selling_the_card_that_reaches_30_gold_beats_holding_it():
     # At 29 gold every card used to be valued at the 30th coin's margin,
     # so five cards looked worth more than the goal they would complete.
     state = _position(29, {"tobacco": 5}, ["merchant", "citizen", "settler"])
-    scores = {(a["type"], a.get("commodity")): s
-              for s, a in ((s, GAME.legal_actions(state, 0)[i])
-                           for s, i in score_actions(GAME, state, 0, GAME.legal_actions(state, 0)))}
+    scores = {
+        (a["type"], a.get("commodity")): s
+        for s, a in (
+            (s, GAME.legal_actions(state, 0)[i])
+            for s, i in score_actions(GAME, state, 0, GAME.legal_actions(state, 0))
+        )
+    }
     assert scores[("sell", "tobacco")] > scores[("end_turn", None)]
 
 
@@ -88,8 +95,11 @@ def test_only_the_three_best_inhabitants_count_towards_merchants():
 def test_the_third_merchant_is_developed_within_the_turn():
     # It used to be worth less than the cards it costs (settlers made the
     # goal look nearly done already): the turn ended with the cards held.
-    state = _position(13, {"tobacco": 3, "spice": 2, "stone": 1},
-                      ["merchant", "merchant", "citizen", "settler", "settler", "settler"])
+    state = _position(
+        13,
+        {"tobacco": 3, "spice": 2, "stone": 1},
+        ["merchant", "merchant", "citizen", "settler", "settler", "settler"],
+    )
     for _ in range(10):
         action = greedy_choice(GAME, state, 0, GAME.legal_actions(state, 0))
         if action["type"] == "end_turn":

@@ -36,8 +36,10 @@ def main(argv=None):
         print(f"  CHANGED    {case.name}: {change}{_replay_note(old)}")
         if args.renew:
             save(new, case)
-            print(f"             renewed: {case.path.name} ({len(new['actions'])} actions, "
-                  f"outcome {new['outcome']})")
+            print(
+                f"             renewed: {case.path.name} ({len(new['actions'])} actions, "
+                f"outcome {new['outcome']})"
+            )
     print(f"{changed} changed" + ("" if args.renew or not changed else "; --renew writes them"))
     return 1 if changed and not args.renew else 0
 

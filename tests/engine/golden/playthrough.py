@@ -68,17 +68,27 @@ def play(case):
         if game.outcome(state) is not None:
             break
         seat = game.to_act(state)[0]
-        action = player.choose(game, seat, game.view(state, seat), game.legal_actions(state, seat),
-                               seed=mix_seed(case.seed, step))
+        action = player.choose(
+            game,
+            seat,
+            game.view(state, seat),
+            game.legal_actions(state, seat),
+            seed=mix_seed(case.seed, step),
+        )
         state, new_events = game.apply(state, seat, action)
         actions.append([seat, action])
         digests.append(digest(game.dump(state)))
         events.extend(new_events)
     return {
-        "game": case.game_id, "variant": case.variant.label, "options": dict(case.variant.options),
-        "num_players": case.num_players, "seed": case.seed,
-        "outcome": game.outcome(state), "events": digest(events),
-        "actions": actions, "digests": digests,
+        "game": case.game_id,
+        "variant": case.variant.label,
+        "options": dict(case.variant.options),
+        "num_players": case.num_players,
+        "seed": case.seed,
+        "outcome": game.outcome(state),
+        "events": digest(events),
+        "actions": actions,
+        "digests": digests,
     }
 
 
@@ -103,8 +113,11 @@ def load(case):
         return None
     stored = json.loads(case.path.read_text())
     steps = stored.pop("steps")
-    return {**stored, "digests": [stored.pop("setup")] + [step_digest for step_digest, _, _ in steps],
-            "actions": [[seat, action] for _, seat, action in steps]}
+    return {
+        **stored,
+        "digests": [stored.pop("setup")] + [step_digest for step_digest, _, _ in steps],
+        "actions": [[seat, action] for _, seat, action in steps],
+    }
 
 
 def save(record, case):
@@ -112,8 +125,10 @@ def save(record, case):
     record's diff shows the moves that changed."""
     head = {k: v for k, v in record.items() if k not in ("actions", "digests")}
     head["setup"] = record["digests"][0]
-    steps = [json.dumps([step_digest, seat, action], sort_keys=True)
-             for step_digest, (seat, action) in zip(record["digests"][1:], record["actions"], strict=True)]
+    steps = [
+        json.dumps([step_digest, seat, action], sort_keys=True)
+        for step_digest, (seat, action) in zip(record["digests"][1:], record["actions"], strict=True)
+    ]
     body = json.dumps(head, sort_keys=True, indent=1)[:-2]  # reopen the object for "steps"
     case.path.write_text(body + ',\n "steps": [\n' + ",\n".join(steps) + "\n ]\n}\n")
 

@@ -36,18 +36,47 @@ WEIGHTS = {"take_title": 20, "kindbett": 10, "join_tournament": 5}
 MATCH_VARIANTS = (
     Variant("anno1452 basic", {}, (3, 4), 1 / 8, WEIGHTS, coverage="anno1452 basic"),
     Variant("anno1452 expert", {"rules": "expert"}, (3, 4), 1 / 8, WEIGHTS, coverage="anno1452 expert"),
-    Variant("anno1452 basic ottokar_a", {"scenario": "ottokar_a"}, (2, 3), 1 / 8, WEIGHTS,
-            coverage="anno1452 basic"),
-    Variant("anno1452 basic ottokar_b", {"scenario": "ottokar_b"}, (2, 3), 1 / 8, WEIGHTS,
-            coverage="anno1452 basic"),
-    Variant("anno1452 expert ottokar_a", {"rules": "expert", "scenario": "ottokar_a"}, (2, 3), 1 / 8, WEIGHTS,
-            coverage="anno1452 expert"),
-    Variant("anno1452 expert ottokar_b", {"rules": "expert", "scenario": "ottokar_b"}, (2, 3), 1 / 8, WEIGHTS,
-            coverage="anno1452 expert"),
+    Variant(
+        "anno1452 basic ottokar_a",
+        {"scenario": "ottokar_a"},
+        (2, 3),
+        1 / 8,
+        WEIGHTS,
+        coverage="anno1452 basic",
+    ),
+    Variant(
+        "anno1452 basic ottokar_b",
+        {"scenario": "ottokar_b"},
+        (2, 3),
+        1 / 8,
+        WEIGHTS,
+        coverage="anno1452 basic",
+    ),
+    Variant(
+        "anno1452 expert ottokar_a",
+        {"rules": "expert", "scenario": "ottokar_a"},
+        (2, 3),
+        1 / 8,
+        WEIGHTS,
+        coverage="anno1452 expert",
+    ),
+    Variant(
+        "anno1452 expert ottokar_b",
+        {"rules": "expert", "scenario": "ottokar_b"},
+        (2, 3),
+        1 / 8,
+        WEIGHTS,
+        coverage="anno1452 expert",
+    ),
     Variant("anno1452 basic short", _SHORT, (3, 4), 1 / 8, WEIGHTS, coverage="anno1452 basic"),
-    Variant("anno1452 expert short options",
-            {**_SHORT, "rules": "expert", "discard_limit": "free", "marriage_end": "last_action_round"},
-            (2, 3, 4), 1 / 8, WEIGHTS, coverage="anno1452 expert"),
+    Variant(
+        "anno1452 expert short options",
+        {**_SHORT, "rules": "expert", "discard_limit": "free", "marriage_end": "last_action_round"},
+        (2, 3, 4),
+        1 / 8,
+        WEIGHTS,
+        coverage="anno1452 expert",
+    ),
 )
 
 # Action types each coverage group must have chosen at least once over its
@@ -56,11 +85,28 @@ MATCH_VARIANTS = (
 # type the game declares (the trade protocol's types included, whatever
 # they are named).
 COVERAGE = {
-    "anno1452 basic": frozenset({
-        "place_estate", "build_estate", "settle", "attack", "build_city", "marry", "take_title",
-        "inherit", "play_special", "kindbett", "pass", "commit_soldiers", "react", "take_losses",
-        "join_tournament", "discard", "keep_hand", "choose_position",
-    }),
+    "anno1452 basic": frozenset(
+        {
+            "place_estate",
+            "build_estate",
+            "settle",
+            "attack",
+            "build_city",
+            "marry",
+            "take_title",
+            "inherit",
+            "play_special",
+            "kindbett",
+            "pass",
+            "commit_soldiers",
+            "react",
+            "take_losses",
+            "join_tournament",
+            "discard",
+            "keep_hand",
+            "choose_position",
+        }
+    ),
     "anno1452 expert": frozenset(Anno1452.action_specs),
 }
 
@@ -109,8 +155,12 @@ def _region_problems(dump):
         if cities > MAX_CITIES[r]:
             problems.append(f"region {r} holds {cities} Cities")
         for e in reg["slots"]:
-            if e is not None and not (0 <= e["citizens"] <= CITIZENS_ON[e["city"]] and 0 <= e["strength"] <= 3):
-                problems.append(f"region {r}: an Estate with {e['citizens']} Citizens, strength {e['strength']}")
+            if e is not None and not (
+                0 <= e["citizens"] <= CITIZENS_ON[e["city"]] and 0 <= e["strength"] <= 3
+            ):
+                problems.append(
+                    f"region {r}: an Estate with {e['citizens']} Citizens, strength {e['strength']}"
+                )
         problems += _principality_problems(dump, r, reg["principality"])
     return problems
 
@@ -143,8 +193,12 @@ def victory_points(dump):
         estates = _owned(dump, seat)
         principalities = sum(1 for reg in dump["regions"] if reg["principality"] == seat)
         out.append(
-            len(estates) + sum(e["citizens"] for e in estates) // 2 + sum(e["city"] for e in estates)
-            + principalities + p["gold"] // 10 + p["prestige"]
+            len(estates)
+            + sum(e["citizens"] for e in estates) // 2
+            + sum(e["city"] for e in estates)
+            + principalities
+            + p["gold"] // 10
+            + p["prestige"]
         )
     return out
 
@@ -256,6 +310,4 @@ LEAKY_EVENTS = (
     {"type": "cards_drawn", "seat": 0, "data": {"count": 1, "cards": [3]}},
     {"type": "offer_made", "seat": 0, "data": {"to": 1, "offer": {"give_gold": 5}}},
 )
-SAFE_EVENTS = (
-    {"type": "cards_drawn", "seat": 0, "data": {"count": 1}, "private": {"0": {"cards": [3]}}},
-)
+SAFE_EVENTS = ({"type": "cards_drawn", "seat": 0, "data": {"count": 1}, "private": {"0": {"cards": [3]}}},)

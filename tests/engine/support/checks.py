@@ -119,12 +119,14 @@ def events_shape(events, num_players, where):
     assert events, f"an accepted move left no event at {where}"
     strict_json(events, f"events at {where}")
     for event in events:
-        assert type(event) is dict and event.keys() <= EVENT_KEYS and {"type", "seat", "data"} <= event.keys(), (
-            f"event {event!r} at {where}"
-        )
+        assert (
+            type(event) is dict and event.keys() <= EVENT_KEYS and {"type", "seat", "data"} <= event.keys()
+        ), f"event {event!r} at {where}"
         assert type(event["type"]) is str and event["type"], f"event type {event!r} at {where}"
         seat = event["seat"]
-        assert seat is None or (type(seat) is int and 0 <= seat < num_players), f"event seat {event!r} at {where}"
+        assert seat is None or (type(seat) is int and 0 <= seat < num_players), (
+            f"event seat {event!r} at {where}"
+        )
         assert type(event["data"]) is dict, f"event data {event!r} at {where}"
         if "private" in event:
             redaction(event, num_players, where)
@@ -162,4 +164,3 @@ def first_diff(a, b, path="$"):
             if x != y:
                 return first_diff(x, y, f"{path}[{i}]")
     return f"{path}: {a!r} != {b!r}"
-

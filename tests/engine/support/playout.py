@@ -110,7 +110,9 @@ class _Probe:
         assert other_events == events, f"reloaded state emits other events after {where}"
 
 
-def play_checked(game, num_players, seed, support=None, sampler=None, max_actions=None, options=None, player=None):
+def play_checked(
+    game, num_players, seed, support=None, sampler=None, max_actions=None, options=None, player=None
+):
     """Play and check one match; return its ``CheckedMatch``.
 
     The match is played to its end unless ``max_actions`` cuts it short

@@ -63,9 +63,7 @@ def _insensitive_to_hidden(game, support, view, dump, viewer, where, done):
     for name, changed in support.perturbations(dump, viewer):
         assert changed != dump, f"perturbation {name!r} changed nothing at {where}"
         other = game.view(game.load(changed), viewer)
-        assert other == view, (
-            f"view depends on hidden {name!r} at {where}: {first_diff(view, other)}"
-        )
+        assert other == view, f"view depends on hidden {name!r} at {where}: {first_diff(view, other)}"
         done[name] += 1
 
 

@@ -34,7 +34,9 @@ class Variant:
         if self.fixed:
             return list(self.fixed)
         counts = self.player_counts
-        return [(counts[i % len(counts)], self.first_seed + i) for i in range(math.ceil(per_game * self.share))]
+        return [
+            (counts[i % len(counts)], self.first_seed + i) for i in range(math.ceil(per_game * self.share))
+        ]
 
     def player(self):
         if self.weights is None:

@@ -106,7 +106,11 @@ def x_progress(player, extra_lairs=0):
     lairs = min(len(x.lairs) + extra_lairs, MAX_LAIRS)
     locked = 1.0 if lairs else _LOCKED
     return (
-        [merchant_progress(player.slots), (4 - player.buildings.count(None)) / 4, min(len(player.trade_agreements) / 3, 1.0)],
+        [
+            merchant_progress(player.slots),
+            (4 - player.buildings.count(None)) / 4,
+            min(len(player.trade_agreements) / 3, 1.0),
+        ],
         [min(len(x.buildings) / 3, 1.0) * locked, _LAIR_PROGRESS[lairs], x.manor / 9 * locked],
     )
 
@@ -132,8 +136,11 @@ def _targets(player, supply=None):
         out.append((MANOR_COSTS[x.manor], x_goal_score(home, _bumped(aristo, 2, 1 / 9)) - now + card))
     # only buildings still to be had: cards kept for a building another
     # seat took are dead weight (the seat then never bought the card it lacked)
-    open_costs = [ARISTO_COSTS[b] for b in ARISTO_COSTS
-                  if b not in x.buildings and (supply is None or supply.get(b, 0) > 0)]
+    open_costs = [
+        ARISTO_COSTS[b]
+        for b in ARISTO_COSTS
+        if b not in x.buildings and (supply is None or supply.get(b, 0) > 0)
+    ]
     if len(x.buildings) < 3 and open_costs:
         cost = max(open_costs, key=lambda c: sum(min(player.hand[k], n) for k, n in c))
         out.append((cost, x_goal_score(home, _bumped(aristo, 0, 1 / 3)) - now))
@@ -193,7 +200,9 @@ class XTileBeliefs:
         self.player = player
         self.home, self.aristo = x_progress(player)
         free_bridge = player.branch_offices.count(None) > 0
-        gain_agreement = x_goal_score(_bumped(self.home, 2, 1 / 3), self.aristo) - x_goal_score(self.home, self.aristo)
+        gain_agreement = x_goal_score(_bumped(self.home, 2, 1 / 3), self.aristo) - x_goal_score(
+            self.home, self.aristo
+        )
         self.kind_values = {
             "branch_office": _OFFICE_VALUE["branch_office"] if free_bridge else 0.0,
             "luxury_office": _OFFICE_VALUE["luxury_office"] if free_bridge else 0.0,
@@ -240,7 +249,6 @@ class XTileBeliefs:
         if space in self.mine:
             return self.mine[space]
         return self.by_back.get((space >= _BASE_SPACE_COUNT, TILE_BACKS[tile]), 0.0)
-
 
 
 def x_ship_value(state, player, ship, beliefs):

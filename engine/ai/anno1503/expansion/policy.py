@@ -14,10 +14,19 @@ from ....games.anno1503.expansion.rules import cannons
 from .evaluate import _DAMAGED, _FLEET, _GOLD_UNIT, lair_value, win_probability, x_progress, x_ship_value
 
 # The expansion's actions whose result the policy values by applying them.
-X_APPLIED = frozenset((
-    "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship",
-    "play_card", "exchange_card", "discard_card", "respond",
-))
+X_APPLIED = frozenset(
+    (
+        "buy_cannon",
+        "build_manor",
+        "build_aristocrat",
+        "sell_luxury",
+        "repair_ship",
+        "play_card",
+        "exchange_card",
+        "discard_card",
+        "respond",
+    )
+)
 _PAY = XRULES["pay_off_pirates"]
 _LOSS = {"give": 0.08, "damage": _DAMAGED + 0.05, "half_gold": None}
 _REWARD_GOODS = 0.07  # a card won (a luxury counts a little more)

@@ -101,9 +101,13 @@ def combat_dump(combat):
 def player_aristocrat(entry, cards):
     x = entry["aristocrat"]
     return {
-        "manor": x["manor"], "cannons": x["cannons"],
-        "lairs": [t["id"] for t in x["lairs"]], "buildings": list(x["buildings"]),
-        "cards": cards, "damaged": list(x["damaged"]), "turn": dict(x["turn"]),
+        "manor": x["manor"],
+        "cannons": x["cannons"],
+        "lairs": [t["id"] for t in x["lairs"]],
+        "buildings": list(x["buildings"]),
+        "cards": cards,
+        "damaged": list(x["damaged"]),
+        "turn": dict(x["turn"]),
     }
 
 

@@ -119,7 +119,9 @@ def _build_aristocrat_candidates(state, seat):
     out = []
     for name in ARISTO_BUILDINGS:
         if name == "library" and _develop_options(player):
-            out += [{"type": "build_aristocrat", "building": name, "slot": s} for s in _develop_options(player)]
+            out += [
+                {"type": "build_aristocrat", "building": name, "slot": s} for s in _develop_options(player)
+            ]
         else:
             out.append({"type": "build_aristocrat", "building": name})
     return out
@@ -227,7 +229,10 @@ def _play_card_candidates(state, seat):
             out += [{"type": "play_card", "card": card, "luxury": c} for c in LUXURIES]
         elif card == "engineer":
             out += [{"type": "play_card", "card": card}]
-            out += [{"type": "play_card", "card": card, "ship": s} for s in range(len(state.players[seat].ship_at))]
+            out += [
+                {"type": "play_card", "card": card, "ship": s}
+                for s in range(len(state.players[seat].ship_at))
+            ]
         else:
             out.append({"type": "play_card", "card": card})
     return out
@@ -278,7 +283,9 @@ def _play_card_perform(state, seat, action, events):
     event(events, "aristocrat_card_played", seat, card=card)
     if card == "explorer":
         bonus = XRULES["explorer_bonus_ap"]
-        player.ship_ap = [ap + bonus if at is not None else ap for at, ap in zip(player.ship_at, player.ship_ap)]
+        player.ship_ap = [
+            ap + bonus if at is not None else ap for at, ap in zip(player.ship_at, player.ship_ap)
+        ]
         player.part.free_discovery = True
     elif card == "builder":
         advance_manor(state, seat, events, draw=False)
@@ -387,37 +394,93 @@ def _discard_card_perform(state, seat, action, events):
 
 
 SPECS = [
-    ActionSpec("buy_cannon", {}, _buy_cannon_candidates, _buy_cannon_check, _buy_cannon_perform,
-               "Expansion: buy the next cannon on the price track (4, 6, 8, ... gold)."),
-    ActionSpec("build_manor", {}, _build_manor_candidates, _build_manor_check, _build_manor_perform,
-               "Expansion: pay the next manor step and draw an aristocrat card (step 9 needs a defeated lair)."),
-    ActionSpec("build_aristocrat",
-               {"building": OneOf(ARISTO_BUILDINGS, "an aristocrat building"),
-                "slot": Optional(IntRange(1, SLOTS, "Library: the inhabitant to develop"))},
-               _build_aristocrat_candidates, _build_aristocrat_check, _build_aristocrat_perform,
-               "Expansion: build an aristocrat building (third site needs a defeated lair)."),
-    ActionSpec("sell_luxury", {"commodity": OneOf(LUXURIES, "a luxury")},
-               _sell_luxury_candidates, _sell_luxury_check, _sell_luxury_perform,
-               "Expansion: the aristocrat buys one luxury per turn (3 gold, 6 with the Richest Aristocrat)."),
-    ActionSpec("repair_ship", {"ship": SHIP}, _repair_ship_candidates, _repair_ship_check, _repair_ship_perform,
-               "Expansion: repair a damaged ship for wood + tool."),
-    ActionSpec("play_card",
-               {"card": OneOf(PLAYABLE_CARDS, "an aristocrat card"),
-                "luxury": Optional(OneOf(LUXURIES, "Inventor: the luxury to take")),
-                "ship": Optional(SHIP)},
-               _play_card_candidates, _play_card_check, _play_card_perform,
-               "Expansion: play an aristocrat card before your first ship move or discovery."),
-    ActionSpec("exchange_card", {"card": OneOf(CARD_TYPES, "the card to give up")},
-               _exchange_card_candidates, _exchange_card_check, _exchange_card_perform,
-               "Expansion: once per turn pay 2 gold to discard a card and draw a new one."),
-    ActionSpec("respond", {"option": OneOf(_RESPONSES, "one of the pending choice's options")},
-               _respond_candidates, _respond_check, _respond_perform,
-               "Expansion: answer the pending sea-battle decision (pay/fight, Sea Hero, penalty, offer)."),
-    ActionSpec("attack_lair", {}, _attack_lair_candidates, _attack_lair_check, _attack_lair_perform,
-               "Expansion: reveal the discovered pirate lair and fight it (else return_tile puts it back)."),
-    ActionSpec("discard_card", {"card": OneOf(CARD_TYPES, "an aristocrat card")},
-               _discard_card_candidates, _discard_card_check, _discard_card_perform,
-               "Expansion: end of turn with more than 4 aristocrat cards: discard one."),
+    ActionSpec(
+        "buy_cannon",
+        {},
+        _buy_cannon_candidates,
+        _buy_cannon_check,
+        _buy_cannon_perform,
+        "Expansion: buy the next cannon on the price track (4, 6, 8, ... gold).",
+    ),
+    ActionSpec(
+        "build_manor",
+        {},
+        _build_manor_candidates,
+        _build_manor_check,
+        _build_manor_perform,
+        "Expansion: pay the next manor step and draw an aristocrat card (step 9 needs a defeated lair).",
+    ),
+    ActionSpec(
+        "build_aristocrat",
+        {
+            "building": OneOf(ARISTO_BUILDINGS, "an aristocrat building"),
+            "slot": Optional(IntRange(1, SLOTS, "Library: the inhabitant to develop")),
+        },
+        _build_aristocrat_candidates,
+        _build_aristocrat_check,
+        _build_aristocrat_perform,
+        "Expansion: build an aristocrat building (third site needs a defeated lair).",
+    ),
+    ActionSpec(
+        "sell_luxury",
+        {"commodity": OneOf(LUXURIES, "a luxury")},
+        _sell_luxury_candidates,
+        _sell_luxury_check,
+        _sell_luxury_perform,
+        "Expansion: the aristocrat buys one luxury per turn (3 gold, 6 with the Richest Aristocrat).",
+    ),
+    ActionSpec(
+        "repair_ship",
+        {"ship": SHIP},
+        _repair_ship_candidates,
+        _repair_ship_check,
+        _repair_ship_perform,
+        "Expansion: repair a damaged ship for wood + tool.",
+    ),
+    ActionSpec(
+        "play_card",
+        {
+            "card": OneOf(PLAYABLE_CARDS, "an aristocrat card"),
+            "luxury": Optional(OneOf(LUXURIES, "Inventor: the luxury to take")),
+            "ship": Optional(SHIP),
+        },
+        _play_card_candidates,
+        _play_card_check,
+        _play_card_perform,
+        "Expansion: play an aristocrat card before your first ship move or discovery.",
+    ),
+    ActionSpec(
+        "exchange_card",
+        {"card": OneOf(CARD_TYPES, "the card to give up")},
+        _exchange_card_candidates,
+        _exchange_card_check,
+        _exchange_card_perform,
+        "Expansion: once per turn pay 2 gold to discard a card and draw a new one.",
+    ),
+    ActionSpec(
+        "respond",
+        {"option": OneOf(_RESPONSES, "one of the pending choice's options")},
+        _respond_candidates,
+        _respond_check,
+        _respond_perform,
+        "Expansion: answer the pending sea-battle decision (pay/fight, Sea Hero, penalty, offer).",
+    ),
+    ActionSpec(
+        "attack_lair",
+        {},
+        _attack_lair_candidates,
+        _attack_lair_check,
+        _attack_lair_perform,
+        "Expansion: reveal the discovered pirate lair and fight it (else return_tile puts it back).",
+    ),
+    ActionSpec(
+        "discard_card",
+        {"card": OneOf(CARD_TYPES, "an aristocrat card")},
+        _discard_card_candidates,
+        _discard_card_check,
+        _discard_card_perform,
+        "Expansion: end of turn with more than 4 aristocrat cards: discard one.",
+    ),
 ]
 
 

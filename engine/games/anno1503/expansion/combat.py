@@ -95,8 +95,16 @@ def fight(state, events):
     while True:
         mine, theirs = combat_roll(state), combat_roll(state)
         total, against = mine + cannons(player), theirs + combat["strength"]
-        event(events, "combat_rolled", seat, roller=combat["roller"], attacker_roll=mine,
-              defender_roll=theirs, attacker_total=total, defender_total=against)
+        event(
+            events,
+            "combat_rolled",
+            seat,
+            roller=combat["roller"],
+            attacker_roll=mine,
+            defender_roll=theirs,
+            attacker_total=total,
+            defender_total=against,
+        )
         if total != against:
             return resolve(state, total > against, events)
         if "sea_hero" in player.part.cards:
@@ -219,8 +227,16 @@ def attack_lair(state, seat, ship, space, events):
     roller = left_of(state, seat)
     r, c = X_GEO.spaces[space]
     state.seen[space] = tuple(range(state.num_players))  # the attack shows the lair to all
-    state.part.combat = {"kind": "lair", "seat": seat, "ship": ship, "space": space, "tile": tile,
-                         "pirate": None, "roller": roller, "strength": TILE_STRENGTH[tile]}
+    state.part.combat = {
+        "kind": "lair",
+        "seat": seat,
+        "ship": ship,
+        "space": space,
+        "tile": tile,
+        "pirate": None,
+        "roller": roller,
+        "strength": TILE_STRENGTH[tile],
+    }
     event(events, "lair_attacked", seat, ship=ship, space=[r, c], tile=tile_public(tile), roller=roller)
     fight(state, events)
 

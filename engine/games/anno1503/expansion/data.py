@@ -30,9 +30,7 @@ X_ROWS = max(ROWS, len(_PIRATE["grid"]))
 X_COLS = _OFFSET + len(_PIRATE["grid"][0])
 PORT = tuple(XRULES["port"])
 
-_PIRATE_CELLS = {
-    (r, c + _OFFSET): ch for r, line in enumerate(_PIRATE["grid"]) for c, ch in enumerate(line)
-}
+_PIRATE_CELLS = {(r, c + _OFFSET): ch for r, line in enumerate(_PIRATE["grid"]) for c, ch in enumerate(line)}
 PIRATE_DOLPHIN = next(sq for sq, ch in _PIRATE_CELLS.items() if ch == "D")
 PIRATE_SQUARES = frozenset(sq for sq, ch in _PIRATE_CELLS.items() if ch == "P")
 _PIRATE_SEA = frozenset(sq for sq, ch in _PIRATE_CELLS.items() if not ch.isdigit())
@@ -63,7 +61,8 @@ X_GEO = Geometry(
     MARKS + tuple(int(_PIRATE_CELLS[sq]) for sq in PIRATE_SPACES),
     {sq: tuple(n for n in _neighbours(sq) if n in X_SEA) for sq in X_SEA},
     {sq: tuple(_X_INDEX[n] for n in _neighbours(sq) if n in _X_INDEX and n != PORT) for sq in X_SEA},
-    X_ROWS, X_COLS,
+    X_ROWS,
+    X_COLS,
 )
 PORT_INDEX = SPACE_INDEX[PORT]
 PIRATE_SPACE_INDICES = tuple(range(len(SPACES), len(_X_SPACES)))

@@ -23,7 +23,12 @@ from .state import AristocratIsland, ExpansionPiles
 from .view import aristocrat_view, expansion_view
 
 _EXTRA_MAIN = (
-    "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship", "play_card",
+    "buy_cannon",
+    "build_manor",
+    "build_aristocrat",
+    "sell_luxury",
+    "repair_ship",
+    "play_card",
     "exchange_card",
 )
 _BASE_MAIN = BaseGame.phase_types["main"]

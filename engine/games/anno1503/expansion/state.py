@@ -10,8 +10,13 @@ dump is unchanged from the dicts they replace: the island is the player's
 TURN_FLAGS = ("luxury_sold", "exchanged", "sailed", "free_discovery")
 # top-level dump keys of the expansion, in dump order (DESIGN.md)
 PILE_KEYS = (
-    "aristocrat_buildings", "expansion_reserve", "pirate_deck", "pirate_discard",
-    "aristocrat_deck", "aristocrat_discard", "combat",
+    "aristocrat_buildings",
+    "expansion_reserve",
+    "pirate_deck",
+    "pirate_discard",
+    "aristocrat_deck",
+    "aristocrat_discard",
+    "combat",
 )
 
 
@@ -63,15 +68,21 @@ class AristocratIsland:
 
     def turn_dump(self):
         return {
-            "luxury_sold": self.luxury_sold, "exchanged": self.exchanged,
-            "sailed": self.sailed, "free_discovery": self.free_discovery,
+            "luxury_sold": self.luxury_sold,
+            "exchanged": self.exchanged,
+            "sailed": self.sailed,
+            "free_discovery": self.free_discovery,
         }
 
     def dump_into(self, player_out):
         player_out["aristocrat"] = {
-            "manor": self.manor, "cannons": self.cannons, "lairs": list(self.lairs),
-            "buildings": list(self.buildings), "cards": list(self.cards),
-            "damaged": list(self.damaged), "turn": self.turn_dump(),
+            "manor": self.manor,
+            "cannons": self.cannons,
+            "lairs": list(self.lairs),
+            "buildings": list(self.buildings),
+            "cards": list(self.cards),
+            "damaged": list(self.damaged),
+            "turn": self.turn_dump(),
         }
 
     @classmethod

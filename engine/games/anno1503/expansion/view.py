@@ -10,9 +10,13 @@ from .rules import cannons
 def aristocrat_view(player, own):
     x = player.part
     out = {
-        "manor": x.manor, "cannons": x.cannons, "cannon_strength": cannons(player),
-        "lairs": [tile_public(t) for t in x.lairs], "buildings": list(x.buildings),
-        "damaged": list(x.damaged), "turn": x.turn_dump(),
+        "manor": x.manor,
+        "cannons": x.cannons,
+        "cannon_strength": cannons(player),
+        "lairs": [tile_public(t) for t in x.lairs],
+        "buildings": list(x.buildings),
+        "damaged": list(x.damaged),
+        "turn": x.turn_dump(),
     }
     if own:
         out["cards"] = list(x.cards)

@@ -43,6 +43,7 @@ def put(d, region, owner, strength=3, citizens=0, city=False):
 def give_card(d, seat, name):
     """Move the first card named ``name`` from the deck into ``seat``'s hand."""
     from engine.games.anno1452.data import CARDS
+
     card = next(c for c in d["deck"] if CARDS[c]["name"] == name)
     d["deck"].remove(card)
     d["players"][seat]["hand"].append(card)
@@ -70,6 +71,7 @@ class ScriptedDice:
 def script_dice(monkeypatch, dice):
     """Make the next die rolls of the rules exactly ``dice``."""
     import engine.games.anno1452.state as state_module
+
     ScriptedDice.script = list(dice)
     monkeypatch.setattr(state_module, "Rng", ScriptedDice)
 
@@ -77,6 +79,7 @@ def script_dice(monkeypatch, dice):
 def run_steps(state, steps):
     """Run flow steps (e.g. ``[["income"]]``) on a loaded state; returns events."""
     from engine.games.anno1452.flow import advance
+
     d = state.data
     d["queue"], d["decision"] = [list(s) for s in steps], None
     events = []
@@ -116,7 +119,10 @@ def check_invariants(state):
             assert conveyed or majority_owner(d, r) == holder, ("principality without majority", r, holder)
         elif d["battle"] is None:
             owner = majority_owner(d, r)
-            assert owner is None or owner == "ottokar" or _conveyed_elsewhere(d, r), ("majority without card", r)
+            assert owner is None or owner == "ottokar" or _conveyed_elsewhere(d, r), (
+                "majority without card",
+                r,
+            )
     for _, _, e in iter_estates(d):
         cap = 6 if e["city"] else 3
         assert 0 <= e["citizens"] <= cap

@@ -42,8 +42,11 @@ def main(argv=None):
             assert record.outcome is not None
             actions += len(record.actions)
         spent = time.process_time() - start
-        print(f"{name:<18} {players:>7} {args.matches / spent:>10.2f} {actions / spent:>10.0f} "
-              f"{actions / args.matches:>13.0f}", flush=True)
+        print(
+            f"{name:<18} {players:>7} {args.matches / spent:>10.2f} {actions / spent:>10.0f} "
+            f"{actions / args.matches:>13.0f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

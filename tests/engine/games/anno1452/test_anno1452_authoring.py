@@ -19,10 +19,12 @@ RULES = Path(flow.__file__).parent
 def test_the_step_table_is_complete_without_importing_the_game():
     # Importing flow alone (not game.py) must give every step: nothing is
     # registered as a side effect of another module's import.
-    code = ("from engine.games.anno1452 import flow, battle, evaluation, trade\n"
-            "owned = {**flow._TIME_TABLE_STEPS, **evaluation.STEPS, **battle.STEPS, **trade.STEPS}\n"
-            "assert set(flow.STEPS) == set(owned), sorted(set(owned) ^ set(flow.STEPS))\n"
-            "assert {'trade', 'offer_reply'} <= set(flow.DECISION_ACTIONS)\n")
+    code = (
+        "from engine.games.anno1452 import flow, battle, evaluation, trade\n"
+        "owned = {**flow._TIME_TABLE_STEPS, **evaluation.STEPS, **battle.STEPS, **trade.STEPS}\n"
+        "assert set(flow.STEPS) == set(owned), sorted(set(owned) ^ set(flow.STEPS))\n"
+        "assert {'trade', 'offer_reply'} <= set(flow.DECISION_ACTIONS)\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[4])
 
 
@@ -79,7 +81,12 @@ def test_the_rules_hold_no_amount_of_the_special_action_cards():
     for name in ("actions_special.py", "actions_battle.py", "offers.py"):
         tree = ast.parse((RULES / name).read_text(encoding="utf-8"))
         indexes = {id(node.slice) for node in ast.walk(tree) if isinstance(node, ast.Subscript)}
-        literals = [node.value for node in ast.walk(tree)
-                    if isinstance(node, ast.Constant) and type(node.value) is int and node.value > 1
-                    and id(node) not in indexes]
+        literals = [
+            node.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and type(node.value) is int
+            and node.value > 1
+            and id(node) not in indexes
+        ]
         assert literals == [], (name, literals)

@@ -199,7 +199,11 @@ def test_soeldner_adds_three_soldiers(monkeypatch):
     script_dice(monkeypatch, [1, 1, 1, 4, 4, 4, 1, 1, 1])
     _state, events = act(load(d), 0, type="play_special", card=card, target=theirs, **{"from": mine})
     purposes = [e["data"]["purpose"] for e in of_type(events, "dice_rolled")]
-    assert purposes[:3] == ["battle_attacker_peasants", "battle_attacker_soldiers", "battle_defender_peasants"]
+    assert purposes[:3] == [
+        "battle_attacker_peasants",
+        "battle_attacker_soldiers",
+        "battle_defender_peasants",
+    ]
     assert of_type(events, "estate_conquered")
 
 

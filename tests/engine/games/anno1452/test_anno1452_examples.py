@@ -72,9 +72,7 @@ def test_battle_example_hits_city_defence_and_losses(monkeypatch):
     red = put(d, "Bayern", 0, citizens=3, city=True)
     blue = put(d, "Bayern", 1, city=True)
     # Round 1 as printed, then round 2: red misses, blue misses; round 3 ends it.
-    script_dice(monkeypatch, [1, 5, 6, 2, 4, 5, 1, 5, 6,
-                              1, 1, 1, 1, 1, 2, 2, 2,
-                              6, 6, 6, 6, 6, 1, 1])
+    script_dice(monkeypatch, [1, 5, 6, 2, 4, 5, 1, 5, 6, 1, 1, 1, 1, 1, 2, 2, 2, 6, 6, 6, 6, 6, 1, 1])
     state, events = act(load(d), 0, type="attack", target=blue, **{"from": red})
     first = of_type(events, "battle_round")[0]["data"]
     assert first == {"round": 1, "hits_on_attacker": 1, "hits_on_defender": 1, "cancelled": 1}
@@ -176,5 +174,7 @@ def test_insolvent_player_makes_the_supply_pay_the_others():
     _state, events = act(load(d), 0, type="attack", target=target, **{"from": mine})
     insolvency = of_type(events, "insolvent")[0]
     assert insolvency["seat"] == 0 and insolvency["data"]["amount"] == 5
-    paid_others = [e["seat"] for e in events if e["type"] == "gold_received" and e["data"]["reason"] == "insolvency"]
+    paid_others = [
+        e["seat"] for e in events if e["type"] == "gold_received" and e["data"]["reason"] == "insolvency"
+    ]
     assert paid_others == [1, 2]

@@ -33,12 +33,15 @@ def test_r1_marriage_counts_for_income_then_ends_after_prestige():
     assert d["players"][0]["marriage"] is None
     assert d["regions"][R["Sachsen"]]["principality"] is None
     assert of_type(events, "marriage_ended")[0]["seat"] == 0
-    assert events.index(of_type(events, "marriage_ended")[0]) > events.index(of_type(events, "gold_received")[0])
+    assert events.index(of_type(events, "marriage_ended")[0]) > events.index(
+        of_type(events, "gold_received")[0]
+    )
 
 
 def test_r1_option_marriages_end_after_the_last_action_round():
     d = blank(options={"marriage_end": "last_action_round"})
     from engine.games.anno1452.evaluation import er_steps
+
     d["row"] = 2
     steps = er_steps(d)
     assert steps[0] == ["marriages_end"]
@@ -78,17 +81,20 @@ def test_r3_ottokar_majority_keeps_the_card_in_the_supply():
     assert state.data["regions"][R["Tirol"]]["principality"] is None
 
 
-@pytest.mark.parametrize("owners, majority", [
-    ([], None),
-    ([0], None),                    # Sachsen holds 5: four Estates are still unplaced
-    ([0, 0, 0], 0),                 # 3 against 2 unplaced
-    ([0, 0, 1, 1], None),           # a tie at the top
-    ([0, 0, 1, 1, 0], 0),
-    ([0, 0, 1], None),              # 2 against 2 unplaced
-    ([1, 0, 0, 2], 0),              # 2 against 1 unplaced and 1 each
-    (["ottokar"] * 3 + [0], "ottokar"),
-    ([2, 1, 0, 2, 1], None),        # a full region, tied
-])
+@pytest.mark.parametrize(
+    "owners, majority",
+    [
+        ([], None),
+        ([0], None),  # Sachsen holds 5: four Estates are still unplaced
+        ([0, 0, 0], 0),  # 3 against 2 unplaced
+        ([0, 0, 1, 1], None),  # a tie at the top
+        ([0, 0, 1, 1, 0], 0),
+        ([0, 0, 1], None),  # 2 against 2 unplaced
+        ([1, 0, 0, 2], 0),  # 2 against 1 unplaced and 1 each
+        (["ottokar"] * 3 + [0], "ottokar"),
+        ([2, 1, 0, 2, 1], None),  # a full region, tied
+    ],
+)
 def test_r3_a_majority_beats_every_other_owner_and_the_unplaced_estates(owners, majority):
     d = blank(num_players=3)
     for owner in owners:
@@ -150,6 +156,7 @@ def test_r5_re_elected_king_gets_all_soldiers_again():
 
 def test_r5_no_coronation_in_the_interregnum_rows():
     from engine.games.anno1452.evaluation import er_steps
+
     d = blank()
     d["row"] = 1
     assert ["coronation"] not in er_steps(d)

@@ -44,8 +44,13 @@ def _bundle_dump():
 
 def test_bundle_accepted_is_carried_out_at_once():
     d, card, estate = _bundle_dump()
-    state = _draft(load(d), 0, 1, give=[{"item": "gold", "amount": 2}, {"item": "card", "card": card}],
-                   ask=[{"item": "estate", "estate": estate}])
+    state = _draft(
+        load(d),
+        0,
+        1,
+        give=[{"item": "gold", "amount": 2}, {"item": "card", "card": card}],
+        ask=[{"item": "estate", "estate": estate}],
+    )
     state, _ = act(state, 0, type="send_offer")
     assert GAME.to_act(state) == [1]
     assert GAME.view(state, 1)["offer"]["give"] == {"gold": 2, "cards": [card], "estates": [], "pact": False}
@@ -63,8 +68,13 @@ def test_bundle_accepted_is_carried_out_at_once():
 
 def test_declined_offer_changes_nothing_but_the_turn_and_the_budget():
     d, card, estate = _bundle_dump()
-    state = _draft(load(d), 0, 1, give=[{"item": "gold", "amount": 5}, {"item": "card", "card": card}],
-                   ask=[{"item": "estate", "estate": estate}])
+    state = _draft(
+        load(d),
+        0,
+        1,
+        give=[{"item": "gold", "amount": 5}, {"item": "card", "card": card}],
+        ask=[{"item": "estate", "estate": estate}],
+    )
     state, _ = act(state, 0, type="send_offer")
     before = GAME.dump(state)
     state, _ = act(state, 1, type="decline_offer")
@@ -76,8 +86,13 @@ def test_declined_offer_changes_nothing_but_the_turn_and_the_budget():
 
 def test_offer_the_giver_can_no_longer_deliver_is_refused():
     d, card, estate = _bundle_dump()
-    state = _draft(load(d), 0, 1, give=[{"item": "gold", "amount": 10}, {"item": "card", "card": card}],
-                   ask=[{"item": "estate", "estate": estate}])
+    state = _draft(
+        load(d),
+        0,
+        1,
+        give=[{"item": "gold", "amount": 10}, {"item": "card", "card": card}],
+        ask=[{"item": "estate", "estate": estate}],
+    )
     state, _ = act(state, 0, type="send_offer")
     d = GAME.dump(state)
     d["players"][0]["gold"] = 9  # spent meanwhile (edited position)
@@ -140,7 +155,10 @@ def test_pact_with_gold_is_enforced_and_expires_at_the_next_trade():
 
 def test_at_most_the_item_limit_per_side_and_one_pact():
     d = _trade_dump()
-    cards = [give_card(d, 0, name) for name in ("Heirat Bayern", "Heirat Sachsen", "Heirat Pfalz", "Heirat Franken")]
+    cards = [
+        give_card(d, 0, name)
+        for name in ("Heirat Bayern", "Heirat Sachsen", "Heirat Pfalz", "Heirat Franken")
+    ]
     state = _draft(load(d), 0, 1, give=[{"item": "card", "card": c} for c in cards[:3]] + [{"item": "pact"}])
     with pytest.raises(IllegalActionError) as err:
         act(state, 0, type="draft_add", side="give", item="card", card=cards[3])
@@ -207,8 +225,12 @@ def test_phase_ends_only_when_every_player_has_declared_done():
 def test_ask_side_bounded_and_items_count_once_per_kind_of_gold():
     d = _trade_dump()
     theirs = [put(d, region, 1) for region in ("Bayern", "Sachsen", "Pfalz", "Franken")]
-    state = _draft(load(d), 0, 1, ask=[{"item": "estate", "estate": e} for e in theirs[:3]]
-                   + [{"item": "gold", "amount": 5}])
+    state = _draft(
+        load(d),
+        0,
+        1,
+        ask=[{"item": "estate", "estate": e} for e in theirs[:3]] + [{"item": "gold", "amount": 5}],
+    )
     # A second gold step adds to the gold item rather than a fifth item.
     state, _ = act(state, 0, type="draft_add", side="ask", item="gold", amount=2)
     assert state.data["trade"]["draft"]["ask"]["gold"] == 7

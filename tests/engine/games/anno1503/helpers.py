@@ -32,10 +32,32 @@ GRAY_BRIDGES = {0: (2, 3, 4, 5), 1: (1, 2, 3, 4), 2: (1, 2, 3, 5), 3: (1, 2, 4, 
 
 # game-content §1.4: island spaces by mark, and the AP needed to discover each.
 SPACE_MARKS = {
-    (0, 0): 2, (3, 1): 2, (4, 0): 2, (1, 2): 2, (3, 2): 2, (1, 3): 2, (0, 3): 2,
-    (2, 5): 2, (3, 4): 2, (0, 4): 2, (4, 4): 2, (2, 8): 2,
-    (4, 1): 3, (2, 6): 3, (0, 6): 3, (0, 7): 3, (1, 9): 3, (4, 7): 3, (3, 5): 3,
-    (4, 8): 4, (0, 10): 4, (3, 10): 4, (4, 10): 4, (1, 10): 4, (0, 11): 4, (4, 11): 4,
+    (0, 0): 2,
+    (3, 1): 2,
+    (4, 0): 2,
+    (1, 2): 2,
+    (3, 2): 2,
+    (1, 3): 2,
+    (0, 3): 2,
+    (2, 5): 2,
+    (3, 4): 2,
+    (0, 4): 2,
+    (4, 4): 2,
+    (2, 8): 2,
+    (4, 1): 3,
+    (2, 6): 3,
+    (0, 6): 3,
+    (0, 7): 3,
+    (1, 9): 3,
+    (4, 7): 3,
+    (3, 5): 3,
+    (4, 8): 4,
+    (0, 10): 4,
+    (3, 10): 4,
+    (4, 10): 4,
+    (1, 10): 4,
+    (0, 11): 4,
+    (4, 11): 4,
 }
 PUBLIC_BUILDINGS_BY_BACK = {  # game-content §1.6 (S1 "Distribution of public buildings")
     2: ["fire_brigade", "smithy", "church", "school", "bath_house", "restaurant", "shipyard"],
@@ -219,7 +241,7 @@ def _check_island(slots, buildings):
         raise ValueError("only 4 pioneer/settler tiles per player")
     if sum(k in ("citizen", "merchant") for k in slots) > 3:
         raise ValueError("only 3 citizen/merchant tiles per player")
-    if None in slots and any(k is not None for k in slots[slots.index(None):]):
+    if None in slots and any(k is not None for k in slots[slots.index(None) :]):
         raise ValueError("slots fill in order (ruling 3)")
     for slot, b in zip(slots[3:], buildings):
         if b is not None and slot is None:

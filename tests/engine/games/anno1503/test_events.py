@@ -63,11 +63,14 @@ def test_pirates_unpaid_remove_a_tile_of_the_players_choice():
     assert dump(state)["phase"] == "pirates"
     assert game().to_act(state) == [0]
     options = legal_of_type(state, 0, "lose_tile")
-    assert sorted(options, key=str) == sorted([
-        {"type": "lose_tile", "tile": "branch_office", "bridge": 2},
-        {"type": "lose_tile", "tile": "branch_office", "bridge": 3},
-        {"type": "lose_tile", "tile": "trade_agreement"},
-    ], key=str)
+    assert sorted(options, key=str) == sorted(
+        [
+            {"type": "lose_tile", "tile": "branch_office", "bridge": 2},
+            {"type": "lose_tile", "tile": "branch_office", "bridge": 3},
+            {"type": "lose_tile", "tile": "trade_agreement"},
+        ],
+        key=str,
+    )
     state, _ = play(state, 0, {"type": "lose_tile", "tile": "branch_office", "bridge": 3})
     p = dump(state)["players"][0]
     assert p["gold"] == 2

@@ -20,6 +20,7 @@ from .helpers import assert_illegal, end_turn_rolling, game, give_trade_agreemen
 
 # --- setup --------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("n, buildings", [(2, 6), (3, 8), (4, 10)])
 def test_setup(n, buildings):
     d = game().dump(game().setup(n, OPTIONS, seed=4))
@@ -48,6 +49,7 @@ def test_new_ships_may_start_beside_the_port():
 
 # --- luxury -------------------------------------------------------------------------------
 
+
 def test_luxury_costs_10_and_trade_agreements_do_not_count():
     d = xposition(2)
     give_trade_agreements(d, 0, 2)
@@ -70,7 +72,10 @@ def test_aristocrat_buys_one_luxury_per_turn():
     set_xhand(d, 0, silk=2)
     state, events = play(xload(d), 0, {"type": "sell_luxury", "commodity": "silk"})
     assert of_type(events, "sold")[0]["data"]["gold"] == 3
-    assert assert_illegal(state, 0, {"type": "sell_luxury", "commodity": "silk"}) == "aristocrat_bought_this_turn"
+    assert (
+        assert_illegal(state, 0, {"type": "sell_luxury", "commodity": "silk"})
+        == "aristocrat_bought_this_turn"
+    )
 
 
 def test_luxury_branch_office_on_the_question_mark():
@@ -108,6 +113,7 @@ def test_hand_limit_counts_luxury():
 
 
 # --- the manor ----------------------------------------------------------------------------
+
 
 def test_manor_step_1_costs_2_gold_and_draws_a_card():
     d = xposition(2)
@@ -147,12 +153,15 @@ def _own_lair(d, seat, tile):
 
 # --- aristocrat buildings -------------------------------------------------------------------
 
+
 def test_park_gives_12_gold_and_no_duplicates():
     d = xposition(3)
     set_xhand(d, 0, marble=2, gems=2, wood=2)
     state, _events = play(xload(d), 0, {"type": "build_aristocrat", "building": "park"})
     assert game().dump(state)["players"][0]["gold"] == d["players"][0]["gold"] + 12
-    assert assert_illegal(state, 0, {"type": "build_aristocrat", "building": "park"}) == "building_already_owned"
+    assert (
+        assert_illegal(state, 0, {"type": "build_aristocrat", "building": "park"}) == "building_already_owned"
+    )
 
 
 def test_third_site_needs_a_lair():
@@ -181,6 +190,7 @@ def test_library_develops_an_inhabitant():
 
 
 # --- aristocrat cards ---------------------------------------------------------------------
+
 
 def test_builder_advances_the_manor_without_a_card():
     d = xposition(2)
@@ -237,6 +247,7 @@ def test_aristocrat_deck_reshuffles_its_discards():
 
 
 # --- victory ------------------------------------------------------------------------------
+
 
 def test_one_home_goal_and_two_aristocrat_goals_win():
     d = xposition(2)

@@ -42,10 +42,20 @@ def _encounter(card, faces, gold=10, seats=4, **hand):
 
 # --- wins: what each card pays ------------------------------------------------
 
-@pytest.mark.parametrize("card, gold, goods", [
-    (0, 7, {}), (1, 0, {"gems": 1}), (2, 0, {"tobacco": 1}), (3, 0, {"marble": 1}),
-    (4, 5, {}), (5, 5, {}), (6, 0, {"silk": 1}), (7, 0, {"spice": 1}),
-])
+
+@pytest.mark.parametrize(
+    "card, gold, goods",
+    [
+        (0, 7, {}),
+        (1, 0, {"gems": 1}),
+        (2, 0, {"tobacco": 1}),
+        (3, 0, {"marble": 1}),
+        (4, 5, {}),
+        (5, 5, {}),
+        (6, 0, {"silk": 1}),
+        (7, 0, {"spice": 1}),
+    ],
+)
 def test_pirate_card_win_effect(card, gold, goods):
     _d, state, events = _encounter(card, WIN)
     after = game().dump(state)
@@ -67,7 +77,7 @@ def test_pirate_card_loss_damages_the_ship_beside_the_port(card):
 
 @pytest.mark.parametrize("card", [0, 2, 4, 7])
 def test_pirate_card_loss_costs_a_card_or_5_gold(card):
-    """"Perte 1 marchandise ou 1 marchandise de luxe ou payer 5 Or" (S3)."""
+    """ "Perte 1 marchandise ou 1 marchandise de luxe ou payer 5 Or" (S3)."""
     d, state, _events = _encounter(card, LOSS, stone=1)
     assert state.choice["kind"] == "pirate_penalty"
     assert set(state.choice["options"]) == {"stone", "gold"}
@@ -134,6 +144,7 @@ def test_peaceful_pirate_offers(card, offer):
 
 # --- cannons --------------------------------------------------------------------------
 
+
 def test_cannons_cost_4_then_6():
     d = xposition(2)
     d["players"][0]["gold"] = 10
@@ -154,6 +165,7 @@ def test_university_adds_a_cannon():
 
 
 # --- ties and the Sea Hero ---------------------------------------------------------------
+
 
 def test_a_tie_is_won_with_a_sea_hero():
     d = xposition(4)
@@ -177,6 +189,7 @@ def test_a_tie_without_a_sea_hero_is_rerolled():
 
 
 # --- lairs -------------------------------------------------------------------------------
+
 
 def _lair_fight(faces, strength=4, cannons=4):
     d = xposition(3)

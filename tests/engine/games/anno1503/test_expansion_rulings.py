@@ -84,7 +84,9 @@ def test_ruling_2_14_06_luxury_sells_only_to_the_aristocrat():
     aristo(d, 0)["buildings"] = ["richest_aristocrat"]
     d["aristocrat_buildings"]["richest_aristocrat"] -= 1
     state = xload(d)
-    assert assert_illegal(state, 0, {"type": "sell", "commodity": "gems"}) == "only_the_aristocrat_buys_luxury"
+    assert (
+        assert_illegal(state, 0, {"type": "sell", "commodity": "gems"}) == "only_the_aristocrat_buys_luxury"
+    )
     state, events = play(state, 0, {"type": "sell_luxury", "commodity": "gems"})
     assert of_type(events, "sold")[0]["data"]["gold"] == 6
 

@@ -25,7 +25,14 @@ def test_ship_costs_cloth_wood_tool_and_starts_on_the_start_space():
     set_hand(d, 0, cloth=1, wood=1, tool=1, stone=1)
     state, events = play(load(d), 0, SHIP)
     after = dump(state)
-    assert after["players"][0]["hand"] == {"stone": 1, "wood": 0, "tool": 0, "cloth": 0, "spice": 0, "tobacco": 0}
+    assert after["players"][0]["hand"] == {
+        "stone": 1,
+        "wood": 0,
+        "tool": 0,
+        "cloth": 0,
+        "spice": 0,
+        "tobacco": 0,
+    }
     assert after["players"][0]["ships"][1] == {"at": START, "ap": AP_BY_PLAYERS[3]}
     assert after["stacks"]["cloth"] == 15 and after["stacks"]["tool"] == 15
     assert of_type(events, "ship_built")
@@ -178,7 +185,9 @@ def test_seven_slots_then_no_more_pioneers():
     """game-content §1.3: 7 inhabitant slots (ruling 24)."""
     d = position(4)
     set_island(
-        d, 0, ["citizen", "citizen", "citizen", "pioneer", "pioneer", "settler", "settler"],
+        d,
+        0,
+        ["citizen", "citizen", "citizen", "pioneer", "pioneer", "settler", "settler"],
         ["school", "church", "smithy", "shipyard"],
     )
     set_hand(d, 0, wood=1, tool=1)

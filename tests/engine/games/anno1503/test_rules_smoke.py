@@ -15,10 +15,32 @@ from engine.runner import play_match, replay
 
 # game-content §1.4: "AP from start" to discover each island space.
 AP_TABLE = {
-    (0, 0): 2, (3, 1): 2, (4, 0): 2, (1, 2): 3, (3, 2): 3, (1, 3): 4, (0, 3): 5,
-    (2, 5): 5, (3, 4): 5, (0, 4): 6, (4, 4): 6, (4, 1): 7, (2, 6): 8, (0, 6): 8,
-    (0, 7): 9, (2, 8): 10, (1, 9): 10, (4, 7): 11, (3, 5): 12, (4, 8): 12,
-    (0, 10): 12, (3, 10): 13, (4, 10): 14, (1, 10): 15, (0, 11): 17, (4, 11): 17,
+    (0, 0): 2,
+    (3, 1): 2,
+    (4, 0): 2,
+    (1, 2): 3,
+    (3, 2): 3,
+    (1, 3): 4,
+    (0, 3): 5,
+    (2, 5): 5,
+    (3, 4): 5,
+    (0, 4): 6,
+    (4, 4): 6,
+    (4, 1): 7,
+    (2, 6): 8,
+    (0, 6): 8,
+    (0, 7): 9,
+    (2, 8): 10,
+    (1, 9): 10,
+    (4, 7): 11,
+    (3, 5): 12,
+    (4, 8): 12,
+    (0, 10): 12,
+    (3, 10): 13,
+    (4, 10): 14,
+    (1, 10): 15,
+    (0, 11): 17,
+    (4, 11): 17,
 }
 
 
@@ -42,7 +64,9 @@ def test_farthest_free_space_breaks_ties_by_manhattan_distance():
     assert [data.SPACES[i] for i in farthest_free_spaces(state)] == [(4, 11)]
 
 
-@pytest.mark.parametrize("players,on_board,reserve,buildings", [(2, 12, 4, 7), (3, 19, 5, 10), (4, 26, 6, 14)])
+@pytest.mark.parametrize(
+    "players,on_board,reserve,buildings", [(2, 12, 4, 7), (3, 19, 5, 10), (4, 26, 6, 14)]
+)
 def test_setup_by_player_count(players, on_board, reserve, buildings):
     d = game().dump(game().setup(players, {}, seed=11))
     assert sum(t is not None for t in d["spaces"].values()) == on_board

@@ -30,10 +30,13 @@ def test_ruling_01_freed_tile_is_placed_as_a_pioneer():
     d = position(2)
     set_island(d, 0, *FOUR_PS)
     set_hand(d, 0, spice=2, stone=1, wood=1, tool=1)
-    state, _events = play_all(load(d), [
-        (0, {"type": "develop", "slot": 2}),
-        (0, {"type": "place_pioneer", "building": "church"}),
-    ])
+    state, _events = play_all(
+        load(d),
+        [
+            (0, {"type": "develop", "slot": 2}),
+            (0, {"type": "place_pioneer", "building": "church"}),
+        ],
+    )
     p = dump(state)["players"][0]
     assert p["slots"][4] == "pioneer"
     assert sum(p["hand"].values()) == 0
@@ -99,15 +102,18 @@ def test_ruling_06_actions_interleave_and_a_new_ship_may_move():
     d = position(3)
     d["players"][0]["gold"] = 12
     set_hand(d, 0, cloth=1, wood=1, tool=1, spice=1, stone=2)
-    state, _events = play_all(load(d), [
-        (0, {"type": "buy", "commodity": "spice"}),
-        (0, {"type": "move_ship", "ship": 0, "to": [2, 1]}),
-        (0, {"type": "sell", "commodity": "stone"}),
-        (0, {"type": "build_ship"}),
-        (0, {"type": "move_ship", "ship": 1, "to": [1, 0]}),
-        (0, {"type": "develop", "slot": 2}),
-        (0, {"type": "move_ship", "ship": 0, "to": [2, 2]}),
-    ])
+    state, _events = play_all(
+        load(d),
+        [
+            (0, {"type": "buy", "commodity": "spice"}),
+            (0, {"type": "move_ship", "ship": 0, "to": [2, 1]}),
+            (0, {"type": "sell", "commodity": "stone"}),
+            (0, {"type": "build_ship"}),
+            (0, {"type": "move_ship", "ship": 1, "to": [1, 0]}),
+            (0, {"type": "develop", "slot": 2}),
+            (0, {"type": "move_ship", "ship": 0, "to": [2, 2]}),
+        ],
+    )
     p = dump(state)["players"][0]
     assert [s["at"] for s in p["ships"]] == [[2, 2], [1, 0]]
     assert p["slots"][1] == "citizen"
@@ -138,23 +144,40 @@ def test_ruling_08_fire_counts_outside_the_red_area_of_the_home_island():
 def test_ruling_09_four_public_buildings_make_a_victory_point():
     """§1.9 ruling 9 (S2 intro gives no number): 4 public buildings."""
     d = position(2)
-    set_island(d, 0, ["citizen", "citizen", "pioneer", "pioneer", "pioneer", "pioneer"],
-               ["school", "church", "smithy"])
+    set_island(
+        d,
+        0,
+        ["citizen", "citizen", "pioneer", "pioneer", "pioneer", "pioneer"],
+        ["school", "church", "smithy"],
+    )
     assert vp(load(d), 0) == 0
-    set_island(d, 0, ["citizen", "citizen", "citizen", "pioneer", "pioneer", "pioneer", "pioneer"],
-               ["school", "church", "smithy", "shipyard"])
+    set_island(
+        d,
+        0,
+        ["citizen", "citizen", "citizen", "pioneer", "pioneer", "pioneer", "pioneer"],
+        ["school", "church", "smithy", "shipyard"],
+    )
     assert vp(load(d), 0) == 1
 
 
 def _only_owned_buildings_left():
     """3p: seat 0 owns school/restaurant/shipyard and the supply holds only a school."""
     d = position(3)
-    set_island(d, 0, ["citizen", "citizen", "citizen", "pioneer", "pioneer", "pioneer"],
-               ["school", "restaurant", "shipyard"])
-    set_island(d, 1, ["citizen", "citizen", "citizen", "pioneer", "pioneer", "pioneer", "settler"],
-               ["fire_brigade", "smithy", "church", "bath_house"])
-    set_island(d, 2, ["citizen", "settler", "pioneer", "pioneer", "pioneer"],
-               ["big_branch_office", "shipyard"])
+    set_island(
+        d,
+        0,
+        ["citizen", "citizen", "citizen", "pioneer", "pioneer", "pioneer"],
+        ["school", "restaurant", "shipyard"],
+    )
+    set_island(
+        d,
+        1,
+        ["citizen", "citizen", "citizen", "pioneer", "pioneer", "pioneer", "settler"],
+        ["fire_brigade", "smithy", "church", "bath_house"],
+    )
+    set_island(
+        d, 2, ["citizen", "settler", "pioneer", "pioneer", "pioneer"], ["big_branch_office", "shipyard"]
+    )
     set_hand(d, 0, wood=1, tool=1)
     return d
 

@@ -83,10 +83,15 @@ def test_ruling_16_orthogonal_adjacency_and_several_discoveries():
     d["players"][0]["ships"][0]["at"] = [2, 2]
     state = load(d)
     assert sorted(a["space"] for a in legal_of_type(state, 0, "discover")) == [[1, 2], [3, 2]]
-    state, _ = play_all(state, [
-        (0, discover((1, 2))), (0, {"type": "return_tile"}),
-        (0, discover((3, 2))), (0, {"type": "return_tile"}),
-    ])
+    state, _ = play_all(
+        state,
+        [
+            (0, discover((1, 2))),
+            (0, {"type": "return_tile"}),
+            (0, discover((3, 2))),
+            (0, {"type": "return_tile"}),
+        ],
+    )
     assert dump(state)["players"][0]["ships"][0]["ap"] == 1
     d = position(3)
     d["players"][0]["ships"][0]["at"] = [2, 1]
@@ -255,8 +260,12 @@ def test_ruling_24_seven_inhabitant_slots():
     d = position(2)
     assert len(d["players"][0]["slots"]) == 7
     assert len(game().view(load(d), 0)["players"][0]["slots"]) == 7
-    set_island(d, 0, ["citizen", "citizen", "citizen", "pioneer", "pioneer", "pioneer", "settler"],
-               ["school", "church", "smithy", "shipyard"])
+    set_island(
+        d,
+        0,
+        ["citizen", "citizen", "citizen", "pioneer", "pioneer", "pioneer", "settler"],
+        ["school", "church", "smithy", "shipyard"],
+    )
     set_hand(d, 0, wood=1, tool=1)
     assert legal_of_type(load(d), 0, "place_pioneer") == []
 

@@ -53,13 +53,25 @@ def test_tile_distribution_matches_the_printed_table():
     counts = Counter((t["back"], t["kind"], t.get("commodity")) for t in tile_catalogue().values())
     assert sum(counts.values()) == 32
     expected = {
-        (2, "trade_agreement", None): 6, (2, "treasure_upgrade", None): 1, (2, "treasure_gold", None): 1,
-        (2, "branch_office", "spice"): 4, (2, "branch_office", "tobacco"): 3, (2, "branch_office", "cloth"): 1,
-        (3, "trade_agreement", None): 2, (3, "treasure_upgrade", None): 1, (3, "treasure_gold", None): 1,
-        (3, "branch_office", "spice"): 1, (3, "branch_office", "tobacco"): 1,
-        (3, "branch_office", "stone"): 1, (3, "branch_office", "tool"): 1,
-        (4, "trade_agreement", None): 3, (4, "treasure_upgrade", None): 1, (4, "treasure_gold", None): 1,
-        (4, "branch_office", "spice"): 1, (4, "branch_office", "tobacco"): 1, (4, "branch_office", "wood"): 1,
+        (2, "trade_agreement", None): 6,
+        (2, "treasure_upgrade", None): 1,
+        (2, "treasure_gold", None): 1,
+        (2, "branch_office", "spice"): 4,
+        (2, "branch_office", "tobacco"): 3,
+        (2, "branch_office", "cloth"): 1,
+        (3, "trade_agreement", None): 2,
+        (3, "treasure_upgrade", None): 1,
+        (3, "treasure_gold", None): 1,
+        (3, "branch_office", "spice"): 1,
+        (3, "branch_office", "tobacco"): 1,
+        (3, "branch_office", "stone"): 1,
+        (3, "branch_office", "tool"): 1,
+        (4, "trade_agreement", None): 3,
+        (4, "treasure_upgrade", None): 1,
+        (4, "treasure_gold", None): 1,
+        (4, "branch_office", "spice"): 1,
+        (4, "branch_office", "tobacco"): 1,
+        (4, "branch_office", "wood"): 1,
     }
     assert dict(counts) == expected
 
@@ -137,11 +149,14 @@ def test_highest_start_roll_begins(seed):
     Uses ``setup_with_events``, the engine's setup that also returns the
     start rolls."""
     state, events = game().setup_with_events(4, {}, seed)
-    starts = [(e["seat"], e["data"]["value"]) for e in events
-              if e["type"] == "die_rolled" and e["data"]["purpose"] == "start_player"]
+    starts = [
+        (e["seat"], e["data"]["value"])
+        for e in events
+        if e["type"] == "die_rolled" and e["data"]["purpose"] == "start_player"
+    ]
     contenders, i = list(range(4)), 0
     while True:
-        rolled = dict(starts[i:i + len(contenders)])
+        rolled = dict(starts[i : i + len(contenders)])
         assert sorted(rolled) == contenders
         i += len(contenders)
         best = max(rolled.values())
@@ -156,12 +171,32 @@ def test_no_trade_between_players():
     """S1 "Sell and/or buy": purchase, sale or trade between players is not
     allowed: the action vocabulary has no such action (DESIGN.md table)."""
     assert set(game().action_specs) == {
-        "choose_commodity", "lose_tile", "place_reserve_tile", "build_ship",
-        "place_pioneer", "develop", "sell", "buy", "move_ship", "discover",
-        "take_tile", "return_tile", "big_branch_office", "end_turn", "discard",
+        "choose_commodity",
+        "lose_tile",
+        "place_reserve_tile",
+        "build_ship",
+        "place_pioneer",
+        "develop",
+        "sell",
+        "buy",
+        "move_ship",
+        "discover",
+        "take_tile",
+        "return_tile",
+        "big_branch_office",
+        "end_turn",
+        "discard",
         # the Pirates & Aristocrats expansion's actions (none trades between players)
-        "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship",
-        "play_card", "exchange_card", "respond", "discard_card", "attack_lair",
+        "buy_cannon",
+        "build_manor",
+        "build_aristocrat",
+        "sell_luxury",
+        "repair_ship",
+        "play_card",
+        "exchange_card",
+        "respond",
+        "discard_card",
+        "attack_lair",
     }
 
 

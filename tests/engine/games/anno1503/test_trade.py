@@ -37,7 +37,14 @@ def test_sale_example_six_gold():
     after = dump(state)
     assert after["players"][0]["gold"] == 7 + 6
     assert [e["data"]["gold"] for e in of_type(events, "sold")] == [1, 2, 3]
-    assert after["players"][0]["hand"] == {"stone": 0, "wood": 0, "tool": 1, "cloth": 0, "spice": 1, "tobacco": 0}
+    assert after["players"][0]["hand"] == {
+        "stone": 0,
+        "wood": 0,
+        "tool": 1,
+        "cloth": 0,
+        "spice": 1,
+        "tobacco": 0,
+    }
     assert after["stacks"]["stone"] == 15  # sold cards go back to their stack
     assert_illegal(state, 0, sell("tool"))
     assert_illegal(state, 0, sell("spice"))
@@ -46,8 +53,14 @@ def test_sale_example_six_gold():
 
 @pytest.mark.parametrize(
     "kind, commodity, price",
-    [("pioneer", "stone", 1), ("pioneer", "wood", 1), ("pioneer", "tool", 1),
-     ("settler", "cloth", 2), ("citizen", "spice", 3), ("merchant", "tobacco", 4)],
+    [
+        ("pioneer", "stone", 1),
+        ("pioneer", "wood", 1),
+        ("pioneer", "tool", 1),
+        ("settler", "cloth", 2),
+        ("citizen", "spice", 3),
+        ("merchant", "tobacco", 4),
+    ],
 )
 def test_each_inhabitant_buys_its_commodity_at_its_price(kind, commodity, price):
     """S1 "Sell commodities": tool, stone or wood to a pioneer, cloth to a

@@ -32,7 +32,9 @@ GOALS = {
     "branch_offices": four_offices,
     "trade_agreements": lambda d: give_trade_agreements(d, 0, 3),
     "public_buildings": lambda d: set_island(
-        d, 0, ["citizen", "citizen", "citizen", "pioneer", "pioneer", "pioneer", "settler"],
+        d,
+        0,
+        ["citizen", "citizen", "citizen", "pioneer", "pioneer", "pioneer", "settler"],
         ["school", "church", "smithy", "shipyard"],
     ),
     "merchants": lambda d: set_island(d, 0, ["merchant", "merchant", "merchant"]),
@@ -59,8 +61,12 @@ def test_one_short_of_each_goal_gives_nothing():
     for bridge, commodity in zip((2, 3, 4), ("spice", "tobacco", "stone")):
         give_branch_office(d, 0, bridge, commodity)
     give_trade_agreements(d, 0, 2)
-    set_island(d, 0, ["merchant", "merchant", "pioneer", "pioneer", "pioneer", "pioneer"],
-               ["school", "church", "smithy"])
+    set_island(
+        d,
+        0,
+        ["merchant", "merchant", "pioneer", "pioneer", "pioneer", "pioneer"],
+        ["school", "church", "smithy"],
+    )
     assert game().view(load(d), 0)["players"][0]["victory_points"] == 0
 
 
@@ -128,7 +134,14 @@ def test_hand_limit_at_the_end_of_the_turn_discards_of_the_players_choice():
     state, events = play(state, 0, {"type": "discard", "commodity": "stone"})
     after = dump(state)
     # the kept cards, plus island A's cloth from the new turn's roll of 4
-    assert after["players"][0]["hand"] == {"stone": 1, "wood": 0, "tool": 0, "cloth": 1, "spice": 2, "tobacco": 2}
+    assert after["players"][0]["hand"] == {
+        "stone": 1,
+        "wood": 0,
+        "tool": 0,
+        "cloth": 1,
+        "spice": 2,
+        "tobacco": 2,
+    }
     assert after["active"] == 1
     assert rolls(events) == [("production", 4)]
     assert after["stacks"]["stone"] == 14

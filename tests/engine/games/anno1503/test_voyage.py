@@ -48,12 +48,15 @@ def test_voyage_example_three_players():
     d = position(3)
     tile = tile_ids("trade_agreement", back=2)[0]
     put_tile_on(d, tile, (3, 1))
-    state, events = play_all(load(d), [
-        (0, move((2, 1))),
-        (0, discover((3, 1))),
-        (0, {"type": "return_tile"}),
-        (0, move((2, 2))),
-    ])
+    state, events = play_all(
+        load(d),
+        [
+            (0, move((2, 1))),
+            (0, discover((3, 1))),
+            (0, {"type": "return_tile"}),
+            (0, move((2, 2))),
+        ],
+    )
     after = dump(state)
     assert after["players"][0]["ships"][0] == {"at": [2, 2], "ap": 0}
     assert after["spaces"][key((3, 1))] == tile

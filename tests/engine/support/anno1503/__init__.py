@@ -21,7 +21,20 @@ from .secrets import (
 )
 
 __all__ = [
-    "COVERAGE", "FORBIDDEN_VIEW_KEYS", "GAME_ID", "LEAKY_EVENTS", "MATCH_VARIANTS", "PERTURBATIONS",
-    "PLANTED_SECRETS", "SAFE_EVENTS", "event_leaks", "outcome_problems", "perturbation_names",
-    "perturbations", "rich_in_secrets", "state_problems", "victory_points", "view_leaks",
+    "COVERAGE",
+    "FORBIDDEN_VIEW_KEYS",
+    "GAME_ID",
+    "LEAKY_EVENTS",
+    "MATCH_VARIANTS",
+    "PERTURBATIONS",
+    "PLANTED_SECRETS",
+    "SAFE_EVENTS",
+    "event_leaks",
+    "outcome_problems",
+    "perturbation_names",
+    "perturbations",
+    "rich_in_secrets",
+    "state_problems",
+    "victory_points",
+    "view_leaks",
 ]

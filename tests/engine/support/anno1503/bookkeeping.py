@@ -85,7 +85,9 @@ def _tile_problems(dump, tile_count=TILE_COUNT, space_count=SPACE_COUNT):
     if tile_count == TILE_COUNT and len(dump["spaces"]) == SPACE_COUNT and _tile_ids_ok(dump):
         return []  # the common case, without building messages
     found = tile_locations(dump)
-    problems = [f"tile {t} is in {places}" for t, places in sorted(found.items(), key=str) if len(places) != 1]
+    problems = [
+        f"tile {t} is in {places}" for t, places in sorted(found.items(), key=str) if len(places) != 1
+    ]
     missing = set(range(tile_count)) - set(found)
     unknown = set(found) - set(range(tile_count))
     if missing:
@@ -157,7 +159,11 @@ def _building_problems(dump):
 def _unfinished_problems(dump):
     """R#20: the active player holding 3 points ends the match at once."""
     vp = victory_points(dump)[dump["active"]]
-    return [f"active seat {dump['active']} holds {vp} points but the match goes on"] if vp >= GOALS_TO_WIN else []
+    return (
+        [f"active seat {dump['active']} holds {vp} points but the match goes on"]
+        if vp >= GOALS_TO_WIN
+        else []
+    )
 
 
 def victory_points(dump):

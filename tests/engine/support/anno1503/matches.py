@@ -13,9 +13,18 @@ BASE_WEIGHTS = {"buy": 0.05, "move_ship": 0.5, "end_turn": 0.3}
 # selling luxuries less, and ships are drawn east to the pirate board
 # (columns 11.. are the passage and the pirate board, DESIGN.md Expansion).
 EXPANSION_WEIGHTS = {
-    "buy": 0.1, "move_ship": 1.0, "end_turn": 0.2, "build_manor": 10, "buy_cannon": 5,
-    "build_aristocrat": 10, "sell_luxury": 0.05, "take_tile": 3, "discover": 40, "build_ship": 5,
-    "exchange_card": 0.2, "play_card": 0.5,
+    "buy": 0.1,
+    "move_ship": 1.0,
+    "end_turn": 0.2,
+    "build_manor": 10,
+    "buy_cannon": 5,
+    "build_aristocrat": 10,
+    "sell_luxury": 0.05,
+    "take_tile": 3,
+    "discover": 40,
+    "build_ship": 5,
+    "exchange_card": 0.2,
+    "play_card": 0.5,
     # a found lair is fought more often than put back (S3 §6.3 lets the
     # finder choose); lairs unlock two of the aristocrat goals
     "attack_lair": 4,
@@ -46,21 +55,57 @@ MATCH_VARIANTS = (
     # 2p 3000 and 3001 are 3.7k and 198k); these seeds were picked among the
     # first ten per player count for ending within ~12k actions, to fit the
     # suite's time budget.
-    Variant("anno1503 base uniform", {}, (2, 3, 4), coverage="anno1503 base",
-            fixed=((2, 3000), (2, 3004), (3, 3004), (3, 3007), (4, 3000), (4, 3001))),
-    Variant("anno1503 expansion", _X, (2, 3, 4), SHARE, weights=EXPANSION_WEIGHTS, refine=EXPANSION_REFINE,
-            first_seed=5000, coverage="anno1503 expansion"),
+    Variant(
+        "anno1503 base uniform",
+        {},
+        (2, 3, 4),
+        coverage="anno1503 base",
+        fixed=((2, 3000), (2, 3004), (3, 3004), (3, 3007), (4, 3000), (4, 3001)),
+    ),
+    Variant(
+        "anno1503 expansion",
+        _X,
+        (2, 3, 4),
+        SHARE,
+        weights=EXPANSION_WEIGHTS,
+        refine=EXPANSION_REFINE,
+        first_seed=5000,
+        coverage="anno1503 expansion",
+    ),
 )
-_BASE_TYPES = frozenset({
-    "choose_commodity", "lose_tile", "place_reserve_tile", "build_ship", "place_pioneer", "develop",
-    "sell", "buy", "move_ship", "discover", "take_tile", "return_tile", "big_branch_office",
-    "end_turn", "discard",
-})
+_BASE_TYPES = frozenset(
+    {
+        "choose_commodity",
+        "lose_tile",
+        "place_reserve_tile",
+        "build_ship",
+        "place_pioneer",
+        "develop",
+        "sell",
+        "buy",
+        "move_ship",
+        "discover",
+        "take_tile",
+        "return_tile",
+        "big_branch_office",
+        "end_turn",
+        "discard",
+    }
+)
 COVERAGE = {
     "anno1503 base": _BASE_TYPES,
-    "anno1503 expansion": _BASE_TYPES | {
-        "buy_cannon", "build_manor", "build_aristocrat", "sell_luxury", "repair_ship", "play_card",
-        "exchange_card", "respond", "discard_card", "attack_lair",
+    "anno1503 expansion": _BASE_TYPES
+    | {
+        "buy_cannon",
+        "build_manor",
+        "build_aristocrat",
+        "sell_luxury",
+        "repair_ship",
+        "play_card",
+        "exchange_card",
+        "respond",
+        "discard_card",
+        "attack_lair",
     },
 }
 

@@ -145,7 +145,9 @@ def _tile_leaks(view, dump, viewer):
         else:
             expected = None  # seen by the viewer: its identity may (must) be shown
             if entry["tile"] is None or entry["tile"].get("id") != tile:
-                problems.append(f"space {key}: viewer {viewer} looked at tile {tile} but sees {entry['tile']}")
+                problems.append(
+                    f"space {key}: viewer {viewer} looked at tile {tile} but sees {entry['tile']}"
+                )
             continue
         if entry["tile"] != expected:
             problems.append(f"space {key} shows {entry['tile']} to {viewer}, expected {expected}")
@@ -205,6 +207,7 @@ def _reverse(pile):
             return False
         dump[pile].append(dump[pile].pop(0))  # a rotation always changes a mixed pile
         return True
+
     return edit
 
 
@@ -222,9 +225,14 @@ def rich_in_secrets(dump):
     """A position where every perturbation has something to change for seat 0."""
     hand = dump["players"][1]["hand"]
     return (
-        any(hand.values()) and hand != dump["players"][0]["hand"] and hand != dump["stacks"]
+        any(hand.values())
+        and hand != dump["players"][0]["hand"]
+        and hand != dump["stacks"]
         and hand["stone"] > 0
-        and any(0 in seats and 1 not in seats and dump["spaces"][s] is not None for s, seats in dump["seen"].items())
+        and any(
+            0 in seats and 1 not in seats and dump["spaces"][s] is not None
+            for s, seats in dump["seen"].items()
+        )
     )
 
 
@@ -236,7 +244,11 @@ PLANTED_SECRETS = {
     "a face-down tile": lambda d: next(t for t in d["spaces"].values() if t is not None),
 }
 LEAKY_EVENTS = (
-    {"type": "tile_discovered", "seat": 0, "data": {"ship": 0, "space": [0, 0], "back": 2, "tile": {"id": 3}}},
+    {
+        "type": "tile_discovered",
+        "seat": 0,
+        "data": {"ship": 0, "space": [0, 0], "back": 2, "tile": {"id": 3}},
+    },
     {"type": "card_drawn", "seat": 0, "data": {"target": 1, "commodity": "wood"}},
 )
 SAFE_EVENTS = (
