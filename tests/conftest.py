@@ -49,6 +49,17 @@ SLOW = (
     "tests/ops/test_lint.py",
     "tests/engine/ai/test_ai_replay.py",
     "tests/env/test_live.py",
+    # seconds each: live streams, multi-process metrics, deploy renders,
+    # make itself, replica waits, the client against a served stack
+    "tests/service/test_stream.py",
+    "tests/service/test_metrics.py",
+    "tests/service/test_idempotent_retries.py",
+    "tests/service/test_deadlines.py",
+    "tests/ops/test_deploy_schemas.py",
+    "tests/ops/test_make_and_ci.py",
+    "tests/client/test_client.py",
+    "tests/client/test_cli.py",
+    "tests/engine/games/anno1503/test_expansion_base_unchanged.py",
 )
 SLOW_IDS = ("anno1503-base-uniform-",)  # the fixed uniform matches, ~10 s each
 

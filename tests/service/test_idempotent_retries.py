@@ -65,7 +65,11 @@ def test_a_resign_answered_503_is_answered_503_again_until_a_replica_confirms_it
             assert unconfirmed.status_code == 503, unconfirmed.get_json()
 
             _attach_replica(replica, primary)
-            retry = _resign(client, match_id, token, "resign-after-503")
+            # A long WAIT timeout now: the 50 ms one only keeps the 503s
+            # above quick, and a replica's answer may take longer under load.
+            confirming = make_app(primary.url, REDIS_WAIT_REPLICAS=1, REDIS_WAIT_TIMEOUT_MS=5000)
+            retry = _resign(confirming.test_client(), match_id, token, "resign-after-503")
+            confirming.extensions["tabula"].close()
             assert retry.status_code == 200, retry.get_json()
             assert retry.get_json()["seats"][0]["resigned"]
             assert retry.get_json()["version"] == match["version"]
