@@ -60,6 +60,10 @@ SLOW = (
     "tests/client/test_client.py",
     "tests/client/test_cli.py",
     "tests/engine/games/anno1503/test_expansion_base_unchanged.py",
+    # every variant's board rendered and searched; PettingZoo's api_test per variant
+    "tests/engine/test_render_anno1503.py",
+    "tests/engine/test_render_anno1452.py",
+    "tests/env/test_aec.py",
 )
 SLOW_IDS = ("anno1503-base-uniform-",)  # the fixed uniform matches, ~10 s each
 
