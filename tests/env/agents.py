@@ -9,23 +9,11 @@ end within the suite's time budget. Anno 1452 is played uniformly.
 
 import numpy as np
 
-# As tests/engine/support/anno1503/matches.py: progress actions weigh more.
-ANNO1503_BASE = {"buy": 0.05, "move_ship": 0.5, "end_turn": 0.3}
-ANNO1503_EXPANSION = {
-    "buy": 0.1,
-    "move_ship": 1.0,
-    "end_turn": 0.2,
-    "build_manor": 10,
-    "buy_cannon": 5,
-    "build_aristocrat": 10,
-    "sell_luxury": 0.05,
-    "take_tile": 3,
-    "discover": 40,
-    "build_ship": 5,
-    "exchange_card": 0.2,
-    "play_card": 0.5,
-}
-PIRATE_BOARD_FIRST_COL = 11  # ships drawn east to the pirate board (DESIGN.md, Expansion)
+# The engine suite's weights (progress actions weigh more, ships drawn east
+# to the pirate board): one table for both suites.
+from tests.engine.support.anno1503.matches import BASE_WEIGHTS as ANNO1503_BASE
+from tests.engine.support.anno1503.matches import EXPANSION_WEIGHTS as ANNO1503_EXPANSION
+from tests.engine.support.anno1503.matches import PIRATE_BOARD_FIRST_COL
 
 
 def type_weights(variant):
