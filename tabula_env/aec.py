@@ -115,6 +115,7 @@ class TabulaAECEnv(AECEnv):
         self.match.start(match_seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = False  # whether self.rewards holds a reward other than 0
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -138,25 +139,36 @@ class TabulaAECEnv(AECEnv):
             return
         match = self.match
         seat = self._seat[agent]
-        action = match.checked_index(action)  # a masked-out index: ValueError, nothing changed
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = rewards = dict.fromkeys(self.agents, 0.0)
         lead = match.score_lead(seat) if self.reward_shaping else 0.0
-        match.apply_legal_index(action)
+        match.apply_index(action)  # a masked-out index: ValueError, nothing changed
         self.num_steps += 1
-        if self.reward_shaping:
-            rewards[agent] += self.reward_shaping * (match.score_lead(seat) - lead)
+        self._cumulative_rewards[agent] = 0.0
         outcome = match.outcome
+        if outcome is None and not self.reward_shaping:
+            # Every reward 0: the last step's dict still says so unless it paid out.
+            if self._paid:
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._paid = False
+        else:
+            self._pay(agent, seat, outcome, lead)
         if outcome is not None:
-            for s, value in enumerate(outcome_rewards(outcome, match.num_players)):
-                rewards[self._agent[s]] += value
             self.terminations = dict.fromkeys(self.agents, True)
         elif self.max_steps is not None and self.num_steps >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self._agent[match.seat_to_act]
-        if outcome is not None or self.reward_shaping:
-            self._accumulate_rewards()  # else every reward is 0: nothing to add
+
+    def _pay(self, agent, seat, outcome, lead):
+        """A step's rewards: the shaped score change, and the outcome's when it ends."""
+        match = self.match
+        self.rewards = rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = True
+        if self.reward_shaping:
+            rewards[agent] += self.reward_shaping * (match.score_lead(seat) - lead)
+        if outcome is not None:
+            for s, value in enumerate(outcome_rewards(outcome, match.num_players)):
+                rewards[self._agent[s]] += value
+        self._accumulate_rewards()
 
     # --- pictures -------------------------------------------------------------------
 

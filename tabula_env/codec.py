@@ -152,6 +152,13 @@ def _index_function(names, key_function, own, index):
     return lambda action: index[key_function(action)]
 
 
+def _copier(action):
+    """A call that returns a fresh copy of ``action``, lists copied too."""
+    if any(type(value) is list for value in action.values()):
+        return lambda: {k: list(v) if type(v) is list else v for k, v in action.items()}
+    return functools.partial(dict, action)
+
+
 class ActionCodec:
     """The index space of one variant: ``encode``, ``decode``, ``mask``."""
 
@@ -179,9 +186,9 @@ class ActionCodec:
             kind: _index_function(names, self._keys[kind], by_kind[kind], self._index)
             for kind, names in self._names.items()
         }
-        self._has_lists = frozenset(
-            i for i, a in enumerate(self.actions) if any(type(v) is list for v in a.values())
-        )
+        # index -> a call that gives a fresh copy of its action (``dict(action)``
+        # as one C call where no value is a list): ``fresh`` runs on every step.
+        self._copies = tuple(_copier(action) for action in self.actions)
         self.no_actions = np.zeros(len(self.actions), dtype=np.int8)
         self.no_actions.flags.writeable = False
         self.masks = MaskCache(self.size)  # the read-only masks of the legal sets met so far
@@ -203,10 +210,11 @@ class ActionCodec:
         index = int(index)
         if not 0 <= index < self.size:
             raise ValueError(f"action index {index} outside 0..{self.size - 1}")
-        action = self.actions[index]
-        if index in self._has_lists:
-            return {k: list(v) if type(v) is list else v for k, v in action.items()}
-        return dict(action)
+        return self._copies[index]()
+
+    def fresh(self, index):
+        """``decode`` for an int index known to be in the space (no checks)."""
+        return self._copies[index]()
 
     def indices(self, actions):
         """The indices of ``actions`` as ``legal_actions`` gives them, in order."""

@@ -82,43 +82,34 @@ class Match:
         return len(self._seats)
 
     def _changed(self):
-        """A new state: its outcome and acting seat now (every step needs them:
-        plain attributes, read many times a step); the rest at most once, when asked."""
-        self._legal = None
-        self._indices = None
-        self._flags_and_mask = None
+        """A new state: everything a step reads about it, computed once here as
+        plain attributes (a learner asks for all of it on every step; lazy
+        getters cost more in calls than they would ever save)."""
+        state, game = self.state, self.game
         #: ``game.outcome`` of the current state (None while it goes on).
-        self.outcome = self.game.outcome(self.state)
+        self.outcome = outcome = game.outcome(state)
         #: The seat whose decision is next (the runner's order), None when over.
-        self.seat_to_act = None if self.outcome is not None else self.game.to_act(self.state)[0]
+        self.seat_to_act = seat = None if outcome is not None else game.to_act(state)[0]
+        self._legal = [] if seat is None else game.legal_actions(state, seat)
+        self._indices = self.codec.indices(self._legal)
+        self._flags, self._mask = self.codec.masks.legal(self._indices)
 
     def legal_actions(self):
-        if self._legal is None:
-            seat = self.seat_to_act
-            self._legal = [] if seat is None else self.game.legal_actions(self.state, seat)
+        """The acting seat's legal actions (shared until the next action: do not change it)."""
         return self._legal
 
     def legal_indices(self):
         """The acting seat's legal actions as indices, in ``legal_actions`` order."""
-        if self._indices is None:
-            self._indices = self.codec.indices(self.legal_actions())
         return self._indices
-
-    def _legal_flags_and_mask(self):
-        if self._flags_and_mask is None:
-            self._flags_and_mask = self.codec.masks.legal(self.legal_indices())
-        return self._flags_and_mask
 
     def mask(self, seat):
         """The acting seat's action mask; all zeros for any other seat.
         Read-only (shared with every state of the same legal set): copy it to change it."""
-        if seat != self.seat_to_act:
-            return self.codec.no_actions
-        return self._legal_flags_and_mask()[1]
+        return self._mask if seat == self.seat_to_act else self.codec.no_actions
 
     def is_legal_index(self, index):
         """True when the int ``index`` is a legal action of the acting seat now."""
-        return 0 <= index < self.codec.size and self._legal_flags_and_mask()[0][index] == 1
+        return 0 <= index < self.codec.size and self._flags[index] == 1
 
     def apply(self, action):
         """Apply an action JSON for the acting seat; returns the events."""
@@ -134,18 +125,17 @@ class Match:
 
     def checked_index(self, index):
         """``index`` as an int; ``ValueError`` unless it is legal now."""
-        index = int(index)
+        if type(index) is not int:
+            index = int(index)
         if not self.is_legal_index(index):
             raise ValueError(f"action index {index} is not legal now (see the action mask)")
         return index
 
     def apply_index(self, index):
-        """Apply the action at ``index`` of the space; ``ValueError`` when masked out."""
-        return self.apply_legal_index(self.checked_index(index))
-
-    def apply_legal_index(self, index):
-        """``apply_index`` for an int index ``checked_index`` has just accepted."""
-        return self._apply(self.codec.decode(index), index)
+        """Apply the action at ``index`` of the space; ``ValueError`` when masked out
+        (nothing changed then). Returns the events."""
+        index = self.checked_index(index)
+        return self._apply(self.codec.fresh(index), index)
 
     def view(self, seat):
         return self.game.view(self.state, seat)
