@@ -63,6 +63,38 @@ def test_state_problems_finds_broken_bookkeeping(game_id, breakage):
     assert support.state_problems(dump), f"{breakage} went unnoticed"
 
 
+_EXPANSION_TILE_BREAKAGES = {
+    "a lair also in the expansion reserve": lambda d: d["players"][1]["aristocrat"]["lairs"].append(
+        d["expansion_reserve"][0]
+    ),
+    "a lair also on the board": lambda d: d["players"][1]["aristocrat"]["lairs"].append(
+        next(t for t in d["spaces"].values() if t is not None)
+    ),
+    "an expansion tile lost": lambda d: d["expansion_reserve"].pop(),
+    "a base tile twice": lambda d: d["expansion_reserve"].append(d["reserve"][0]),
+}
+
+
+def test_expansion_tile_moves_keep_bookkeeping_sound():
+    """The control for the breakages below: a tile moved, not lost, is fine."""
+    dump = _expansion_dump()
+    dump["players"][1]["aristocrat"]["lairs"].append(dump["expansion_reserve"].pop())
+    assert SUPPORT["anno1503"].state_problems(dump) == []
+
+
+def _expansion_dump(num_players=3, seed=9):
+    game = engine.get_game("anno1503")
+    return game.dump(game.setup(num_players, {"expansion": "pirates_aristocrats"}, seed))
+
+
+@pytest.mark.parametrize("breakage", sorted(_EXPANSION_TILE_BREAKAGES))
+def test_state_problems_finds_broken_expansion_tiles(breakage):
+    dump = _expansion_dump()
+    assert SUPPORT["anno1503"].state_problems(dump) == []
+    _EXPANSION_TILE_BREAKAGES[breakage](dump)
+    assert any("tile" in problem for problem in SUPPORT["anno1503"].state_problems(dump)), breakage
+
+
 def test_unfinished_match_with_a_winning_active_player_is_flagged():
     game, support = engine.get_game("anno1503"), SUPPORT["anno1503"]
     dump = _dump(game)

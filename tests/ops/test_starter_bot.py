@@ -35,8 +35,9 @@ MOVE_LINE = re.compile(r"^v(\d+) seat (\d+): (\{.*\})$")
 def stack(tmp_path_factory):
     # The defaults a bot author meets with `make run` (rate limits, and a
     # finished match's stream waiting 30 s for a rematch: the bot must not
-    # wait for it, BOT_TIMEOUT_S bounds that too).
-    launcher = Launcher(tmp_path_factory.mktemp("starter-stack"))
+    # wait for it, BOT_TIMEOUT_S bounds that too). Only the stop is quicker:
+    # gunicorn's default 20 s grace would wait out those streams at teardown.
+    launcher = Launcher(tmp_path_factory.mktemp("starter-stack"), GUNICORN_GRACEFUL_TIMEOUT="2")
     try:
         launcher.wait_ready()
         yield launcher

@@ -113,7 +113,10 @@ def new_page(browser):
     contexts = []
 
     def make(width=1400, height=1000):
-        context = browser.new_context(viewport={"width": width, "height": height})
+        # Reduced motion: the highlights' endless animation kept chromium's
+        # software rasterizer busy (~12% of a playthrough's CPU); the motion
+        # itself is checked in test_live_and_secrecy.py.
+        context = browser.new_context(viewport={"width": width, "height": height}, reduced_motion="reduce")
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(30_000)

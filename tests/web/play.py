@@ -15,6 +15,20 @@ WAIT_FOR_TURN = """() => {
 }"""
 
 
+# What the page offers now, read in one call (each locator query is a round
+# trip to the browser; a whole match makes a few hundred decisions):
+# "finished", null while it is busy or not the person's turn, else the version
+# shown, the move buttons' types and how many board places are highlighted.
+NEXT_DECISION = """() => {
+  const main = document.querySelector('main');
+  if (main.dataset.status === 'finished') return 'finished';
+  if (main.dataset.busy) return null;
+  const types = [...document.querySelectorAll('.actions button.move')].map(b => b.dataset.type);
+  const targets = document.querySelectorAll('.board .target').length;
+  return types.length || targets ? {version: main.dataset.version, types, targets} : null;
+}"""
+
+
 def create_match(page, client_url, game, options, seats, name="Ada", seed=None):
     """Fill the lobby's form at ``client_url`` (the client's address); ``seats``
     like ``["you", "ai:easy", "open"]``; ``seed``: reproducible dice from it.
@@ -64,14 +78,16 @@ def click_board(page):
         menu.first.click()
 
 
-def click_button(page):
-    """Click the quickest move button there is (else the first)."""
-    for move_type in QUICK_MOVES:
-        button = page.locator(f".actions button.move[data-type='{move_type}']")
-        if button.count():
-            press(button.first)
-            return
-    press(page.locator(".actions button.move").first)
+def click_button(page, types=None):
+    """Click the quickest move button there is (else the first); ``types``:
+    the buttons' move types when already read (``NEXT_DECISION``)."""
+    if types is None:
+        types = page.locator(".actions button.move").evaluate_all("bs => bs.map(b => b.dataset.type)")
+    quick = next((t for t in QUICK_MOVES if t in types), None)
+    if quick is None:
+        press(page.locator(".actions button.move").first)
+    else:
+        press(page.locator(f".actions button.move[data-type='{quick}']").first)
 
 
 def play_to_end(page, timeout_s=300):
@@ -80,22 +96,20 @@ def play_to_end(page, timeout_s=300):
     clicked = {"board": 0, "buttons": 0}
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        state = page.wait_for_function(WAIT_FOR_TURN, timeout=120_000).json_value()
-        if state == "finished":
+        offer = page.wait_for_function(NEXT_DECISION, timeout=120_000).json_value()
+        if offer == "finished":
             return clicked
-        version = page.locator("main").get_attribute("data-version")
-        has_buttons = page.locator(".actions button.move").count() > 0
         # The board at least once a match (and whenever it is the only way).
-        if page.locator(".board .target").count() and (not has_buttons or clicked["board"] == 0):
+        if offer["targets"] and (not offer["types"] or clicked["board"] == 0):
             click_board(page)
             clicked["board"] += 1
         else:
-            click_button(page)
+            click_button(page, offer["types"])
             clicked["buttons"] += 1
         page.wait_for_function(
             "v => document.querySelector('main').dataset.version !== v && !document.querySelector('main').dataset.busy"
             " || document.querySelector('main').dataset.status === 'finished'",
-            arg=version,
+            arg=offer["version"],
             timeout=60_000,
         )
     raise AssertionError(f"the match did not end within {timeout_s} s ({clicked})")

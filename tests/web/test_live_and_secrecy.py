@@ -6,6 +6,7 @@
   neither drawn nor named anywhere in its DOM.
 - The client served by one server plays on another one (`?server=`, CORS).
 - Screenshots of the lobby and of a board of each game (desktop and phone).
+- Highlighted places glow and march, except for who asks for less motion.
 """
 
 import json
@@ -14,7 +15,7 @@ import time
 import requests
 
 from .conftest import screenshot
-from .play import WAIT_FOR_TURN, click_button, create_match
+from .play import NEXT_DECISION, WAIT_FOR_TURN, click_button, create_match
 
 NO_RELOAD_MARK = "window.__still_this_page = true"
 
@@ -205,3 +206,29 @@ def test_a_refused_move_says_why_and_changes_nothing(stack, new_page):
     page.wait_for_selector(".error:has-text('nothing was played')")
     match = requests.get(f"{stack}/v1/matches/{match_id}", timeout=10).json()
     assert match["version"] == listed["version"] + 1  # only the move posted first counted
+
+
+def _animations(page, selector):
+    return page.locator(selector).first.evaluate("e => getComputedStyle(e).animationName")
+
+
+def test_highlighted_places_stay_still_for_who_asks_for_less_motion(stack, new_page):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "ai", "level": "easy"}]
+    match_id, tokens = _create(stack, "anno1503", {}, seats)
+    page, watch = _open_as(new_page, stack, match_id, tokens)
+    for _ in range(40):  # buttons until a move is offered on the board
+        offer = page.wait_for_function(NEXT_DECISION).json_value()
+        assert offer != "finished"
+        if offer["targets"]:
+            break
+        click_button(page, offer["types"])
+        page.wait_for_function(
+            "v => document.querySelector('main').dataset.version !== v", arg=offer["version"]
+        )
+    else:
+        raise AssertionError("no move was offered on the board")
+    page.emulate_media(reduced_motion="no-preference")
+    assert _animations(page, ".board .target") == "glow"
+    page.emulate_media(reduced_motion="reduce")
+    assert _animations(page, ".board .target") == "none"
+    assert watch.problems == [], "\n".join(watch.problems)

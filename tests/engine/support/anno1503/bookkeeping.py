@@ -4,6 +4,8 @@ Everything works on dumps (DESIGN.md "Dump format"), so the checks see the
 same data a stored match holds.
 """
 
+import functools
+
 from .components import (
     ARISTOCRAT_BUILDINGS_IN_PLAY,
     ARISTOCRAT_CARDS,
@@ -82,7 +84,7 @@ def tile_locations(dump):
 
 
 def _tile_problems(dump, tile_count=TILE_COUNT, space_count=SPACE_COUNT):
-    if tile_count == TILE_COUNT and len(dump["spaces"]) == SPACE_COUNT and _tile_ids_ok(dump):
+    if len(dump["spaces"]) == space_count and _tile_ids_ok(dump, tile_count):
         return []  # the common case, without building messages
     found = tile_locations(dump)
     problems = [
@@ -99,16 +101,23 @@ def _tile_problems(dump, tile_count=TILE_COUNT, space_count=SPACE_COUNT):
     return problems
 
 
-def _tile_ids_ok(dump):
+def _tile_ids_ok(dump, tile_count):
+    """Every tile id once, in the places ``tile_locations`` looks at: the
+    quick test run on every step (the messages are built only when it fails)."""
     ids = [t for t in dump["spaces"].values() if t is not None]
-    ids += dump["reserve"] + dump["box"] + dump["removed"]
+    for pile in ("reserve", "box", "removed", "expansion_reserve"):
+        ids += dump.get(pile, ())
     for p in dump["players"]:
         ids += [t for t in p["branch_offices"].values() if t is not None]
         ids += p["trade_agreements"]
-    return len(ids) == TILE_COUNT and set(ids) == _ALL_TILES
+        if "aristocrat" in p:
+            ids += p["aristocrat"]["lairs"]
+    return len(ids) == tile_count and set(ids) == _all_tiles(tile_count)
 
 
-_ALL_TILES = set(range(TILE_COUNT))
+@functools.cache
+def _all_tiles(tile_count):
+    return frozenset(range(tile_count))
 
 
 def _player_problems(dump):
