@@ -10,13 +10,19 @@ automatic.
 
 from ...kit import event
 from .board import estate_at, remove_estate, settle_holdings
-from .data import CARDS, REGION_NAMES
+from .data import BATTLE, CARDS, REGION_NAMES
 from .deck import crowned_role
 from .state import change_prestige, is_player, roll
 from .steps import decide, push_front
 
 SIDES = ("attacker", "defender")
 DEFENDER_ONLY = ("befestigung", "hinterhalt", "waffenstillstand")
+HITS_FROM = BATTLE["hits_from"]
+CITY_CANCELS_UP_TO = BATTLE["city_cancels_up_to"]
+REINFORCEMENTS = BATTLE["reactions"]["verstaerkung"]
+ARCHERS_HIT_FROM = BATTLE["reactions"]["bogenschuetzen"]["citizens_hit_from"]
+FORTIFIED_CANCELS_UP_TO = BATTLE["reactions"]["befestigung"]["cancels_up_to"]
+TREASON = BATTLE["reactions"]["verrat"]
 BATTLE_REACTIONS = (
     "verstaerkung",
     "bogenschuetzen",
@@ -146,16 +152,16 @@ def _return_soldiers(d, battle):
 
 
 def _treason(d, battle, victim, events):
-    """Verrat: the victim loses 2 fighting Citizens, or 1 Estate strength."""
+    """Verrat: the victim loses 2 fighting Citizens, or 1 Estate strength (data/battle.json)."""
     estate = side_estate(d, battle, victim)
     if estate is None:
         return
     if estate["citizens"]:
-        lost = min(2, estate["citizens"])
+        lost = min(TREASON["citizens_lost"], estate["citizens"])
         estate["citizens"] -= lost
         event(events, "treason", battle[victim] if is_player(battle[victim]) else None, citizens=lost)
-    elif estate["strength"] > 1:
-        estate["strength"] -= 1
+    elif estate["strength"] > TREASON["strength_lost"]:
+        estate["strength"] -= TREASON["strength_lost"]
         event(
             events,
             "treason",
@@ -178,11 +184,12 @@ def _side_hits(d, battle, side, events, ambush=False):
     effect = battle["reactions"][side]
     groups = []
     if estate is not None:
-        groups.append(("peasants", estate["strength"], 6))
-        groups.append(("citizens", estate["citizens"], 4 if effect == "bogenschuetzen" else 5))
-    groups.append(("soldiers", battle["soldiers"][side], 4))
+        groups.append(("peasants", estate["strength"], HITS_FROM["peasants"]))
+        citizens_from = ARCHERS_HIT_FROM if effect == "bogenschuetzen" else HITS_FROM["citizens"]
+        groups.append(("citizens", estate["citizens"], citizens_from))
+    groups.append(("soldiers", battle["soldiers"][side], HITS_FROM["soldiers"]))
     if effect == "verstaerkung":
-        groups.append(("reinforcements", 2, 5))
+        groups.append(("reinforcements", REINFORCEMENTS["dice"], REINFORCEMENTS["hits_from"]))
     hits, all_dice = 0, []
     for kind, count, lowest in groups:
         if count > 0:
@@ -197,7 +204,10 @@ def _side_hits(d, battle, side, events, ambush=False):
 def _defence_cancels(d, battle):
     """Defender dice showing 1 in a City (1 or 2 with Befestigung) cancel hits."""
     estate = side_estate(d, battle, "defender")
-    top = 2 if battle["reactions"]["defender"] == "befestigung" else (1 if estate["city"] else 0)
+    if battle["reactions"]["defender"] == "befestigung":
+        top = FORTIFIED_CANCELS_UP_TO
+    else:
+        top = CITY_CANCELS_UP_TO if estate["city"] else 0
     return sum(1 for value in battle.get("defence_dice", []) if value <= top)
 
 

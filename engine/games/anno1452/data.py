@@ -62,6 +62,9 @@ ER_TEXTS = _SPECIAL_ACTIONS["evaluation_round"]
 
 # The engine's bounds on an expert trade phase (the rules set none).
 TRADE_LIMITS = _load("trade.json")
+# Battle dice: the lowest face that hits per unit type, the defence's cancels,
+# and what each Battle card changes (``BATTLE["reactions"]["verrat"]``).
+BATTLE = _load("battle.json")
 
 # Ottokar is a passive owner of pieces, never a seat.
 OTTOKAR_ID = "ottokar"

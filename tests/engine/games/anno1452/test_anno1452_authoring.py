@@ -76,9 +76,10 @@ def test_the_named_amounts_come_from_the_data_files():
 
 
 def test_the_rules_hold_no_amount_of_the_special_action_cards():
-    # The amounts on the cards live in data/special_actions.json; none of
-    # these rule modules multiplies or compares gold with a literal any more.
-    for name in ("actions_special.py", "actions_battle.py", "offers.py"):
+    # The amounts on the cards live in data/special_actions.json, the battle
+    # dice and Battle cards in data/battle.json; none of these rule modules
+    # multiplies or compares an amount with a literal any more.
+    for name in ("actions_special.py", "actions_battle.py", "offers.py", "battle.py"):
         tree = ast.parse((RULES / name).read_text(encoding="utf-8"))
         indexes = {id(node.slice) for node in ast.walk(tree) if isinstance(node, ast.Subscript)}
         literals = [
