@@ -208,8 +208,16 @@ def test_a_refused_move_says_why_and_changes_nothing(stack, new_page):
     assert match["version"] == listed["version"] + 1  # only the move posted first counted
 
 
-def _animations(page, selector):
-    return page.locator(selector).first.evaluate("e => getComputedStyle(e).animationName")
+def _wait_for_animation(page, name):
+    """Until a highlighted place's computed animation is ``name`` (the board
+    may be redrawn meanwhile: a redrawn place is read afresh, never a
+    replaced one); a time-out fails the test."""
+    page.wait_for_function(
+        "name => { const t = document.querySelector('.board .target');"
+        " return t !== null && t.isConnected && getComputedStyle(t).animationName === name; }",
+        arg=name,
+        timeout=10_000,
+    )
 
 
 def test_highlighted_places_stay_still_for_who_asks_for_less_motion(stack, new_page):
@@ -228,7 +236,7 @@ def test_highlighted_places_stay_still_for_who_asks_for_less_motion(stack, new_p
     else:
         raise AssertionError("no move was offered on the board")
     page.emulate_media(reduced_motion="no-preference")
-    assert _animations(page, ".board .target") == "glow"
+    _wait_for_animation(page, "glow")
     page.emulate_media(reduced_motion="reduce")
-    assert _animations(page, ".board .target") == "none"
+    _wait_for_animation(page, "none")
     assert watch.problems == [], "\n".join(watch.problems)
