@@ -23,6 +23,7 @@ import time
 from collections import Counter
 
 import pytest
+import redis
 
 from service.redis_process import RedisProcess
 from service.storage import match_key
@@ -65,6 +66,26 @@ def _create(server):
     return created["match"]["id"], created["tokens"]["0"]
 
 
+def _replicated(cluster, match_id):
+    """Wait until the match's shard has a replica holding the match as created.
+
+    Replication is one ordered stream: once a write made after the creation,
+    in the same slot, is acknowledged by a replica (WAIT), so is the match.
+    Without it, under REDIS_WAIT_REPLICAS=0 on a loaded machine, a kill just
+    after the start lost the whole match (its creation not yet replicated:
+    every later request 404), which is not the failover this test measures.
+    """
+    marker = f"test-replicated:{{{match_id}}}"  # the match key's hash tag: same slot
+    # One connection to the slot's primary: WAIT counts that connection's writes.
+    primary = redis.Redis(host="127.0.0.1", port=_primary_port(cluster, match_id))
+    try:
+        primary.set(marker, 1)
+        replicas = primary.wait(1, 10_000)
+        assert replicas >= 1, f"no replica of {match_id}'s shard acknowledged the match in 10 s"
+    finally:
+        primary.close()
+
+
 def _primary_port(cluster, match_id):
     from redis.cluster import RedisCluster
 
@@ -98,6 +119,7 @@ def test_failover_under_load(chaos_stack):
     players = [
         Player(server, *_create(server), log, MOVES_PER_CLIENT, FINISH_BOUND_S) for _ in range(CLIENTS)
     ]
+    _replicated(cluster, players[0].match_id)
     for player in players:
         player.start()
     # Kill once the game is under way: a few moves accepted on the busy match.

@@ -7,6 +7,7 @@
 - The client served by one server plays on another one (`?server=`, CORS).
 - Screenshots of the lobby and of a board of each game (desktop and phone).
 - Highlighted places glow and march, except for who asks for less motion.
+- A redraw leaves the groups of moves open or folded as the person left them.
 """
 
 import json
@@ -239,4 +240,63 @@ def test_highlighted_places_stay_still_for_who_asks_for_less_motion(stack, new_p
     _wait_for_animation(page, "glow")
     page.emulate_media(reduced_motion="reduce")
     _wait_for_animation(page, "none")
+    assert watch.problems == [], "\n".join(watch.problems)
+
+
+# 18 moves in three groups of six (more than 12 moves are grouped by type,
+# and a group of up to 6 starts open); none of them is a place on the board.
+MANY_MOVES = [
+    {"type": kind, "commodity": commodity}
+    for kind in ("sell", "buy", "choose_commodity")
+    for commodity in ("stone", "wood", "tool", "cloth", "spice", "tobacco")
+]
+# The group of moves whose summary starts with `name` ("Buy (6)"), in the page.
+FIND_GROUP = (
+    "name => [...document.querySelectorAll('details.move-group')]"
+    ".find(g => g.querySelector('summary').textContent.startsWith(name))"
+)
+
+
+def _group_open(page, name):
+    return page.evaluate(f"name => ({FIND_GROUP})(name).open", name)
+
+
+def test_a_redraw_leaves_the_groups_as_the_person_left_them(stack, new_page):
+    """Another seat's move or a reconnection redraws the moves; a group the
+    person folded stays folded (and an open one open) through it."""
+    humans = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    match_id, tokens = _create(stack, "anno1503", {}, humans)
+    seat = str(_to_act(stack, match_id)[0])
+    version = requests.get(f"{stack}/v1/matches/{match_id}", timeout=10).json()["version"]
+    page, watch = new_page()
+
+    def listed(route):
+        if route.request.method != "GET":
+            return route.continue_()
+        return route.fulfill(json={"version": version, "actions": MANY_MOVES})
+
+    # The page lists MANY_MOVES, and its stream ends after a Match line each
+    # time: the page reconnects and redraws about twice a second.
+    page.route(f"**/v1/matches/{match_id}/actions", listed)
+    page.route(
+        "**/stream*",
+        lambda route: route.fulfill(body='{"status": "active"}\n', content_type="application/x-ndjson"),
+    )
+    page.goto(f"{stack}/play/")
+    page.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"tabula:{stack}:{match_id}", json.dumps({seat: tokens[seat]})],
+    )
+    page.goto(f"{stack}/play/#/match/{match_id}")
+    page.wait_for_function(f"name => ({FIND_GROUP})(name)?.open === true", arg="Buy")
+    page.locator("details.move-group > summary", has_text="Buy (").click()  # the person folds "Buy"
+    page.evaluate(f"name => {{ window.__folded = ({FIND_GROUP})(name); }}", "Buy")
+    assert _group_open(page, "Buy") is False
+    page.wait_for_function(  # a redraw: a new element for the group
+        f"name => {{ const g = ({FIND_GROUP})(name); return g !== undefined && g !== window.__folded; }}",
+        arg="Buy",
+        timeout=10_000,
+    )
+    assert _group_open(page, "Buy") is False
+    assert _group_open(page, "Sell") is True
     assert watch.problems == [], "\n".join(watch.problems)

@@ -227,9 +227,14 @@ class MatchPage {
     }
     const buttons = this.svg ? wireTargets(this.svg, actions, seat, label, play) : actions;
     const onBoard = actions.length - buttons.length;
+    // A redraw (another seat's move, a reconnection) leaves each group of moves
+    // open or folded as the person left it: one folding under the pointer
+    // would take the move about to be clicked away.
+    const folded = new Map([...this.actionBox.querySelectorAll("details.move-group")]
+      .map((group) => [group.dataset.type, !group.open]));
     fill(this.actionBox,
       onBoard ? h("p", { class: "hint" }, `${onBoard} move${onBoard === 1 ? "" : "s"} on the board: click a highlighted place.`) : null,
-      groupButtons(buttons, label, play));
+      groupButtons(buttons, label, play, folded));
   }
 
   drawTools(seat) {
@@ -287,8 +292,10 @@ class MatchPage {
   }
 }
 
-/** Buttons for the moves that are not on the board, grouped by kind when there are many. */
-function groupButtons(actions, label, play) {
+/** Buttons for the moves that are not on the board, grouped by type when there
+ * are many; `folded`: type -> whether the person left that group folded (a new
+ * group of up to 6 moves starts open). */
+function groupButtons(actions, label, play, folded) {
   const groups = new Map();
   for (const action of actions) {
     if (!groups.has(action.type)) groups.set(action.type, []);
@@ -296,6 +303,7 @@ function groupButtons(actions, label, play) {
   }
   const button = (action) => h("button", { class: "move", "data-type": action.type, onclick: () => play(action) }, label(action));
   if (actions.length <= 12) return h("div", { class: "moves" }, actions.map(button));
-  return [...groups].map(([type, list]) => h("details", { class: "move-group", open: list.length <= 6 },
+  return [...groups].map(([type, list]) => h("details",
+    { class: "move-group", "data-type": type, open: !(folded.get(type) ?? list.length > 6) },
     h("summary", {}, `${humanize(type)} (${list.length})`), h("div", { class: "moves" }, list.map(button))));
 }
