@@ -20,10 +20,10 @@ TEST_SPEC   := .[test$(if $(REDIS_EXTRA),$(comma)$(REDIS_EXTRA))]
 CHROMIUM ?= /usr/bin/chromium
 
 # Three xdist workers for two cores: many tests wait on a browser, a server
-# or a subprocess, and a third worker fills those waits (a whole run kept
-# the cores 84% busy, in 7:54). Tests of one xdist_group (the Redis cluster
-# and Sentinel servers of tests/cluster) share one worker, so their servers
-# start once. `make test PYTEST_ARGS=-x` to override.
+# or a subprocess, and a third worker fills those waits (whole runs kept the
+# cores 84-86% busy and took about 8 minutes). Tests of one xdist_group (the
+# Redis cluster and Sentinel servers of tests/cluster) share one worker, so
+# their servers start once. `make test PYTEST_ARGS=-x` to override.
 PYTEST_ARGS ?= -n 3 --dist loadgroup
 
 .DEFAULT_GOAL := help

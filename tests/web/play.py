@@ -7,12 +7,6 @@ import time
 # Moves that end a player's part of a turn: chosen first, so the AI seats
 # finish the match in a few dozen of the person's decisions.
 QUICK_MOVES = ("end_turn", "pass", "keep_hand", "end_trading", "decline_offer", "return_tile", "cancel_draft")
-WAIT_FOR_TURN = """() => {
-  const main = document.querySelector('main');
-  if (main.dataset.status === 'finished') return 'finished';
-  if (main.dataset.busy) return null;
-  return document.querySelector('.actions button.move, .board .target') ? 'turn' : null;
-}"""
 
 
 # What the page offers now, read in one call (each locator query is a round

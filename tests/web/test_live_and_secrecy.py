@@ -16,7 +16,7 @@ import time
 import requests
 
 from .conftest import screenshot
-from .play import NEXT_DECISION, WAIT_FOR_TURN, click_button, create_match
+from .play import NEXT_DECISION, click_button, create_match
 
 NO_RELOAD_MARK = "window.__still_this_page = true"
 
@@ -59,7 +59,7 @@ def test_a_move_in_one_browser_shows_in_the_other(stack, new_page):
         watcher = "1" if mover == "0" else "0"
         moving, _ = pages[mover]
         watching, _ = pages[watcher]
-        assert moving.wait_for_function(WAIT_FOR_TURN).json_value() == "turn"
+        assert isinstance(moving.wait_for_function(NEXT_DECISION).json_value(), dict)  # its turn
         before = int(watching.locator("main").get_attribute("data-version"))
         seen = watching.locator(".log li").count()
         click_button(moving)
@@ -115,7 +115,7 @@ def test_screenshots_of_the_lobby_and_a_board_of_each_game(stack, new_page):
         seats = [{"kind": "human", "name": "Ada"}] + [{"kind": "ai", "level": "easy"}] * 2
         match_id, tokens = _create(stack, game, options, seats)
         page, watch = _open_as(new_page, stack, match_id, {"0": tokens["0"]})
-        page.wait_for_function(WAIT_FOR_TURN)
+        page.wait_for_function(NEXT_DECISION)
         path = screenshot(page, f"board-{game}")
         assert path.stat().st_size > 20_000
         assert watch.problems == [], "\n".join(watch.problems)
@@ -132,7 +132,7 @@ def test_the_client_plays_on_another_server(stack, other_server, new_page):
     calls = []
     page.on("request", lambda r: calls.append(r.url))
     match_id = create_match(page, f"{stack}/play/?server={other_server}#", "anno1503", {}, ["you", "ai:easy"])
-    page.wait_for_function(WAIT_FOR_TURN)
+    page.wait_for_function(NEXT_DECISION)
     api_calls = [url for url in calls if "/v1/" in url]
     assert api_calls and all(url.startswith(other_server + "/v1/") for url in api_calls)
     assert requests.get(f"{other_server}/v1/matches/{match_id}", timeout=10).status_code == 200
@@ -191,7 +191,7 @@ def test_a_refused_move_says_why_and_changes_nothing(stack, new_page):
     page, _ = _open_as(
         new_page, stack, match_id, {seat: tokens[seat]}, cut_stream=True
     )  # the page hears of no move but its own
-    assert page.wait_for_function(WAIT_FOR_TURN).json_value() == "turn"
+    assert isinstance(page.wait_for_function(NEXT_DECISION).json_value(), dict)  # its turn
     auth = {"Authorization": f"Bearer {tokens[seat]}"}
     listed = requests.get(f"{stack}/v1/matches/{match_id}/actions", headers=auth, timeout=10).json()
     posted = requests.post(
