@@ -210,7 +210,7 @@ class ActionCodec:
         index = int(index)
         if not 0 <= index < self.size:
             raise ValueError(f"action index {index} outside 0..{self.size - 1}")
-        return self._copies[index]()
+        return self.fresh(index)
 
     def fresh(self, index):
         """``decode`` for an int index known to be in the space (no checks)."""

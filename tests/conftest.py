@@ -15,12 +15,21 @@ if str(ROOT) not in sys.path:
 
 from service.redis_process import RedisProcess  # noqa: E402  (needs the root on sys.path)
 
+# The seeded matches' report and coverage check: hooks that must run on the
+# xdist controller, which only loads this conftest (tests/engine/match_report.py).
+from tests.engine.match_report import (  # noqa: E402, F401
+    DEFAULT_MATCHES,
+    pytest_runtest_logreport,
+    pytest_sessionfinish,
+    pytest_terminal_summary,
+)
+
 
 def pytest_addoption(parser):
     parser.addoption(
         "--engine-matches",
         type=int,
-        default=300,
+        default=DEFAULT_MATCHES,
         help="seeded random matches per game for the engine invariant tests, shared by its "
         "variants (default 300; `make test-fast` plays 16)",
     )

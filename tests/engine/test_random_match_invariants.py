@@ -1,12 +1,12 @@
 """Invariants over hundreds of seeded random matches, checked at every step.
 
 One test case per (game, variant, player count, seed); see
-``conftest.match_cases`` and ``support.playout`` for what is checked at
+``support.cases`` and ``support.playout`` for what is checked at
 every step and at sampled steps. Here, on top: the end (the game's support
 module recomputes the winner and scores from the holdings), that the
 secrecy checks really ran, and that seed + options + actions replay to the
 same final state and events. The action types chosen are recorded for the
-session-level coverage check in ``conftest``.
+session-level coverage check in ``match_report``.
 """
 
 import engine

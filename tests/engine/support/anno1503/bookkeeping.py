@@ -59,27 +59,31 @@ def _commodity_problems(dump):
     return problems
 
 
+def _placed_tiles(dump):
+    """``(tile, where)`` for every tile anywhere: on a space, in a pile, on a
+    seat's bridges, lairs or trade agreements. ``where`` is a tuple, made
+    into words only for a message (the quick check runs on every step)."""
+    for space, tile in dump["spaces"].items():
+        if tile is not None:
+            yield tile, ("space", space)
+    for pile in ("reserve", "box", "removed", "expansion_reserve"):
+        for tile in dump.get(pile, ()):
+            yield tile, (pile,)
+    for seat, p in enumerate(dump["players"]):
+        for tile in p.get("aristocrat", {}).get("lairs", ()):
+            yield tile, ("seat", seat, "gold bridge")
+        for bridge, tile in p["branch_offices"].items():
+            if tile is not None:
+                yield tile, ("seat", seat, "bridge", bridge)
+        for tile in p["trade_agreements"]:
+            yield tile, ("seat", seat, "trade agreements")
+
+
 def tile_locations(dump):
     """Tile id -> every place it is found (should be exactly one each)."""
     found = {}
-
-    def put(tile, where):
-        found.setdefault(tile, []).append(where)
-
-    for space, tile in dump["spaces"].items():
-        if tile is not None:
-            put(tile, f"space {space}")
-    for pile in ("reserve", "box", "removed", "expansion_reserve"):
-        for tile in dump.get(pile, ()):
-            put(tile, pile)
-    for seat, p in enumerate(dump["players"]):
-        for tile in p.get("aristocrat", {}).get("lairs", ()):
-            put(tile, f"seat {seat} gold bridge")
-        for bridge, tile in p["branch_offices"].items():
-            if tile is not None:
-                put(tile, f"seat {seat} bridge {bridge}")
-        for tile in p["trade_agreements"]:
-            put(tile, f"seat {seat} trade agreements")
+    for tile, where in _placed_tiles(dump):
+        found.setdefault(tile, []).append(" ".join(map(str, where)))
     return found
 
 
@@ -102,16 +106,9 @@ def _tile_problems(dump, tile_count=TILE_COUNT, space_count=SPACE_COUNT):
 
 
 def _tile_ids_ok(dump, tile_count):
-    """Every tile id once, in the places ``tile_locations`` looks at: the
-    quick test run on every step (the messages are built only when it fails)."""
-    ids = [t for t in dump["spaces"].values() if t is not None]
-    for pile in ("reserve", "box", "removed", "expansion_reserve"):
-        ids += dump.get(pile, ())
-    for p in dump["players"]:
-        ids += [t for t in p["branch_offices"].values() if t is not None]
-        ids += p["trade_agreements"]
-        if "aristocrat" in p:
-            ids += p["aristocrat"]["lairs"]
+    """Every tile id exactly once: the quick test run on every step (the
+    messages are built only when it fails)."""
+    ids = [tile for tile, _ in _placed_tiles(dump)]
     return len(ids) == tile_count and set(ids) == _all_tiles(tile_count)
 
 
