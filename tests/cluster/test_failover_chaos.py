@@ -32,6 +32,9 @@ from tests.service.live import LiveServer, RqWorker
 from .chaos import HTTP_TIMEOUT_S, Player, replay_check, wait_finished
 from .servers import ClusterServers, _server_args
 
+# Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
+pytestmark = pytest.mark.slow
+
 CLIENTS = 3
 MOVES_PER_CLIENT = 8  # then the human resigns and the AI finishes the match
 RECOVERY_BOUND_S = 15

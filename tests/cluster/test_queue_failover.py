@@ -33,6 +33,9 @@ from tests.service.live import LiveServer, RqWorker
 from .chaos import HTTP_TIMEOUT_S, Player, replay_check, wait_finished
 from .servers import SentinelServers, _client
 
+# Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
+pytestmark = pytest.mark.slow
+
 AI_MATCHES = 8
 HUMAN_MATCHES = 2
 MOVES_PER_CLIENT = 6

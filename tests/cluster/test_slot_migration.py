@@ -27,6 +27,9 @@ from tests.service.helpers import bearer, create
 
 from .servers import _wait
 
+# Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
+pytestmark = pytest.mark.slow
+
 STEP_PAUSE_S = 0.3  # between two migration steps: moves are posted meanwhile
 MIGRATION_MARGIN_S = 3.0  # a 503 may come this long after the slot is handed over
 MOVES_AFTER = 3  # accepted after the migration: the match plays on
