@@ -9,10 +9,9 @@ import time
 
 import pytest
 
+from bench.redis_topologies import ClusterServers
 from service.redis_process import RedisProcess
 from tests.service.live import LiveServer
-
-from .servers import ClusterServers
 
 # Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
 pytestmark = pytest.mark.slow

@@ -25,12 +25,12 @@ from collections import Counter
 import pytest
 import redis
 
+from bench.redis_topologies import ClusterServers, server_args
 from service.redis_process import RedisProcess
 from service.storage import match_key
 from tests.service.live import LiveServer, RqWorker
 
 from .chaos import HTTP_TIMEOUT_S, Player, replay_check, wait_finished
-from .servers import ClusterServers, _server_args
 
 # Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
 pytestmark = pytest.mark.slow
@@ -102,7 +102,7 @@ def _primary_port(cluster, match_id):
 def _restart(cluster, port):
     cluster.spawn(
         f"node-{port}",
-        _server_args(
+        server_args(
             port,
             "--cluster-enabled",
             "yes",
