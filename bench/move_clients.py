@@ -44,6 +44,21 @@ def create_human_match(http, game, players, seed):
     return reply["match"]["id"], tokens, reply["match"]
 
 
+def post_move(player, seat, action, parse=True):
+    """POST ``action`` of ``seat`` in the player's match at its version,
+    recorded as a "move"; ``(status, reply)``."""
+    started = time.monotonic()
+    status, reply, seconds = player.http.call(
+        "POST",
+        f"/v1/matches/{player.match_id}/actions",
+        {"action": action, "version": player.version},
+        token=player.tokens[seat],
+        parse=parse,
+    )
+    player.recorder.add("move", started, seconds, ok=status == 200)
+    return status, reply
+
+
 class MatchPlayer:
     """Plays every seat of its own matches with random legal moves."""
 
@@ -98,14 +113,7 @@ class MatchPlayer:
             self._resync(seat)
             return
         action = self.rng.choice(actions)
-        started = time.monotonic()
-        status, reply, seconds = self.http.call(
-            "POST",
-            f"/v1/matches/{self.match_id}/actions",
-            {"action": action, "version": self.version},
-            token=self.tokens[seat],
-        )
-        self.recorder.add("move", started, seconds, ok=status == 200)
+        status, reply = post_move(self, seat, action)
         if status != 200:
             self._resync(seat)
             return
@@ -167,15 +175,7 @@ class ScriptedPlayer:
             self._new_match()
             return
         seat, action = self.pending.pop()
-        started = time.monotonic()
-        status, _reply, seconds = self.http.call(
-            "POST",
-            f"/v1/matches/{self.match_id}/actions",
-            {"action": action, "version": self.version},
-            token=self.tokens[seat],
-            parse=False,
-        )
-        self.recorder.add("move", started, seconds, ok=status == 200)
+        status, _reply = post_move(self, seat, action, parse=False)
         if status == 200:
             self.version += 1
         else:

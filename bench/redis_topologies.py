@@ -138,21 +138,25 @@ class ClusterServers(_Processes):
     def url(self):
         return f"redis+cluster://127.0.0.1:{self.ports[0]},127.0.0.1:{self.ports[1]}"
 
+    def spawn_node(self, port):
+        """Start (or restart, in its directory) the node of ``port``."""
+        self.spawn(
+            f"node-{port}",
+            server_args(
+                port,
+                "--cluster-enabled",
+                "yes",
+                "--cluster-config-file",
+                "nodes.conf",
+                "--cluster-node-timeout",
+                str(self.node_timeout_ms),
+            ),
+            port,
+        )
+
     def start(self):
         for port in self.ports:
-            self.spawn(
-                f"node-{port}",
-                server_args(
-                    port,
-                    "--cluster-enabled",
-                    "yes",
-                    "--cluster-config-file",
-                    "nodes.conf",
-                    "--cluster-node-timeout",
-                    str(self.node_timeout_ms),
-                ),
-                port,
-            )
+            self.spawn_node(port)
         for port in self.ports:
             wait_for(lambda port=port: node_client(port).ping(), 10, f"node {port} did not answer")
         cli = shutil.which("redis-cli") or str(Path(self.binary).with_name("redis-cli"))

@@ -25,7 +25,7 @@ from collections import Counter
 import pytest
 import redis
 
-from bench.redis_topologies import ClusterServers, server_args
+from bench.redis_topologies import ClusterServers
 from service.redis_process import RedisProcess
 from service.storage import match_key
 from tests.service.live import LiveServer, RqWorker
@@ -99,22 +99,6 @@ def _primary_port(cluster, match_id):
         client.close()
 
 
-def _restart(cluster, port):
-    cluster.spawn(
-        f"node-{port}",
-        server_args(
-            port,
-            "--cluster-enabled",
-            "yes",
-            "--cluster-config-file",
-            "nodes.conf",
-            "--cluster-node-timeout",
-            str(cluster.node_timeout_ms),
-        ),
-        port,
-    )
-
-
 def test_failover_under_load(chaos_stack):
     wait, cluster, server = chaos_stack
     log = []
@@ -136,7 +120,7 @@ def test_failover_under_load(chaos_stack):
     # The operator's part: the failed node comes back (it rejoins as a
     # replica of the promoted one), so the shard has a replica for WAIT again.
     time.sleep(RESTART_AFTER_S)
-    _restart(cluster, port)
+    cluster.spawn_node(port)
     for player in players:
         player.join(FINISH_BOUND_S + HTTP_TIMEOUT_S)
     done = time.monotonic()
