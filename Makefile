@@ -60,8 +60,8 @@ $(CHROMIUM):
 test: lint $(VENV)/.installed-test $(CHROMIUM)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# Under two minutes on two cores: the tests tests/conftest.py marks slow are
-# left out, and the engine's seeded matches shrink to 16 per game.
+# Under two minutes on two cores: the tests marked slow in their own files
+# (pytestmark) are left out, and the engine's seeded matches shrink to 16 per game.
 test-fast: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n 2 -m "not slow" --engine-matches 16 $(FAST_ARGS)
 

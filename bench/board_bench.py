@@ -1,7 +1,7 @@
 """Board pictures: SVG size and render time per game and variant.
 
-    .venv/bin/python bench/board_bench.py                 # every variant, 40 positions each
-    .venv/bin/python bench/board_bench.py --positions 100 --repeat 5
+    .venv/bin/python -m bench.board_bench                 # every variant, 40 positions each
+    .venv/bin/python -m bench.board_bench --positions 100 --repeat 5
 
 For each variant, plays one seeded random match and keeps ``--positions``
 positions spread over it; for each position, draws the view of the seat to
@@ -15,11 +15,7 @@ the picture's own cost.
 import argparse
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from engine.render import board_svg

@@ -1,17 +1,17 @@
 """The measured figures behind the capacity model of docs/operations.md.
 
-    .venv/bin/python bench/capacity_figures.py
-    .venv/bin/python bench/capacity_figures.py --move-s 10 --ai-batch-s 25 --json
+    .venv/bin/python -m bench.capacity_figures
+    .venv/bin/python -m bench.capacity_figures --move-s 10 --ai-batch-s 25 --json
 
 On free loopback ports it starts a data redis-server, a queue redis-server,
-gunicorn serving the service (http_bench.Gunicorn) and RQ workers
+gunicorn serving the service (bench/harness.py's Gunicorn) and RQ workers
 (``python -m service.worker``), then measures:
 
-1. moves: http_bench's clients post accepted moves (all-human Anno 1503
+1. moves: bench/move_clients.py's clients post accepted moves (all-human Anno 1503
    matches, moves scripted beforehand) for ``--move-s`` seconds; from the
    data Redis's ``INFO commandstats`` and ``INFO stats``
    (``total_net_input_bytes``, ``total_net_output_bytes``) and the CPU time
-   of gunicorn's processes (Linux /proc): Redis commands, bytes in and out and
+   of gunicorn's processes (psutil): Redis commands, bytes in and out and
    CPU per accepted move;
 2. AI: for each game and level, ``--ai-matches`` matches with the level in
    every seat, played by the workers for at most ``--ai-batch-s`` seconds;
@@ -24,9 +24,9 @@ gunicorn serving the service (http_bench.Gunicorn) and RQ workers
    finished match;
 3. ``hard``: its CPU per decision (a fixed count of simulations) from
    ``--hard-decisions`` decisions timed in this process with the engine;
-4. the model: the figures above applied to the load of ``--matches``
-   concurrent matches and ``--moves-per-s`` moves per second, with the
-   assumptions printed beside it.
+4. the model (``bench.capacity_model``): the figures above applied to the
+   load of ``--matches`` concurrent matches and ``--moves-per-s`` moves per
+   second, with the assumptions printed beside it.
 """
 
 import argparse
@@ -35,19 +35,17 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+import orjson
+import redis
 
-import orjson  # noqa: E402
-import redis  # noqa: E402
-from http_bench import Gunicorn, Http, MoveClient, Phase, cpu_seconds, process_tree  # noqa: E402
+import engine
+from service.redis_process import RedisProcess
+from service.storage import actions_key, events_key, match_key
 
-import engine  # noqa: E402
-from service.redis_process import RedisProcess  # noqa: E402
-from service.storage import actions_key, events_key, match_key  # noqa: E402
+from .capacity_model import model
+from .harness import ROOT, Gunicorn, Http, Phase, cpu_seconds, process_tree, unlimited_env
+from .move_clients import MoveClient
 
 GAMES = {"anno1503": {}, "anno1452": {}}  # default options, 4 seats
 LEVELS = ("random", "easy", "medium")
@@ -159,23 +157,31 @@ def create_ai_match(http, game_id, level, seed):
     return reply["match"]["id"]
 
 
-def measure_ai_batch(http, data, queue, worker_pids, game_id, level, args):
-    """One game and level: CPU and queue commands per decision, lengths, memory samples."""
-    cpu_before, queue_before = cpu_seconds(worker_pids), redis_counters(queue.client)
-    ids = [create_ai_match(http, game_id, level, args.seed + i) for i in range(args.ai_matches)]
+def sample_until_finished(client, ids, seconds):
+    """Every half second, the bytes and actions of each unfinished match
+    (``samples``), until all are finished or ``seconds`` have passed:
+    ``(samples, {match id: (actions, bytes) at its end})``."""
     samples, finished = [], {}
-    deadline = time.monotonic() + args.ai_batch_s
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and len(finished) < len(ids):
         time.sleep(0.5)
         for match_id in ids:
             if match_id in finished:
                 continue
-            size, actions = match_bytes(data.client, match_id)
-            status = orjson.loads(data.client.hget(match_key(match_id), "doc"))["status"]
+            size, actions = match_bytes(client, match_id)
+            status = orjson.loads(client.hget(match_key(match_id), "doc"))["status"]
             if status == "finished":
                 finished[match_id] = (actions, size)
             elif actions:
                 samples.append((actions, size))
+    return samples, finished
+
+
+def measure_ai_batch(http, data, queue, worker_pids, game_id, level, args):
+    """One game and level: CPU and queue commands per decision, lengths, memory samples."""
+    cpu_before, queue_before = cpu_seconds(worker_pids), redis_counters(queue.client)
+    ids = [create_ai_match(http, game_id, level, args.seed + i) for i in range(args.ai_matches)]
+    samples, finished = sample_until_finished(data.client, ids, args.ai_batch_s)
     decisions = sum(data.client.llen(actions_key(m)) for m in ids)
     cpu = cpu_seconds(worker_pids) - cpu_before
     queue_delta = counter_delta(queue_before, redis_counters(queue.client))
@@ -266,87 +272,6 @@ def measure_hard(game_id, decisions, seed):
     }
 
 
-# --- 4. the model -------------------------------------------------------------------
-
-
-def model(figures, args):
-    """Nodes of each kind for ``args.matches`` concurrent matches and
-    ``args.moves_per_s`` moves/s (human and AI), from the measured figures."""
-    moves = figures["moves"]
-    mix = {"random": 0.0, "easy": args.mix_easy, "medium": args.mix_medium, "hard": args.mix_hard}
-    ai_cpu = {b["level"]: [] for b in figures["ai"]}
-    for batch in figures["ai"]:
-        ai_cpu[batch["level"]].append(batch["worker_cpu_ms"])
-    ai_ms = {level: statistics.fmean(v) for level, v in ai_cpu.items()}
-    # hard: its search, plus the job around it (measured for medium).
-    ai_ms["hard"] = figures["hard"]["cpu_ms_mean"] + ai_ms["medium"]
-    medium = [
-        (a, b)
-        for batch in figures["ai"]
-        if batch["level"] == "medium"
-        for a, b in zip(batch["lengths"], batch["finished_bytes"], strict=True)
-    ]
-    # A typical match: as long as the medium AI's matches (median), unless told.
-    length = args.match_length or statistics.median(a for a, _ in medium)
-    ai_rate = args.moves_per_s * args.ai_share
-    human_rate = args.moves_per_s - ai_rate
-    mean_ai_ms = sum(mix[level] * ai_ms[level] for level in mix) / sum(mix.values())
-    usable = args.cores_per_node * args.target_utilization
-    api_cores = human_rate * moves["api_cpu_ms"] / 1000
-    worker_cores = ai_rate * mean_ai_ms / 1000
-    # Every move (human or AI) is one commit on the data Redis; a Redis
-    # shard's main thread is one core.
-    redis_core_s = args.moves_per_s * moves["redis_cpu_ms"] / 1000
-    fit = figures["memory"]["fit"]
-    active_bytes = fit[0] + fit[1] * length / 2  # half-way through on average
-    finished_bytes = fit[0] + fit[1] * length
-    finished_per_s = args.moves_per_s / length
-    shards_cpu = redis_core_s / args.target_utilization
-
-    def retention(days):
-        retained = finished_per_s * days * 86400
-        memory = args.matches * active_bytes + retained * finished_bytes
-        return {
-            "finished_kept": round(retained),
-            "memory_gb": round(memory / 1e9, 1),
-            "shards": _nodes(max(shards_cpu, memory / (args.shard_memory_gb * 1e9)), 1),
-        }
-
-    queue_ops = ai_rate * figures["queue_commands_per_decision"]
-    return {
-        "assumptions": {
-            "matches": args.matches,
-            "moves_per_s": args.moves_per_s,
-            "ai_share": args.ai_share,
-            "ai_level_mix": mix,
-            "match_length": args.match_length or "measured (medium)",
-            "cores_per_node": args.cores_per_node,
-            "target_utilization": args.target_utilization,
-            "shard_memory_gb": args.shard_memory_gb,
-        },
-        "ai_cpu_ms_by_level": {k: round(v, 2) for k, v in ai_ms.items()},
-        "api_cores": round(api_cores, 2),
-        "api_nodes": _nodes(api_cores, usable),
-        "worker_cores": round(worker_cores, 2),
-        "worker_nodes": _nodes(worker_cores, usable),
-        "redis_cores": round(redis_core_s, 3),
-        "redis_net_mb_s": round(args.moves_per_s * (moves["bytes_in"] + moves["bytes_out"]) / 1e6, 2),
-        "redis_commands_per_s": round(args.moves_per_s * moves["commands"]),
-        "match_length": length,
-        "active_match_bytes": round(active_bytes),
-        "finished_match_bytes": round(finished_bytes),
-        "finished_per_s": round(finished_per_s, 2),
-        "active_gb": round(args.matches * active_bytes / 1e9, 2),
-        "redis_shards_for_cpu": round(shards_cpu, 3),
-        "by_retention_days": {str(days): retention(days) for days in (0, 1, 7, 30)},
-        "queue_commands_per_s": round(queue_ops),
-    }
-
-
-def _nodes(cores, usable):
-    return max(1, int(-(-cores // usable)))
-
-
 # --- main ------------------------------------------------------------------------------
 
 
@@ -387,14 +312,7 @@ def measure(args):
     with RedisProcess() as data, RedisProcess() as queue:
         data.client = redis.Redis.from_url(data.url)
         queue.client = redis.Redis.from_url(queue.url)
-        env = dict(
-            os.environ,
-            REDIS_URL=data.url,
-            RQ_REDIS_URL=queue.url,
-            REQUEST_LOG="0",
-            RATE_LIMIT=str(10**9),
-            CREATE_RATE_LIMIT=str(10**9),
-        )
+        env = unlimited_env(REDIS_URL=data.url, RQ_REDIS_URL=queue.url, REQUEST_LOG="0")
         gunicorn = Gunicorn("service:create_app()", env, args).wait_healthy()
         workers = start_workers(data.url, queue.url, args.ai_workers)
         try:

@@ -1,8 +1,8 @@
 """Engine benchmark: random matches through the public API, one process.
 
-    .venv/bin/python bench/engine_bench.py                       # every game, defaults
-    .venv/bin/python bench/engine_bench.py --games anno1503 --matches 20
-    .venv/bin/python bench/engine_bench.py --with-view           # also build the view per step
+    .venv/bin/python -m bench.engine_bench                       # every game, defaults
+    .venv/bin/python -m bench.engine_bench --games anno1503 --matches 20
+    .venv/bin/python -m bench.engine_bench --with-view           # also build the view per step
 
 For each game of ``VARIANTS``, each variant and each player count, plays
 ``--matches`` seeded matches with the uniform random player, exactly as
@@ -20,14 +20,11 @@ import argparse
 import json
 import os
 import statistics
-import sys
 import time
-from pathlib import Path
 
-# The engine measured: this checkout's, or the tree in ENGINE_BENCH_TREE
-# (bench/engine_compare.py points it at an exported earlier revision).
-sys.path.insert(0, os.environ.get("ENGINE_BENCH_TREE") or str(Path(__file__).resolve().parent.parent))
-
+# The engine measured is the first on the path: this checkout's, or an
+# exported earlier revision's (bench/engine_compare.py runs this module
+# from that tree's directory, with this checkout on PYTHONPATH for bench).
 import engine
 from engine.rng import mix_seed
 

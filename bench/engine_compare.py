@@ -1,10 +1,10 @@
 """The engine's speed against an earlier revision, as ratios measured in one run.
 
-    .venv/bin/python bench/engine_compare.py --against HEAD~1
-    .venv/bin/python bench/engine_compare.py --against 46484f9 --rounds 5 --matches 6 --games anno1503
+    .venv/bin/python -m bench.engine_compare --against HEAD~1
+    .venv/bin/python -m bench.engine_compare --against 46484f9 --rounds 5 --matches 6 --games anno1503
 
 Exports the ``engine/`` package of git revision ``--against`` to a temporary
-directory and runs ``engine_bench.py --json`` (the same seeded random
+directory and runs ``bench.engine_bench --json`` (the same seeded random
 matches, CPU time of one pinned process) once with this checkout's engine
 and once with that one, ``--rounds`` times, alternating which goes first, so
 that a shared machine's load falls on both alike. Prints per game, variant
@@ -24,27 +24,23 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from .ladder.cost import ROOT, export_tree
 
-from bench.ladder.cost import export_tree  # after the sys.path line: bench is imported from this checkout
-
-BENCH = Path(__file__).resolve().parent / "engine_bench.py"
 # Student's t, two-sided 95%, by degrees of freedom (more rounds: ~1.96).
 _T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23}
 
 
 def run_tree(tree, bench_args):
-    """engine_bench's rows with the engine of ``tree`` (None: this checkout)."""
-    env = dict(os.environ)
-    env.pop("ENGINE_BENCH_TREE", None)
-    if tree is not None:
-        env["ENGINE_BENCH_TREE"] = str(tree)
+    """engine_bench's rows with the engine of ``tree`` (None: this checkout).
+    ``python -m`` puts its working directory (the tree) first on the path;
+    ``PYTHONPATH`` adds this checkout, for bench."""
     done = subprocess.run(
-        [sys.executable, str(BENCH), "--json", *bench_args],
+        [sys.executable, "-m", "bench.engine_bench", "--json", *bench_args],
         check=True,
         capture_output=True,
         text=True,
-        env=env,
+        cwd=tree or ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     return {(r["game"], r["variant"], r["players"]): r for r in map(json.loads, done.stdout.splitlines())}
 

@@ -1,8 +1,8 @@
 """Environment benchmark: PettingZoo AEC steps per second with random masked
 actions, next to the bare engine in the same run, per variant.
 
-    nice -n 10 .venv/bin/python bench/env_bench.py                 # every variant, ~3 min
-    .venv/bin/python bench/env_bench.py --seconds 1 --variants anno1503-base-2p
+    nice -n 10 .venv/bin/python -m bench.env_bench                 # every variant, ~3 min
+    .venv/bin/python -m bench.env_bench --seconds 1 --variants anno1503-base-2p
 
 For each variant, three loops play the same random matches (the same seeds
 and the same picks, a new match when one ends): the engine loop for
@@ -31,13 +31,9 @@ compared with for the observation's cost.
 
 import argparse
 import os
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 import tabula_env
@@ -133,34 +129,37 @@ def main(argv=None):
         "| obs µs/step | actions in space |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    ratios = []
-    for name in args.variants:
-        variant = tabula_env.get_variant(name)
-        tabula_env.aec_env(name)  # build the codec and the spaces outside the timed loops
-        steps, engine_s, env_s = alternate(
-            started(engine_play(variant, args.seed)),
-            started(env_play(variant, args.seed, observe=False)),
-            args.chunk,
-            seconds=args.seconds,
-        )
-        bare, env = steps / engine_s, steps / env_s
-        # Observations cost far more than a step: timed on the first --obs-steps steps only,
-        # against the environment's own time for the same steps.
-        head, env_head, obs_head = alternate(
-            started(env_play(variant, args.seed, observe=False)),
-            started(env_play(variant, args.seed, observe=True)),
-            args.chunk,
-            steps=min(steps, args.obs_steps),
-        )
-        with_obs = head / obs_head
-        obs_us = max(0.0, (obs_head - env_head) / head * 1e6)
-        ratios.append(env / bare)
-        print(
-            f"| {name} | {bare:,.0f} | {env:,.0f} | {env / bare:.2f} | {with_obs:,.0f} | {with_obs / bare:.2f} "
-            f"| {obs_us:,.0f} | {tabula_env.codec_for(variant).size:,} |",
-            flush=True,
-        )
+    ratios = [measure_variant(name, args) for name in args.variants]
     print(f"\nenv/engine ratio: min {min(ratios):.2f}, median {float(np.median(ratios)):.2f} (goal >= 0.7)")
+
+
+def measure_variant(name, args):
+    """Print the variant's row; its env/engine ratio."""
+    variant = tabula_env.get_variant(name)
+    tabula_env.aec_env(name)  # build the codec and the spaces outside the timed loops
+    steps, engine_s, env_s = alternate(
+        started(engine_play(variant, args.seed)),
+        started(env_play(variant, args.seed, observe=False)),
+        args.chunk,
+        seconds=args.seconds,
+    )
+    bare, env = steps / engine_s, steps / env_s
+    # Observations cost far more than a step: timed on the first --obs-steps steps only,
+    # against the environment's own time for the same steps.
+    head, env_head, obs_head = alternate(
+        started(env_play(variant, args.seed, observe=False)),
+        started(env_play(variant, args.seed, observe=True)),
+        args.chunk,
+        steps=min(steps, args.obs_steps),
+    )
+    with_obs = head / obs_head
+    obs_us = max(0.0, (obs_head - env_head) / head * 1e6)
+    print(
+        f"| {name} | {bare:,.0f} | {env:,.0f} | {env / bare:.2f} | {with_obs:,.0f} | {with_obs / bare:.2f} "
+        f"| {obs_us:,.0f} | {tabula_env.codec_for(variant).size:,} |",
+        flush=True,
+    )
+    return env / bare
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """HTTP benchmark: accepted moves through gunicorn + Flask + Redis, against a trivial app.
 
-    .venv/bin/python bench/http_bench.py --clients 32 --duration 15
+    .venv/bin/python -m bench.http_bench --clients 32 --duration 15
 
 It starts a private redis-server and two gunicorn servers with the same
 configuration (``deploy/gunicorn.conf.py``) on free ports: one serving
@@ -13,10 +13,11 @@ so that the shared machine's background load hits both alike. The report
 gives requests/s, p50/p99 latency and the ratio moves/s over trivial
 requests/s (target >= 0.5), and the CPU milliseconds per request of the
 server (gunicorn master and workers), of redis-server and of this client
-(Linux /proc): on a shared machine throughput swings with everyone else's
+(``harness.CpuMeter``): on a shared machine throughput swings with everyone else's
 load, CPU per request much less, and it shows where a request's cost goes.
 
-Choosing a move needs the legal actions. ``--legal script`` (default) plays
+The servers, the rounds and the CPU meter are ``bench.harness``'s, the
+clients ``bench.move_clients``'s. Choosing a move needs the legal actions. ``--legal script`` (default) plays
 each client's matches with the engine before the phases start (a match is its
 seed plus its actions, and the bench picks the seeds), so while the clock
 runs a client only sends moves and checks their status, as cheaply as the
@@ -34,486 +35,24 @@ seconds of each phase are not counted. Access logs are off and worker recycling
 """
 
 import argparse
-import http.client
 import os
-import random
 import shutil
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 import orjson
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from service.redis_process import RedisProcess
 
-import engine  # noqa: E402
-from service.redis_process import RedisProcess, free_port  # noqa: E402
-
-GAME_ID = "anno1503"
-TRIVIAL_BODY = {"action": {"type": "buy", "commodity": "spice"}, "version": 17}
-
-
-class Http:
-    """One keep-alive connection; reconnects once when the server closed it."""
-
-    def __init__(self, port):
-        self.port = port
-        self.conn = None
-
-    def call(self, method, path, body=None, token=None, parse=True):
-        """``(status, decoded body, seconds)``; the body stays undecoded
-        (bytes) when ``parse`` is False."""
-        payload = orjson.dumps(body) if body is not None else None
-        headers = {"Content-Type": "application/json"} if payload is not None else {}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        for attempt in (1, 2):
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-            started = time.perf_counter()
-            try:
-                self.conn.request(method, path, payload, headers)
-                response = self.conn.getresponse()
-                data = response.read()
-            except (http.client.RemoteDisconnected, ConnectionError):
-                # An idle keep-alive connection closed by the server: the
-                # request was not processed, so sending it again is safe
-                # (and a move carries its version, so it can never apply twice).
-                self.conn.close()
-                self.conn = None
-                if attempt == 2:
-                    raise
-                continue
-            elapsed = time.perf_counter() - started
-            if response.will_close:
-                self.conn.close()
-                self.conn = None
-            if parse and data:
-                data = orjson.loads(data)
-            return response.status, data or None, elapsed
-        raise AssertionError("unreachable")
-
-
-class Recorder:
-    """Latencies of counted requests by kind, plus errors; one per client thread."""
-
-    def __init__(self, count_from):
-        self.count_from = count_from
-        self.latencies = {}
-        self.errors = {}
-
-    def add(self, kind, started, seconds, ok=True):
-        if started < self.count_from:
-            return
-        if ok:
-            self.latencies.setdefault(kind, []).append(seconds)
-        else:
-            self.errors[kind] = self.errors.get(kind, 0) + 1
-
-
-class Budget:
-    """Shared stop condition: a deadline and a request count."""
-
-    def __init__(self, deadline, max_requests):
-        self.deadline = deadline
-        self._left = max_requests
-        self._lock = threading.Lock()
-
-    def take(self):
-        if time.monotonic() >= self.deadline:
-            return False
-        with self._lock:
-            self._left -= 1
-            return self._left >= 0
-
-
-def default_options(game, players):
-    """The options the server plays a match of ``players`` with when none are
-    given (some defaults depend on the player count: the game decides)."""
-    return game.resolve_options(players, {})
-
-
-def create_human_match(http, game, players, seed):
-    """POST a match of ``game`` with the default options and ``players``
-    human seats from ``seed``; returns ``(match id, {seat: token}, match)``."""
-    body = {
-        "game": game.id,
-        "options": default_options(game, players),
-        "seed": seed,
-        "dice": "reproducible",
-        "seats": [{"kind": "human", "name": f"bench{i}"} for i in range(players)],
-    }
-    status, reply, _ = http.call("POST", "/v1/matches", body)
-    if status != 201:
-        raise RuntimeError(f"POST /v1/matches -> {status}: {reply}")
-    tokens = {int(seat): token for seat, token in reply["tokens"].items()}
-    return reply["match"]["id"], tokens, reply["match"]
-
-
-class MatchPlayer:
-    """Plays every seat of its own matches with random legal moves."""
-
-    def __init__(self, http, recorder, rng, players, legal_from):
-        self.http, self.recorder, self.rng = http, recorder, rng
-        self.game = engine.get_game(GAME_ID)
-        self.players = players
-        self.use_local = legal_from == "local"
-        self.match_id = None
-        self.finished = True
-
-    def _new_match(self):
-        seed = self.rng.randrange(1 << 31)
-        self.match_id, self.tokens, match = create_human_match(self.http, self.game, self.players, seed)
-        self._follow(match)
-        self.state = (
-            self.game.setup(self.players, default_options(self.game, self.players), seed)
-            if self.use_local
-            else None
-        )
-
-    def _follow(self, match):
-        self.version = match["version"]
-        self.to_act = match["to_act"]
-        self.finished = match["status"] == "finished" or not self.to_act
-
-    def _legal(self, seat):
-        if self.state is not None:
-            return self.game.legal_actions(self.state, seat)
-        started = time.monotonic()
-        status, reply, seconds = self.http.call(
-            "GET", f"/v1/matches/{self.match_id}/actions", token=self.tokens[seat]
-        )
-        self.recorder.add("actions", started, seconds, ok=status == 200)
-        return reply["actions"] if status == 200 else []
-
-    def _resync(self, seat):
-        """After a refused move: trust the server from now on."""
-        self.state = None
-        status, reply, _ = self.http.call("GET", f"/v1/matches/{self.match_id}", token=self.tokens[seat])
-        if status != 200:
-            raise RuntimeError(f"GET match -> {status}: {reply}")
-        self._follow(reply)
-
-    def step(self):
-        if self.finished:
-            self._new_match()
-            return
-        seat = self.to_act[0]
-        actions = self._legal(seat)
-        if not actions:
-            self._resync(seat)
-            return
-        action = self.rng.choice(actions)
-        started = time.monotonic()
-        status, reply, seconds = self.http.call(
-            "POST",
-            f"/v1/matches/{self.match_id}/actions",
-            {"action": action, "version": self.version},
-            token=self.tokens[seat],
-        )
-        self.recorder.add("move", started, seconds, ok=status == 200)
-        if status != 200:
-            self._resync(seat)
-            return
-        self._follow(reply["match"])
-        if self.state is not None:
-            self.state, _ = self.game.apply(self.state, seat, action)
-            if self.game.to_act(self.state) != self.to_act:
-                self.state = None  # local and server rules disagree: ask the server
-
-
-def scripted_match(game, players, seed, length):
-    """The first ``length`` moves ``[(seat, action)]`` of a uniformly random
-    match from ``seed`` (fewer if it ends sooner)."""
-    rng = random.Random(seed)
-    state = game.setup(players, default_options(game, players), seed)
-    moves = []
-    while len(moves) < length and game.outcome(state) is None:
-        seat = game.to_act(state)[0]
-        action = rng.choice(game.legal_actions(state, seat))
-        moves.append((seat, action))
-        state, _ = game.apply(state, seat, action)
-    return moves
-
-
-class ScriptedPlayer:
-    """Posts moves played beforehand (``scripted_match``), one match after another.
-
-    Every accepted move raises the version by one (all seats are human), so
-    replies need not be decoded. A refused move ends that match's script.
-    Should the scripts run out mid-phase, more are played then (counted in
-    ``top_ups``: that client CPU falls inside the measurement).
-    """
-
-    def __init__(self, http, recorder, rng, players, moves):
-        self.http, self.recorder, self.rng = http, recorder, rng
-        self.game = engine.get_game(GAME_ID)
-        self.players = players
-        self.scripts = []
-        self.top_ups = 0
-        while sum(len(moves_) for _, moves_ in self.scripts) < moves:
-            self._script_one(moves)
-        self.pending = []
-
-    def _script_one(self, length):
-        seed = self.rng.randrange(1 << 31)
-        self.scripts.append((seed, scripted_match(self.game, self.players, seed, length)))
-
-    def _new_match(self):
-        if not self.scripts:
-            self.top_ups += 1
-            self._script_one(1000)
-        seed, moves = self.scripts.pop(0)
-        self.match_id, self.tokens, match = create_human_match(self.http, self.game, self.players, seed)
-        self.version = match["version"]
-        self.pending = moves[::-1]  # popped from the end
-
-    def step(self):
-        if not self.pending:
-            self._new_match()
-            return
-        seat, action = self.pending.pop()
-        started = time.monotonic()
-        status, _reply, seconds = self.http.call(
-            "POST",
-            f"/v1/matches/{self.match_id}/actions",
-            {"action": action, "version": self.version},
-            token=self.tokens[seat],
-            parse=False,
-        )
-        self.recorder.add("move", started, seconds, ok=status == 200)
-        if status == 200:
-            self.version += 1
-        else:
-            self.pending = []
-
-
-class MoveClient:
-    """A client thread's state across rounds: its connection and its match."""
-
-    def __init__(self, port, recorder, index, args):
-        rng = random.Random(args.seed + index)
-        if args.legal == "script":
-            self.player = ScriptedPlayer(Http(port), recorder, rng, args.players, args.script_moves)
-        else:
-            self.player = MatchPlayer(Http(port), recorder, rng, args.players, args.legal)
-
-    def run(self, budget):
-        while budget.take():
-            self.player.step()
-
-
-class TrivialClient:
-    def __init__(self, port, recorder, index, args):
-        self.http, self.recorder = Http(port), recorder
-
-    def run(self, budget):
-        while budget.take():
-            started = time.monotonic()
-            status, _, seconds = self.http.call("POST", "/echo", TRIVIAL_BODY)
-            self.recorder.add("echo", started, seconds, ok=status == 200)
-
-
-def process_tree(pid):
-    """``pid`` and its descendants (Linux /proc), e.g. gunicorn's master and workers."""
-    children = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        children.setdefault(parent, []).append(int(entry))
-    tree, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        tree.append(current)
-        todo.extend(children.get(current, []))
-    return tree
-
-
-def cpu_seconds(pids):
-    """User + system CPU seconds used so far by ``pids`` (Linux /proc; 0 elsewhere)."""
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
-    return total / os.sysconf("SC_CLK_TCK")
-
-
-class CpuMeter:
-    """CPU used by the server under test, redis-server and this client, per phase.
-
-    Throughput on a shared machine moves with everyone else's load; CPU
-    seconds per request do much less, and show where a request's cost goes.
-    """
-
-    def __init__(self, server_pid, redis_pid):
-        self.server_pids = process_tree(server_pid)
-        # One redis-server, or several (a cluster's nodes: scaleout_bench.py).
-        self.redis_pids = list(redis_pid) if isinstance(redis_pid, (list, tuple)) else [redis_pid]
-        self.used = {"server": 0.0, "redis": 0.0, "client": 0.0}
-
-    def _sample(self):
-        return {
-            "server": cpu_seconds(self.server_pids),
-            "redis": cpu_seconds(self.redis_pids),
-            "client": time.process_time(),
-        }
-
-    def measure(self, run):
-        before = self._sample()
-        run()
-        after = self._sample()
-        for key in self.used:
-            self.used[key] += after[key] - before[key]
-
-
-class Gunicorn:
-    """A gunicorn child process with deploy/gunicorn.conf.py on a free port."""
-
-    def __init__(self, app, env, args, extra=(), log=None):
-        self.port = free_port()
-        self.workers = args.workers
-        self.ready_dir = tempfile.mkdtemp(prefix="tabula-bench-ready-")
-        env = dict(
-            env,
-            TABULA_BIND=f"127.0.0.1:{self.port}",
-            WEB_CONCURRENCY=str(args.workers),
-            GUNICORN_THREADS=str(args.threads),
-            GUNICORN_ACCESSLOG="off",
-            GUNICORN_MAX_REQUESTS="0",
-            GUNICORN_LOGLEVEL="warning",
-            GUNICORN_READY_DIR=self.ready_dir,
-        )
-        command = [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "-c",
-            str(ROOT / "deploy" / "gunicorn.conf.py"),
-            *extra,
-            app,
-        ]
-        self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
-
-    def wait_healthy(self, timeout=60):
-        """Wait until every worker has loaded the app (see post_worker_init in
-        deploy/gunicorn.conf.py) and /healthz answers. Clients that connected
-        while only the first worker was up would all stay on it (keep-alive):
-        the phase would measure one worker where the other phase has two."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited with status {self.proc.returncode}")
-            try:
-                if (
-                    len(os.listdir(self.ready_dir)) >= self.workers
-                    and Http(self.port).call("GET", "/healthz")[0] == 200
-                ):
-                    return self
-            except OSError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError("gunicorn did not answer /healthz with every worker up")
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        shutil.rmtree(self.ready_dir, ignore_errors=True)
-
-
-class Phase:
-    """N clients of one kind against one server, run in rounds."""
-
-    def __init__(self, client_class, server, redis_pid, args):
-        self.recorders = [Recorder(float("inf")) for _ in range(args.clients)]
-        self.clients = [client_class(server.port, self.recorders[i], i, args) for i in range(args.clients)]
-        self.counted_s = 0.0
-        self.cpu = CpuMeter(server.proc.pid, redis_pid)
-
-    def run_round(self, warmup, duration, max_requests):
-        start = time.monotonic()
-        for recorder in self.recorders:
-            recorder.count_from = start + warmup
-        budget = Budget(start + warmup + duration, max_requests)
-        threads = [threading.Thread(target=client.run, args=(budget,)) for client in self.clients]
-        for thread in threads:
-            thread.start()
-        # CPU is counted from the end of the warm-up, like the requests, so a
-        # worker's one-off start-up work (imports, schemas) is not in it.
-        time.sleep(max(0.0, start + warmup - time.monotonic()))
-
-        def rest_of_round():
-            for thread in threads:
-                thread.join()
-
-        self.cpu.measure(rest_of_round)
-        self.counted_s += time.monotonic() - (start + warmup)
-
-    def cpu_ms_per_request(self):
-        """``{"server", "redis", "client"}`` CPU milliseconds per counted request
-        (of every kind the phase sends)."""
-        counted = (
-            sum(sum(map(len, r.latencies.values())) + sum(r.errors.values()) for r in self.recorders) or 1
-        )
-        return {key: round(1000 * used / counted, 3) for key, used in self.cpu.used.items()}
-
-
-def run_interleaved(phases, args):
-    """Alternate short rounds of every phase, so a change in the machine's
-    background load (it is shared) hits all phases alike."""
-    cap = max(1, args.max_moves // args.rounds)
-    for number in range(args.rounds):
-        for phase in phases:
-            warmup = args.warmup if number == 0 else 0.2
-            phase.run_round(warmup, args.duration / args.rounds, cap)
-
-
-def summarize(recorders, seconds, kind):
-    latencies = sorted(x for r in recorders for x in r.latencies.get(kind, []))
-    errors = sum(r.errors.get(kind, 0) for r in recorders)
-    if not latencies:
-        return {"count": 0, "per_s": 0.0, "p50_ms": None, "p99_ms": None, "errors": errors}
-
-    def pct(p):
-        return round(1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))], 2)
-
-    return {
-        "count": len(latencies),
-        "per_s": round(len(latencies) / seconds, 1),
-        "p50_ms": pct(0.50),
-        "p99_ms": pct(0.99),
-        "errors": errors,
-    }
+from .harness import Gunicorn, Phase, run_interleaved, summarize, unlimited_env
+from .move_clients import MoveClient, TrivialClient
 
 
 def start_servers(redis_url, args):
-    service_env = dict(
-        os.environ,
-        REDIS_URL=redis_url,
-        RQ_REDIS_URL=redis_url,
-        RATE_LIMIT=str(10**9),
-        CREATE_RATE_LIMIT=str(10**9),
-    )  # the benchmark is not abuse
+    service_env = unlimited_env(REDIS_URL=redis_url, RQ_REDIS_URL=redis_url)
     service = Gunicorn("service:create_app()", service_env, args)
-    trivial = Gunicorn(
-        "trivial_app:create_app()", dict(os.environ), args, extra=("--pythonpath", str(ROOT / "bench"))
-    )
+    trivial = Gunicorn("bench.trivial_app:create_app()", dict(os.environ), args)
     return service.wait_healthy(), trivial.wait_healthy()
 
 
@@ -547,32 +86,10 @@ def measure_observability(args):
     """Moves/s with metrics and the request log on (``PROMETHEUS_MULTIPROC_DIR``,
     ``METRICS=1``, ``REQUEST_LOG=1``, JSON lines to a file) against both off
     (``METRICS=0``, ``REQUEST_LOG=0``), two servers measured in alternating rounds."""
-    base = dict(
-        os.environ, RATE_LIMIT=str(10**9), CREATE_RATE_LIMIT=str(10**9), LOGLEVEL="INFO", LOG_FORMAT="json"
-    )
-    base.pop("PROMETHEUS_MULTIPROC_DIR", None)
     work = Path(tempfile.mkdtemp(prefix="tabula-bench-obs-"))
     (work / "prometheus").mkdir()
     with RedisProcess() as redis_server, open(work / "requests.log", "wb") as log:
-        env = dict(base, REDIS_URL=redis_server.url, RQ_REDIS_URL=redis_server.url)
-        on = Gunicorn(
-            "service:create_app()",
-            dict(env, METRICS="1", REQUEST_LOG="1", PROMETHEUS_MULTIPROC_DIR=str(work / "prometheus")),
-            args,
-            log=log,
-        )
-        off = Gunicorn("service:create_app()", dict(env, METRICS="0", REQUEST_LOG="0"), args)
-        try:
-            on.wait_healthy()
-            off.wait_healthy()
-            phases = {
-                "on": Phase(MoveClient, on, redis_server.proc.pid, args),
-                "off": Phase(MoveClient, off, redis_server.proc.pid, args),
-            }
-            run_interleaved(list(phases.values()), args)
-        finally:
-            on.stop()
-            off.stop()
+        phases = _observability_phases(redis_server, work, log, args)
         lines = (work / "requests.log").read_bytes().count(b'"logger":"tabula.request"')
     shutil.rmtree(work, ignore_errors=True)
     result = {
@@ -584,6 +101,33 @@ def measure_observability(args):
     }
     result["request_log_lines"] = lines
     return result
+
+
+def _observability_phases(redis_server, work, log, args):
+    """The "on" and "off" servers' phases, run in alternating rounds."""
+    env = unlimited_env(
+        LOGLEVEL="INFO", LOG_FORMAT="json", REDIS_URL=redis_server.url, RQ_REDIS_URL=redis_server.url
+    )
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    on = Gunicorn(
+        "service:create_app()",
+        dict(env, METRICS="1", REQUEST_LOG="1", PROMETHEUS_MULTIPROC_DIR=str(work / "prometheus")),
+        args,
+        log=log,
+    )
+    off = Gunicorn("service:create_app()", dict(env, METRICS="0", REQUEST_LOG="0"), args)
+    try:
+        on.wait_healthy()
+        off.wait_healthy()
+        phases = {
+            "on": Phase(MoveClient, on, redis_server.proc.pid, args),
+            "off": Phase(MoveClient, off, redis_server.proc.pid, args),
+        }
+        run_interleaved(list(phases.values()), args)
+    finally:
+        on.stop()
+        off.stop()
+    return phases
 
 
 def report_observability(args, result):
@@ -611,6 +155,30 @@ def report_observability(args, result):
 
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_load_options(parser)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument("--threads", type=int, default=16, help="gunicorn threads per worker")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the result as JSON too")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="alternating rounds per phase (the duration is split)"
+    )
+    parser.add_argument("--moves-only", action="store_true", help="skip the trivial app")
+    parser.add_argument(
+        "--observability",
+        action="store_true",
+        help="instead: moves/s with metrics and the request log on versus off "
+        "(METRICS, REQUEST_LOG), two servers in alternating rounds",
+    )
+    args = parser.parse_args(argv)
+    if args.script_moves is None:
+        # No client here has sustained 200 moves/s: twice that is ample.
+        args.script_moves = int(400 * (args.duration + args.warmup))
+    return args
+
+
+def add_load_options(parser):
+    """The clients' options: how many, for how long, how they choose moves."""
     # Enough clients to keep both servers busy: with few, a path with more hops
     # (client, worker, Redis, worker) measures waiting rather than capacity.
     parser.add_argument("--clients", type=int, default=32, help="concurrent clients (threads)")
@@ -633,25 +201,6 @@ def parse_args(argv=None):
         help="with --legal script: moves each client plays beforehand "
         "(default: 400 per counted or warm-up second)",
     )
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
-    parser.add_argument("--threads", type=int, default=16, help="gunicorn threads per worker")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true", help="print the result as JSON too")
-    parser.add_argument(
-        "--rounds", type=int, default=3, help="alternating rounds per phase (the duration is split)"
-    )
-    parser.add_argument("--moves-only", action="store_true", help="skip the trivial app")
-    parser.add_argument(
-        "--observability",
-        action="store_true",
-        help="instead: moves/s with metrics and the request log on versus off "
-        "(METRICS, REQUEST_LOG), two servers in alternating rounds",
-    )
-    args = parser.parse_args(argv)
-    if args.script_moves is None:
-        # No client here has sustained 200 moves/s: twice that is ample.
-        args.script_moves = int(400 * (args.duration + args.warmup))
-    return args
 
 
 def report(args, result):

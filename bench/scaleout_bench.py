@@ -1,13 +1,13 @@
 """Scale-out benchmark: the same move load on a standalone Redis, a Redis Cluster,
 and with acknowledged writes (REDIS_WAIT_REPLICAS=1), in one run.
 
-    .venv/bin/python bench/scaleout_bench.py --clients 16 --rounds 6 --round-s 4
+    .venv/bin/python -m bench.scaleout_bench --clients 16 --rounds 6 --round-s 4
 
 It starts, on free loopback ports, a standalone redis-server, a 3 + 3 Redis
 Cluster and a primary + replica watched by 3 sentinels
-(tests/cluster/servers.py), a standalone queue Redis (RQ never runs on a
-cluster), and one gunicorn of the service (deploy/gunicorn.conf.py, as in
-http_bench.py) per configuration:
+(bench/redis_topologies.py), a standalone queue Redis (RQ never runs on a
+cluster), and one gunicorn of the service (deploy/gunicorn.conf.py, bench/harness.py's
+Gunicorn) per configuration:
 
 - ``standalone``: REDIS_MODE=standalone, no replica;
 - ``cluster``: REDIS_MODE=cluster, REDIS_WAIT_REPLICAS=0;
@@ -18,7 +18,7 @@ http_bench.py) per configuration:
   them).
 
 The request log is off (REQUEST_LOG=0: its lines would go to this output).
-The clients are http_bench's: each plays its own all-human Anno 1503 match
+The clients are bench/move_clients.py's: each plays its own all-human Anno 1503 match
 with moves scripted beforehand, so every request is an accepted
 ``POST /v1/matches/{id}/actions``; every configuration gets the same
 scripts. The configurations take turns in ``--rounds`` rounds of
@@ -43,15 +43,13 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+import orjson
 
-import orjson  # noqa: E402
-from http_bench import Gunicorn, MoveClient, Phase, summarize  # noqa: E402
+from service.redis_process import RedisProcess
 
-from service.redis_process import RedisProcess  # noqa: E402
-from tests.cluster.servers import ClusterServers, SentinelServers  # noqa: E402
+from .harness import Gunicorn, Phase, summarize, unlimited_env
+from .move_clients import MoveClient
+from .redis_topologies import ClusterServers, SentinelServers
 
 # Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
 T975 = [
@@ -125,15 +123,12 @@ class Config:
 
 
 def service_env(redis_url, mode, queue_url, wait):
-    return dict(
-        os.environ,
+    return unlimited_env(
         REDIS_URL=redis_url,
         REDIS_MODE=mode,
         RQ_REDIS_URL=queue_url,
         REDIS_WAIT_REPLICAS=str(wait),
         REDIS_WAIT_TIMEOUT_MS="1000",
-        RATE_LIMIT=str(10**9),
-        CREATE_RATE_LIMIT=str(10**9),
         REQUEST_LOG="0",
     )
 
@@ -261,9 +256,9 @@ def parse_args(argv=None):
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON too")
     args = parser.parse_args(argv)
-    # What http_bench's clients read: scripted moves, enough for 150 moves/s
+    # What the move clients read: scripted moves, enough for 150 moves/s
     # per client over the run (none has come near it; a shortfall is played
-    # during the run and reported by http_bench as top-ups).
+    # during the run and counted as top-ups by bench/move_clients.py).
     args.legal, args.max_moves = "script", 10**9
     args.script_moves = int(150 * (args.rounds * args.round_s + args.warmup))
     return args

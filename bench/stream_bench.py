@@ -1,12 +1,12 @@
 """Event-stream benchmark: thousands of open streams on gunicorn + gevent.
 
-    .venv/bin/python bench/stream_bench.py --streams 2000 --matches 200
+    .venv/bin/python -m bench.stream_bench --streams 2000 --matches 200
 
 It starts a private redis-server and gunicorn with deploy/gunicorn.conf.py
 (the gevent worker, ``--workers`` processes) and creates ``--matches`` Anno 1503
 matches of two human seats. Then, in this order:
 
-1. moves/s of bench/http_bench.py's move clients (their own matches, every
+1. moves/s of the benchmarks' move clients (bench/move_clients.py) (their own matches, every
    move a real accepted POST) with no stream open;
 2. ``--streams`` SSE streams are opened (one asyncio process-thread, raw
    sockets), spread over the matches, each a spectator or one of the seats;
@@ -24,36 +24,17 @@ Everything runs on one machine: the client's CPU is taken from the server's.
 
 import argparse
 import asyncio
-import os
 import random
-import sys
 import threading
 import time
-from pathlib import Path
 
 import redis
 
-# The repository root (``service``) and bench/ (``http_bench``), however it is run.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import http_bench
-from http_bench import Gunicorn, Http, MoveClient, Phase, process_tree, summarize
-
 from service.redis_process import RedisProcess
 
-
-def rss_kb(pids):
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/status") as status:
-                for line in status:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
-        except OSError:
-            pass
-    return total
+from . import http_bench
+from .harness import Gunicorn, Http, Phase, process_tree, rss_kb, summarize, unlimited_env
+from .move_clients import MoveClient
 
 
 def worker_pids(server):
@@ -224,94 +205,104 @@ def move_phase(server, redis_pid, args, label):
 
 
 def run(args):
-    env = dict(
-        os.environ,
-        RATE_LIMIT=str(10**9),
-        CREATE_RATE_LIMIT=str(10**9),
-        STREAM_KEEPALIVE_S="15",
-        LOG_LEVEL="WARNING",
-        REQUEST_LOG="0",
-    )
+    env = unlimited_env(STREAM_KEEPALIVE_S="15", LOG_LEVEL="WARNING", REQUEST_LOG="0")
     with RedisProcess() as redis_server:
         env.update(REDIS_URL=redis_server.url, RQ_REDIS_URL=redis_server.url)
         bench_args = argparse.Namespace(workers=args.workers, threads=16)
         server = Gunicorn("service:create_app()", env, bench_args).wait_healthy()
         client = redis.Redis.from_url(redis_server.url)
         try:
-            http = Http(server.port)
-            matches = []
-            for index in range(args.matches):
-                status, reply, _ = http.call(
-                    "POST",
-                    "/v1/matches",
-                    {"game": "anno1503", "seats": [{"kind": "human"}, {"kind": "human"}]},
-                )
-                assert status == 201, reply
-                matches.append((index, reply["match"]["id"], reply["tokens"], list(reply["match"]["to_act"])))
-            print(
-                f"{args.matches} matches, {args.streams} streams, {args.workers} gevent workers", flush=True
-            )
-
-            before_moves = move_phase(server, redis_server.proc.pid, args, "no stream open")
-            time.sleep(1)
-            rss_before = rss_kb(worker_pids(server))
-            clients_before = len(client.client_list())
-
-            viewers = [None, "0", "1"]
-            targets = []
-            for i in range(args.streams):
-                index, match_id, tokens, _ = matches[i % args.matches]
-                viewer = viewers[(i // args.matches) % 3]
-                targets.append((index, match_id, tokens[viewer] if viewer else None))
-            started = time.monotonic()
-            streams = Streams(server.port, targets)
-            streams.start()
-            print(
-                f"  opened {streams.opened} streams in {time.monotonic() - started:.1f} s "
-                f"({streams.failed} failed)",
-                flush=True,
-            )
-            time.sleep(2)
-            rss_after = rss_kb(worker_pids(server))
-            clients_after = len(client.client_list())
-
-            idle_moves = move_phase(
-                server, redis_server.proc.pid, args, f"{streams.opened} idle streams open"
-            )
-
-            # Live: moves in the streamed matches.
-            sent_at = {}
-            until = time.monotonic() + args.live_s
-            per_mover = [matches[i :: args.movers] for i in range(args.movers)]
-            movers = [
-                Mover(server.port, chunk, args.move_rate / args.movers, until, sent_at) for chunk in per_mover
-            ]
-            mark = len(streams.received)
-            live_started = time.perf_counter()
-            for mover in movers:
-                mover.start()
-            for mover in movers:
-                mover.join()
-            time.sleep(1.0)  # the last deliveries
-            live_s = time.perf_counter() - live_started
-            received = streams.received[mark:]
-            latencies = [(t - sent_at[(i, seq)]) * 1000 for i, seq, t in received if (i, seq) in sent_at]
-            moves = sum(m.moves for m in movers)
-            clients_live = len(client.client_list())
-            streams.close()
+            figures = measure(server, redis_server.proc.pid, client, args)
         finally:
             server.stop()
             client.close()
+    report(figures)
 
-    per_stream_kb = (rss_after - rss_before) / max(1, streams.opened)
+
+def create_matches(port, count):
+    """``count`` two-seat human matches: ``[(index, match id, tokens, to_act)]``."""
+    http = Http(port)
+    matches = []
+    for index in range(count):
+        status, reply, _ = http.call(
+            "POST",
+            "/v1/matches",
+            {"game": "anno1503", "seats": [{"kind": "human"}, {"kind": "human"}]},
+        )
+        assert status == 201, reply
+        matches.append((index, reply["match"]["id"], reply["tokens"], list(reply["match"]["to_act"])))
+    return matches
+
+
+def stream_targets(matches, count):
+    """``count`` streams spread over the matches, as a spectator or either seat."""
+    viewers = [None, "0", "1"]
+    targets = []
+    for i in range(count):
+        index, match_id, tokens, _ = matches[i % len(matches)]
+        viewer = viewers[(i // len(matches)) % 3]
+        targets.append((index, match_id, tokens[viewer] if viewer else None))
+    return targets
+
+
+def measure(server, redis_pid, client, args):
+    """Steps 1-4 of the module docstring: the figures ``report`` prints."""
+    matches = create_matches(server.port, args.matches)
+    print(f"{args.matches} matches, {args.streams} streams, {args.workers} gevent workers", flush=True)
+    figures = {"before_moves": move_phase(server, redis_pid, args, "no stream open")}
+    time.sleep(1)
+    figures.update(rss_before=rss_kb(worker_pids(server)), clients_before=len(client.client_list()))
+    started = time.monotonic()
+    streams = Streams(server.port, stream_targets(matches, args.streams))
+    streams.start()
+    print(
+        f"  opened {streams.opened} streams in {time.monotonic() - started:.1f} s ({streams.failed} failed)",
+        flush=True,
+    )
+    time.sleep(2)
+    figures.update(rss_after=rss_kb(worker_pids(server)), clients_after=len(client.client_list()))
+    figures["idle_moves"] = move_phase(server, redis_pid, args, f"{streams.opened} idle streams open")
+    figures.update(live_phase(server, matches, streams, args))
+    figures["clients_live"] = len(client.client_list())
+    streams.close()
+    figures["streams"] = streams
+    return figures
+
+
+def live_phase(server, matches, streams, args):
+    """Moves in the streamed matches; every event delivered, timed from its POST."""
+    sent_at = {}
+    until = time.monotonic() + args.live_s
+    per_mover = [matches[i :: args.movers] for i in range(args.movers)]
+    movers = [Mover(server.port, chunk, args.move_rate / args.movers, until, sent_at) for chunk in per_mover]
+    mark = len(streams.received)
+    live_started = time.perf_counter()
+    for mover in movers:
+        mover.start()
+    for mover in movers:
+        mover.join()
+    time.sleep(1.0)  # the last deliveries
+    received = streams.received[mark:]
+    return {
+        "live_s": time.perf_counter() - live_started,
+        "received": received,
+        "latencies": [(t - sent_at[(i, seq)]) * 1000 for i, seq, t in received if (i, seq) in sent_at],
+        "moves": sum(m.moves for m in movers),
+        "committed": len(sent_at),
+    }
+
+
+def report(f):
+    streams, live_s, received, latencies = f["streams"], f["live_s"], f["received"], f["latencies"]
+    per_stream_kb = (f["rss_after"] - f["rss_before"]) / max(1, streams.opened)
     print()
     print(
         f"streams open:                 {streams.opened} (failed {streams.failed}, "
         f"ended early {streams.ended})"
     )
     print(
-        f"live phase:                   {moves} moves in {live_s:.1f} s "
-        f"({moves / live_s:.0f} moves/s), {len(sent_at)} events committed"
+        f"live phase:                   {f['moves']} moves in {live_s:.1f} s "
+        f"({f['moves'] / live_s:.0f} moves/s), {f['committed']} events committed"
     )
     print(f"events delivered:             {len(received)} ({len(received) / live_s:.0f} events/s)")
     if latencies:
@@ -320,16 +311,16 @@ def run(args):
             f"p99 {pct(latencies, 0.99):.1f} ms, max {max(latencies):.1f} ms  (goal p99 <= 250 ms)"
         )
     print(
-        f"memory per open stream:       {per_stream_kb:.1f} KB  (workers' RSS {rss_before / 1024:.0f} MB"
-        f" -> {rss_after / 1024:.0f} MB; goal <= 64 KB)"
+        f"memory per open stream:       {per_stream_kb:.1f} KB  (workers' RSS {f['rss_before'] / 1024:.0f} MB"
+        f" -> {f['rss_after'] / 1024:.0f} MB; goal <= 64 KB)"
     )
     print(
-        f"Redis connections:            {clients_before} without streams, {clients_after} with "
-        f"{streams.opened} idle, {clients_live} while live  (goal: independent of the streams)"
+        f"Redis connections:            {f['clients_before']} without streams, {f['clients_after']} with "
+        f"{streams.opened} idle, {f['clients_live']} while live  (goal: independent of the streams)"
     )
-    ratio = idle_moves / before_moves if before_moves else 0
+    ratio = f["idle_moves"] / f["before_moves"] if f["before_moves"] else 0
     print(
-        f"moves/s (http_bench clients): {before_moves} without streams, {idle_moves} with "
+        f"moves/s (move clients):       {f['before_moves']} without streams, {f['idle_moves']} with "
         f"{streams.opened} idle streams: ratio {ratio:.2f}  (goal >= 0.9)"
     )
 
@@ -342,7 +333,7 @@ def parse_args(argv=None):
     parser.add_argument("--movers", type=int, default=4, help="threads posting live moves")
     parser.add_argument("--move-rate", type=float, default=100.0, help="live moves/s, all movers")
     parser.add_argument("--live-s", type=float, default=20.0, help="seconds of live moves")
-    parser.add_argument("--move-clients", type=int, default=16, help="http_bench move clients")
+    parser.add_argument("--move-clients", type=int, default=16, help="move clients (bench/move_clients.py)")
     parser.add_argument("--move-s", type=float, default=10.0, help="counted seconds per move phase")
     parser.add_argument("--seed", type=int, default=1)
     return parser.parse_args(argv)

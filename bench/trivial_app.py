@@ -4,7 +4,7 @@
 compare a real move (schema checks, engine, Redis) with pure
 gunicorn + Flask + JSON overhead under the same server configuration.
 
-    gunicorn -c deploy/gunicorn.conf.py --pythonpath bench 'trivial_app:create_app()'
+    gunicorn -c deploy/gunicorn.conf.py 'bench.trivial_app:create_app()'
 """
 
 from flask import Flask, jsonify, request

@@ -1,24 +1,21 @@
 """The Python client (client/) against a real stack: a private redis-server,
 one RQ worker for the AI seats and one gunicorn (deploy/gunicorn.conf.py).
 
-The client is imported from its source tree (``client/src`` on sys.path), so
+The client is imported from its source tree (``client/src``, on the path
+through pytest's ``pythonpath`` option in pyproject.toml), so
 ``make test`` needs no extra install; its one dependency, httpx, is in the
 root project's ``test`` extra.
 """
 
-import sys
 from pathlib import Path
 
 import pytest
 
+from tabula_client import Client
 from tests.service.live import QUICK_STOP_ENV, served_with_a_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT_SRC = ROOT / "client" / "src"
-if str(CLIENT_SRC) not in sys.path:
-    sys.path.insert(0, str(CLIENT_SRC))
-
-from tabula_client import Client  # noqa: E402  (importable once client/src is on sys.path)
 
 SERVER_ENV = QUICK_STOP_ENV
 

@@ -21,6 +21,9 @@ from tabula_client.cli import main
 
 from .conftest import CLIENT_SRC, ROOT
 
+# Left out by `make test-fast` (-m "not slow"): seconds each: the client against a served stack.
+pytestmark = pytest.mark.slow
+
 
 def first_action(match, actions):
     """The bot of these tests: ``tabula play --bot tests.client.test_cli:first_action``."""

@@ -32,6 +32,9 @@ from tests.service.live import LiveServer
 
 from .conftest import ROOT, SERVER_ENV
 
+# Left out by `make test-fast` (-m "not slow"): seconds each: the client against a served stack.
+pytestmark = pytest.mark.slow
+
 ANNO1503 = {"expansion": "none"}
 TWO_HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
 

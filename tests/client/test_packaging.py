@@ -5,7 +5,12 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 from .conftest import ROOT
+
+# Left out by `make test-fast` (-m "not slow"): runs code generators and compilers.
+pytestmark = pytest.mark.slow
 
 SERVER_ONLY = ("flask", "redis", "rq", "gunicorn", "engine", "service")
 

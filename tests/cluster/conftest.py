@@ -1,7 +1,7 @@
 """The service on a real Redis Cluster and on a real Sentinel setup.
 
 ``deployment`` is parametrized over the two modes (session-scoped servers,
-started on first use; servers.py has how):
+started on first use; bench/redis_topologies.py has how):
 
 - ``cluster``: matches on a 3 + 3 Redis Cluster (REDIS_MODE=cluster), the AI
   queue on a standalone redis-server (RQ cannot use a cluster);
@@ -24,12 +24,11 @@ from pathlib import Path
 import psutil
 import pytest
 
+from bench.redis_topologies import ClusterServers, SentinelServers
 from service.redis_process import RedisProcess
 from tests.ops.stack import launch  # noqa: F401  (a fixture: test_make_run_on_modes.py)
 from tests.service.conftest import make_app, run_ai_jobs
 from tests.service.helpers import worker_process
-
-from .servers import ClusterServers, SentinelServers
 
 MODES = ("cluster", "sentinel")
 # Error replies of a command that spans slots or reached the wrong node.

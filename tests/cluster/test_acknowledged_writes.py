@@ -18,6 +18,9 @@ from service.storage import match_key
 from tests.service.conftest import make_app
 from tests.service.helpers import bearer, create
 
+# Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
+pytestmark = pytest.mark.slow
+
 # Long enough for a replica's acknowledgement on a busy 2-core machine;
 # short for one that is paused (the 503 comes after it).
 WAIT_TIMEOUT_MS = 3000

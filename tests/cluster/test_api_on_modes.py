@@ -59,6 +59,9 @@ from tests.service.test_turn_timers import (  # noqa: F401
     test_three_time_outs_in_a_row_hand_the_seat_to_the_ai,
 )
 
+# Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize(
     "rate_limit_test",

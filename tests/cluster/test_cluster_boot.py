@@ -7,10 +7,14 @@ same process serves them (2xx), with no restart."""
 import json
 import time
 
+import pytest
+
+from bench.redis_topologies import ClusterServers
 from service.redis_process import RedisProcess
 from tests.service.live import LiveServer
 
-from .servers import ClusterServers
+# Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
+pytestmark = pytest.mark.slow
 
 UP_BOUND_S = 30  # from cluster_state:ok on every node to a 201
 

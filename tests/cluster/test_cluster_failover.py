@@ -25,6 +25,9 @@ from service.storage import live_channel, match_key
 from tests.service.conftest import make_app
 from tests.service.helpers import bearer, create
 
+# Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
+pytestmark = pytest.mark.slow
+
 STREAM_BOUND_S = 10  # the keeper checks the slot map every 2 s: this is five checks
 
 

@@ -5,6 +5,9 @@ Sentinel's primary."""
 import pytest
 import redis
 
+# Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
+pytestmark = pytest.mark.slow
+
 
 def _refuse_a_command(deployment, client):
     if deployment.mode == "cluster":

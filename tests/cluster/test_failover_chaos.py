@@ -25,12 +25,15 @@ from collections import Counter
 import pytest
 import redis
 
+from bench.redis_topologies import ClusterServers
 from service.redis_process import RedisProcess
 from service.storage import match_key
 from tests.service.live import LiveServer, RqWorker
 
 from .chaos import HTTP_TIMEOUT_S, Player, replay_check, wait_finished
-from .servers import ClusterServers, _server_args
+
+# Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
+pytestmark = pytest.mark.slow
 
 CLIENTS = 3
 MOVES_PER_CLIENT = 8  # then the human resigns and the AI finishes the match
@@ -96,22 +99,6 @@ def _primary_port(cluster, match_id):
         client.close()
 
 
-def _restart(cluster, port):
-    cluster.spawn(
-        f"node-{port}",
-        _server_args(
-            port,
-            "--cluster-enabled",
-            "yes",
-            "--cluster-config-file",
-            "nodes.conf",
-            "--cluster-node-timeout",
-            str(cluster.node_timeout_ms),
-        ),
-        port,
-    )
-
-
 def test_failover_under_load(chaos_stack):
     wait, cluster, server = chaos_stack
     log = []
@@ -133,7 +120,7 @@ def test_failover_under_load(chaos_stack):
     # The operator's part: the failed node comes back (it rejoins as a
     # replica of the promoted one), so the shard has a replica for WAIT again.
     time.sleep(RESTART_AFTER_S)
-    _restart(cluster, port)
+    cluster.spawn_node(port)
     for player in players:
         player.join(FINISH_BOUND_S + HTTP_TIMEOUT_S)
     done = time.monotonic()

@@ -4,11 +4,15 @@ the primary of the match's slot, nowhere else) and a commit wakes it."""
 
 import time
 
+import pytest
 import redis
 
 from service.live import Subscriber, hub_of
 from service.storage import live_channel
 from tests.service.helpers import bearer, create
+
+# Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
+pytestmark = pytest.mark.slow
 
 
 def _shard_subscribers(node, channel):

@@ -8,6 +8,9 @@ import requests
 
 from tests.ops.stack import cmdlines, wait_gone
 
+# Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
+pytestmark = pytest.mark.slow
+
 
 def test_make_run_on_the_deployment_starts_no_redis(launch, deployment):
     launcher = launch(**deployment.env)

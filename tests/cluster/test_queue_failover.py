@@ -27,11 +27,14 @@ from collections import Counter
 
 import pytest
 
+from bench.redis_topologies import SentinelServers, node_client
 from service.redis_process import RedisProcess
 from tests.service.live import LiveServer, RqWorker
 
 from .chaos import HTTP_TIMEOUT_S, Player, replay_check, wait_finished
-from .servers import SentinelServers, _client
+
+# Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
+pytestmark = pytest.mark.slow
 
 AI_MATCHES = 8
 HUMAN_MATCHES = 2
@@ -118,7 +121,7 @@ def _wait_for_play(server, match_ids, bound_s=30):
 def _promoted(queue, bound_s=20):
     """Seconds until a sentinel names a new primary (the killed one's replica)."""
     started = time.monotonic()
-    sentinel = _client(queue.sentinel_ports[0])
+    sentinel = node_client(queue.sentinel_ports[0])
     while time.monotonic() - started < bound_s:
         try:
             address = sentinel.sentinel_get_master_addr_by_name("tabula")

@@ -7,6 +7,9 @@ import pytest
 from service.config import load_config
 from service.redis_modes import ConfigError, parse_target, queue_target
 
+# Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
+pytestmark = pytest.mark.slow
+
 
 def test_sentinel_url_names_sentinels_service_db_and_passwords():
     target = parse_target(

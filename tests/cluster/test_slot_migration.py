@@ -20,12 +20,14 @@ import uuid
 import pytest
 import redis
 
+from bench.redis_topologies import wait_for
 from service.live import Subscriber, hub_of
 from service.storage import match_key
 from tests.service.conftest import make_app
 from tests.service.helpers import bearer, create
 
-from .servers import _wait
+# Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
+pytestmark = pytest.mark.slow
 
 STEP_PAUSE_S = 0.3  # between two migration steps: moves are posted meanwhile
 MIGRATION_MARGIN_S = 3.0  # a 503 may come this long after the slot is handed over
@@ -34,7 +36,7 @@ MOVES_AFTER = 3  # accepted after the migration: the match plays on
 
 @pytest.fixture
 def cluster_app(redis_cluster, queue_server):
-    _wait(redis_cluster.is_ready, 30, "the cluster is not ready")
+    wait_for(redis_cluster.is_ready, 30, "the cluster is not ready")
     # Rate limits on (never reached): a read then counts its token's window
     # and loads the match in one routed round trip (Store.load_counted), the
     # store's own routing, which must follow ASK as redis-py's does.
@@ -103,7 +105,7 @@ class Poster(threading.Thread):
             return
 
     def wait_for_moves(self, count, timeout=30):
-        _wait(
+        wait_for(
             lambda: len(self.accepted) >= count or self.failure is not None,
             timeout,
             f"fewer than {count} moves accepted",

@@ -23,6 +23,9 @@ from engine.render import anno1452, board_svg
 from engine.render.anno1452 import cards
 from engine.render.anno1452 import map as board_map
 
+# Left out by `make test-fast` (-m "not slow"): every variant's board rendered and searched.
+pytestmark = pytest.mark.slow
+
 GAME = engine.get_game("anno1452")
 SVG_NS = "{http://www.w3.org/2000/svg}"
 # (rules, scenario, players): standard takes 3-4 players, Ottokar 2-3.

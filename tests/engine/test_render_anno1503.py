@@ -18,6 +18,9 @@ import pytest
 import engine
 from engine.render import anno1503
 
+# Left out by `make test-fast` (-m "not slow"): every variant's board rendered and searched.
+pytestmark = pytest.mark.slow
+
 GAME = engine.get_game("anno1503")
 BASE = {"expansion": "none"}
 EXPANSION = {"expansion": "pirates_aristocrats"}

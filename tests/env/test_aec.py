@@ -11,6 +11,9 @@ from tabula_env.variants import VARIANTS
 
 from .agents import MaskedRandomAgent, play_out
 
+# Left out by `make test-fast` (-m "not slow"): PettingZoo's api_test per variant.
+pytestmark = pytest.mark.slow
+
 # Anno 1452 ends within the API test's cycles at its earliest end year (both the
 # termination and the dead-step paths run); Anno 1503 is truncated instead.
 SHORT = {"anno1452": {"extra_options": {"end_year": 1314}}, "anno1503": {"max_steps": 120}}

@@ -4,25 +4,19 @@ client library. The agent's decoded actions are accepted unchanged, the
 match ends, and the server's replay re-runs through the engine; the
 server's board.svg is the environment's render for that seat's view."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import engine
 from engine.render import board_svg
 from engine.runner import replay
+from examples.env.live_agent import live_observation, play, random_policy
+from tabula_client import Client
 from tabula_env.match import Match
 from tests.service.live import served_with_a_worker
 
-CLIENT_SRC = Path(__file__).resolve().parents[2] / "client" / "src"
-if str(CLIENT_SRC) not in sys.path:
-    sys.path.insert(0, str(CLIENT_SRC))
-
-# Imported once client/src is on sys.path (the client is not installed in the venv).
-from examples.env.live_agent import live_observation, play, random_policy  # noqa: E402
-from tabula_client import Client  # noqa: E402
+# Left out by `make test-fast` (-m "not slow"): starts a whole stack.
+pytestmark = pytest.mark.slow
 
 VARIANT = "anno1452-basic-ottokar_a-2p"
 

@@ -13,10 +13,14 @@ import uuid
 from collections import Counter
 
 import psutil
+import pytest
 import redis
 import requests
 
 from .stack import alive, wait_gone
+
+# Left out by `make test-fast` (-m "not slow"): starts a whole stack.
+pytestmark = pytest.mark.slow
 
 # Seat levels whose choices do not depend on the clock (never "hard").
 LEVELS = ["random", "easy", "medium", "random"]

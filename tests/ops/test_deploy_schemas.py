@@ -29,6 +29,9 @@ import yaml
 from service.redis_modes import check_roles
 from tests.npm_tools import npm_installed
 
+# Left out by `make test-fast` (-m "not slow"): seconds each: deploy renders.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 K8S_VERSION = "1.31.0"
 K8S = ROOT / "deploy" / "k8s"

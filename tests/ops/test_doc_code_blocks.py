@@ -34,6 +34,9 @@ import pytest
 from tests.ops.doc_blocks import SHELL, output_matches, parse_blocks
 from tests.ops.stack import ROOT, Launcher
 
+# Left out by `make test-fast` (-m "not slow"): starts a whole stack.
+pytestmark = pytest.mark.slow
+
 DOC_FILES = [
     "README.md",
     "client/README.md",

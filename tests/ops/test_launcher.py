@@ -23,6 +23,9 @@ from service.redis_process import RedisProcess, free_port
 
 from .stack import ROOT, alive, cmdlines, wait_gone
 
+# Left out by `make test-fast` (-m "not slow"): starts a whole stack.
+pytestmark = pytest.mark.slow
+
 F_SETPIPE_SZ, F_GETPIPE_SZ = 1031, 1032  # Linux
 
 

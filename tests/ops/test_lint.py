@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+# Left out by `make test-fast` (-m "not slow"): runs the linters over the tree.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 # The venv's tools (the test extra pins them), next to the interpreter running the tests.
 BIN = Path(sys.executable).parent

@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+# Left out by `make test-fast` (-m "not slow"): seconds each: make itself.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 MAKEFILE = ROOT / "Makefile"
 CI_RUN = ROOT / ".ci" / "run"

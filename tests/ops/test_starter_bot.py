@@ -22,6 +22,9 @@ import requests
 
 from .stack import ROOT, Launcher
 
+# Left out by `make test-fast` (-m "not slow"): starts a whole stack.
+pytestmark = pytest.mark.slow
+
 STARTER = ROOT / "examples" / "bots" / "starter.py"
 SHORT_MATCH = {"scenario": "ottokar_a", "end_year": 1314}
 BOT_TIMEOUT_S = 25

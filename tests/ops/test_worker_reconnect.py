@@ -19,6 +19,9 @@ from service.redis_process import RedisProcess, free_port
 
 from .stack import ROOT
 
+# Left out by `make test-fast` (-m "not slow"): starts a whole stack.
+pytestmark = pytest.mark.slow
+
 
 class WorkerProcess:
     def __init__(self, tmp_path, redis_url):

@@ -9,6 +9,7 @@ Workers shared one heartbeat key, so a dead worker went unnoticed by
 import time
 
 import orjson
+import pytest
 import redis
 from rq.job import Job, JobStatus
 
@@ -17,6 +18,9 @@ from service import ai, sweeper
 from .conftest import make_app
 from .helpers import create, humans
 from .test_ai_jobs import _human_vs_ai
+
+# Left out by `make test-fast` (-m "not slow"): seconds each: replica waits.
+pytestmark = pytest.mark.slow
 
 
 def _count_reads(services, monkeypatch):

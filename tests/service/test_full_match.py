@@ -14,6 +14,9 @@ from engine.runner import replay
 from .helpers import bearer, worker_process
 from .simulate import short_match_seed
 
+# Left out by `make test-fast` (-m "not slow"): starts a whole stack.
+pytestmark = pytest.mark.slow
+
 LEVELS = [None, "random", "random", "random"]  # seat 0 is the human
 # Seeds whose random match is short (2,000-2,800 actions with the rules of
 # today); the search falls through to the next if the rules change.

@@ -19,6 +19,9 @@ from service.redis_process import RedisProcess
 from .conftest import make_app
 from .helpers import bearer, create, humans
 
+# Left out by `make test-fast` (-m "not slow"): starts a whole stack.
+pytestmark = pytest.mark.slow
+
 TIMEOUT_S = 1.0
 MARGIN_S = 0.6
 

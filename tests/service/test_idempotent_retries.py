@@ -11,12 +11,16 @@ confirms the record.
 
 import time
 
+import pytest
 import redis
 
 from service.redis_process import RedisProcess
 
 from .conftest import make_app
 from .helpers import bearer, create, humans
+
+# Left out by `make test-fast` (-m "not slow"): seconds each: replica waits.
+pytestmark = pytest.mark.slow
 
 
 def _resign(client, match_id, token, key=None):

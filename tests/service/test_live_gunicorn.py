@@ -16,6 +16,9 @@ from service.redis_process import RedisProcess
 
 from .live import LiveServer, chunked_request
 
+# Left out by `make test-fast` (-m "not slow"): starts a whole stack.
+pytestmark = pytest.mark.slow
+
 ERROR_KEYS = {"error", "message", "details"}
 LIMIT = 64 * 1024  # MAX_CONTENT_LENGTH's default
 

@@ -19,6 +19,9 @@ from .conftest import make_app, run_ai_jobs, unreachable_redis_url
 from .helpers import bearer, create
 from .live import ROOT, LiveServer
 
+# Left out by `make test-fast` (-m "not slow"): seconds each: multi-process metrics.
+pytestmark = pytest.mark.slow
+
 ACTIONS = move_lane.ROUTE_RULE
 
 

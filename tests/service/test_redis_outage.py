@@ -2,10 +2,15 @@
 
 import random
 
+import pytest
+
 from service.redis_process import RedisProcess
 
 from .conftest import make_app
 from .helpers import bearer, create
+
+# Left out by `make test-fast` (-m "not slow"): starts a whole stack.
+pytestmark = pytest.mark.slow
 
 
 def _play_one(client, match_id, tokens, rng):

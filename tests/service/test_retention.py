@@ -13,6 +13,9 @@ from service import sweeper
 from .conftest import make_app, run_ai_jobs
 from .helpers import bearer, create, humans, new_rng
 
+# Left out by `make test-fast` (-m "not slow"): starts a whole stack.
+pytestmark = pytest.mark.slow
+
 TTL_S = 2
 IDEMPOTENCY_TTL_S = 60
 # The shortest match there is: anno1452 with its earliest end year, 2 seats.

@@ -39,6 +39,9 @@ from service.redis_process import RedisProcess
 
 from .live import LiveServer, RqWorker
 
+# Left out by `make test-fast` (-m "not slow"): a fuzzer.
+pytestmark = pytest.mark.slow
+
 SCHEMATHESIS = [sys.executable, "-m", "schemathesis.cli"]
 MAX_EXAMPLES = 30
 # The fuzzing phase's 30 examples per operation take about 65 s here; the

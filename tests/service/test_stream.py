@@ -16,6 +16,9 @@ from service.redis_process import RedisProcess
 
 from .live import LiveServer, RqWorker
 
+# Left out by `make test-fast` (-m "not slow"): seconds each: live streams.
+pytestmark = pytest.mark.slow
+
 KEEPALIVE_S = 0.5
 TICKET_TTL_S = 2
 REMATCH_WAIT_S = 3

@@ -6,7 +6,12 @@ are checked), nothing goes wrong on the page, and the operations are listed.
 
 from urllib.parse import urlsplit
 
+import pytest
+
 from .conftest import screenshot
+
+# Left out by `make test-fast` (-m "not slow"): starts a browser.
+pytestmark = pytest.mark.slow
 
 
 def test_swagger_ui_lists_the_operations(stack, new_page):

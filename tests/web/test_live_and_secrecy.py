@@ -13,10 +13,14 @@
 import json
 import time
 
+import pytest
 import requests
 
 from .conftest import screenshot
 from .play import NEXT_DECISION, click_button, create_match
+
+# Left out by `make test-fast` (-m "not slow"): starts a browser.
+pytestmark = pytest.mark.slow
 
 NO_RELOAD_MARK = "window.__still_this_page = true"
 

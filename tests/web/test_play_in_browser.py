@@ -14,6 +14,9 @@ import pytest
 from .conftest import screenshot
 from .play import create_match, play_to_end
 
+# Left out by `make test-fast` (-m "not slow"): starts a browser.
+pytestmark = pytest.mark.slow
+
 # (game, options, seats, seed). Reproducible dice from a fixed seed: the
 # same match every run, so the test's length does not vary with the dice.
 VARIANTS = [

@@ -61,7 +61,6 @@ class Transport:
         all_headers = dict(headers or {})
         if token is not None:
             all_headers["Authorization"] = f"Bearer {token}"
-        replay_safe = method in SAFE_METHODS or "Idempotency-Key" in all_headers
         clean_params = {k: v for k, v in (params or {}).items() if v is not None}
         request = self.http.build_request(
             method,
@@ -71,6 +70,13 @@ class Transport:
             headers=all_headers,
             timeout=self.timeout if timeout is None else timeout,
         )
+        replay_safe = method in SAFE_METHODS or "Idempotency-Key" in all_headers
+        return self._send(request, replay_safe, accept, stream)
+
+    def _send(
+        self, request: httpx.Request, replay_safe: bool, accept: tuple[int, ...], stream: bool
+    ) -> httpx.Response:
+        """The retry loop of ``request``."""
         attempt = 0
         while True:
             try:

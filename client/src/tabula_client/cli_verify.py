@@ -39,21 +39,24 @@ def engine_seed(secret_hex: str, client_seed: Any = None) -> int:
     return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
 
 
+def reproducible_check(replay: dict[str, Any]) -> Check:
+    """A reproducible seed: only its commitment can be checked."""
+    ok = replay.get("proof") is None and sha256_hex(str(replay.get("seed"))) == replay.get("seed_commitment")
+    return Check(
+        "commitment",
+        ok,
+        ("sha256(seed) == seed_commitment" if ok else "sha256(seed) differs from seed_commitment")
+        + " (reproducible dice: the creator chose the seed and knew every die)",
+    )
+
+
 def dice_checks(replay: dict[str, Any]) -> list[Check]:
     """The commitment and the seed derivation (fair dice), or the commitment
     of a reproducible seed."""
     commitment = replay.get("seed_commitment")
     proof = replay.get("proof")
     if replay.get("dice") == "reproducible":
-        ok = proof is None and sha256_hex(str(replay.get("seed"))) == commitment
-        return [
-            Check(
-                "commitment",
-                ok,
-                ("sha256(seed) == seed_commitment" if ok else "sha256(seed) differs from seed_commitment")
-                + " (reproducible dice: the creator chose the seed and knew every die)",
-            )
-        ]
+        return [reproducible_check(replay)]
     if not isinstance(proof, dict) or not isinstance(proof.get("server_secret"), str):
         return [Check("commitment", False, "the replay has no proof.server_secret")]
     secret = proof["server_secret"]

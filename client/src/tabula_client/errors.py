@@ -1,13 +1,51 @@
 """One exception class per error code of the API contract.
 
-Every error answer is ``{"error": code, "message", "details"}``; ``raise_for``
-turns it into the class of its code (``TabulaError`` for a code this client
+Every error answer is ``{"error": code, "message", "details"}``;
+``error_from_response`` turns it into the class of its code (``TabulaError`` for a code this client
 does not know, so a newer server never breaks an older client).
 """
 
 from typing import Any
 
 import httpx
+
+# The API's error codes, one row per exception class below: the class name,
+# its contract code and what it means (the class's docstring). A class is
+# declared in one line for its place in the hierarchy (and for type
+# checkers); its code and docstring come from here.
+ERROR_TABLE: dict[str, tuple[str, str]] = {
+    "BadRequest": (
+        "bad_request",
+        "400: the body is not JSON or not an object (or a token in a query string).",
+    ),
+    "Unauthorized": ("unauthorized", "401: a token is required and missing, unknown or revoked."),
+    "Forbidden": ("forbidden", "403: the token is valid but not for this match or seat."),
+    "NotFound": ("not_found", "404: unknown game, match or route."),
+    "MethodNotAllowed": ("method_not_allowed", "405: the route exists but not with this method."),
+    "Conflict": ("conflict", "409 without a more precise code."),
+    "IllegalAction": ("illegal_action", "409: well-formed but not legal now; ``reason`` names the rule."),
+    "NotYourTurn": ("not_your_turn", "409: the seat has nothing to decide now."),
+    "GameOver": ("game_over", "409: the match is finished."),
+    "VersionConflict": ("version_conflict", "409: the posted ``version`` is stale; nothing changed."),
+    "SeatTaken": ("seat_taken", "409: join on a full match or a taken seat."),
+    "PreconditionFailed": ("precondition_failed", "412: ``If-Match`` is not the current version."),
+    "PayloadTooLarge": ("payload_too_large", "413: the body is over the server's limit."),
+    "ValidationError": (
+        "validation_error",
+        "422: the body or query fails its schema; ``fields`` says which and why.",
+    ),
+    "RateLimited": ("rate_limited", "429: too many requests; ``retry_after`` is the seconds to wait."),
+    "Unavailable": ("unavailable", "503: storage unreachable; nothing was changed."),
+    "ServerError": ("internal_error", "Any other 5xx (``internal_error``): a bug on the server."),
+    "StreamBehind": (
+        "too_far_behind",
+        "``too_far_behind`` on the event stream; ``Client.events`` handles it by "
+        "reconnecting, so callers see it only from their own stream code.",
+    ),
+}
+
+# code -> class, filled as the classes of ERROR_TABLE are declared.
+ERROR_CLASSES: dict[str, type["TabulaError"]] = {}
 
 
 class TabulaError(Exception):
@@ -23,63 +61,12 @@ class TabulaError(Exception):
         self.message = message
         self.details: dict[str, Any] = details or {}
 
-
-class BadRequest(TabulaError):
-    """400: the body is not JSON or not an object (or a token in a query string)."""
-
-    code = "bad_request"
-
-
-class Unauthorized(TabulaError):
-    """401: a token is required and missing, unknown or revoked."""
-
-    code = "unauthorized"
-
-
-class Forbidden(TabulaError):
-    """403: the token is valid but not for this match or seat."""
-
-    code = "forbidden"
-
-
-class NotFound(TabulaError):
-    """404: unknown game, match or route."""
-
-    code = "not_found"
-
-
-class MethodNotAllowed(TabulaError):
-    """405: the route exists but not with this method."""
-
-    code = "method_not_allowed"
-
-
-class Conflict(TabulaError):
-    """409 without a more precise code."""
-
-    code = "conflict"
-
-
-class IllegalAction(Conflict):
-    """409: well-formed but not legal now; ``reason`` names the rule."""
-
-    code = "illegal_action"
-
-    @property
-    def reason(self) -> str | None:
-        return self.details.get("reason")
-
-
-class NotYourTurn(Conflict):
-    """409: the seat has nothing to decide now."""
-
-    code = "not_your_turn"
-
-
-class GameOver(Conflict):
-    """409: the match is finished."""
-
-    code = "game_over"
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        row = ERROR_TABLE.get(cls.__name__) if cls.__module__ == __name__ else None
+        if row is not None:  # one of this module's classes (a user's subclass inherits)
+            cls.code, cls.__doc__ = row
+            ERROR_CLASSES[cls.code] = cls
 
 
 class _NamesCurrentVersion(TabulaError):
@@ -90,45 +77,55 @@ class _NamesCurrentVersion(TabulaError):
         return self.details.get("current_version")
 
 
-class VersionConflict(_NamesCurrentVersion, Conflict):
-    """409: the posted ``version`` is stale; nothing changed."""
-
-    code = "version_conflict"
+class BadRequest(TabulaError): ...
 
 
-class SeatTaken(Conflict):
-    """409: join on a full match or a taken seat."""
-
-    code = "seat_taken"
+class Unauthorized(TabulaError): ...
 
 
-class PreconditionFailed(_NamesCurrentVersion):
-    """412: ``If-Match`` is not the current version."""
-
-    code = "precondition_failed"
+class Forbidden(TabulaError): ...
 
 
-class PayloadTooLarge(TabulaError):
-    """413: the body is over the server's limit."""
+class NotFound(TabulaError): ...
 
-    code = "payload_too_large"
+
+class MethodNotAllowed(TabulaError): ...
+
+
+class Conflict(TabulaError): ...
+
+
+class IllegalAction(Conflict):
+    @property
+    def reason(self) -> str | None:
+        return self.details.get("reason")
+
+
+class NotYourTurn(Conflict): ...
+
+
+class GameOver(Conflict): ...
+
+
+class VersionConflict(_NamesCurrentVersion, Conflict): ...
+
+
+class SeatTaken(Conflict): ...
+
+
+class PreconditionFailed(_NamesCurrentVersion): ...
+
+
+class PayloadTooLarge(TabulaError): ...
 
 
 class ValidationError(TabulaError):
-    """422: the body or query fails its schema; ``fields`` says which and why."""
-
-    code = "validation_error"
-
     @property
     def fields(self) -> dict[str, Any]:
         return self.details.get("fields") or {}
 
 
 class RateLimited(TabulaError):
-    """429: too many requests; ``retry_after`` is the seconds to wait."""
-
-    code = "rate_limited"
-
     def __init__(
         self,
         status: int,
@@ -141,48 +138,16 @@ class RateLimited(TabulaError):
         self.retry_after = retry_after if retry_after is not None else self.details.get("retry_after_s")
 
 
-class Unavailable(TabulaError):
-    """503: storage unreachable; nothing was changed."""
-
-    code = "unavailable"
+class Unavailable(TabulaError): ...
 
 
-class ServerError(TabulaError):
-    """Any other 5xx (``internal_error``): a bug on the server."""
-
-    code = "internal_error"
+class ServerError(TabulaError): ...
 
 
-class StreamBehind(TabulaError):
-    """``too_far_behind`` on the event stream; ``Client.events`` handles it by
-    reconnecting, so callers see it only from their own stream code."""
-
-    code = "too_far_behind"
+class StreamBehind(TabulaError): ...
 
 
-ERROR_CLASSES: dict[str, type[TabulaError]] = {
-    cls.code: cls
-    for cls in (
-        BadRequest,
-        Unauthorized,
-        Forbidden,
-        NotFound,
-        MethodNotAllowed,
-        Conflict,
-        IllegalAction,
-        NotYourTurn,
-        GameOver,
-        VersionConflict,
-        SeatTaken,
-        PreconditionFailed,
-        PayloadTooLarge,
-        ValidationError,
-        RateLimited,
-        Unavailable,
-        ServerError,
-        StreamBehind,
-    )
-}
+assert len(ERROR_CLASSES) == len(ERROR_TABLE), "a row of ERROR_TABLE has no class"
 
 
 def retry_after_seconds(response: httpx.Response) -> float | None:

@@ -14,21 +14,32 @@ follower polls ``GET /events?after=`` instead.
 import json
 import time
 from collections.abc import Generator, Iterator
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 import httpx
 
 from .errors import MethodNotAllowed, NotFound
-from .models import Event, Match
-
-if TYPE_CHECKING:
-    from .client import Client
+from .models import Event, EventList, Match
 
 # Consecutive reconnects that bring nothing new before giving up.
 MAX_FRUITLESS_RECONNECTS = 5
 
 # What the follower yields: ``Event`` or, with ``matches=True``, ``StreamItem``.
 ItemT = TypeVar("ItemT")
+
+
+class EventSource(Protocol):
+    """What the follower calls: the three requests of ``Client`` it needs
+    (so this module does not import the client, which imports it)."""
+
+    @property
+    def timeout(self) -> float: ...
+
+    def stream_response(self, match_id: str, *, after: int, timeout: httpx.Timeout) -> httpx.Response: ...
+
+    def list_events(self, match_id: str, *, after: int, limit: int | None = None) -> EventList: ...
+
+    def get_match(self, match_id: str) -> Match | None: ...
 
 
 class EventFollower(Iterator[ItemT]):
@@ -43,7 +54,7 @@ class EventFollower(Iterator[ItemT]):
 
     def __init__(
         self,
-        client: "Client",
+        client: EventSource,
         match_id: str,
         after: int = 0,
         matches: bool = False,

@@ -23,6 +23,9 @@ import engine
 from engine.games.anno1452.data import END_YEARS
 from engine.runner import play_match
 
+# Left out by `make test-fast` (-m "not slow"): plays fixed long matches.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[3]
 # (game, options, actions played): long enough for several searched hard turns.
 CASES = {

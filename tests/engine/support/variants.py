@@ -28,6 +28,7 @@ class Variant:
     coverage: str | None = None
     first_seed: int = 1000
     fixed: tuple = ()  # ((num_players, seed), ...): exactly these matches, whatever --engine-matches says
+    slow: bool = False  # its matches are marked slow: left out by `make test-fast`
 
     def matches(self, per_game):
         """``[(num_players, seed)]`` to play, cycling over the player counts."""

@@ -17,10 +17,15 @@ before the expansion, so the expansion itself still changes nothing.
 import hashlib
 import json
 
+import pytest
+
 from engine.games.anno1503.state import Player
 from engine.rng import Rng
 
 from .helpers import game
+
+# Left out by `make test-fast` (-m "not slow"): plays fixed long matches.
+pytestmark = pytest.mark.slow
 
 RECORDED_BEFORE_THE_EXPANSION = "39101328f6be55f610326d371f9c055581d5ecc2dca78fd293043fc86b0442c0"
 RENEWED_FOR_SALES = "81e2c9ff893af0f4ee6267b754ef0229f93f5c5686dc46f51fea459bde8812f2"

@@ -65,6 +65,7 @@ MATCH_VARIANTS = (
         (2, 3, 4),
         coverage="anno1503 base",
         fixed=((2, 3000), (2, 3004), (3, 3004), (3, 3007), (4, 3000), (4, 3001)),
+        slow=True,  # ~10 s each
     ),
     Variant(
         "anno1503 expansion",

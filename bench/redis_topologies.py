@@ -1,4 +1,5 @@
-"""Real distributed Redis topologies on loopback, for the scale-out tests.
+"""Real distributed Redis topologies on loopback, for bench/scaleout_bench.py
+and the scale-out tests (tests/cluster).
 
 - ``ClusterServers``: a Redis Cluster of 3 primaries + 3 replicas, made by
   ``redis-cli --cluster create ... --cluster-replicas 1``; ready once every
@@ -40,7 +41,7 @@ def _free_port_with_bus():
     raise RuntimeError("no free port pair for a cluster node")
 
 
-def _wait(condition, timeout, what):
+def wait_for(condition, timeout, what):
     deadline = time.monotonic() + timeout
     last = None
     while time.monotonic() < deadline:
@@ -53,7 +54,7 @@ def _wait(condition, timeout, what):
     raise RuntimeError(f"{what} within {timeout} s (last error: {last})")
 
 
-def _client(port):
+def node_client(port):
     return redis.Redis(host="127.0.0.1", port=port, socket_timeout=2, socket_connect_timeout=1)
 
 
@@ -107,7 +108,7 @@ class _Processes:
         self.procs = []
 
 
-def _server_args(port, *extra):
+def server_args(port, *extra):
     return [
         "--port",
         str(port),
@@ -137,23 +138,27 @@ class ClusterServers(_Processes):
     def url(self):
         return f"redis+cluster://127.0.0.1:{self.ports[0]},127.0.0.1:{self.ports[1]}"
 
+    def spawn_node(self, port):
+        """Start (or restart, in its directory) the node of ``port``."""
+        self.spawn(
+            f"node-{port}",
+            server_args(
+                port,
+                "--cluster-enabled",
+                "yes",
+                "--cluster-config-file",
+                "nodes.conf",
+                "--cluster-node-timeout",
+                str(self.node_timeout_ms),
+            ),
+            port,
+        )
+
     def start(self):
         for port in self.ports:
-            self.spawn(
-                f"node-{port}",
-                _server_args(
-                    port,
-                    "--cluster-enabled",
-                    "yes",
-                    "--cluster-config-file",
-                    "nodes.conf",
-                    "--cluster-node-timeout",
-                    str(self.node_timeout_ms),
-                ),
-                port,
-            )
+            self.spawn_node(port)
         for port in self.ports:
-            _wait(lambda port=port: _client(port).ping(), 10, f"node {port} did not answer")
+            wait_for(lambda port=port: node_client(port).ping(), 10, f"node {port} did not answer")
         cli = shutil.which("redis-cli") or str(Path(self.binary).with_name("redis-cli"))
         subprocess.run(
             [
@@ -169,23 +174,23 @@ class ClusterServers(_Processes):
             capture_output=True,
             timeout=60,
         )
-        _wait(self.is_ready, 30, "the cluster did not become ok on every node")
+        wait_for(self.is_ready, 30, "the cluster did not become ok on every node")
         return self
 
     def is_ready(self):
         for port in self.ports:
-            info = _client(port).cluster("info")
+            info = node_client(port).cluster("info")
             if info.get("cluster_state") != "ok" or int(info.get("cluster_slots_ok", 0)) != 16384:
                 return False
             if int(info.get("cluster_known_nodes", 0)) != len(self.ports):
                 return False
         # Every replica attached to its primary (its link is up).
-        roles = [_client(port).info("replication") for port in self.ports]
+        roles = [node_client(port).info("replication") for port in self.ports]
         replicas = [r for r in roles if r.get("role") == "slave"]
         return len(replicas) == 3 and all(r.get("master_link_status") == "up" for r in replicas)
 
     def clients(self):
-        return [_client(port) for port in self.ports]
+        return [node_client(port) for port in self.ports]
 
     def primaries(self):
         return [c for c in self.clients() if c.info("replication").get("role") == "master"]
@@ -195,7 +200,7 @@ class ClusterServers(_Processes):
         return [
             port
             for port in self.ports
-            if int(_client(port).info("replication").get("master_port", 0)) == primary_port
+            if int(node_client(port).info("replication").get("master_port", 0)) == primary_port
         ]
 
 
@@ -213,14 +218,14 @@ class SentinelServers(_Processes):
         return f"redis+sentinel://{hosts}/{SERVICE}/0"
 
     def start(self):
-        self.spawn("primary", _server_args(self.primary_port), self.primary_port)
+        self.spawn("primary", server_args(self.primary_port), self.primary_port)
         self.spawn(
             "replica",
-            _server_args(self.replica_port, "--replicaof", "127.0.0.1", str(self.primary_port)),
+            server_args(self.replica_port, "--replicaof", "127.0.0.1", str(self.primary_port)),
             self.replica_port,
         )
-        _wait(
-            lambda: _client(self.replica_port).info("replication").get("master_link_status") == "up",
+        wait_for(
+            lambda: node_client(self.replica_port).info("replication").get("master_link_status") == "up",
             10,
             "the replica did not sync",
         )
@@ -236,12 +241,12 @@ class SentinelServers(_Processes):
                 f"sentinel parallel-syncs {SERVICE} 1\n"
             )
             self.spawn(f"sentinel-{port}", [str(conf), "--sentinel"])
-        _wait(self.is_ready, 30, "the sentinels did not agree")
+        wait_for(self.is_ready, 30, "the sentinels did not agree")
         return self
 
     def is_ready(self):
         for port in self.sentinel_ports:
-            client = _client(port)
+            client = node_client(port)
             address = client.sentinel_get_master_addr_by_name(SERVICE)
             if address is None or int(address[1]) != self.primary_port:
                 return False
@@ -250,7 +255,7 @@ class SentinelServers(_Processes):
         return True
 
     def primary(self):
-        return _client(self.primary_port)
+        return node_client(self.primary_port)
 
     def replica_ports_of(self, primary_port):
         return [self.replica_port] if primary_port == self.primary_port else []
