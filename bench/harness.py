@@ -175,9 +175,11 @@ class CpuMeter:
 
 
 class Gunicorn:
-    """A gunicorn child process with deploy/gunicorn.conf.py on a free port."""
+    """A gunicorn child process with deploy/gunicorn.conf.py on a free port,
+    started in ``cwd`` (this checkout by default), which ``python -m`` puts
+    first on the path: the app is imported from there."""
 
-    def __init__(self, app, env, args, extra=(), log=None):
+    def __init__(self, app, env, args, extra=(), log=None, cwd=ROOT):
         self.port = free_port()
         self.workers = args.workers
         self.ready_dir = tempfile.mkdtemp(prefix="tabula-bench-ready-")
@@ -200,7 +202,7 @@ class Gunicorn:
             *extra,
             app,
         ]
-        self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
+        self.proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=log)
 
     def wait_healthy(self, timeout=60):
         """Wait until every worker has loaded the app (see post_worker_init in

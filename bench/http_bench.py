@@ -28,6 +28,9 @@ client whose local state disagrees with the server falls back to reading
 ``/actions``. ``--legal server`` reads ``GET /actions`` before every move,
 and that latency is reported too.
 
+``--against REV`` measures instead this checkout's service against that of
+git revision REV in one run, as ratios (``bench.http_compare``).
+
 Both phases stop by themselves: after ``--duration`` seconds or
 ``--max-moves`` requests each, whichever comes first. The first ``--warmup``
 seconds of each phase are not counted. Access logs are off and worker recycling
@@ -45,6 +48,7 @@ import orjson
 
 from service.redis_process import RedisProcess
 
+from . import http_compare
 from .harness import Gunicorn, Phase, run_interleaved, summarize, unlimited_env
 from .move_clients import MoveClient, TrivialClient
 
@@ -165,16 +169,42 @@ def parse_args(argv=None):
     )
     parser.add_argument("--moves-only", action="store_true", help="skip the trivial app")
     parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="instead: the service of this checkout against that of git revision REV, "
+        "two servers in alternating rounds (bench/http_compare.py)",
+    )
+    parser.add_argument(
+        "--trivial", action="store_true", help="with --against: the trivial app too (left out by default)"
+    )
+    parser.add_argument(
         "--observability",
         action="store_true",
         help="instead: moves/s with metrics and the request log on versus off "
         "(METRICS, REQUEST_LOG), two servers in alternating rounds",
     )
     args = parser.parse_args(argv)
+    check_against(parser, args)
     if args.script_moves is None:
         # No client here has sustained 200 moves/s: twice that is ample.
         args.script_moves = int(400 * (args.duration + args.warmup))
     return args
+
+
+def check_against(parser, args):
+    """``--against``'s revision resolved to ``args.against_commit``; its
+    options not mixed with another mode's."""
+    if args.against is None:
+        if args.trivial:
+            parser.error("--trivial goes with --against")
+        return
+    if args.observability:
+        parser.error("--against does not go with --observability")
+    if args.rounds < 1:
+        parser.error("--against needs at least 1 round (2 for an interval)")
+    args.against_commit = http_compare.resolve_revision(args.against)
+    if args.against_commit is None:
+        parser.error(f"--against {args.against}: not a commit of this repository")
 
 
 def add_load_options(parser):
@@ -235,18 +265,22 @@ def report(args, result):
     return round(ratio, 3)
 
 
+def main_observability(args):
+    result = measure_observability(args)
+    ratio = report_observability(args, result)
+    if args.json:
+        print(orjson.dumps({"args": vars(args), **result, "ratio": ratio}).decode())
+    return (
+        0 if all(result[k]["move"]["count"] and not result[k]["move"]["errors"] for k in ("on", "off")) else 1
+    )
+
+
 def main(argv=None):
     args = parse_args(argv)
+    if args.against:
+        return http_compare.main(args)
     if args.observability:
-        result = measure_observability(args)
-        ratio = report_observability(args, result)
-        if args.json:
-            print(orjson.dumps({"args": vars(args), **result, "ratio": ratio}).decode())
-        return (
-            0
-            if all(result[k]["move"]["count"] and not result[k]["move"]["errors"] for k in ("on", "off"))
-            else 1
-        )
+        return main_observability(args)
     result = measure(args)
     ratio = report(args, result)
     if args.json:

@@ -98,7 +98,10 @@ def t_interval_ratio(numerators, denominators):
 
 
 class Config:
-    """One configuration: its gunicorn, its Phase of clients, its per-round rates."""
+    """One configuration: its gunicorn, its Phase of clients, its per-round
+    rates of requests of ``kind``."""
+
+    kind = "move"
 
     def __init__(self, name, env, redis_pids):
         self.name, self.env, self.redis_pids = name, env, redis_pids
@@ -119,7 +122,7 @@ class Config:
         self.cpu_ms.append(1000 * (self.phase.cpu.used["server"] - before_cpu) / max(moves, 1))
 
     def _count(self):
-        return sum(len(r.latencies.get("move", [])) for r in self.phase.recorders)
+        return sum(len(r.latencies.get(self.kind, [])) for r in self.phase.recorders)
 
 
 def service_env(redis_url, mode, queue_url, wait):
@@ -218,6 +221,17 @@ def report(args, table, ratio_table, cpu_table):
         f"{args.rounds} rounds x {args.round_s:.0f} s per configuration "
         f"(load average now {os.getloadavg()[0]:.1f})"
     )
+    print_table(table)
+    print("ratios of moves/s (geometric mean of per-round ratios, 95% t-interval over rounds):")
+    for label, (mean, low, high) in ratio_table.items():
+        print(f"  {label:38} {mean:.3f}  [{low:.3f}, {high:.3f}]")
+    print("the same ratios from API CPU per move (moves per API core; steadier on a shared machine):")
+    for label, (mean, low, high) in cpu_table.items():
+        print(f"  {label:38} {mean:.3f}  [{low:.3f}, {high:.3f}]")
+
+
+def print_table(table):
+    """One row per configuration: its ``summarize`` fields, ``cpu_ms`` and ``round_rates``."""
     print(
         f"{'':15}{'moves':>8}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
         f"{'API CPU ms':>12}{'Redis CPU ms':>14}  per-round moves/s"
@@ -228,12 +242,6 @@ def report(args, table, ratio_table, cpu_table):
             f"{name:15}{row['count']:>8}{row['per_s']:>9}{row['p50_ms']!s:>9}{row['p99_ms']!s:>9}"
             f"{row['errors']:>8}{cpu['server']:>12.3f}{cpu['redis']:>14.3f}  {row['round_rates']}"
         )
-    print("ratios of moves/s (geometric mean of per-round ratios, 95% t-interval over rounds):")
-    for label, (mean, low, high) in ratio_table.items():
-        print(f"  {label:38} {mean:.3f}  [{low:.3f}, {high:.3f}]")
-    print("the same ratios from API CPU per move (moves per API core; steadier on a shared machine):")
-    for label, (mean, low, high) in cpu_table.items():
-        print(f"  {label:38} {mean:.3f}  [{low:.3f}, {high:.3f}]")
 
 
 def parse_args(argv=None):

@@ -83,10 +83,11 @@ def time_decisions(game_id, level, path, repeats):
     return {"times": times, "digest": digest, "capped": getattr(own, "capped", None)}
 
 
-def export_tree(revision, into):
-    """The engine package of ``revision``, unpacked under ``into``."""
+def export_tree(revision, into, paths=("engine",)):
+    """``paths`` of ``revision`` (by default the engine package; none: the
+    whole tree), unpacked under ``into``."""
     archive = subprocess.run(
-        ["git", "archive", revision, "engine"], cwd=ROOT, check=True, capture_output=True
+        ["git", "archive", revision, *paths], cwd=ROOT, check=True, capture_output=True
     ).stdout
     with tarfile.open(fileobj=BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
