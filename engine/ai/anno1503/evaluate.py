@@ -145,7 +145,7 @@ def kind_values(player, progress):
 def tile_beliefs(state, seat):
     """The tile beliefs of the game being played (base or expansion)."""
     if is_expansion_state(state):
-        return expansion_evaluate.XTileBeliefs(state, seat)
+        return expansion_evaluate.TileBeliefs(state, seat)
     return TileBeliefs(state, seat)
 
 
@@ -325,7 +325,7 @@ def evaluate(state, seat, beliefs=None, inhabitant=None):
     """The value of ``state`` for ``seat`` (own holdings only), with
     ``inhabitant`` the table of inhabitant values (medium's by default)."""
     if is_expansion_state(state):
-        return expansion_evaluate.x_evaluate(state, seat, beliefs)
+        return expansion_evaluate.evaluate(state, seat, beliefs)
     if state.winner is not None:
         return WIN if state.winner == seat else -WIN
     player = state.players[seat]
@@ -343,7 +343,7 @@ def evaluate(state, seat, beliefs=None, inhabitant=None):
 def public_strength(state, seat, inhabitant=None):
     """A seat's value from public information only (hand counted by size)."""
     if is_expansion_state(state):
-        return expansion_evaluate.x_public_strength(state, seat)
+        return expansion_evaluate.public_strength(state, seat)
     player = state.players[seat]
     progress = goal_progress(player, state.buildings)
     return goal_score(progress) + _inhabitant_value(player, inhabitant) + 0.04 * min(player.hand_size(), 5)

@@ -15,10 +15,10 @@ cost of paying), a Sea Hero tie and fighting a lair just found
 Unknown action types are scored neutrally, like ending the turn.
 """
 
-from ...games.anno1503.expansion.data import X_GEO
+from ...games.anno1503.expansion.data import GEOMETRY
 from ..levels import greedy
 from .evaluate import GOLD, evaluate, goal_gain, goal_progress, gold_progress, tile_beliefs
-from .expansion.policy import X_APPLIED, attack_score, respond_score, worth_taking
+from .expansion.policy import APPLIED, attack_score, respond_score, worth_taking
 from .expansion.sample import is_expansion_state
 from .values import HARD_INHABITANT
 
@@ -27,7 +27,7 @@ _END_TURN_EDGE = 0.002
 
 
 def _discover_score(game, state, seat, action, base, beliefs, inhabitant):
-    space = X_GEO.space_index[tuple(action["space"])]  # main-board indices are the base ones
+    space = GEOMETRY.space_index[tuple(action["space"])]  # main-board indices are the base ones
     if seat in state.seen[space]:
         if not is_expansion_state(state):
             return _known_tile_score(game, state, seat, action, base, inhabitant)
@@ -113,7 +113,7 @@ _KNOWN = (
             "return_tile",
         )
     )
-    | X_APPLIED
+    | APPLIED
 )
 
 

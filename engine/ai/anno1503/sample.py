@@ -87,11 +87,11 @@ def _deal_tiles(view, rng):
     Base tiles stay on the main board and in the reserve, expansion tiles
     (crowned) on the pirate board and in the expansion reserve.
     """
-    by_back, x_by_back = {}, {}
+    by_back, crowned_by_back = {}, {}
     for t in unknown_tiles(view):
-        piles = x_by_back if t >= data.BASE_TILE_COUNT else by_back
+        piles = crowned_by_back if t >= data.BASE_TILE_COUNT else by_back
         piles.setdefault(data.TILE_BACKS[t], []).append(t)
-    for tiles in (*by_back.values(), *x_by_back.values()):
+    for tiles in (*by_back.values(), *crowned_by_back.values()):
         rng.shuffle(tiles)
     spaces = {}
     discovery = view.get("discovery")
@@ -105,17 +105,17 @@ def _deal_tiles(view, rng):
         elif discovery and "tile" in discovery and discovery["space"] == [r, c]:
             spaces[f"{r},{c}"] = discovery["tile"]["id"]
         else:
-            piles = x_by_back if _is_pirate_board((r, c)) else by_back
+            piles = crowned_by_back if _is_pirate_board((r, c)) else by_back
             spaces[f"{r},{c}"] = piles[tile["back"]].pop()
     reserve = [t for tiles in by_back.values() for t in tiles]
     rng.shuffle(reserve)
-    x_reserve = [t for tiles in x_by_back.values() for t in tiles]
-    rng.shuffle(x_reserve)
+    crowned_reserve = [t for tiles in crowned_by_back.values() for t in tiles]
+    rng.shuffle(crowned_reserve)
     if len(reserve) != view["reserve_size"]:
         raise ValueError("the view's tiles do not add up; cannot determinize")
-    if "expansion" in view and len(x_reserve) != view["expansion"]["expansion_reserve_size"]:
+    if "expansion" in view and len(crowned_reserve) != view["expansion"]["expansion_reserve_size"]:
         raise ValueError("the view's expansion tiles do not add up; cannot determinize")
-    return spaces, reserve, x_reserve
+    return spaces, reserve, crowned_reserve
 
 
 def _player_dump(entry, hand, cards=None):
@@ -143,13 +143,13 @@ def sample_dump(view, seat, rng, options=None):
     with state this module does not know), so callers can fall back.
     """
     hands = _deal_hands(view, seat, rng)
-    spaces, reserve, x_reserve = _deal_tiles(view, rng)
+    spaces, reserve, crowned_reserve = _deal_tiles(view, rng)
     backs = used_backs(view["num_players"])
     discovery = view.get("discovery")
     cards = [None] * view["num_players"]
     extra = {}
     if expansion_sample.is_expansion_view(view):
-        extra, cards = expansion_sample.expansion_top_level(view, seat, rng, x_reserve)
+        extra, cards = expansion_sample.expansion_top_level(view, seat, rng, crowned_reserve)
     return {
         "game": "anno1503",
         "rules_version": 1,

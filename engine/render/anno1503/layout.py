@@ -4,13 +4,13 @@ from functools import lru_cache
 
 from ...games.anno1503.data import DOLPHIN, MARKS, SEA, SPACES, START
 from ...games.anno1503.expansion.data import (
+    ALL_SEA,
+    GEOMETRY,
     PIRATE_COL,
     PIRATE_DOLPHIN,
     PIRATE_SPACES,
     PIRATE_SQUARES,
     PORT,
-    X_GEO,
-    X_SEA,
 )
 
 WIDTH = 1360
@@ -19,10 +19,10 @@ HEADER_H = 78
 PANEL_GAP = 16
 PANEL_W = (WIDTH - 2 * MARGIN - PANEL_GAP) // 2
 BASE_PANEL_H = 246
-X_PANEL_H = 352  # with the aristocrat island
+ARISTOCRAT_PANEL_H = 352  # with the aristocrat island
 SLOT_W, SLOT_H = 56, 48  # an inhabitant slot (its picture is a symbol)
 # Islets printed on each island space (2-4), main board and pirate sea.
-ISLETS = {**dict(zip(SPACES, MARKS)), **dict(zip(PIRATE_SPACES, X_GEO.marks[len(SPACES) :]))}
+ISLETS = {**dict(zip(SPACES, MARKS)), **dict(zip(PIRATE_SPACES, GEOMETRY.marks[len(SPACES) :]))}
 
 
 class Layout:
@@ -41,7 +41,7 @@ class Layout:
         self.supply_y = self.board_y + self.board_h + 24
         self.supply_h = 86 if expansion else 58
         self.panels_y = self.supply_y + self.supply_h + 10
-        self.panel_h = X_PANEL_H if expansion else BASE_PANEL_H
+        self.panel_h = ARISTOCRAT_PANEL_H if expansion else BASE_PANEL_H
         panel_rows = (num_players + 1) // 2
         self.height = self.panels_y + panel_rows * (self.panel_h + PANEL_GAP)
 
@@ -65,7 +65,7 @@ def layout(expansion, num_players):
 
 def square_kinds(expansion):
     """``{(r, c): kind}`` for every square of the board, main board first."""
-    sea = X_SEA if expansion else SEA
+    sea = ALL_SEA if expansion else SEA
     spaces = set(SPACES) | (set(PIRATE_SPACES) if expansion else set())
     kinds = {}
     for sq in sorted(sea | spaces, key=lambda s: (s[1] >= PIRATE_COL, s[0], s[1])):

@@ -77,17 +77,17 @@ def _commodity_look(name):
     return fill, "ch", ink_class(ink)
 
 
-def _expansion_supply(x_view, y):
+def _expansion_supply(piles_view, y):
     """The pirate and aristocrat piles, the luxury reserve, then the aristocrat buildings."""
     piles = (
-        ("Pirate deck", x_view["pirate_deck_size"]),
-        ("Pirate discard", len(x_view.get("pirate_discard") or [])),
-        ("Aristocrat deck", x_view["aristocrat_deck_size"]),
-        ("Aristocrat discard", x_view["aristocrat_discard_size"]),
-        ("Luxury reserve", x_view["expansion_reserve_size"]),
+        ("Pirate deck", piles_view["pirate_deck_size"]),
+        ("Pirate discard", len(piles_view.get("pirate_discard") or [])),
+        ("Aristocrat deck", piles_view["aristocrat_deck_size"]),
+        ("Aristocrat discard", piles_view["aristocrat_discard_size"]),
+        ("Luxury reserve", piles_view["expansion_reserve_size"]),
     )
     chips, x = chip_row(CHIPS_X, y, [(f"{name} {count}", "#e6edf5", "ch", "m") for name, count in piles])
-    stock = x_view["aristocrat_buildings"]
+    stock = piles_view["aristocrat_buildings"]
     buildings, _ = chip_row(
         x + 8,
         y,

@@ -9,12 +9,12 @@ and whether a seen tile is worth discovering again.
 """
 
 from ....games.anno1503.data import TILE_KINDS
-from ....games.anno1503.expansion.data import LUXURIES, PIRATE_CARDS, XRULES
+from ....games.anno1503.expansion.data import CONTENT, LUXURIES, PIRATE_CARDS
 from ....games.anno1503.expansion.rules import cannons
-from .evaluate import _DAMAGED, _FLEET, _GOLD_UNIT, lair_value, win_probability, x_progress, x_ship_value
+from .evaluate import _DAMAGED, _FLEET, _GOLD_UNIT, lair_value, progress, ship_value, win_probability
 
 # The expansion's actions whose result the policy values by applying them.
-X_APPLIED = frozenset(
+APPLIED = frozenset(
     (
         "buy_cannon",
         "build_manor",
@@ -27,7 +27,7 @@ X_APPLIED = frozenset(
         "respond",
     )
 )
-_PAY = XRULES["pay_off_pirates"]
+_PAY = CONTENT["pay_off_pirates"]
 _LOSS = {"give": 0.08, "damage": _DAMAGED + 0.05, "half_gold": None}
 _REWARD_GOODS = 0.07  # a card won (a luxury counts a little more)
 
@@ -68,7 +68,7 @@ def attack_score(state, seat, base):
     back (``return_tile``, valued like any move) is the better answer."""
     player = state.players[seat]
     tile = state.spaces[state.discovery["space"]]
-    return base + lair_value(player, tile, *x_progress(player))
+    return base + lair_value(player, tile, *progress(player))
 
 
 def worth_taking(state, seat, ship, space, beliefs):
@@ -86,6 +86,6 @@ def worth_taking(state, seat, ship, space, beliefs):
         return False
     # what the ship is worth without this tile to aim at
     kept = beliefs.mine.pop(space, None)
-    without = x_ship_value(state, state.players[seat], ship, beliefs)
+    without = ship_value(state, state.players[seat], ship, beliefs)
     beliefs.mine[space] = kept
     return value > without

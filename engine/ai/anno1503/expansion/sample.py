@@ -15,14 +15,14 @@ What a seat's view hides, and how it is filled in:
 from ....games.anno1503.data import TILE_BACKS
 from ....games.anno1503.expansion.data import (
     CARD_DECK,
+    CONTENT,
     EXPANSION,
     EXPANSION_TILES,
+    GEOMETRY,
     PIRATE_CARDS,
-    X_GEO,
-    XRULES,
 )
 
-LUXURY_STACK_SIZE = XRULES["luxury_stack_size"]
+LUXURY_STACK_SIZE = CONTENT["luxury_stack_size"]
 
 
 def is_expansion_view(view):
@@ -90,7 +90,7 @@ def combat_dump(combat):
         return None
     out = dict(combat)
     if "space" in out:
-        out["space"] = X_GEO.space_index[tuple(out["space"])]
+        out["space"] = GEOMETRY.space_index[tuple(out["space"])]
     if "tile" in out:
         out["tile"] = out["tile"]["id"]
     if "card" in out:

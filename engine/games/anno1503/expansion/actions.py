@@ -19,9 +19,12 @@ from .data import (
     ARISTO_BUILDINGS,
     ARISTO_COSTS,
     ARISTO_SITES,
+    BOARD_COLS,
+    BOARD_ROWS,
     CARD_HAND_LIMIT,
     CARD_TYPES,
     CATHEDRAL_CARDS,
+    CONTENT,
     HAND_KEYS,
     LUXURIES,
     MANOR_COSTS,
@@ -29,13 +32,10 @@ from .data import (
     PLAYABLE_CARDS,
     REPAIR_COST,
     SKULL_SITE,
-    X_COLS,
-    X_ROWS,
-    XRULES,
 )
 from .rules import aristocrat_pays, draw_aristocrat_cards, may_attack_lairs, next_cannon_price
 
-_EXCHANGE = XRULES["exchange_cost"]
+_EXCHANGE = CONTENT["exchange_cost"]
 _RESPONSES = ("pay", "fight", "sea_hero", "reroll", "decline", "gold") + HAND_KEYS
 
 
@@ -282,7 +282,7 @@ def _play_card_perform(state, seat, action, events):
     state.part.aristocrat_discard.append(card)
     event(events, "aristocrat_card_played", seat, card=card)
     if card == "explorer":
-        bonus = XRULES["explorer_bonus_ap"]
+        bonus = CONTENT["explorer_bonus_ap"]
         player.ship_ap = [
             ap + bonus if at is not None else ap for at, ap in zip(player.ship_at, player.ship_ap)
         ]
@@ -491,7 +491,7 @@ SPECS = [
 
 _COMMODITY_TEXT = "a commodity (luxuries only with the expansion)"
 _EXTRA_PARAMS = {
-    "build_ship": {"at": Optional(Square(X_ROWS, X_COLS, "expansion: a sea square beside the port"))},
+    "build_ship": {"at": Optional(Square(BOARD_ROWS, BOARD_COLS, "expansion: a sea square beside the port"))},
 }
 
 
@@ -499,7 +499,7 @@ def _widened(domain):
     if isinstance(domain, Optional):
         return Optional(_widened(domain.inner))
     if isinstance(domain, Square):
-        return Square(X_ROWS, X_COLS, domain.description)
+        return Square(BOARD_ROWS, BOARD_COLS, domain.description)
     if isinstance(domain, OneOf) and domain.values == COMMODITIES:
         return OneOf(HAND_KEYS, _COMMODITY_TEXT)
     return domain

@@ -11,11 +11,11 @@ from ....kit import event
 from ..data import tile_public
 from ..rules import pay, take
 from ..turn import ask
-from .data import HAND_KEYS, PIRATE_CARDS, PIRATE_SEATS, PORT_SEA, TILE_STRENGTH, X_GEO, XRULES
+from .data import CONTENT, GEOMETRY, HAND_KEYS, PIRATE_CARDS, PIRATE_SEATS, PORT_SEA, TILE_STRENGTH
 from .rules import cannons, combat_roll, left_of
 
-_PAY_OFF = XRULES["pay_off_pirates"]
-_GIVE_GOLD = XRULES["give_gold"]
+_PAY_OFF = CONTENT["pay_off_pirates"]
+_GIVE_GOLD = CONTENT["give_gold"]
 
 
 def done(state):
@@ -225,7 +225,7 @@ def offer_answer(state, option, events):
 def attack_lair(state, seat, ship, space, events):
     tile = state.spaces[space]
     roller = left_of(state, seat)
-    r, c = X_GEO.spaces[space]
+    r, c = GEOMETRY.spaces[space]
     state.seen[space] = tuple(range(state.num_players))  # the attack shows the lair to all
     state.part.combat = {
         "kind": "lair",

@@ -9,15 +9,15 @@ from .combat import enter_pirate_square
 from .data import (
     CARD_HAND_LIMIT,
     EXPANSION,
+    GEOMETRY,
     HAND_KEYS,
     LUXURIES,
     PIRATE_SQUARES,
     PORT_INDEX,
     PORT_SEA,
     TILE_CROWN,
-    X_GEO,
 )
-from .rules import lose_luxury_office, luxury_price, put_expansion_tile, x_goals, x_has_won, x_points
+from .rules import goals, has_won, lose_luxury_office, luxury_price, points, put_expansion_tile
 from .setup import set_up_expansion
 from .state import AristocratIsland, ExpansionPiles
 from .view import aristocrat_view, expansion_view
@@ -45,7 +45,7 @@ class Expansion(BaseGame):
     """Aristokraten und Piraten: pirate sea, aristocrat island, luxuries."""
 
     name = EXPANSION
-    geometry = X_GEO
+    geometry = GEOMETRY
     hand_keys = HAND_KEYS
     space_choices = BaseGame.space_choices + ("pirate_sea_placement",)
     closed_spaces = frozenset((PORT_INDEX,))  # the port covers its island space
@@ -131,13 +131,13 @@ class Expansion(BaseGame):
     # --- scoring and views ------------------------------------------------------
 
     def has_won(self, player):
-        return x_has_won(player)
+        return has_won(player)
 
     def goals(self, player):
-        return x_goals(player)
+        return goals(player)
 
     def scores(self, state):
-        return {str(i): x_points(p) for i, p in enumerate(state.players)}
+        return {str(i): points(p) for i, p in enumerate(state.players)}
 
     def view_player(self, player, own, out):
         out["aristocrat"] = aristocrat_view(player, own)

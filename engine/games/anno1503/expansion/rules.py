@@ -11,19 +11,19 @@ from ..turn import ask
 from .data import (
     CANNON_PRICES,
     COMBAT_DIE,
+    CONTENT,
+    GEOMETRY,
     LUXURIES,
     MAX_LAIRS,
     PIRATE_SPACE_INDICES,
     TILE_DISCOUNT,
     UNIVERSITY_CANNONS,
     VICTORY,
-    X_GEO,
-    XRULES,
 )
 
 _HOME = VICTORY["home_goals"]
 _ARISTO = VICTORY["aristocrat_goals"]
-_SALE = XRULES["aristocrat_sale"]
+_SALE = CONTENT["aristocrat_sale"]
 
 
 def owns_aristo(player, building):
@@ -33,10 +33,10 @@ def owns_aristo(player, building):
 def luxury_price(player):
     """10 gold less each defeated lair's discount and the Theatre's 2 (trade
     agreements do not count); never below the floor (ruling §2.14 #9)."""
-    price = XRULES["luxury_price"] - sum(TILE_DISCOUNT[t] for t in player.part.lairs)
+    price = CONTENT["luxury_price"] - sum(TILE_DISCOUNT[t] for t in player.part.lairs)
     if owns_aristo(player, "theatre"):
-        price -= XRULES["theatre_discount"]
-    return max(XRULES["luxury_price_floor"], price)
+        price -= CONTENT["theatre_discount"]
+    return max(CONTENT["luxury_price_floor"], price)
 
 
 def aristocrat_pays(player):
@@ -57,7 +57,7 @@ def may_attack_lairs(player):
     return len(player.part.lairs) < MAX_LAIRS
 
 
-def x_goals(player):
+def goals(player):
     """``{goal: bool}`` of the six expansion goals."""
     x = player.part
     buildings = player.buildings
@@ -71,12 +71,12 @@ def x_goals(player):
     }
 
 
-def x_points(player):
-    return sum(x_goals(player).values())
+def points(player):
+    return sum(goals(player).values())
 
 
-def x_has_won(player):
-    held = x_goals(player)
+def has_won(player):
+    held = goals(player)
     home = sum(held[g] for g in _HOME)
     aristo = sum(held[g] for g in _ARISTO)
     return home >= VICTORY["home_needed"] and aristo >= VICTORY["aristocrat_needed"]
@@ -132,5 +132,5 @@ def lose_luxury_office(state, seat, tile, events):
 def put_expansion_tile(state, space, events, seat):
     state.spaces[space] = state.part.expansion_reserve.pop(0)
     state.seen[space] = ()
-    r, c = X_GEO.spaces[space]
+    r, c = GEOMETRY.spaces[space]
     event(events, "reserve_tile_placed", seat, space=[r, c], reserve="expansion")

@@ -10,21 +10,21 @@ from .data import (
     ARISTO_BUILDINGS,
     ARISTO_BY_BACK,
     CARD_DECK,
+    CONTENT,
     EXPANSION_TILES,
+    GEOMETRY,
     HAND_KEYS,
     LUXURIES,
     PIRATE_CARDS,
     PIRATE_SPACE_INDICES,
     PORT_INDEX,
-    X_GEO,
-    XRULES,
 )
 from .state import AristocratIsland, ExpansionPiles
 
 
 def set_up_expansion(s, backs):
     _settler_and_citizen(s)
-    s.stacks.update(dict.fromkeys(LUXURIES, XRULES["luxury_stack_size"]))
+    s.stacks.update(dict.fromkeys(LUXURIES, CONTENT["luxury_stack_size"]))
     piles = ExpansionPiles.__new__(ExpansionPiles)
     # the draws from the generator in this order (a replay depends on it)
     piles.aristocrat_buildings = _aristocrat_supply(backs)
@@ -40,7 +40,7 @@ def set_up_expansion(s, backs):
 def _settler_and_citizen(s):
     for i, old in enumerate(s.players):
         hand = {c: n for c, n in old.hand.items() if n}
-        p = Player.new(old.gold, hand, XRULES["start_slots"], HAND_KEYS, AristocratIsland.new(MAX_SHIPS))
+        p = Player.new(old.gold, hand, CONTENT["start_slots"], HAND_KEYS, AristocratIsland.new(MAX_SHIPS))
         p.ship_at, p.ship_ap = old.ship_at, old.ship_ap
         s.players[i] = p
 
@@ -75,7 +75,7 @@ def _lay_out_pirate_sea(s, backs):
         stack = [t for t in EXPANSION_TILES if TILE_BACKS[t] == back]
         s.rng.shuffle(stack)
         for i in PIRATE_SPACE_INDICES:
-            if X_GEO.marks[i] == back and stack:
+            if GEOMETRY.marks[i] == back and stack:
                 s.spaces[i] = stack.pop()
         reserve.extend(stack)
     s.rng.shuffle(reserve)

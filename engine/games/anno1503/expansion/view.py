@@ -3,7 +3,7 @@ only for its owner, others a count) and the public expansion piles (sizes of
 hidden decks, the open pirate discards, the battle in progress)."""
 
 from ..data import tile_public
-from .data import PIRATE_CARDS, X_GEO
+from .data import GEOMETRY, PIRATE_CARDS
 from .rules import cannons
 
 
@@ -31,7 +31,7 @@ def expansion_view(state):
     if combat is not None:
         combat = dict(combat)
         if "space" in combat:
-            combat["space"] = list(X_GEO.spaces[combat["space"]])
+            combat["space"] = list(GEOMETRY.spaces[combat["space"]])
         if "tile" in combat:
             combat["tile"] = tile_public(combat["tile"])
         if "card" in combat:
