@@ -28,9 +28,6 @@ from ...games.anno1503.rules import (
     owns,
     pioneer_settler_count,
 )
-from .expansion import evaluate as expansion_evaluate
-from .expansion.sample import is_expansion_state
-from .sample import BASE_TILE_BACKS
 from .values import _INHABITANT, WIN, _inhabitant_value, merchant_progress
 
 _NEED = dict(GOALS)
@@ -142,13 +139,6 @@ def kind_values(player, progress):
     }
 
 
-def tile_beliefs(state, seat):
-    """The tile beliefs of the game being played (base or expansion)."""
-    if is_expansion_state(state):
-        return expansion_evaluate.TileBeliefs(state, seat)
-    return TileBeliefs(state, seat)
-
-
 class TileBeliefs:
     """What ``seat`` expects of each face-down tile: averages by back."""
 
@@ -169,7 +159,7 @@ class TileBeliefs:
                 self.mine[i] = values.get(TILE_KINDS[tile], 0.0)
         sums = {}
         backs = set(range(2, state.num_players + 1))
-        for t, b in enumerate(BASE_TILE_BACKS):
+        for t, b in enumerate(TILE_BACKS):
             if b in backs and t not in known:
                 total, n = sums.get(b, (0.0, 0))
                 sums[b] = (total + values.get(TILE_KINDS[t], 0.0), n + 1)
@@ -324,8 +314,6 @@ def hand_value(player, progress, supply=None, new_ship=0.12, inhabitant=None):
 def evaluate(state, seat, beliefs=None, inhabitant=None):
     """The value of ``state`` for ``seat`` (own holdings only), with
     ``inhabitant`` the table of inhabitant values (medium's by default)."""
-    if is_expansion_state(state):
-        return expansion_evaluate.evaluate(state, seat, beliefs)
     if state.winner is not None:
         return WIN if state.winner == seat else -WIN
     player = state.players[seat]
@@ -342,17 +330,6 @@ def evaluate(state, seat, beliefs=None, inhabitant=None):
 
 def public_strength(state, seat, inhabitant=None):
     """A seat's value from public information only (hand counted by size)."""
-    if is_expansion_state(state):
-        return expansion_evaluate.public_strength(state, seat)
     player = state.players[seat]
     progress = goal_progress(player, state.buildings)
     return goal_score(progress) + _inhabitant_value(player, inhabitant) + 0.04 * min(player.hand_size(), 5)
-
-
-def relative_value(state, seat, beliefs=None, inhabitant=None, own_value=evaluate):
-    """Own value (``own_value``) minus the strongest opponent's: the search's leaf value."""
-    if state.winner is not None:
-        return WIN if state.winner == seat else -WIN
-    mine = own_value(state, seat, beliefs, inhabitant)
-    rival = max(public_strength(state, s, inhabitant) for s in range(state.num_players) if s != seat)
-    return mine - rival

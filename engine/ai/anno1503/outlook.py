@@ -17,9 +17,8 @@ the public stacks.
 
 from ...games.anno1503.data import RULES
 from ...games.anno1503.turn import production_options
-from .evaluate import evaluate, relative_value, tile_beliefs
-from .expansion.sample import is_expansion_state
 from .values import HARD_INHABITANT
+from .variants import ai_of, evaluate, relative_value, tile_beliefs
 
 # The die's top face is the event face; production numbers lie below it.
 _EVENT_FACE = RULES["event_die_face"]
@@ -27,7 +26,7 @@ _EVENT_FACE = RULES["event_die_face"]
 
 def next_roll_value(state, seat, beliefs=None, inhabitant=HARD_INHABITANT):
     """``evaluate`` averaged over the next production number."""
-    if state.winner is not None or is_expansion_state(state):
+    if state.winner is not None or not ai_of(state).looks_one_roll_ahead:
         return evaluate(state, seat, beliefs, inhabitant)
     # tile beliefs read goal progress, which one card does not change
     beliefs = beliefs or tile_beliefs(state, seat)

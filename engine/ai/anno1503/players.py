@@ -10,10 +10,11 @@ the view (``sample``) and runs the policy or the search on such samples.
 
 from .. import levels, search
 from ..levels import sampler
-from .expansion.sample import is_expansion_view
 from .outlook import hard_leaf_value
 from .policy import greedy_choice, hard_greedy_choice, hard_score_actions
 from .sample import sample_dump
+from .variant import SIMULATIONS
+from .variants import ai_of_view
 
 # Simulations per decision: _SIMULATIONS / n^0.25 (84 with 2 players, 72
 # with 4). A rollout only finishes the seat's own turn (see
@@ -24,16 +25,11 @@ from .sample import sample_dump
 # takes 130-150 ms of CPU (median; p95 220-260 ms), the expansion's (longer
 # turns, hence its lower count) about 105 ms. Decision times:
 # bench/README.md ("hard's decisions").
-_SIMULATIONS = 100
-_X_SIMULATIONS = 72
 _COST_EXPONENT = 0.25
 # Rollouts to the end of the own turn vary little between worlds: a wider
 # choice of first moves pays more than more worlds per move.
 _CANDIDATES = 6
 _SEARCH_PHASES = frozenset(("main", "tile_decision", "discard"))
-# The expansion's values between moves differ several times less than the
-# base game's (gold is a means, not a goal): easy's jitter is scaled to match.
-_EXPANSION_NOISE = 0.3
 
 
 sample_state = sampler(sample_dump)
@@ -79,7 +75,7 @@ class GreedyPlayer(levels.GreedyPlayer):
     fallback = staticmethod(fallback_choice)
 
     def noise_scale(self, view):
-        return _EXPANSION_NOISE if is_expansion_view(view) else 1.0
+        return ai_of_view(view).noise_scale
 
 
 class HardGreedyPlayer(GreedyPlayer):
@@ -115,7 +111,7 @@ class SearchPlayer(search.SearchPlayer):
     leaf_value = staticmethod(hard_leaf_value)
     searchable = staticmethod(_searchable)
     rollout_over = staticmethod(_rollout_over)
-    simulations = _SIMULATIONS
+    simulations = SIMULATIONS
     cost_exponent = _COST_EXPONENT
     medium = HardGreedyPlayer
     # The safety cap stops rollouts at 80% of ``time_cap``: in the expansion
@@ -127,5 +123,5 @@ class SearchPlayer(search.SearchPlayer):
         super().__init__(simulations, time_cap, candidates, max_rollout, wall_cap)
 
     def simulations_for(self, view):
-        base = _X_SIMULATIONS if is_expansion_view(view) else _SIMULATIONS
+        base = ai_of_view(view).simulations
         return base / view["num_players"] ** _COST_EXPONENT

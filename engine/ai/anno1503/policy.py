@@ -8,31 +8,27 @@ expected value, and ``discard`` removes the card without passing the turn.
 So the policy may run on any state consistent with the seat's view, and in
 the search it runs directly on a sampled world at no extra cost.
 
-The expansion's actions are applied and valued like the base ones, except
-answers to a pirate attack (``expansion.policy``: the odds of the fight against the
-cost of paying), a Sea Hero tie and fighting a lair just found
-(``attack_lair``: its odds-weighted worth), scored without rolling the dice.
-Unknown action types are scored neutrally, like ending the turn.
+A variant's actions are applied and valued like the base ones, except the
+types its AI scores apart (``variant.BaseAI.special_types``, e.g. answers
+decided by dice, scored by their odds). Types the variant's AI does not
+apply (``applied_types``) are scored neutrally, like ending the turn.
 """
 
-from ...games.anno1503.expansion.data import GEOMETRY
 from ..levels import greedy
-from .evaluate import GOLD, evaluate, goal_gain, goal_progress, gold_progress, tile_beliefs
-from .expansion.policy import APPLIED, attack_score, respond_score, worth_taking
-from .expansion.sample import is_expansion_state
+from .evaluate import GOLD, goal_gain, goal_progress, gold_progress
 from .values import HARD_INHABITANT
+from .variants import ai_of, evaluate
 
 # A small edge for ending the turn: pointless moves are not made.
 _END_TURN_EDGE = 0.002
 
 
-def _discover_score(game, state, seat, action, base, beliefs, inhabitant):
-    space = GEOMETRY.space_index[tuple(action["space"])]  # main-board indices are the base ones
+def _discover_score(game, state, seat, action, base, beliefs, inhabitant, ai):
+    space = state.variant.geometry.space_index[tuple(action["space"])]
     if seat in state.seen[space]:
-        if not is_expansion_state(state):
+        worth = ai.seen_tile_worth(state, seat, action, space, beliefs)
+        if worth is None:
             return _known_tile_score(game, state, seat, action, base, inhabitant)
-        worth = beliefs.space_value(state, space) > 0.0
-        worth = worth and worth_taking(state, seat, action["ship"], space, beliefs)
         return base + 0.2 if worth else base - 1.0
     return base + 0.25 * beliefs.space_value(state, space)
 
@@ -68,24 +64,24 @@ def _discard_score(state, seat, action, beliefs, inhabitant):
 def score_actions(game, state, seat, actions, inhabitant=None):
     """``[(score, index)]`` for every action, higher is better; ``inhabitant``
     is the value's table of inhabitants (medium's by default, ``evaluate``)."""
-    beliefs = tile_beliefs(state, seat)
-    base = evaluate(state, seat, beliefs, inhabitant)
+    ai = ai_of(state)
+    beliefs = ai.tile_beliefs(state, seat)
+    base = ai.evaluate(state, seat, beliefs, inhabitant)
     out = []
     for i, action in enumerate(actions):
         kind = action["type"]
-        if kind == "end_turn":
+        score = ai.special_score(state, seat, action, base) if kind in ai.special_types else None
+        if score is not None:
+            pass
+        elif kind == "end_turn":
             score = base + _END_TURN_EDGE
         elif kind == "discover":
-            score = _discover_score(game, state, seat, action, base, beliefs, inhabitant)
+            score = _discover_score(game, state, seat, action, base, beliefs, inhabitant, ai)
         elif kind == "big_branch_office":
             score = _bbo_score(state, seat, base)
         elif kind == "discard":
             score = _discard_score(state, seat, action, beliefs, inhabitant)
-        elif kind == "respond" and state.choice["kind"] in ("pirate_attack", "sea_hero"):
-            score = respond_score(state, seat, action, base)
-        elif kind == "attack_lair":
-            score = attack_score(state, seat, base)
-        elif kind not in _KNOWN:
+        elif kind not in ai.applied_types:
             score = base
         else:
             after, _ = game.apply(state, seat, action)
@@ -97,24 +93,6 @@ def score_actions(game, state, seat, actions, inhabitant=None):
 
 
 _MOVES_TILES = frozenset(("lose_tile", "place_reserve_tile", "take_tile", "return_tile"))
-_KNOWN = (
-    frozenset(
-        (
-            "choose_commodity",
-            "lose_tile",
-            "place_reserve_tile",
-            "build_ship",
-            "place_pioneer",
-            "develop",
-            "sell",
-            "buy",
-            "move_ship",
-            "take_tile",
-            "return_tile",
-        )
-    )
-    | APPLIED
-)
 
 
 def hard_score_actions(game, state, seat, actions):

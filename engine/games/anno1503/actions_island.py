@@ -213,10 +213,6 @@ def _sell_candidates(state, seat):
 def _sell_check(state, seat, action):
     player = state.players[seat]
     commodity = action["commodity"]
-    if commodity not in BUYER_OF:
-        # no inhabitant buys it: a variant's card (the expansion's luxuries,
-        # ruling §2.14 #6: sell_luxury)
-        return "only_the_aristocrat_buys_luxury"
     if player.hand[commodity] <= 0:
         return "commodity_not_held"
     kind = BUYER_OF[commodity]
@@ -251,10 +247,8 @@ def _buy_candidates(state, seat):
 def _buy_check(state, seat, action):
     player = state.players[seat]
     commodity = action["commodity"]
-    if commodity not in player.hand:
-        return "no_luxury_without_the_expansion"
     if player.buys >= _BUYS_PER_TURN:
-        return "two_buys_per_turn"  # ruling §2.14 #5: luxuries count too
+        return "two_buys_per_turn"
     if player.gold < state.variant.price_of(player, commodity):
         return "not_enough_gold"
     if state.stacks[commodity] <= 0:
@@ -347,7 +341,7 @@ def _end_turn_perform(state, seat, action, events):
 
 
 def finish_turn(state, seat, events):
-    """The commodity hand limit (luxuries count), then play passes."""
+    """The hand limit (every card kind in the hand counts), then play passes."""
     excess = state.players[seat].hand_size() - HAND_LIMIT
     if excess > 0:
         state.phase = "discard"  # R#21: the player chooses the discards

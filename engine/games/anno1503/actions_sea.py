@@ -10,7 +10,7 @@ the expansion's pirate lair is fought or returned, S3 §6.3).
 from ...kit import ActionSpec, event
 from ...params import IntRange, Optional, Square
 from .actions_island import can_develop, develop_slot
-from .data import BRIDGES, COLS, ISLAND_IDS, ISLANDS, MAX_SHIPS, ROWS, RULES, SLOTS, TILE_KINDS, tile_public
+from .data import BRIDGES, COLS, ISLAND_IDS, ISLANDS, MAX_SHIPS, ROWS, RULES, SLOTS
 
 _MAX_AGREEMENTS = RULES["max_trade_agreements"]
 _GOLD_TREASURE = RULES["gold_treasure"]
@@ -112,8 +112,8 @@ def _discover_perform(state, seat, action, events):
         seat,
         ship=ship,
         space=list(action["space"]),
-        back=tile_public(tile)["back"],
-        private={seat: {"tile": tile_public(tile)}},
+        back=state.variant.tiles.public(tile)["back"],
+        private={seat: {"tile": state.variant.tiles.public(tile)}},
     )
 
 
@@ -132,7 +132,7 @@ def _upgradable_slots(player):
 
 
 def _take_tile_candidates(state, seat):
-    kind = TILE_KINDS[state.spaces[state.discovery["space"]]]
+    kind = state.variant.tiles.kinds[state.spaces[state.discovery["space"]]]
     player = state.players[seat]
     if kind in state.variant.office_kinds:
         return [{"type": "take_tile", "bridge": b} for b in _free_gray_bridges(state, seat, kind)]
@@ -148,7 +148,7 @@ def _take_tile_candidates(state, seat):
 
 
 def _take_tile_check(state, seat, action):
-    kind = TILE_KINDS[state.spaces[state.discovery["space"]]]
+    kind = state.variant.tiles.kinds[state.spaces[state.discovery["space"]]]
     bridge, slot = action.get("bridge"), action.get("slot")
     problem = state.variant.take_problem(kind)
     if problem:
@@ -185,8 +185,8 @@ def _take_tile_perform(state, seat, action, events):
     state.discovery = None
     state.phase = "main"
     r, c = state.variant.geometry.spaces[space]
-    data = {"space": [r, c], "tile": tile_public(tile)}
-    kind = TILE_KINDS[tile]
+    data = {"space": [r, c], "tile": state.variant.tiles.public(tile)}
+    kind = state.variant.tiles.kinds[tile]
     effect = _use_branch_office if kind in state.variant.office_kinds else _TILE_EFFECTS[kind]
     effect(state, seat, tile, action, data)
     event(events, "tile_taken", seat, **data)
@@ -194,7 +194,7 @@ def _take_tile_perform(state, seat, action, events):
         event(
             events, "developed", seat, slot=data["slot"], **{"from": data.pop("from"), "to": data.pop("to")}
         )
-    if TILE_KINDS[tile] == "treasure_gold":
+    if state.variant.tiles.kinds[tile] == "treasure_gold":
         event(events, "gold_received", seat, amount=_GOLD_TREASURE, reason="treasure")
 
 

@@ -2,63 +2,17 @@
 
 from ...core import Game
 from ...errors import InvalidOptionsError
-from ...kit import specs_by_name
 from . import actions_decisions, actions_island, actions_sea
 from .data import PLAYERS
-from .expansion import actions as expansion_actions
-from .setup import check_options, new_state
+from .setup import new_state
 from .state import RULES_VERSION, dump_state, load_state
 from .turn import check_win
-from .variants import VARIANTS, variant_for
+from .variants import OPTIONS, action_specs, check_options, variant_for
 from .view import build_view
 
-# One table for every match: the base actions in the vocabulary of an
-# expansion match (luxuries, the pirate board), then the expansion's own.
-_BASE_SPECS = actions_decisions.SPECS + actions_island.SPECS + actions_sea.SPECS
-_BY_NAME = specs_by_name([expansion_actions.widen(spec) for spec in _BASE_SPECS], expansion_actions.SPECS)
-# DESIGN.md order: legal actions are listed by type in this order.
-_ORDER = (
-    "choose_commodity",
-    "lose_tile",
-    "place_reserve_tile",
-    "build_ship",
-    "place_pioneer",
-    "develop",
-    "sell",
-    "buy",
-    "move_ship",
-    "discover",
-    "take_tile",
-    "return_tile",
-    "big_branch_office",
-    "end_turn",
-    "discard",
-    # expansion (pirates_aristocrats) only
-    "buy_cannon",
-    "build_manor",
-    "build_aristocrat",
-    "sell_luxury",
-    "repair_ship",
-    "play_card",
-    "exchange_card",
-    "respond",
-    "discard_card",
-    "attack_lair",
-)
-
-ACTION_SPECS = {name: _BY_NAME[name] for name in _ORDER}
-OPTIONS = {
-    "expansion": {
-        "type": "enum",
-        "default": "none",
-        "choices": list(VARIANTS),
-        "description": (
-            "Expansion to play with. 'none' is the base game; "
-            "'pirates_aristocrats' adds Aristokraten und Piraten (pirate sea, "
-            "aristocrat island, luxury goods; see DESIGN.md)."
-        ),
-    }
-}
+# One table for every match: the base actions in every variant's vocabulary,
+# then the variants' own (variants.action_specs).
+ACTION_SPECS = action_specs(actions_decisions.SPECS + actions_island.SPECS + actions_sea.SPECS)
 
 
 class Anno1503(Game):

@@ -1,15 +1,12 @@
 """Setting up a match by player count (S1 "Game material" and setup)."""
 
-from ...errors import InvalidOptionsError
 from ...kit import event
 from ...rng import Rng
 from .data import (
-    BASE_TILE_COUNT,
     BUILDINGS,
     BUILDINGS_BY_BACK,
     COMMODITIES,
     MARKS,
-    PLAYERS,
     RULES,
     SPACES,
     START,
@@ -17,26 +14,9 @@ from .data import (
 )
 from .state import Player, State
 from .turn import begin_turn
-from .variants import VARIANTS, variant_for
+from .variants import check_options, variant_for
 
-EXPANSIONS = tuple(VARIANTS)
-_BACKS = tuple(sorted(set(TILE_BACKS[:BASE_TILE_COUNT])))
-
-
-def check_options(num_players, options):
-    """Raise ``InvalidOptionsError`` unless the count and options are offered."""
-    if type(num_players) is not int or not PLAYERS[0] <= num_players <= PLAYERS[1]:
-        raise InvalidOptionsError(
-            f"anno1503 is for {PLAYERS[0]} to {PLAYERS[1]} players", field="num_players"
-        )
-    options = dict(options or {})
-    unknown = sorted(set(options) - {"expansion"})
-    if unknown:
-        raise InvalidOptionsError(f"unknown option {unknown[0]!r}", field=unknown[0])
-    expansion = options.get("expansion", "none")
-    if expansion not in EXPANSIONS:
-        raise InvalidOptionsError("expansion must be one of: " + ", ".join(EXPANSIONS), field="expansion")
-    return {"expansion": expansion}
+_BACKS = tuple(sorted(set(TILE_BACKS)))
 
 
 def new_state(num_players, options, seed):
@@ -96,7 +76,7 @@ def _lay_out_tiles(s):
     s.seen = [()] * len(SPACES)
     reserve = []
     for back in backs:
-        stack = [t for t, b in enumerate(TILE_BACKS[:BASE_TILE_COUNT]) if b == back]
+        stack = [t for t, b in enumerate(TILE_BACKS) if b == back]
         s.rng.shuffle(stack)
         for i, mark in enumerate(MARKS):
             if mark == back and stack:
@@ -104,7 +84,7 @@ def _lay_out_tiles(s):
         reserve.extend(stack)
     s.rng.shuffle(reserve)
     s.reserve = reserve
-    s.box = tuple(t for t, b in enumerate(TILE_BACKS[:BASE_TILE_COUNT]) if b not in backs)
+    s.box = tuple(t for t, b in enumerate(TILE_BACKS) if b not in backs)
 
 
 def _lay_out_buildings(s):

@@ -16,8 +16,6 @@ from .data import (
     ISLANDS,
     RULES,
     SPACES,
-    TILE_COMMODITY,
-    tile_public,
 )
 from .rules import island_tiles, outside_red, owns, take, turn_order
 
@@ -128,7 +126,7 @@ def production_options(state, seat, number):
     home = ISLANDS[ISLAND_IDS[seat]]["production"][number]
     stacks = state.stacks
     tile = player.branch_offices[number - 1]
-    branch = TILE_COMMODITY[tile] if tile is not None else None
+    branch = state.variant.tiles.commodity[tile] if tile is not None else None
     if home == "?":
         # a branch office on the ? bridge (a variant's) adds its commodity
         return [c for c in COMMODITIES if stacks[c] > 0] + (
@@ -227,10 +225,10 @@ def lose_tile(state, seat, option, events):
         bridge = option["bridge"]
         tile = player.branch_offices[bridge - 1]
         player.set_branch_office(bridge - 1, None)
-        event(events, "tile_lost", seat, tile=tile_public(tile), bridge=bridge)
+        event(events, "tile_lost", seat, tile=state.variant.tiles.public(tile), bridge=bridge)
     else:
         tile = player.pop_trade_agreement()
-        event(events, "tile_lost", seat, tile=tile_public(tile))
+        event(events, "tile_lost", seat, tile=state.variant.tiles.public(tile))
     if state.variant.owns_tile(tile):
         return state.variant.lose_own_tile(state, seat, tile, events)
     state.reserve = state.reserve + [tile]  # a new list: clones share the old one

@@ -12,9 +12,17 @@ Board and cards (attributes)
     island spaces), ``closed_spaces`` (never take a reserve tile),
     ``ship_starts`` (squares a new ship may start on besides the start
     square), ``office_kinds`` (tile kinds that go on a gray bridge).
+Vocabulary (game, variants)
+    ``action_types`` (every type of a match, in DESIGN.md order: the one
+    place the order is written), ``specs`` (the variant's own action specs),
+    ``widen(spec)`` (a base action in the variant's vocabulary),
+    ``option_text`` (the variant in the ``expansion`` option's description),
+    ``tiles`` (the ``data.TileSet`` of the match).
 Phases (game)
-    ``phase_types`` (phase -> the action types offered, in DESIGN.md order),
-    ``active_phases`` (the phases where the active seat acts, not a choice's seat).
+    ``phase_members`` (phase -> the action types offered), from which
+    ``phase_types`` (phase -> those types in ``action_types`` order, a turn's
+    end last) is derived; ``active_phases`` (the phases where the active seat
+    acts, not a choice's seat).
 State part (setup, state)
     ``set_up(state, backs)``, ``load_match_part(data)``, ``load_player_part(data)``.
 Turn (turn, actions_island)
@@ -31,45 +39,74 @@ Scoring and views (turn, game, view)
     ``view_match(state, out)``.
 """
 
-from .data import BASE_GEO, COMMODITIES
+from .data import BASE_GEO, BASE_TILE_SET, COMMODITIES
 from .rules import buy_price, goals, has_won, scores
 
-# phase -> the action types offered, in DESIGN.md order
-PHASE_TYPES = {
-    "production": ("choose_commodity",),
-    "golden_times": ("choose_commodity",),
-    "pirates": ("lose_tile",),
-    "reserve_placement": ("place_reserve_tile",),
-    "main": (
-        "build_ship",
-        "place_pioneer",
-        "develop",
-        "sell",
-        "buy",
-        "move_ship",
-        "discover",
-        "big_branch_office",
-        "end_turn",
-    ),
-    "tile_decision": ("take_tile", "return_tile"),
-    "discard": ("discard",),
-    "over": (),
+# DESIGN.md "Actions" order: legal actions are listed by type in this order.
+ACTION_TYPES = (
+    "choose_commodity",
+    "lose_tile",
+    "place_reserve_tile",
+    "build_ship",
+    "place_pioneer",
+    "develop",
+    "sell",
+    "buy",
+    "move_ship",
+    "discover",
+    "take_tile",
+    "return_tile",
+    "big_branch_office",
+    "end_turn",
+    "discard",
+)
+_MAIN = frozenset(ACTION_TYPES[3:10] + ("big_branch_office", "end_turn"))
+# phase -> the action types offered (their order comes from ACTION_TYPES)
+PHASE_MEMBERS = {
+    "production": frozenset(("choose_commodity",)),
+    "golden_times": frozenset(("choose_commodity",)),
+    "pirates": frozenset(("lose_tile",)),
+    "reserve_placement": frozenset(("place_reserve_tile",)),
+    "main": _MAIN,
+    "tile_decision": frozenset(("take_tile", "return_tile")),
+    "discard": frozenset(("discard",)),
+    "over": frozenset(),
 }
+# The types that close a phase: listed after every other type offered with them.
+_LAST = ("end_turn",)
+
+
+def phase_order(action_types, phase_members):
+    """``{phase: types}``: each phase's members in ``action_types`` order, ``end_turn`` last."""
+    return {
+        phase: tuple(t for t in action_types if t in members and t not in _LAST)
+        + tuple(t for t in _LAST if t in members)
+        for phase, members in phase_members.items()
+    }
 
 
 class BaseGame:
     """Anno 1503 as printed: every hook is a no-op or the base answer."""
 
     name = "none"
+    option_text = "'none' is the base game"
+    action_types = ACTION_TYPES
+    specs = ()
+    tiles = BASE_TILE_SET
     geometry = BASE_GEO
     hand_keys = COMMODITIES
     space_choices = ("reserve_placement",)
     closed_spaces = frozenset()
     ship_starts = ()
     office_kinds = ("branch_office",)
-    phase_types = PHASE_TYPES
+    phase_members = PHASE_MEMBERS
+    phase_types = phase_order(ACTION_TYPES, PHASE_MEMBERS)
     active_phases = frozenset(("main", "tile_decision", "discard"))
     win_reason = "three_victory_points"
+
+    def widen(self, spec):
+        """``spec`` (a base action) as a match of this variant takes it."""
+        return spec
 
     # --- state part ---------------------------------------------------------
 

@@ -8,7 +8,7 @@ import engine
 from engine.ai import get_player
 from engine.ai.anno1503.players import sample_state
 from engine.ai.anno1503.policy import score_actions
-from engine.games.anno1503.data import TILE_BACKS
+from engine.games.anno1503.expansion.data import TILE_BACKS
 from engine.rng import Rng, mix_seed
 
 from . import support

@@ -12,7 +12,7 @@ Like ``evaluate`` it reads only what the seat may know.
 
 import heapq
 
-from ....games.anno1503.data import DEVELOP, PIONEER_COST, SHIP_COST, SPACES, TILE_BACKS, TILE_KINDS
+from ....games.anno1503.data import DEVELOP, PIONEER_COST, SHIP_COST, SPACES
 from ....games.anno1503.expansion.data import (
     ARISTO_COSTS,
     COMBAT_DIE,
@@ -23,6 +23,8 @@ from ....games.anno1503.expansion.data import (
     MAX_LAIRS,
     PIRATE_SQUARES,
     REPAIR_COST,
+    TILE_BACKS,
+    TILE_KINDS,
     TILE_STRENGTH,
 )
 from ....games.anno1503.expansion.rules import cannons

@@ -8,8 +8,7 @@ Also: whether to fight a lair just found (S3 §6.3: fight or put it back)
 and whether a seen tile is worth discovering again.
 """
 
-from ....games.anno1503.data import TILE_KINDS
-from ....games.anno1503.expansion.data import CONTENT, LUXURIES, PIRATE_CARDS
+from ....games.anno1503.expansion.data import CONTENT, LUXURIES, PIRATE_CARDS, TILE_KINDS
 from ....games.anno1503.expansion.rules import cannons
 from .evaluate import _DAMAGED, _FLEET, _GOLD_UNIT, lair_value, progress, ship_value, win_probability
 

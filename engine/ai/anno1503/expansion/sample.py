@@ -12,25 +12,18 @@ What a seat's view hides, and how it is filled in:
   reserve (shuffled; the view gives only its size).
 """
 
-from ....games.anno1503.data import TILE_BACKS
 from ....games.anno1503.expansion.data import (
     CARD_DECK,
     CONTENT,
-    EXPANSION,
     EXPANSION_TILES,
     GEOMETRY,
+    LUXURIES,
     PIRATE_CARDS,
+    TILE_BACKS,
 )
 
-LUXURY_STACK_SIZE = CONTENT["luxury_stack_size"]
-
-
-def is_expansion_view(view):
-    return (view.get("options") or {}).get("expansion") == EXPANSION
-
-
-def is_expansion_state(state):
-    return state.variant.name == EXPANSION
+# The luxury stacks (the commodity stacks are the base game's).
+STACK_SIZES = dict.fromkeys(LUXURIES, CONTENT["luxury_stack_size"])
 
 
 def located_expansion_tiles(view):

@@ -8,10 +8,10 @@
 """
 
 from ....kit import ActionSpec, event
-from ....params import IntRange, OneOf, Optional, Square
+from ....params import IntRange, OneOf, Optional
 from ..actions_island import can_develop, develop_slot, finish_turn
 from ..actions_sea import SHIP
-from ..data import COMMODITIES, SLOTS, TILE_KINDS
+from ..data import SLOTS
 from ..rules import can_pay, pay, take
 from ..turn import ship_ap
 from .combat import attack_lair, give_penalty, offer_answer, pirate_attack_answer, sea_hero_answer
@@ -19,8 +19,6 @@ from .data import (
     ARISTO_BUILDINGS,
     ARISTO_COSTS,
     ARISTO_SITES,
-    BOARD_COLS,
-    BOARD_ROWS,
     CARD_HAND_LIMIT,
     CARD_TYPES,
     CATHEDRAL_CARDS,
@@ -32,6 +30,7 @@ from .data import (
     PLAYABLE_CARDS,
     REPAIR_COST,
     SKULL_SITE,
+    TILE_KINDS,
 )
 from .rules import aristocrat_pays, draw_aristocrat_cards, may_attack_lairs, next_cannon_price
 
@@ -482,31 +481,3 @@ SPECS = [
         "Expansion: end of turn with more than 4 aristocrat cards: discard one.",
     ),
 ]
-
-
-# --- the base actions in an expansion match's vocabulary -----------------------------
-# One action table serves every match of the game, so the base actions'
-# parameters are widened once: a commodity may be a luxury, a square may lie
-# on the pirate board, and a new ship may name the port square it starts on.
-
-_COMMODITY_TEXT = "a commodity (luxuries only with the expansion)"
-_EXTRA_PARAMS = {
-    "build_ship": {"at": Optional(Square(BOARD_ROWS, BOARD_COLS, "expansion: a sea square beside the port"))},
-}
-
-
-def _widened(domain):
-    if isinstance(domain, Optional):
-        return Optional(_widened(domain.inner))
-    if isinstance(domain, Square):
-        return Square(BOARD_ROWS, BOARD_COLS, domain.description)
-    if isinstance(domain, OneOf) and domain.values == COMMODITIES:
-        return OneOf(HAND_KEYS, _COMMODITY_TEXT)
-    return domain
-
-
-def widen(spec):
-    """``spec`` (a base action) with parameters an expansion match may use."""
-    params = {name: _widened(d) for name, d in spec.params.items()}
-    params.update(_EXTRA_PARAMS.get(spec.name, {}))
-    return ActionSpec(spec.name, params, spec.candidates, spec.check, spec.perform, spec.description)

@@ -8,10 +8,18 @@ rolls for the pirate/lair side) and every roll is a public event.
 """
 
 from ....kit import event
-from ..data import tile_public
 from ..rules import pay, take
 from ..turn import ask
-from .data import CONTENT, GEOMETRY, HAND_KEYS, PIRATE_CARDS, PIRATE_SEATS, PORT_SEA, TILE_STRENGTH
+from .data import (
+    CONTENT,
+    GEOMETRY,
+    HAND_KEYS,
+    PIRATE_CARDS,
+    PIRATE_SEATS,
+    PORT_SEA,
+    TILE_STRENGTH,
+    tile_public,
+)
 from .rules import cannons, combat_roll, left_of
 
 _PAY_OFF = CONTENT["pay_off_pirates"]

@@ -16,6 +16,7 @@ from ..data import (
     SPACES,
     TILES,
     Geometry,
+    TileSet,
     _load,
 )
 
@@ -71,10 +72,15 @@ PORT_SEA = tuple(n for n in _neighbours(PORT) if n in SEA)
 
 # --- tiles, cards, costs --------------------------------------------------------
 
-TILE_CROWN = tuple(bool(t.get("crown")) for t in TILES)
-TILE_STRENGTH = tuple(t.get("strength") for t in TILES)
-TILE_DISCOUNT = tuple(t.get("discount", 0) for t in TILES)
-EXPANSION_TILES = tuple(t["id"] for t in TILES if t.get("crown"))
+# The crowned tiles (a crown under the back mark) follow the base ids.
+TILE_SET = TileSet(TILES + tuple(_load("expansion_tiles.json")["tiles"]))
+TILE_BACKS = TILE_SET.backs
+TILE_KINDS = TILE_SET.kinds
+tile_public = TILE_SET.public
+TILE_CROWN = tuple(bool(t.get("crown")) for t in TILE_SET.tiles)
+TILE_STRENGTH = tuple(t.get("strength") for t in TILE_SET.tiles)
+TILE_DISCOUNT = tuple(t.get("discount", 0) for t in TILE_SET.tiles)
+EXPANSION_TILES = tuple(t["id"] for t in TILE_SET.tiles if t.get("crown"))
 CANNON_PRICES = tuple(CONTENT["cannon_prices"])
 UNIVERSITY_CANNONS = CONTENT["university_cannons"]
 COMBAT_DIE = tuple(CONTENT["combat_die"])

@@ -4,7 +4,8 @@ points (``variant.BaseGame`` lists them; DESIGN.md "Expansion")."""
 from ....kit import event
 from ..data import BRIDGES
 from ..rules import buy_price
-from ..variant import BaseGame
+from ..variant import BaseGame, phase_order
+from .actions import SPECS
 from .combat import enter_pirate_square
 from .data import (
     CARD_HAND_LIMIT,
@@ -16,13 +17,16 @@ from .data import (
     PORT_INDEX,
     PORT_SEA,
     TILE_CROWN,
+    TILE_SET,
 )
 from .rules import goals, has_won, lose_luxury_office, luxury_price, points, put_expansion_tile
 from .setup import set_up_expansion
 from .state import AristocratIsland, ExpansionPiles
 from .view import aristocrat_view, expansion_view
+from .vocabulary import widen
 
-_EXTRA_MAIN = (
+# DESIGN.md "Expansion" order: after the base types.
+OWN_TYPES = (
     "buy_cannon",
     "build_manor",
     "build_aristocrat",
@@ -30,14 +34,16 @@ _EXTRA_MAIN = (
     "repair_ship",
     "play_card",
     "exchange_card",
+    "respond",
+    "discard_card",
+    "attack_lair",
 )
-_BASE_MAIN = BaseGame.phase_types["main"]
-PHASE_TYPES = {
-    **BaseGame.phase_types,
-    "main": _BASE_MAIN[:-1] + _EXTRA_MAIN + _BASE_MAIN[-1:],  # end_turn stays last
-    "tile_decision": BaseGame.phase_types["tile_decision"] + ("attack_lair",),  # S3 §6.3
-    "sea_battle": ("respond",),
-    "card_discard": ("discard_card",),
+PHASE_MEMBERS = {
+    **BaseGame.phase_members,
+    "main": BaseGame.phase_members["main"] | frozenset(OWN_TYPES[:7]),
+    "tile_decision": BaseGame.phase_members["tile_decision"] | {"attack_lair"},  # S3 §6.3
+    "sea_battle": frozenset(("respond",)),
+    "card_discard": frozenset(("discard_card",)),
 }
 
 
@@ -45,15 +51,23 @@ class Expansion(BaseGame):
     """Aristokraten und Piraten: pirate sea, aristocrat island, luxuries."""
 
     name = EXPANSION
+    option_text = "'pirates_aristocrats' adds Aristokraten und Piraten (pirate sea, aristocrat island, luxury goods; see DESIGN.md)"
+    action_types = BaseGame.action_types + OWN_TYPES
+    specs = SPECS
+    tiles = TILE_SET
     geometry = GEOMETRY
     hand_keys = HAND_KEYS
     space_choices = BaseGame.space_choices + ("pirate_sea_placement",)
     closed_spaces = frozenset((PORT_INDEX,))  # the port covers its island space
     ship_starts = PORT_SEA  # new ships may start beside the port (§2.2)
     office_kinds = BaseGame.office_kinds + ("luxury_office",)
-    phase_types = PHASE_TYPES
+    phase_members = PHASE_MEMBERS
+    phase_types = phase_order(action_types, PHASE_MEMBERS)
     active_phases = BaseGame.active_phases | {"card_discard"}
     win_reason = "expansion_goals"
+
+    def widen(self, spec):
+        return widen(spec)
 
     # --- state part ---------------------------------------------------------
 

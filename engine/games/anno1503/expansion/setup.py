@@ -4,7 +4,7 @@ Runs after the base layout and before the start rolls, so the base game's
 draws from the generator are untouched when the option is off.
 """
 
-from ..data import MAX_SHIPS, TILE_BACKS
+from ..data import MAX_SHIPS
 from ..state import Player
 from .data import (
     ARISTO_BUILDINGS,
@@ -18,6 +18,7 @@ from .data import (
     PIRATE_CARDS,
     PIRATE_SPACE_INDICES,
     PORT_INDEX,
+    TILE_BACKS,
 )
 from .state import AristocratIsland, ExpansionPiles
 

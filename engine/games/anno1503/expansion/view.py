@@ -2,8 +2,7 @@
 only for its owner, others a count) and the public expansion piles (sizes of
 hidden decks, the open pirate discards, the battle in progress)."""
 
-from ..data import tile_public
-from .data import GEOMETRY, PIRATE_CARDS
+from .data import GEOMETRY, PIRATE_CARDS, tile_public
 from .rules import cannons
 
 
