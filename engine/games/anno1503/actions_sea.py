@@ -3,8 +3,8 @@
 
 A discovery costs 1 AP and shows the tile to the discoverer only (``seen``);
 he then takes it (the voyage ends, the ship returns to stock) or returns it
-face down (R#16, R#17). A variant may refuse a tile kind (``take_problem``:
-the expansion's pirate lair is fought or returned, S3 §6.3).
+face down (R#16, R#17). A variant may refuse a tile kind (``take_problem``)
+and offer its own answer to a discovery instead.
 """
 
 from ...kit import ActionSpec, event

@@ -16,7 +16,7 @@ SEP = "  ·  "
 NAME_ROOM = 170  # about 18 bold letters: a long name leaves room for the rest of a line
 
 
-def header(view, names, viewer):
+def header(view, names, viewer, look):
     """Line 1: turn, phase, roll; on its right a battle, or who is looking. Line 2: the status."""
     line = _turn_runs(view)
     full = WIDTH - 2 * MARGIN
@@ -24,7 +24,7 @@ def header(view, names, viewer):
     room = full - runs_width(line, 18) - 24
     return (
         spans(MARGIN, 30, line, "f18")
-        + spans(WIDTH - MARGIN, 30, fit_runs(_looker_runs(view, names, viewer), 14, room), "f14 e")
+        + spans(WIDTH - MARGIN, 30, fit_runs(_looker_runs(view, names, viewer, look), 14, room), "f14 e")
         # The full status as a title: the line may be cut.
         + group(
             title("".join(content for content, _, _ in status)),
@@ -48,9 +48,9 @@ def _turn_runs(view):
     return runs
 
 
-def _looker_runs(view, names, viewer):
+def _looker_runs(view, names, viewer, look):
     """A sea battle in progress, else whose picture this is."""
-    combat = (view.get("expansion") or {}).get("combat")
+    combat = look.combat(view)
     if combat:
         return _combat_runs(combat, names)
     if viewer is not None and 0 <= viewer < len(names):

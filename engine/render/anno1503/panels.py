@@ -7,8 +7,7 @@ none). Only the viewer's own warehouse is drawn card by card.
 """
 
 from ..svg import INK, el, fit, group, place, ref, seat_colour, seat_colour_name, text_width, title
-from .aristocrat import aristocrat_island
-from .board import damaged_ships, ship_glyph
+from .board import ship_glyph
 from .layout import PANEL_W, SLOT_H, SLOT_W
 from .look import (
     DANGER,
@@ -54,13 +53,13 @@ def panel(player, view, names, viewer, index, lay):
             stroke="#a9c07d",
         ),
         _slots(player, seat),
-        _bridges(player, seat, lay.expansion),
+        _bridges(player, seat, lay.look.free_bridge),
         _warehouse(player, seat, SIDE_X, ISLAND_Y + 12),
         _stock_and_turn(player, seat, names[seat], SIDE_X, ISLAND_Y + 112),
     ]
-    if lay.expansion and player.get("aristocrat"):
-        parts.append(aristocrat_island(player, 12, ISLAND_Y + ISLAND_H + 10, PANEL_W - 24))
-        parts.append(_damaged_note(player))
+    extra = lay.look.panel_parts(player, ISLAND_Y + ISLAND_H + 10, PANEL_W - 24)
+    if extra:
+        parts += [*extra, _damaged_note(player, lay.look)]
     return place(x, y, *parts, data_seat=seat, class_="panel")
 
 
@@ -183,7 +182,7 @@ def _public_buildings(buildings, y):
     return group(*parts)
 
 
-def _bridges(player, seat, expansion):
+def _bridges(player, seat, free_bridge):
     """The production table: per die number the home commodity, and its bridge below."""
     island = player["island"]
     gray = set(island["gray_bridges"])
@@ -212,7 +211,7 @@ def _bridges(player, seat, expansion):
     for n in range(1, 6):
         x = ISLAND_X + 10 + (n - 1) * BRIDGE_STEP
         office = player["branch_offices"].get(str(n))
-        parts.append(_bridge(seat, n, office, n in gray, expansion, x, y + 24))
+        parts.append(_bridge(seat, n, office, n in gray, free_bridge, x, y + 24))
     return "".join(parts)
 
 
@@ -224,7 +223,7 @@ _FREE_BRIDGES = {
 }
 
 
-def _bridge(seat, n, office, is_gray, expansion, x, y):
+def _bridge(seat, n, office, is_gray, free_bridge, x, y):
     """Bridge ``n`` of the home island (``data-bridge``): its office, or a free gray bridge, or none."""
     target = ref(seat, n)
     if office:
@@ -238,8 +237,8 @@ def _bridge(seat, n, office, is_gray, expansion, x, y):
             label(45, 16, office.get("commodity", ""), ink_class(ink, "m b")),
             data_bridge=target,
         )
-    # The any-commodity number has no gray bridge; with the expansion a luxury office may go there.
-    href, words = _FREE_BRIDGES["gray" if is_gray else "luxury" if expansion else "none"]
+    # The any-commodity number has no gray bridge; a variant may use it (``free_bridge``).
+    href, words = _FREE_BRIDGES["gray" if is_gray else free_bridge]
     return el("use", title(f"Bridge {n}: {words}"), href=href, x=x, y=y, data_bridge=target)
 
 
@@ -328,9 +327,9 @@ def _stock_and_turn(player, seat, name, x, y):
     return "".join(parts)
 
 
-def _damaged_note(player):
+def _damaged_note(player, look):
     """Which ships are damaged, in red beside the island ("" when none)."""
-    damaged = [str(ship_number(i)) for i, d in enumerate(damaged_ships(player)) if d]
+    damaged = [str(ship_number(i)) for i, d in enumerate(look.damaged_ships(player)) if d]
     if not damaged:
         return ""
     return label(SIDE_X, ISLAND_Y + 166, f"Damaged ship {', '.join(damaged)}", "b", fill=DANGER)

@@ -1,8 +1,8 @@
 """The expansion's aristocrat island in a seat's panel: manor, cannons, buildings, lairs, cards."""
 
-from ..svg import INK, el, fit, group, place, title
-from .look import ARISTO, TILE_COLOURS, chip, label, track
-from .words import ARISTO_SHORT, plain, tile_name
+from ...svg import INK, el, fit, group, place, title
+from ..look import ARISTO, TILE_COLOURS, chip, label, track
+from ..words import ARISTO_SHORT, plain, tile_name
 
 ISLAND_H = 94
 SITE_W = 74

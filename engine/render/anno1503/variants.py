@@ -1,0 +1,12 @@
+"""The look of each Anno 1503 variant, by the rules variant's name."""
+
+from ...games.anno1503.variants import variant_for
+from .expansion.hooks import EXPANSION_LOOK
+from .variant import BASE_LOOK
+
+LOOKS = {BASE_LOOK.name: BASE_LOOK, EXPANSION_LOOK.name: EXPANSION_LOOK}
+
+
+def look_of(view):
+    """The look (``variant.BaseLook`` or a subclass) of the variant a view's options name."""
+    return LOOKS[variant_for(view["options"]).name]
