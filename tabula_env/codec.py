@@ -8,8 +8,8 @@ parameters in the order of their domains (``engine.params``). A type whose
 parameters are few is the plain product of its domains (an optional
 parameter adds "left out" before its values; a seat parameter stops at the
 player count). Types whose product would be huge are enumerated from the
-rules' structure instead (``actions_anno1452``): only the combinations the
-rules can ever offer.
+rules' structure instead (the enumerators the game's registry entry names,
+``actions_anno1452``): only the combinations the rules can ever offer.
 
     >>> from tabula_env.codec import codec_for
     >>> from tabula_env.variants import get_variant
@@ -28,13 +28,11 @@ import numpy as np
 
 import engine
 from engine.params import IntRange, OneOf, Optional, Square
+from engine.registry import get_entry, resolve
 
-from . import actions_anno1452
 from .masks import MaskCache
 from .variants import get_variant
 
-# Enumerators for the types whose plain product is too big, per game.
-STRUCTURED = {"anno1452": actions_anno1452.ENUMERATORS}
 # A plain product larger than this is refused: it needs a structured enumerator.
 MAX_PRODUCT = 5000
 
@@ -235,8 +233,10 @@ class ActionCodec:
 
 def enumerate_actions(game_id, num_players):
     """Every action of the space of ``game_id`` at ``num_players``, in index order."""
-    game = engine.get_game(game_id)
-    structured = STRUCTURED.get(game_id, {})
+    entry = get_entry(game_id)
+    game = entry.game
+    # Enumerators for the types whose plain product is too big (the entry names them).
+    structured = resolve(entry.action_enumerators) if entry.action_enumerators else {}
     out = []
     for name, spec in game.action_specs.items():
         if name in structured:

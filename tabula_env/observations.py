@@ -1,6 +1,7 @@
 """Observations: numbers read from one seat's *view* only, never the state.
 
-The encoder of a game (``obs_anno1503``, ``obs_anno1452``) turns
+The encoder of a game (named by its registry entry's ``observation``:
+``obs_anno1503``, ``obs_anno1452``) turns
 ``game.view(state, seat)`` into named groups of float32 arrays, seat-relative
 (the observing seat is player 0, the next seat in turn order player 1, ...).
 The structured form is a Gymnasium ``Dict`` of ``Box`` spaces, one per
@@ -16,10 +17,8 @@ import numpy as np
 from gymnasium import spaces
 
 import engine
+from engine.registry import get_entry, resolve
 
-from . import obs_anno1452, obs_anno1503
-
-ENCODERS = {"anno1503": obs_anno1503.encode, "anno1452": obs_anno1452.encode}
 # Counts and scores are raw (not normalized); the bound only keeps float32 exact.
 BOUND = float(2**24)
 
@@ -30,7 +29,7 @@ class ObservationEncoder:
     def __init__(self, variant):
         self.variant = variant
         self.game = engine.get_game(variant.game)
-        self._encode = ENCODERS[variant.game]
+        self._encode = resolve(get_entry(variant.game).observation)
         sample = self.encode_view(
             self.game.view(self.game.setup(variant.num_players, variant.options, 0), 0), 0
         )

@@ -17,18 +17,21 @@ parameters that refer to them (see each renderer's docstring); a client
 matches legal actions to them without knowing the board's geometry.
 """
 
-from . import anno1452, anno1503
-
-_RENDERERS = {"anno1503": anno1503.render, "anno1452": anno1452.render}
+from ..errors import UnknownGameError
+from ..registry import get_entry, resolve
 
 
 def board_svg(view, viewer=None):
-    """The SVG document of ``view`` as seen by ``viewer`` (a seat, or None for a spectator)."""
+    """The SVG document of ``view`` as seen by ``viewer`` (a seat, or None for a
+    spectator); the renderer is the one the game's registry entry names.
+    Raises ``ValueError`` for a game without one."""
     try:
-        renderer = _RENDERERS[view["game"]]
-    except KeyError:
-        raise ValueError(f"no board renderer for game {view.get('game')!r}") from None
-    return renderer(view, viewer)
+        path = get_entry(view["game"]).renderer
+    except (KeyError, UnknownGameError):
+        path = None
+    if path is None:
+        raise ValueError(f"no board renderer for game {view.get('game')!r}")
+    return resolve(path)(view, viewer)
 
 
 __all__ = ["board_svg"]
