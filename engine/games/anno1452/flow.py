@@ -143,4 +143,4 @@ def joined(what, *tables):
 
 # A step's name (``step[0]`` in the queue) -> the function that runs it.
 STEPS = joined("step", _TIME_TABLE_STEPS, evaluation.STEPS, battle.STEPS, trade.STEPS)
-DECISION_ACTIONS = joined("decision", _TIME_TABLE_DECISIONS, trade.DECISIONS)
+DECISION_TYPES = joined("decision", _TIME_TABLE_DECISIONS, trade.DECISIONS)

@@ -130,7 +130,7 @@ def _end_trading_perform(d, seat, action, events):
 
 STEPS = {"trade": _trade_start, "open_swap": _open_swap, "trade_round": _trade_round}
 
-# Decision kinds this module asks for (joined into flow.DECISION_ACTIONS).
+# Decision kinds this module asks for (joined into flow.DECISION_TYPES).
 DECISIONS = {
     "trade": ("draft_offer", "draft_add", "draft_remove", "send_offer", "cancel_draft", "end_trading"),
     "offer_reply": ("accept_offer", "decline_offer"),

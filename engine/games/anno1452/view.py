@@ -74,7 +74,7 @@ def _draft_view(d, viewer):
     return copy_data(draft) if draft is not None and draft["from"] == viewer else None
 
 
-def view(d, viewer):
+def build_view(d, viewer):
     decision = d["decision"]
     return {
         "game": "anno1452",

@@ -52,7 +52,7 @@ class Anno1503(Game):
         return [state.choice["seat"]]
 
     def _available_types(self, state, seat):
-        return state.variant.phase_types[state.phase]
+        return state.variant.decision_types[state.phase]
 
     def _after_apply(self, state, events):
         check_win(state, events)

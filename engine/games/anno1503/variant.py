@@ -18,9 +18,9 @@ Vocabulary (game, variants)
     ``widen(spec)`` (a base action in the variant's vocabulary),
     ``option_text`` (the variant in the ``expansion`` option's description),
     ``tiles`` (the ``data.TileSet`` of the match).
-Phases (game)
-    ``phase_members`` (phase -> the action types offered), from which
-    ``phase_types`` (phase -> those types in ``action_types`` order, a turn's
+Decisions (game): the phase is the decision point, as the decision kind is in anno1452
+    ``decision_members`` (phase -> the action types offered), from which
+    ``decision_types`` (phase -> those types in ``action_types`` order, a turn's
     end last) is derived; ``active_phases`` (the phases where the active seat
     acts, not a choice's seat).
 State part (setup, state)
@@ -62,7 +62,7 @@ ACTION_TYPES = (
 )
 _MAIN = frozenset(ACTION_TYPES[3:10] + ("big_branch_office", "end_turn"))
 # phase -> the action types offered (their order comes from ACTION_TYPES)
-PHASE_MEMBERS = {
+DECISION_MEMBERS = {
     "production": frozenset(("choose_commodity",)),
     "golden_times": frozenset(("choose_commodity",)),
     "pirates": frozenset(("lose_tile",)),
@@ -76,12 +76,12 @@ PHASE_MEMBERS = {
 _LAST = ("end_turn",)
 
 
-def phase_order(action_types, phase_members):
+def decision_order(action_types, decision_members):
     """``{phase: types}``: each phase's members in ``action_types`` order, ``end_turn`` last."""
     return {
         phase: tuple(t for t in action_types if t in members and t not in _LAST)
         + tuple(t for t in _LAST if t in members)
-        for phase, members in phase_members.items()
+        for phase, members in decision_members.items()
     }
 
 
@@ -99,8 +99,8 @@ class BaseGame:
     closed_spaces = frozenset()
     ship_starts = ()
     office_kinds = ("branch_office",)
-    phase_members = PHASE_MEMBERS
-    phase_types = phase_order(ACTION_TYPES, PHASE_MEMBERS)
+    decision_members = DECISION_MEMBERS
+    decision_types = decision_order(ACTION_TYPES, DECISION_MEMBERS)
     active_phases = frozenset(("main", "tile_decision", "discard"))
     win_reason = "three_victory_points"
 

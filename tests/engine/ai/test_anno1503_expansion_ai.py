@@ -165,7 +165,7 @@ def test_pirates_are_fought_when_strong_and_paid_off_when_weak():
 def test_expansion_actions_are_scored_by_their_value():
     """In some position the best action is an expansion one (manor, cannon,
     aristocrat building...): the policy does not treat them as neutral."""
-    expansion_types = set(EXPANSION_RULES.phase_types["main"]) - set(BASE_GAME.phase_types["main"])
+    expansion_types = set(EXPANSION_RULES.decision_types["main"]) - set(BASE_GAME.decision_types["main"])
     picked = set()
     for state in positions(2, seed=5, count=80, every=3):
         seat = GAME.to_act(state)[0]

@@ -4,7 +4,7 @@ points (``variant.BaseGame`` lists them; DESIGN.md "Expansion")."""
 from ....kit import event
 from ..data import BRIDGES
 from ..rules import buy_price
-from ..variant import BaseGame, phase_order
+from ..variant import BaseGame, decision_order
 from .actions import SPECS
 from .combat import enter_pirate_square
 from .data import (
@@ -38,10 +38,10 @@ OWN_TYPES = (
     "discard_card",
     "attack_lair",
 )
-PHASE_MEMBERS = {
-    **BaseGame.phase_members,
-    "main": BaseGame.phase_members["main"] | frozenset(OWN_TYPES[:7]),
-    "tile_decision": BaseGame.phase_members["tile_decision"] | {"attack_lair"},  # S3 §6.3
+DECISION_MEMBERS = {
+    **BaseGame.decision_members,
+    "main": BaseGame.decision_members["main"] | frozenset(OWN_TYPES[:7]),
+    "tile_decision": BaseGame.decision_members["tile_decision"] | {"attack_lair"},  # S3 §6.3
     "sea_battle": frozenset(("respond",)),
     "card_discard": frozenset(("discard_card",)),
 }
@@ -61,8 +61,8 @@ class Expansion(BaseGame):
     closed_spaces = frozenset((PORT_INDEX,))  # the port covers its island space
     ship_starts = PORT_SEA  # new ships may start beside the port (§2.2)
     office_kinds = BaseGame.office_kinds + ("luxury_office",)
-    phase_members = PHASE_MEMBERS
-    phase_types = phase_order(action_types, PHASE_MEMBERS)
+    decision_members = DECISION_MEMBERS
+    decision_types = decision_order(action_types, DECISION_MEMBERS)
     active_phases = BaseGame.active_phases | {"card_discard"}
     win_reason = "expansion_goals"
 
