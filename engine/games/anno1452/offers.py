@@ -9,82 +9,27 @@ sending and at acceptance and carried out at once, so an accepted offer binds.
 from ...kit import event
 from ...params import IntRange, OneOf, Optional
 from .actionkit import CARD, ESTATE, SEAT, always_allowed, bare_action, make_spec
-from .board import citizen_supply, estate_at, estate_supply, iter_estates, settle_holdings
-from .data import REGION_NAMES, TRADE_LIMITS
+from .board import estate_at, settle_holdings
+from .bundles import (
+    GOLD_STEPS,
+    MAX_EDITS,
+    MAX_ITEMS,
+    MAX_OFFERS,
+    SIDES,
+    bundle_problem,
+    empty_side,
+    estates_of,
+    hand_over,
+    side_items,
+)
 from .steps import decide, push_front
 
-MAX_OFFERS = TRADE_LIMITS["max_offers"]  # drafts per player and phase
-MAX_ITEMS = TRADE_LIMITS["max_items"]  # per side
-SIDES = ("give", "ask")  # what the author gives, what he asks of the addressee
-MAX_EDITS = len(SIDES) * MAX_ITEMS  # changes per draft: enough to fill both sides
-GOLD_STEPS = tuple(TRADE_LIMITS["gold_steps"])
+__all__ = ["GOLD_STEPS", "MAX_EDITS", "MAX_ITEMS", "MAX_OFFERS", "SPECS", "next_trader"]
 
 
 def next_trader(d):
     d["decision"] = None
     push_front(d, ["trade_round"])
-
-
-# --- bundles: one side of an offer --------------------------------------------------------
-# A side is {"gold": n, "cards": [...], "estates": [[region, slot], ...], "pact": bool}; gold
-# is one item whatever its amount, so 7 gold is composed as 5 + 2.
-
-
-def empty_side():
-    return {"gold": 0, "cards": [], "estates": [], "pact": False}
-
-
-def side_items(side):
-    return (side["gold"] > 0) + len(side["cards"]) + len(side["estates"]) + side["pact"]
-
-
-def _estates_of(d, seat):
-    """``seat``'s Estates as ``[region, slot]``, in map order."""
-    return [[region, slot] for region, slot, _ in iter_estates(d, seat)]
-
-
-def _delivery_problem(d, giver, side):
-    """Why ``giver`` cannot hand over everything in ``side`` now, or None."""
-    hand = d["players"][giver]["hand"]
-    if d["players"][giver]["gold"] < side["gold"]:
-        return "not_enough_gold"
-    if any(card not in hand for card in side["cards"]):
-        return "card_not_in_hand"
-    if any((estate_at(d, *estate) or {}).get("owner") != giver for estate in side["estates"]):
-        return "not_their_estate"
-    return None
-
-
-def _citizens_on(d, estates):
-    return sum(estate_at(d, *estate)["citizens"] for estate in estates)
-
-
-def _room_problem(d, taker, incoming, outgoing):
-    """Why ``taker`` lacks the pieces for the Estates (and their Citizens) he gets, or None.
-
-    What he hands over in the same offer frees pieces, since both sides move at once.
-    """
-    if not incoming:
-        return None
-    if estate_supply(d, taker) + len(outgoing) < len(incoming):
-        return "no_room_for_estate"
-    if citizen_supply(d, taker) + _citizens_on(d, outgoing) < _citizens_on(d, incoming):
-        return "no_room_for_estate"
-    return None
-
-
-def bundle_problem(d, offer):
-    """Why the whole offer cannot be carried out now (both sides re-checked), or None."""
-    giver, taker = offer["from"], offer["to"]
-    give, ask = offer["give"], offer["ask"]
-    if give["pact"] and sorted([giver, taker]) in d["pacts"]:
-        return "pact_exists"
-    return (
-        _delivery_problem(d, giver, give)
-        or _delivery_problem(d, taker, ask)
-        or _room_problem(d, taker, give["estates"], ask["estates"])
-        or _room_problem(d, giver, ask["estates"], give["estates"])
-    )
 
 
 # --- drafting -----------------------------------------------------------------------------
@@ -204,7 +149,7 @@ def _draft_add_candidates(d, seat):
     for side, holder in (("give", draft["from"]), ("ask", draft["to"])):
         base = {"type": "draft_add", "side": side}
         actions += [{**base, "item": "gold", "amount": amount} for amount in GOLD_STEPS]
-        actions += [{**base, "item": "estate", "estate": estate} for estate in _estates_of(d, holder)]
+        actions += [{**base, "item": "estate", "estate": estate} for estate in estates_of(d, holder)]
     actions += [
         {"type": "draft_add", "side": "give", "item": "card", "card": card}
         for card in d["players"][seat]["hand"]
@@ -313,35 +258,14 @@ def _accept_offer_check(d, seat, action):
 def _accept_offer_perform(d, seat, action, events):
     offer, d["offer"] = d["offer"], None
     giver = offer["from"]
-    _hand_over(d, giver, seat, offer["give"], events)
-    _hand_over(d, seat, giver, offer["ask"], events)
+    hand_over(d, giver, seat, offer["give"], events)
+    hand_over(d, seat, giver, offer["ask"], events)
     if offer["give"]["pact"]:
         d["pacts"].append(sorted([giver, seat]))
         event(events, "pact_concluded", seat, parties=sorted([giver, seat]))
     event(events, "offer_accepted", seat, by=seat, offer_from=giver)
     settle_holdings(d, events)
     next_trader(d)
-
-
-def _hand_over(d, giver, taker, side, events):
-    if side["gold"]:
-        d["players"][giver]["gold"] -= side["gold"]
-        d["players"][taker]["gold"] += side["gold"]
-        event(events, "gold_transferred", giver, to=taker, amount=side["gold"])
-    for card in side["cards"]:
-        d["players"][giver]["hand"].remove(card)
-        d["players"][taker]["hand"].append(card)
-        # Which card changed hands stays between the two parties.
-        event(
-            events,
-            "card_transferred",
-            giver,
-            to=taker,
-            private={giver: {"card": card}, taker: {"card": card}},
-        )
-    for region, slot in side["estates"]:
-        estate_at(d, region, slot)["owner"] = taker
-        event(events, "estate_transferred", giver, to=taker, region=REGION_NAMES[region], slot=slot)
 
 
 def _decline_offer_perform(d, seat, action, events):

@@ -2,7 +2,7 @@
 
 from ...core import Game
 from ...errors import InvalidOptionsError
-from . import actions_decisions, actions_island, actions_sea
+from . import actions_decisions, actions_island, actions_market, actions_sea
 from .data import PLAYERS
 from .setup import new_state
 from .state import RULES_VERSION, dump_state, load_state
@@ -12,7 +12,9 @@ from .view import build_view
 
 # One table for every match: the base actions in every variant's vocabulary,
 # then the variants' own (variants.action_specs).
-ACTION_SPECS = action_specs(actions_decisions.SPECS + actions_island.SPECS + actions_sea.SPECS)
+ACTION_SPECS = action_specs(
+    actions_decisions.SPECS + actions_island.SPECS + actions_market.SPECS + actions_sea.SPECS
+)
 
 
 class Anno1503(Game):

@@ -25,7 +25,7 @@ Decisions (game): the phase is the decision point, as the decision kind is in an
     acts, not a choice's seat).
 State part (setup, state)
     ``set_up(state, backs)``, ``load_match_part(data)``, ``load_player_part(data)``.
-Turn (turn, actions_island)
+Turn (turn, actions_market)
     ``on_turn_started(state, player)``, ``on_end_turn(state, seat, events)``,
     ``branch_counts_twice(tile)``, ``owns_tile(tile)``,
     ``lose_own_tile(state, seat, tile, events)``,

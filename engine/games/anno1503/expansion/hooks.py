@@ -5,7 +5,7 @@ from ....kit import event
 from ..data import BRIDGES
 from ..rules import buy_price
 from ..variant import BaseGame, decision_order
-from .actions import SPECS
+from . import actions, actions_cards
 from .combat import enter_pirate_square
 from .data import (
     CARD_HAND_LIMIT,
@@ -53,7 +53,7 @@ class Expansion(BaseGame):
     name = EXPANSION
     option_text = "'pirates_aristocrats' adds Aristokraten und Piraten (pirate sea, aristocrat island, luxury goods; see DESIGN.md)"
     action_types = BaseGame.action_types + OWN_TYPES
-    specs = SPECS
+    specs = actions.SPECS + actions_cards.SPECS
     tiles = TILE_SET
     geometry = GEOMETRY
     hand_keys = HAND_KEYS
