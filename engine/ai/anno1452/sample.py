@@ -111,6 +111,13 @@ def sample_dump(view, seat, rng):
             for r in view["regions"]
         ],
         "deck": pool,
+        **_bookkeeping(view),
+    }
+
+
+def _bookkeeping(view):
+    """The dump's public bookkeeping after the deck, copied from the view."""
+    return {
         "discard": list(view["discard"]),
         "open_cards": list(view["open_cards"]),
         "initial_regions": _initial_regions(view),

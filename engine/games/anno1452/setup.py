@@ -105,7 +105,26 @@ def _place_ottokar(d, scenario, events):
 def new_state(num_players, options, seed):
     """A new match and the events of its set-up: ``(State, events)``."""
     opts = check_options(num_players, options)
-    d = {
+    d = _initial_data(num_players, opts, seed)
+    events = []
+    shuffle(d, d["order"])
+    event(events, "turn_order", order=list(d["order"]))  # drawn by lot: the table sees it
+    shuffle(d, d["deck"])
+    if opts["scenario"] != "standard":
+        _place_ottokar(d, opts["scenario"], events)
+        settle_holdings(d, events)
+    for seat in d["order"]:
+        draw_cards(d, seat, HAND_SIZE, events, events_act=False)
+    # Initial Estates are placed in reverse turn order.
+    d["queue"] = [["setup_place", seat] for seat in reversed(d["order"])]
+    d["queue"].append(["pre_evaluation"] if opts["rules"] == "expert" else ["epoch"])
+    advance(d, events)
+    return State(d), events
+
+
+def _initial_data(num_players, opts, seed):
+    """The match data before anything is drawn (DESIGN.md "Dump format")."""
+    return {
         "game": "anno1452",
         "rules_version": 1,
         "options": opts,
@@ -144,17 +163,3 @@ def new_state(num_players, options, seed):
         "er_effects": evaluation.empty_effects(),
         "new_order": None,
     }
-    events = []
-    shuffle(d, d["order"])
-    event(events, "turn_order", order=list(d["order"]))  # drawn by lot: the table sees it
-    shuffle(d, d["deck"])
-    if opts["scenario"] != "standard":
-        _place_ottokar(d, opts["scenario"], events)
-        settle_holdings(d, events)
-    for seat in d["order"]:
-        draw_cards(d, seat, HAND_SIZE, events, events_act=False)
-    # Initial Estates are placed in reverse turn order.
-    d["queue"] = [["setup_place", seat] for seat in reversed(d["order"])]
-    d["queue"].append(["pre_evaluation"] if opts["rules"] == "expert" else ["epoch"])
-    advance(d, events)
-    return State(d), events

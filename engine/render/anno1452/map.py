@@ -93,6 +93,30 @@ COAST_PATH = _path(COAST_EDGES)
 # --- drawing ---
 
 
+# The region borders (dashed) and the coast: the same on every map.
+_BORDERS_AND_COAST = el(
+    "path",
+    d=BORDER_PATH,
+    fill="none",
+    stroke=BORDER,
+    stroke_width=1.6,
+    stroke_dasharray="6 4",
+    stroke_linecap="round",
+    pointer_events="none",
+    class_="borders",
+) + el(
+    "path",
+    d=COAST_PATH,
+    fill="none",
+    stroke=COAST,
+    stroke_width=2.4,
+    stroke_linejoin="round",
+    stroke_linecap="round",
+    pointer_events="none",
+    class_="coast",
+)
+
+
 def draw_map(view):
     """The map at its place on the page, with the Empire's cartouche in its south-western sea."""
     free, taken = [], []
@@ -107,28 +131,7 @@ def draw_map(view):
         _sea(),
         group(*(_region(view, r) for r in range(len(view["regions"]))), class_="regions"),
         # Borders and coast are drawn over the regions, whose fills would hide shared edges.
-        el(
-            "path",
-            d=BORDER_PATH,
-            fill="none",
-            stroke=BORDER,
-            stroke_width=1.6,
-            stroke_dasharray="6 4",
-            stroke_linecap="round",
-            pointer_events="none",
-            class_="borders",
-        ),
-        el(
-            "path",
-            d=COAST_PATH,
-            fill="none",
-            stroke=COAST,
-            stroke_width=2.4,
-            stroke_linejoin="round",
-            stroke_linecap="round",
-            pointer_events="none",
-            class_="coast",
-        ),
+        _BORDERS_AND_COAST,
         # Free slots and Estates share their styles through their layer's attributes.
         group(*free, fill=LAND, stroke=BORDER, stroke_width=1.2, stroke_dasharray="3 2", class_="free"),
         group(

@@ -34,6 +34,41 @@ def defs(lay, num_players):
     return el("defs", el("style", STYLE), _sea_defs(lay), _island_defs(lay.square), _piece_defs(num_players))
 
 
+# The printed marks of special sea squares: anchor (start), dolphin, skull (pirates).
+_SEA_MARK_DEFS = (
+    el(
+        "g",
+        el(
+            "path",
+            d="M0 -8v22m-10-8a10 10 0 0 0 20 0m-15-11h10",
+            fill="none",
+            stroke=WHITE,
+            stroke_width=3,
+            stroke_linecap="round",
+        ),
+        el("circle", cy=-12, r=3.5, fill="none", stroke=WHITE, stroke_width=2.5),
+        id="a15-anchor",
+        opacity=0.8,
+    )
+    + el(
+        "path",
+        d="M-15 6q8-18 24-10q4 2 6 0q-2 6-6 5q-10-6-18 7z",
+        fill=WHITE,
+        fill_opacity=0.6,
+        id="a15-dolphin",
+    )
+    + el(
+        "g",
+        el("circle", cy=-3, r=10, fill=WHITE),
+        el("rect", x=-6, y=4, width=12, height=7, rx=2, fill=WHITE),
+        el("circle", cx=-4, cy=-3, r=3, fill=PIRATE_SQUARE_FILL),
+        el("circle", cx=4, cy=-3, r=3, fill=PIRATE_SQUARE_FILL),
+        id="a15-skull",
+        opacity=0.85,
+    )
+)
+
+
 def _sea_defs(lay):
     """Sea patterns (with waves), the square shape, anchor, dolphin and skull."""
     s = lay.square
@@ -52,36 +87,7 @@ def _sea_defs(lay):
         el("pattern", el("rect", width=s, height=s, fill=SEA_FILL), wave, id="a15-sea", **pattern)
         + el("pattern", el("rect", width=s, height=s, fill=PIRATE_SEA_FILL), wave, id="a15-psea", **pattern)
         + el("rect", width=s, height=s, id="a15-q")
-        + el(
-            "g",
-            el(
-                "path",
-                d="M0 -8v22m-10-8a10 10 0 0 0 20 0m-15-11h10",
-                fill="none",
-                stroke=WHITE,
-                stroke_width=3,
-                stroke_linecap="round",
-            ),
-            el("circle", cy=-12, r=3.5, fill="none", stroke=WHITE, stroke_width=2.5),
-            id="a15-anchor",
-            opacity=0.8,
-        )
-        + el(
-            "path",
-            d="M-15 6q8-18 24-10q4 2 6 0q-2 6-6 5q-10-6-18 7z",
-            fill=WHITE,
-            fill_opacity=0.6,
-            id="a15-dolphin",
-        )
-        + el(
-            "g",
-            el("circle", cy=-3, r=10, fill=WHITE),
-            el("rect", x=-6, y=4, width=12, height=7, rx=2, fill=WHITE),
-            el("circle", cx=-4, cy=-3, r=3, fill=PIRATE_SQUARE_FILL),
-            el("circle", cx=4, cy=-3, r=3, fill=PIRATE_SQUARE_FILL),
-            id="a15-skull",
-            opacity=0.85,
-        )
+        + _SEA_MARK_DEFS
     )
 
 
