@@ -15,7 +15,7 @@ index of the variant's space (``env.codec``). Rewards: +1 to each winner and
 times the change of the agent's public score lead after each of its actions.
 """
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -119,7 +119,7 @@ class TabulaAECEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.num_steps = 0
         self.agent_selection = agent_name(self.match.seat_to_act)
 

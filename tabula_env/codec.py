@@ -23,6 +23,7 @@ same action to the engine; ``decode`` always leaves them out.
 
 import functools
 import itertools
+from typing import Any
 
 import numpy as np
 
@@ -172,8 +173,8 @@ class ActionCodec:
             kind: _key_function(kind, names, square_params.get(kind, ()))
             for kind, names in self._names.items()
         }
-        self._index = {}
-        by_kind = {kind: {} for kind in self._names}
+        self._index: dict[Any, int] = {}
+        by_kind: dict[str, dict[Any, int]] = {kind: {} for kind in self._names}
         for i, action in enumerate(self.actions):
             key = self._key(action)
             if key in self._index:

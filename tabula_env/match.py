@@ -10,6 +10,7 @@ hundred steps (with the bare engine it never runs), a few % of a step.
 """
 
 import io
+from typing import Any
 
 import numpy as np
 import resvg_py
@@ -49,11 +50,11 @@ class Match:
         self.options = {**self.variant.options, **(extra_options or {})}
         self.num_players = self.variant.num_players
         self.state = None
-        self.seed = None
+        self.seed: Any = None  # an int once reset
         self._seats = []  # who took each action so far
         self._moves = []  # each action: its JSON, or its index when it was given as one
         self.outcome = None
-        self.seat_to_act = None
+        self.seat_to_act: Any = None  # an int while the match runs
 
     def start(self, seed):
         """A new match with this engine seed (the same seed, the same match)."""

@@ -18,13 +18,15 @@
   married this epoch, hand size.
 """
 
+from typing import Any
+
 import numpy as np
 
 import engine
 
 from .features import number, one_hot, relative_players, seat_one_hot, seats_multi_hot
 
-_SPECS = engine.get_game("anno1452").action_specs
+_SPECS: Any = engine.get_game("anno1452").action_specs  # parameter domains by name
 NUM_CARDS = _SPECS["discard"].params["card"].hi + 1
 _ESTATE = _SPECS["settle"].params["at"]
 NUM_REGIONS, MAX_SLOTS = _ESTATE.rows, _ESTATE.cols

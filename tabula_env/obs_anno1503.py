@@ -19,6 +19,8 @@ no such part), so one observation layout serves all of the game's variants;
 a variant's features live in its own module (``obs_anno1503_expansion``).
 """
 
+from typing import Any
+
 import numpy as np
 
 import engine
@@ -29,7 +31,7 @@ from .features import number, one_hot, relative_players, seat_one_hot, seats_mul
 # The variants' feature modules (``supply(view)``, ``player(entry)``, ``GOALS``), in layout order.
 VARIANT_PARTS = (obs_anno1503_expansion,)
 
-_SPECS = engine.get_game("anno1503").action_specs
+_SPECS: Any = engine.get_game("anno1503").action_specs  # parameter domains by name
 COMMODITIES = _SPECS["sell"].params["commodity"].values
 PUBLIC_BUILDINGS = _SPECS["place_pioneer"].params["building"].inner.values
 CHOICE_OPTIONS = _SPECS["respond"].params["option"].values

@@ -10,11 +10,13 @@ expansion part, so one layout serves both variants:
   as a count).
 """
 
+from typing import Any
+
 import engine
 
 from .features import number
 
-_SPECS = engine.get_game("anno1503").action_specs
+_SPECS: Any = engine.get_game("anno1503").action_specs  # parameter domains by name
 ARISTOCRAT_BUILDINGS = _SPECS["build_aristocrat"].params["building"].values
 CARD_TYPES = _SPECS["exchange_card"].params["card"].values
 GOALS = ("aristocrat_buildings", "lairs", "manor")

@@ -16,8 +16,6 @@ An action outside the mask ends the episode with reward -1 and
 instead).
 """
 
-from typing import ClassVar
-
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
@@ -33,7 +31,7 @@ ILLEGAL_REWARD = -1.0
 class TabulaSingleAgentEnv(gym.Env):
     """One seat for the learner, AI opponents for the rest (see the module doc)."""
 
-    metadata: ClassVar[dict] = {"render_modes": ["svg", "rgb_array"]}
+    metadata = {"render_modes": ["svg", "rgb_array"]}  # noqa: RUF012  (gymnasium declares it an instance attribute)
 
     def __init__(
         self,

@@ -7,6 +7,8 @@ from a view (``sample_dump``), how to pick greedily on such a state, and
 what to do when a view cannot be completed.
 """
 
+from typing import Any
+
 from ..rng import Rng, mix_seed
 from .random_player import RandomPlayer
 
@@ -32,7 +34,9 @@ class GreedyPlayer:
     action``) as static methods, and may scale the noise per view.
     """
 
-    sample_state = greedy_choice = fallback = None
+    sample_state: Any = None
+    greedy_choice: Any = None
+    fallback: Any = None
 
     def __init__(self, level="medium", noise=0.0, blunder_rate=0.0):
         self.level = level

@@ -32,6 +32,7 @@ ladder, ``python -m bench.ladder``, reports them):
 """
 
 import time
+from typing import Any
 
 from ..rng import Rng, mix_seed
 
@@ -60,11 +61,15 @@ class SearchPlayer:
     """
 
     level = "hard"
-    sample_state = score_actions = greedy_choice = leaf_value = None
-    searchable = rollout_over = None
+    sample_state: Any = None
+    score_actions: Any = None
+    greedy_choice: Any = None
+    leaf_value: Any = None
+    searchable: Any = None
+    rollout_over: Any = None
     simulations = 100
     cost_exponent = 1.0
-    medium = None
+    medium: Any = None
     policy_weight = 0.0
     deadline_share = 0.9
 

@@ -17,11 +17,12 @@ parameters that refer to them (see each renderer's docstring); a client
 matches legal actions to them without knowing the board's geometry.
 """
 
+from ..core import Seat, View
 from ..errors import UnknownGameError
 from ..registry import get_entry, resolve
 
 
-def board_svg(view, viewer=None):
+def board_svg(view: View, viewer: Seat | None = None) -> str:
     """The SVG document of ``view`` as seen by ``viewer`` (a seat, or None for a
     spectator); the renderer is the one the game's registry entry names.
     Raises ``ValueError`` for a game without one."""
@@ -31,7 +32,8 @@ def board_svg(view, viewer=None):
         path = None
     if path is None:
         raise ValueError(f"no board renderer for game {view.get('game')!r}")
-    return resolve(path)(view, viewer)
+    svg: str = resolve(path)(view, viewer)
+    return svg
 
 
 __all__ = ["board_svg"]

@@ -10,6 +10,8 @@ it is expected to bring, and the other decisions (battle, cards, trade)
 have rules of thumb in ``decisions``.
 """
 
+from typing import Any
+
 from ...errors import EngineError
 from ...games.anno1452.actions_special import MERCENARIES
 from ...games.anno1452.board import totals
@@ -97,7 +99,7 @@ def settle_groups(d, seat, actions):
     follow it; this keeps the medium player fast (settles run into hundreds).
     """
     exposure = _exposure(d, seat)
-    best = {}  # count -> (exposure guarded, index)
+    best: dict[Any, tuple[Any, int]] = {}  # count -> (exposure guarded, index)
     count_of = {}  # index -> count, every settle
     for i, a in enumerate(actions):
         if a["type"] != "settle":
@@ -143,7 +145,7 @@ def _score_all(game, state, seat, actions):
     if kind in RULES:
         return [s for s, _ in sorted(RULES[kind](d, seat, actions, base), key=lambda si: si[1])], {}
     reps, followers = settle_groups(d, seat, actions)
-    rep_scores = {}
+    rep_scores: dict[Any, Any] = {}
     scores = [None] * len(actions)
     for i, action in enumerate(actions):
         if i not in followers:

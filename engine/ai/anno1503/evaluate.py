@@ -7,6 +7,8 @@ of the five goals (a match is won with any three), cards by what they would
 complete next, and ships by how close they are to a tile worth taking.
 """
 
+from typing import Any
+
 from ...games.anno1503.data import (
     ADJACENT_SPACES,
     BUYER_OF,
@@ -55,7 +57,7 @@ def sea_steps(neighbours=SEA_NEIGHBOURS):
 
 _STEPS = sea_steps()
 # space index -> sea squares from which a ship may discover it
-_SHORE = {}
+_SHORE: dict[int, list[tuple[int, int]]] = {}
 for _sq, _spaces in ADJACENT_SPACES.items():
     for _i in _spaces:
         _SHORE.setdefault(_i, []).append(_sq)
@@ -157,7 +159,7 @@ class TileBeliefs:
             if tile is not None and seat in state.seen[i]:
                 known.add(tile)
                 self.mine[i] = values.get(TILE_KINDS[tile], 0.0)
-        sums = {}
+        sums: dict[int, tuple[float, int]] = {}
         backs = set(range(2, state.num_players + 1))
         for t, b in enumerate(TILE_BACKS):
             if b in backs and t not in known:
@@ -264,7 +266,7 @@ def _sale_values(player, progress):
         if kind in player.slots:
             units += [(SELL[kind][0], c)] * player.hand[c]
     units.sort(reverse=True)
-    out = {c: [] for c in COMMODITIES}
+    out: dict[str, list[Any]] = {c: [] for c in COMMODITIES}
     gold, changed = player.gold, list(progress)
     held = goal_score(changed) + gold_buffer(player, gold)
     share = _UNSOLD_SHARE
@@ -287,7 +289,7 @@ def _reserved_units(player, progress, supply, new_ship, inhabitant):
         steps.append((0.8 * gain / sum(k for _, k in cost), cost))
     steps.sort(key=lambda step: -step[0])
     left = dict(player.hand)
-    reserved = {c: [] for c in COMMODITIES}
+    reserved: dict[str, list[float]] = {c: [] for c in COMMODITIES}
     for worth, cost in steps:
         for c, k in cost:
             take = min(k, left[c])

@@ -79,14 +79,15 @@ def _deal_tiles(view, rng, ai):
     Base tiles stay on the main board and in the reserve, a variant's own
     tiles on its own squares and in its reserve.
     """
-    by_back, own_by_back = {}, {}
+    by_back: dict[int, list[int]] = {}
+    own_by_back: dict[int, list[int]] = {}
     backs = ai.rules.tiles.backs
     for t in unknown_tiles(view, ai):
         piles = own_by_back if ai.is_own_tile(t) else by_back
         piles.setdefault(backs[t], []).append(t)
     for tiles in (*by_back.values(), *own_by_back.values()):
         rng.shuffle(tiles)
-    spaces = {}
+    spaces: dict[str, int | None] = {}
     discovery = view.get("discovery")
     for entry in view["spaces"]:
         r, c = entry["space"]

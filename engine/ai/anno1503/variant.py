@@ -41,7 +41,7 @@ class BaseAI:
     rules = BASE_GAME
     name = rules.name
     applied_types = frozenset(ACTION_TYPES) - _SCORED_APART
-    special_types = frozenset()
+    special_types: frozenset[str] = frozenset()
     looks_one_roll_ahead = True
     noise_scale = 1.0
     simulations = SIMULATIONS

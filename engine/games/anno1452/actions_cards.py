@@ -68,7 +68,7 @@ def add_city(d, seat, region, slot, events, reason):
 def _build_city_perform(d, seat, action, events):
     discard_from_hand(d, seat, action["card"])
     pay_gold(d, seat, CITY_COST, events, "city")
-    add_city(d, seat, *action["at"], events, "city_card")
+    add_city(d, seat, action["at"][0], action["at"][1], events, "city_card")
     settle_holdings(d, events)
     end_decision(d)
 

@@ -174,7 +174,7 @@ def _ar_landfrieden(d, seat, action, events):
 
 def _ar_stadtrecht(d, seat, action, events):
     pay_gold(d, seat, STADTRECHT_COST, events, "stadtrecht")
-    add_city(d, seat, *action["target"], events, "stadtrecht")
+    add_city(d, seat, action["target"][0], action["target"][1], events, "stadtrecht")
     settle_holdings(d, events)
 
 

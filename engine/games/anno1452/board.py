@@ -7,6 +7,8 @@ change (``settle_holdings``), so they are gained and lost at once, even
 during another player's turn.
 """
 
+from typing import Any
+
 from ...kit import event
 from .data import (
     BORDERS,
@@ -151,7 +153,7 @@ def majority_owner(d, region):
     The count must beat every other owner's and the unplaced Estates, which
     act as a fifth owner.
     """
-    counts = {}
+    counts: dict[Any, int] = {}
     placed = 0
     for estate in d["regions"][region]["slots"]:
         if estate is not None:

@@ -29,7 +29,7 @@ def draw_cards(d, seat, count, events, events_act=True):
     ``events_act`` is False during the set-up deal, where Events are only
     replaced (ruling 11).
     """
-    drawn = []
+    drawn: list[int] = []
     while len(drawn) < count:
         card = next_card(d, events)
         if card is None:

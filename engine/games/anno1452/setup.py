@@ -1,6 +1,7 @@
 """Setting up an Anno 1452 match: the options, the turn order drawn by lot,
 Ottokar's pieces (2-3 players), each seat's hand and the first decision."""
 
+from ...core import Event
 from ...errors import InvalidOptionsError
 from ...kit import event
 from . import evaluation
@@ -106,7 +107,7 @@ def new_state(num_players, options, seed):
     """A new match and the events of its set-up: ``(State, events)``."""
     opts = check_options(num_players, options)
     d = _initial_data(num_players, opts, seed)
-    events = []
+    events: list[Event] = []
     shuffle(d, d["order"])
     event(events, "turn_order", order=list(d["order"]))  # drawn by lot: the table sees it
     shuffle(d, d["deck"])

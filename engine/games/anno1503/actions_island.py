@@ -4,6 +4,8 @@
 plausible ones (cheap filters first); ``check`` holds the complete rule.
 """
 
+from typing import Any
+
 from ...kit import ActionSpec, event
 from ...params import IntRange, OneOf, Optional
 from .data import (
@@ -29,7 +31,7 @@ from .turn import ship_ap
 
 
 def _build_ship_candidates(state, seat):
-    out = [{"type": "build_ship"}]
+    out: list[dict[str, Any]] = [{"type": "build_ship"}]
     # a variant may offer other squares to start on (``at``)
     out += [{"type": "build_ship", "at": [r, c]} for r, c in state.variant.ship_starts]
     return out

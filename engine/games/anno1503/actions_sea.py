@@ -7,6 +7,8 @@ face down (R#16, R#17). A variant may refuse a tile kind (``take_problem``)
 and offer its own answer to a discovery instead.
 """
 
+from typing import Any
+
 from ...kit import ActionSpec, event
 from ...params import IntRange, Optional, Square
 from .actions_island import can_develop, develop_slot
@@ -59,7 +61,8 @@ def _move_ship_perform(state, seat, action, events):
     before = player.ship_at[ship]
     player.ship_at[ship] = tuple(action["to"])
     player.ship_ap[ship] -= 1
-    event(events, "ship_moved", seat, ship=ship, **{"from": list(before), "to": list(action["to"])})
+    moved: dict[str, Any] = {"from": list(before), "to": list(action["to"])}  # "from" is a keyword
+    event(events, "ship_moved", seat, ship=ship, **moved)
     state.variant.on_ship_moved(state, seat, ship, events)
 
 

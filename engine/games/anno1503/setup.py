@@ -1,5 +1,6 @@
 """Setting up a match by player count (S1 "Game material" and setup)."""
 
+from ...core import Event
 from ...kit import event
 from ...rng import Rng
 from .data import (
@@ -43,7 +44,7 @@ def new_state(num_players, options, seed):
     _lay_out_buildings(s)
     s.variant = variant_for(options)
     s.variant.set_up(s, _used_backs(num_players))
-    events = []
+    events: list[Event] = []
     s.start_player = _roll_for_start(s, events)
     s.active = s.start_player
     begin_turn(s, events)

@@ -14,6 +14,8 @@ in the base game). A part has ``clone()`` and ``dump_into(out)``; the
 variant loads it (``load_match_part``, ``load_player_part``).
 """
 
+from typing import Any
+
 from ...rng import Rng
 from .data import BRIDGES, COMMODITIES, KINDS, MAX_SHIPS, PUBLIC_BUILDING_SLOTS, SLOTS
 
@@ -43,6 +45,18 @@ class Player:
         "sold",
         "trade_agreements",
     )
+    bbo_used: bool
+    branch_offices: list[int | None]  # tile id per bridge
+    buildings: list[str | None]
+    buys: int
+    gold: int
+    hand: dict[str, int]
+    part: Any  # the variant's holdings, None in the base game
+    ship_ap: list[int]
+    ship_at: list[tuple[int, int] | None]
+    slots: list[str | None]
+    sold: dict[str, int]
+    trade_agreements: list[int]
 
     def clone(self):
         p = Player.__new__(Player)
@@ -189,6 +203,29 @@ class State:
         "variant",
         "winner",
     )
+    active: int
+    box: tuple[int, ...]
+    buildings: dict[str, int]
+    choice: dict[str, Any] | None
+    discovery: dict[str, Any] | None
+    last_roll: dict[str, Any]
+    num_players: int
+    options: dict[str, Any]
+    part: Any  # the variant's match state, None in the base game
+    phase: str
+    players: list[Player]
+    queue: list[int]
+    removed: list[int]
+    reserve: list[int]
+    rng: Rng
+    seed: int
+    seen: list[tuple[int, ...]]
+    spaces: list[int | None]
+    stacks: dict[str, int]
+    start_player: int
+    turn: int
+    variant: Any  # variant.BaseGame or a subclass
+    winner: int | None
 
     def clone(self):
         s = State.__new__(State)
@@ -221,7 +258,7 @@ class State:
     def __eq__(self, other):
         return isinstance(other, State) and dump_state(self) == dump_state(other)
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
 
 
 def _square_list(sq):

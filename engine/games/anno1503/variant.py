@@ -39,6 +39,10 @@ Scoring and views (turn, game, view)
     ``view_match(state, out)``.
 """
 
+from collections.abc import Sequence
+from typing import Any
+
+from ...core import ActionSpec
 from .data import BASE_GEO, BASE_TILE_SET, COMMODITIES
 from .rules import buy_price, goals, has_won, scores
 
@@ -90,15 +94,15 @@ class BaseGame:
 
     name = "none"
     option_text = "'none' is the base game"
-    action_types = ACTION_TYPES
-    specs = ()
+    action_types: tuple[str, ...] = ACTION_TYPES
+    specs: Sequence[ActionSpec[Any]] = ()
     tiles = BASE_TILE_SET
     geometry = BASE_GEO
     hand_keys = COMMODITIES
-    space_choices = ("reserve_placement",)
-    closed_spaces = frozenset()
-    ship_starts = ()
-    office_kinds = ("branch_office",)
+    space_choices: tuple[str, ...] = ("reserve_placement",)
+    closed_spaces: frozenset[int] = frozenset()
+    ship_starts: tuple[tuple[int, int], ...] = ()
+    office_kinds: tuple[str, ...] = ("branch_office",)
     decision_members = DECISION_MEMBERS
     decision_types = decision_order(ACTION_TYPES, DECISION_MEMBERS)
     active_phases = frozenset(("main", "tile_decision", "discard"))

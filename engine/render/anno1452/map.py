@@ -119,7 +119,8 @@ _BORDERS_AND_COAST = el(
 
 def draw_map(view):
     """The map at its place on the page, with the Empire's cartouche in its south-western sea."""
-    free, taken = [], []
+    free: list[str] = []
+    taken: list[str] = []
     for r, region in enumerate(view["regions"]):
         for s, estate in enumerate(region["slots"]):
             (free if estate is None else taken).append(_slot(view, r, s, estate))

@@ -8,6 +8,7 @@ group, so a click on a ship also reaches its square.
 """
 
 from functools import lru_cache
+from typing import Any
 
 from ..svg import el, ref, title
 from .layout import EAST_COL, layout
@@ -181,7 +182,7 @@ def ship_glyph(seat, index, ap, damaged, with_ap=True):
 
 def _ships_by_square(view, names, look):
     """``{square: [(seat, index, ship, damaged, name), ...]}`` of the ships at sea."""
-    ships = {}
+    ships: dict[tuple[int, int], list[Any]] = {}
     for player in view["players"]:
         seat = player["seat"]
         damaged = look.damaged_ships(player)

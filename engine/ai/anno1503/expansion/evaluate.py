@@ -11,6 +11,7 @@ Like ``evaluate`` it reads only what the seat may know.
 """
 
 import heapq
+from typing import Any
 
 from ....games.anno1503.data import DEVELOP, PIONEER_COST, SHIP_COST, SPACES
 from ....games.anno1503.expansion.data import (
@@ -57,7 +58,7 @@ def weighted_sea_steps(neighbours, pirate_squares, pirate_step=_PIRATE_STEP):
 
 
 _STEPS = weighted_sea_steps(GEOMETRY.sea_neighbours, PIRATE_SQUARES)
-_SHORE = {}
+_SHORE: dict[int, list[tuple[int, int]]] = {}
 for _sq, _spaces in GEOMETRY.adjacent_spaces.items():
     for _i in _spaces:
         _SHORE.setdefault(_i, []).append(_sq)
@@ -164,7 +165,8 @@ def _targets(player, supply=None):
 def hand_value(player, supply=None):
     """A card a next step needs is worth a share of the step's gain (the best
     such step); spares about what they sell for; past the limit, nothing."""
-    needed, worth = {}, {}
+    needed: dict[str, Any] = {}
+    worth: dict[str, Any] = {}
     for cost, gain in _targets(player, supply):
         n = sum(k for _, k in cost)
         for card, k in cost:
@@ -223,7 +225,7 @@ class TileBeliefs:
                 known.add(tile)
                 self.mine[i] = self.seen_value(tile)
         backs = set(range(2, state.num_players + 1))
-        sums = {}
+        sums: dict[tuple[bool, int], tuple[float, int]] = {}
         for t, b in enumerate(TILE_BACKS):
             if b in backs and t not in known:
                 key = (t in _EXPANSION, b)

@@ -28,7 +28,7 @@ STACK_SIZES = dict.fromkeys(LUXURIES, CONTENT["luxury_stack_size"])
 
 def located_expansion_tiles(view):
     """Tile ids the view places outside spaces: lairs held, the lair in combat."""
-    known = set()
+    known: set[int] = set()
     for p in view["players"]:
         known.update(t["id"] for t in p["aristocrat"]["lairs"])
     combat = view["expansion"]["combat"]

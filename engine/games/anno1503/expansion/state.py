@@ -7,6 +7,8 @@ dump is unchanged from the dicts they replace: the island is the player's
 ``"aristocrat"`` entry, the piles are top-level keys of the match dump.
 """
 
+from typing import Any
+
 TURN_FLAGS = ("luxury_sold", "exchanged", "sailed", "free_discovery")
 # top-level dump keys of the expansion, in dump order (DESIGN.md)
 PILE_KEYS = (
@@ -39,6 +41,16 @@ class AristocratIsland:
         "manor",
         "sailed",
     )
+    buildings: list[str]
+    cannons: int
+    cards: list[str]
+    damaged: list[bool]
+    exchanged: bool
+    free_discovery: bool
+    lairs: list[int]
+    luxury_sold: bool
+    manor: int
+    sailed: bool
 
     @classmethod
     def new(cls, ships):
@@ -111,6 +123,13 @@ class ExpansionPiles:
     """
 
     __slots__ = PILE_KEYS
+    aristocrat_buildings: dict[str, int]
+    expansion_reserve: list[int]
+    pirate_deck: list[int]
+    pirate_discard: list[int]
+    aristocrat_deck: list[str]
+    aristocrat_discard: list[str]
+    combat: dict[str, Any] | None
 
     def clone(self):
         x = ExpansionPiles.__new__(ExpansionPiles)
