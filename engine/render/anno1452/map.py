@@ -93,27 +93,24 @@ COAST_PATH = _path(COAST_EDGES)
 # --- drawing ---
 
 
+def _line(d, colour, width, class_, **style):
+    """A path drawn over the regions that never takes a click."""
+    return el(
+        "path",
+        d=d,
+        fill="none",
+        stroke=colour,
+        stroke_width=width,
+        **style,
+        stroke_linecap="round",
+        pointer_events="none",
+        class_=class_,
+    )
+
+
 # The region borders (dashed) and the coast: the same on every map.
-_BORDERS_AND_COAST = el(
-    "path",
-    d=BORDER_PATH,
-    fill="none",
-    stroke=BORDER,
-    stroke_width=1.6,
-    stroke_dasharray="6 4",
-    stroke_linecap="round",
-    pointer_events="none",
-    class_="borders",
-) + el(
-    "path",
-    d=COAST_PATH,
-    fill="none",
-    stroke=COAST,
-    stroke_width=2.4,
-    stroke_linejoin="round",
-    stroke_linecap="round",
-    pointer_events="none",
-    class_="coast",
+_BORDERS_AND_COAST = _line(BORDER_PATH, BORDER, 1.6, "borders", stroke_dasharray="6 4") + _line(
+    COAST_PATH, COAST, 2.4, "coast", stroke_linejoin="round"
 )
 
 
