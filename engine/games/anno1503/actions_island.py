@@ -4,7 +4,9 @@
 plausible ones (cheap filters first); ``check`` holds the complete rule.
 """
 
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from ...kit import ActionSpec, event
 from ...params import IntRange, OneOf, Optional
@@ -27,17 +29,22 @@ from .rules import (
 )
 from .turn import ship_ap
 
+if TYPE_CHECKING:
+    from ...core import Action, Event
+    from .state import Player, State
+
+
 # --- build_ship -------------------------------------------------------------
 
 
-def _build_ship_candidates(state, seat):
+def _build_ship_candidates(state: State, seat: int) -> list[Action]:
     out: list[dict[str, Any]] = [{"type": "build_ship"}]
     # a variant may offer other squares to start on (``at``)
     out += [{"type": "build_ship", "at": [r, c]} for r, c in state.variant.ship_starts]
     return out
 
 
-def _build_ship_check(state, seat, action):
+def _build_ship_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     at = action.get("at")
     if at is not None and tuple(at) not in state.variant.ship_starts:
@@ -49,7 +56,7 @@ def _build_ship_check(state, seat, action):
     return None
 
 
-def _build_ship_perform(state, seat, action, events):
+def _build_ship_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     pay(state, player, SHIP_COST)
     ship = player.ship_at.index(None)
@@ -65,7 +72,7 @@ def _build_ship_perform(state, seat, action, events):
 # --- place_pioneer ----------------------------------------------------------
 
 
-def next_free_slot(player):
+def next_free_slot(player: Player):
     """R#3: slots fill strictly in order; 1-based, or None when full."""
     try:
         return player.slots.index(None) + 1
@@ -73,11 +80,11 @@ def next_free_slot(player):
         return None
 
 
-def _free_buildings(state, player):
+def _free_buildings(state: State, player: Player):
     return [b for b in BUILDINGS if state.buildings[b] > 0 and b not in player.buildings]
 
 
-def _place_pioneer_candidates(state, seat):
+def _place_pioneer_candidates(state: State, seat: int) -> list[Action]:
     player = state.players[seat]
     if not can_pay(player, PIONEER_COST) or not has_pioneer_settler_tile(player):
         return []
@@ -89,7 +96,7 @@ def _place_pioneer_candidates(state, seat):
     return [{"type": "place_pioneer", "building": b} for b in _free_buildings(state, player)]
 
 
-def _place_pioneer_check(state, seat, action):
+def _place_pioneer_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     if not has_pioneer_settler_tile(player):
         return "no_pioneer_tile_in_supply"
@@ -110,7 +117,7 @@ def _place_pioneer_check(state, seat, action):
     return None
 
 
-def _place_pioneer_perform(state, seat, action, events):
+def _place_pioneer_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     pay(state, player, PIONEER_COST)
     slot = next_free_slot(player)
@@ -127,7 +134,7 @@ def _place_pioneer_perform(state, seat, action, events):
 # --- develop ----------------------------------------------------------------
 
 
-def can_develop(player, index):
+def can_develop(player: Player, index):
     """Whether the inhabitant in 0-based ``index`` may go up a step (tiles only)."""
     kind = player.slots[index]
     if kind not in DEVELOP:
@@ -140,7 +147,7 @@ def _affordable_developments(hand):
     return [kind for kind, (_to, cost) in DEVELOP.items() if can_pay_hand(hand, cost)]
 
 
-def _develop_candidates(state, seat):
+def _develop_candidates(state: State, seat: int) -> list[Action]:
     player = state.players[seat]
     kinds = _affordable_developments(player.hand)
     if not kinds:
@@ -148,7 +155,7 @@ def _develop_candidates(state, seat):
     return [{"type": "develop", "slot": i + 1} for i, kind in enumerate(player.slots) if kind in kinds]
 
 
-def _develop_check(state, seat, action):
+def _develop_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     index = action["slot"] - 1
     step = DEVELOP.get(player.slots[index])
@@ -161,7 +168,7 @@ def _develop_check(state, seat, action):
     return None
 
 
-def develop_slot(player, index):
+def develop_slot(player: Player, index):
     """One step up; returns ``(from, to)``.
 
     Once per turn to each inhabitant (S1 "Sell commodities"): the tile keeps
@@ -178,7 +185,7 @@ def develop_slot(player, index):
     return before, after
 
 
-def _develop_perform(state, seat, action, events):
+def _develop_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     index = action["slot"] - 1
     pay(state, player, DEVELOP[player.slots[index]][1])

@@ -5,6 +5,10 @@ limit). Candidates are only the plausible ones (cheap filters first);
 ``check`` holds the complete rule.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...kit import ActionSpec, event
 from ...params import IntRange, OneOf
 from .data import (
@@ -21,6 +25,11 @@ from .rules import (
 )
 from .turn import pass_turn
 
+if TYPE_CHECKING:
+    from ...core import Action, Event
+    from .state import State
+
+
 HAND_LIMIT = RULES["hand_limit"]
 _BBO_PAYMENT = RULES["big_branch_office_payment"]
 _BUYS_PER_TURN = RULES["buy"]["per_turn"]
@@ -30,7 +39,7 @@ _COMMODITY = OneOf(COMMODITIES, "a commodity")
 # --- sell and buy -----------------------------------------------------------
 
 
-def _sell_candidates(state, seat):
+def _sell_candidates(state: State, seat: int) -> list[Action]:
     player = state.players[seat]
     hand, slots, sold = player.hand, player.slots, player.sold
     return [
@@ -40,7 +49,7 @@ def _sell_candidates(state, seat):
     ]
 
 
-def _sell_check(state, seat, action):
+def _sell_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     commodity = action["commodity"]
     if player.hand[commodity] <= 0:
@@ -51,7 +60,7 @@ def _sell_check(state, seat, action):
     return None
 
 
-def _sell_perform(state, seat, action, events):
+def _sell_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     commodity = action["commodity"]
     kind = BUYER_OF[commodity]
@@ -62,7 +71,7 @@ def _sell_perform(state, seat, action, events):
     event(events, "sold", seat, commodity=commodity, gold=price)
 
 
-def _buy_candidates(state, seat):
+def _buy_candidates(state: State, seat: int) -> list[Action]:
     player = state.players[seat]
     if player.buys >= _BUYS_PER_TURN:
         return []
@@ -74,7 +83,7 @@ def _buy_candidates(state, seat):
     ]
 
 
-def _buy_check(state, seat, action):
+def _buy_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     commodity = action["commodity"]
     if player.buys >= _BUYS_PER_TURN:
@@ -86,7 +95,7 @@ def _buy_check(state, seat, action):
     return None
 
 
-def _buy_perform(state, seat, action, events):
+def _buy_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     price = state.variant.price_of(player, action["commodity"])
     player.gold -= price
@@ -98,7 +107,7 @@ def _buy_perform(state, seat, action, events):
 # --- big_branch_office ------------------------------------------------------
 
 
-def _big_branch_office_candidates(state, seat):
+def _big_branch_office_candidates(state: State, seat: int) -> list[Action]:
     player = state.players[seat]
     if player.bbo_used or player.gold < _BBO_PAYMENT or not owns(player, "big_branch_office"):
         return []
@@ -109,7 +118,7 @@ def _big_branch_office_candidates(state, seat):
     ]
 
 
-def _big_branch_office_check(state, seat, action):
+def _big_branch_office_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     target = action["target"]
     if not owns(player, "big_branch_office"):
@@ -125,7 +134,7 @@ def _big_branch_office_check(state, seat, action):
     return None
 
 
-def _draw_random_card(state, hand):
+def _draw_random_card(state: State, hand):
     pick = state.rng.below(sum(hand.values()))
     for commodity in hand:
         pick -= hand[commodity]
@@ -134,7 +143,7 @@ def _draw_random_card(state, hand):
     raise RuntimeError("unreachable: the pick is below the hand size")
 
 
-def _big_branch_office_perform(state, seat, action, events):
+def _big_branch_office_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     target = action["target"]
     victim = state.players[target]
@@ -157,20 +166,20 @@ def _big_branch_office_perform(state, seat, action, events):
 # --- end_turn ---------------------------------------------------------------
 
 
-def _end_turn_candidates(state, seat):
+def _end_turn_candidates(state: State, seat: int) -> list[Action]:
     return [{"type": "end_turn"}]
 
 
-def _end_turn_check(state, seat, action):
+def _end_turn_check(state: State, seat: int, action: Action) -> str | None:
     return None
 
 
-def _end_turn_perform(state, seat, action, events):
+def _end_turn_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     if not state.variant.on_end_turn(state, seat, events):
         finish_turn(state, seat, events)
 
 
-def finish_turn(state, seat, events):
+def finish_turn(state: State, seat: int, events: list[Event]):
     """The hand limit (every card kind in the hand counts), then play passes."""
     excess = state.players[seat].hand_size() - HAND_LIMIT
     if excess > 0:

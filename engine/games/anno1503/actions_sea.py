@@ -7,12 +7,19 @@ face down (R#16, R#17). A variant may refuse a tile kind (``take_problem``)
 and offer its own answer to a discovery instead.
 """
 
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from ...kit import ActionSpec, event
 from ...params import IntRange, Optional, Square
 from .actions_island import can_develop, develop_slot
 from .data import BRIDGES, COLS, ISLAND_IDS, ISLANDS, MAX_SHIPS, ROWS, RULES, SLOTS
+
+if TYPE_CHECKING:
+    from ...core import Action, Event
+    from .state import Player, State
+
 
 _MAX_AGREEMENTS = RULES["max_trade_agreements"]
 _GOLD_TREASURE = RULES["gold_treasure"]
@@ -22,7 +29,7 @@ SHIP = IntRange(0, MAX_SHIPS - 1, "the ship (0 or 1)")
 # --- move_ship --------------------------------------------------------------
 
 
-def _move_ship_candidates(state, seat):
+def _move_ship_candidates(state: State, seat: int) -> list[Action]:
     player = state.players[seat]
     out = []
     neighbours = state.variant.geometry.sea_neighbours
@@ -33,7 +40,7 @@ def _move_ship_candidates(state, seat):
     return out
 
 
-def _ship_problem(state, player, ship):
+def _ship_problem(state: State, player: Player, ship):
     if player.ship_at[ship] is None:
         return "ship_not_on_board"
     problem = state.variant.ship_problem(player, ship)
@@ -44,7 +51,7 @@ def _ship_problem(state, player, ship):
     return None
 
 
-def _move_ship_check(state, seat, action):
+def _move_ship_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     ship = action["ship"]
     problem = _ship_problem(state, player, ship)
@@ -55,7 +62,7 @@ def _move_ship_check(state, seat, action):
     return None
 
 
-def _move_ship_perform(state, seat, action, events):
+def _move_ship_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     ship = action["ship"]
     before = player.ship_at[ship]
@@ -69,7 +76,7 @@ def _move_ship_perform(state, seat, action, events):
 # --- discover ---------------------------------------------------------------
 
 
-def _discover_candidates(state, seat):
+def _discover_candidates(state: State, seat: int) -> list[Action]:
     player = state.players[seat]
     spaces = state.spaces
     geo = state.variant.geometry
@@ -83,7 +90,7 @@ def _discover_candidates(state, seat):
     return out
 
 
-def _discover_check(state, seat, action):
+def _discover_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     ship = action["ship"]
     problem = _ship_problem(state, player, ship)
@@ -98,7 +105,7 @@ def _discover_check(state, seat, action):
     return None
 
 
-def _discover_perform(state, seat, action, events):
+def _discover_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     ship = action["ship"]
     space = state.variant.geometry.space_index[tuple(action["space"])]
@@ -123,18 +130,18 @@ def _discover_perform(state, seat, action, events):
 # --- take_tile / return_tile --------------------------------------------------
 
 
-def _free_gray_bridges(state, seat, kind="branch_office"):
+def _free_gray_bridges(state: State, seat: int, kind="branch_office"):
     """Free bridges for an office of ``kind`` (a variant's office may use others)."""
     player = state.players[seat]
     bridges = state.variant.bridges_for(ISLANDS[ISLAND_IDS[seat]], kind)
     return [b for b in bridges if player.branch_offices[b - 1] is None]
 
 
-def _upgradable_slots(player):
+def _upgradable_slots(player: Player):
     return [i + 1 for i in range(len(player.slots)) if can_develop(player, i)]
 
 
-def _take_tile_candidates(state, seat):
+def _take_tile_candidates(state: State, seat: int) -> list[Action]:
     kind = state.variant.tiles.kinds[state.spaces[state.discovery["space"]]]
     player = state.players[seat]
     if kind in state.variant.office_kinds:
@@ -150,7 +157,7 @@ def _take_tile_candidates(state, seat):
     return [{"type": "take_tile"}]
 
 
-def _take_tile_check(state, seat, action):
+def _take_tile_check(state: State, seat: int, action: Action) -> str | None:
     kind = state.variant.tiles.kinds[state.spaces[state.discovery["space"]]]
     bridge, slot = action.get("bridge"), action.get("slot")
     problem = state.variant.take_problem(kind)
@@ -176,7 +183,7 @@ def _take_tile_check(state, seat, action):
     return None
 
 
-def _take_tile_perform(state, seat, action, events):
+def _take_tile_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     space = state.discovery["space"]
     ship = state.discovery["ship"]
@@ -201,16 +208,16 @@ def _take_tile_perform(state, seat, action, events):
         event(events, "gold_received", seat, amount=_GOLD_TREASURE, reason="treasure")
 
 
-def _use_branch_office(state, seat, tile, action, data):
+def _use_branch_office(state: State, seat: int, tile, action: Action, data):
     state.players[seat].set_branch_office(action["bridge"] - 1, tile)
     data["bridge"] = action["bridge"]
 
 
-def _use_trade_agreement(state, seat, tile, action, data):
+def _use_trade_agreement(state: State, seat: int, tile, action: Action, data):
     state.players[seat].add_trade_agreement(tile)
 
 
-def _use_upgrade(state, seat, tile, action, data):
+def _use_upgrade(state: State, seat: int, tile, action: Action, data):
     state.removed = state.removed + [tile]
     slot = action.get("slot")
     if slot is not None:
@@ -218,7 +225,7 @@ def _use_upgrade(state, seat, tile, action, data):
         data["from"], data["to"] = develop_slot(state.players[seat], slot - 1)
 
 
-def _use_gold(state, seat, tile, action, data):
+def _use_gold(state: State, seat: int, tile, action: Action, data):
     state.removed = state.removed + [tile]
     state.players[seat].gold += _GOLD_TREASURE
 
@@ -231,15 +238,15 @@ _TILE_EFFECTS = {
 }
 
 
-def _return_tile_candidates(state, seat):
+def _return_tile_candidates(state: State, seat: int) -> list[Action]:
     return [{"type": "return_tile"}]
 
 
-def _return_tile_check(state, seat, action):
+def _return_tile_check(state: State, seat: int, action: Action) -> str | None:
     return None
 
 
-def _return_tile_perform(state, seat, action, events):
+def _return_tile_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     r, c = state.variant.geometry.spaces[state.discovery["space"]]
     state.discovery = None
     state.phase = "main"

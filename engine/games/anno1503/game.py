@@ -1,5 +1,9 @@
 """The ``Anno1503`` game definition: wires setup, actions, turn flow, view."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...core import Game
 from ...errors import InvalidOptionsError
 from . import actions_decisions, actions_island, actions_market, actions_sea
@@ -9,6 +13,11 @@ from .state import RULES_VERSION, dump_state, load_state
 from .turn import check_win
 from .variants import OPTIONS, action_specs, check_options, variant_for
 from .view import build_view
+
+if TYPE_CHECKING:
+    from ...core import Event
+    from .state import State
+
 
 # One table for every match: the base actions in every variant's vocabulary,
 # then the variants' own (variants.action_specs).
@@ -45,7 +54,7 @@ class Anno1503(Game):
         """The options with their defaults (none depends on the player count)."""
         return check_options(num_players, options)
 
-    def to_act(self, state):
+    def to_act(self, state: State):
         phase = state.phase
         if state.winner is not None:
             return []
@@ -53,22 +62,22 @@ class Anno1503(Game):
             return [state.active]
         return [state.choice["seat"]]
 
-    def _available_types(self, state, seat):
+    def _available_types(self, state: State, seat: int):
         return state.variant.decision_types[state.phase]
 
-    def _after_apply(self, state, events):
+    def _after_apply(self, state: State, events: list[Event]):
         check_win(state, events)
 
-    def outcome(self, state):
+    def outcome(self, state: State):
         if state.winner is None:
             return None
         variant = state.variant
         return {"winners": [state.winner], "reason": variant.win_reason, "scores": variant.scores(state)}
 
-    def view(self, state, seat=None):
+    def view(self, state: State, seat: int | None = None):
         return build_view(state, seat, self.to_act(state))
 
-    def dump(self, state):
+    def dump(self, state: State):
         return dump_state(state)
 
     def load(self, data):

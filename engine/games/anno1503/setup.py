@@ -1,5 +1,9 @@
 """Setting up a match by player count (S1 "Game material" and setup)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...core import Event
 from ...kit import event
 from ...rng import Rng
@@ -16,6 +20,11 @@ from .data import (
 from .state import Player, State
 from .turn import begin_turn
 from .variants import check_options, variant_for
+
+if TYPE_CHECKING:
+    from ...core import Event
+    from .state import Player, State
+
 
 _BACKS = tuple(sorted(set(TILE_BACKS)))
 
@@ -51,7 +60,7 @@ def new_state(num_players, options, seed):
     return s, events
 
 
-def _deal_commodities(s):
+def _deal_commodities(s: State):
     start = RULES["start"]
     s.players = [Player.new(start["gold"], start["hand"], start["slots"]) for _ in range(s.num_players)]
     s.stacks = dict.fromkeys(COMMODITIES, RULES["stack_size"])
@@ -69,7 +78,7 @@ def _used_backs(num_players):
     return tuple(back for back in _BACKS if back <= num_players)
 
 
-def _lay_out_tiles(s):
+def _lay_out_tiles(s: State):
     """Each used stack is shuffled and dealt face down on its marks; the
     leftovers form the reserve, unused stacks stay in the box."""
     backs = _used_backs(s.num_players)
@@ -88,7 +97,7 @@ def _lay_out_tiles(s):
     s.box = tuple(t for t, b in enumerate(TILE_BACKS) if b not in backs)
 
 
-def _lay_out_buildings(s):
+def _lay_out_buildings(s: State):
     supply = dict.fromkeys(BUILDINGS, 0)
     for back in _used_backs(s.num_players):
         for name in BUILDINGS_BY_BACK[back]:
@@ -96,7 +105,7 @@ def _lay_out_buildings(s):
     s.buildings = supply
 
 
-def _roll_for_start(s, events):
+def _roll_for_start(s: State, events: list[Event]):
     """Everyone rolls; the highest starts; ties re-roll among the tied."""
     contenders = list(range(s.num_players))
     while True:

@@ -53,8 +53,8 @@ class Player:
     hand: dict[str, int]
     part: Any  # the variant's holdings, None in the base game
     ship_ap: list[int]
-    ship_at: list[tuple[int, int] | None]
-    slots: list[str | None]
+    ship_at: list[Any]  # (row, col), or None for a ship in stock
+    slots: list[Any]  # an inhabitant kind, or None for a free slot
     sold: dict[str, int]
     trade_agreements: list[int]
 
@@ -206,8 +206,8 @@ class State:
     active: int
     box: tuple[int, ...]
     buildings: dict[str, int]
-    choice: dict[str, Any] | None
-    discovery: dict[str, Any] | None
+    choice: Any  # the pending decision's dict in the choice phases, else None
+    discovery: Any  # {"ship", "space"} during tile_decision, else None
     last_roll: dict[str, Any]
     num_players: int
     options: dict[str, Any]

@@ -39,12 +39,19 @@ Scoring and views (turn, game, view)
     ``view_match(state, out)``.
 """
 
+from __future__ import annotations
+
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core import ActionSpec
 from .data import BASE_GEO, BASE_TILE_SET, COMMODITIES
 from .rules import buy_price, goals, has_won, scores
+
+if TYPE_CHECKING:
+    from ...core import Event
+    from .state import Player, State
+
 
 # DESIGN.md "Actions" order: legal actions are listed by type in this order.
 ACTION_TYPES = (
@@ -114,7 +121,7 @@ class BaseGame:
 
     # --- state part ---------------------------------------------------------
 
-    def set_up(self, state, backs):
+    def set_up(self, state: State, backs):
         """After the base layout, before the start rolls: add the variant's part."""
         state.part = None
 
@@ -126,10 +133,10 @@ class BaseGame:
 
     # --- turn -----------------------------------------------------------------
 
-    def on_turn_started(self, state, player):
+    def on_turn_started(self, state: State, player: Player):
         """The active player's ships have their full AP again."""
 
-    def on_end_turn(self, state, seat, events):
+    def on_end_turn(self, state: State, seat: int, events: list[Event]):
         """True when the seat must do something before the turn may end."""
         return False
 
@@ -140,26 +147,26 @@ class BaseGame:
         """Whether a lost ``tile`` goes back to the variant, not the base reserve."""
         return False
 
-    def lose_own_tile(self, state, seat, tile, events):
+    def lose_own_tile(self, state: State, seat: int, tile, events: list[Event]):
         raise AssertionError("the base game owns every tile")
 
-    def place_own_tile(self, state, seat, space, events):
+    def place_own_tile(self, state: State, seat: int, space, events: list[Event]):
         raise AssertionError("the base game asks only for reserve placements")
 
-    def price_of(self, player, commodity):
+    def price_of(self, player: Player, commodity):
         """What buying one ``commodity`` card costs."""
         return buy_price(player)
 
     # --- sea ----------------------------------------------------------------
 
-    def ship_problem(self, player, ship):
+    def ship_problem(self, player: Player, ship):
         """Why a ship on the board may not move or discover (None: it may)."""
         return None
 
-    def on_ship_moved(self, state, seat, ship, events):
+    def on_ship_moved(self, state: State, seat: int, ship, events: list[Event]):
         """After a ship moved one square (its event is out)."""
 
-    def on_discover(self, player):
+    def on_discover(self, player: Player):
         """A ship discovers; True when the discovery costs no AP."""
         return False
 
@@ -173,19 +180,19 @@ class BaseGame:
 
     # --- scoring and views ------------------------------------------------------
 
-    def has_won(self, player):
+    def has_won(self, player: Player):
         return has_won(player)
 
-    def goals(self, player):
+    def goals(self, player: Player):
         return goals(player)
 
-    def scores(self, state):
+    def scores(self, state: State):
         return scores(state)
 
-    def view_player(self, player, own, out):
+    def view_player(self, player: Player, own, out):
         """Add the variant's part of ``player`` to his view entry ``out``."""
 
-    def view_match(self, state, out):
+    def view_match(self, state: State, out):
         """Add the variant's public match state to the view ``out``."""
 
 

@@ -5,10 +5,17 @@ hand, and the identity of tiles he looked at on their current space. Never
 the generator, the reserve/box order or content, other hands, or the queue.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .data import ISLAND_IDS, ISLANDS
 
+if TYPE_CHECKING:
+    from .state import State
 
-def _space_view(state, geo, index, viewer):
+
+def _space_view(state: State, geo, index, viewer):
     tile = state.spaces[index]
     r, c = geo.spaces[index]
     if tile is None:
@@ -36,7 +43,7 @@ def _island_template(island_id):
 _ISLANDS = [_island_template(island_id) for island_id in ISLAND_IDS]
 
 
-def _island(seat):
+def _island(seat: int):
     t = _ISLANDS[seat]
     return {
         "id": t["id"],
@@ -46,7 +53,7 @@ def _island(seat):
     }
 
 
-def _player_view(state, seat, viewer):
+def _player_view(state: State, seat: int, viewer):
     p = state.players[seat]
     held = state.variant.goals(p)
     out = {
@@ -75,7 +82,7 @@ def _player_view(state, seat, viewer):
     return out
 
 
-def _choice_view(state):
+def _choice_view(state: State):
     choice = state.choice
     if choice is None:
         return None
@@ -87,7 +94,7 @@ def _choice_view(state):
     return out
 
 
-def build_view(state, viewer, to_act):
+def build_view(state: State, viewer, to_act):
     geo = state.variant.geometry
     discovery = None
     if state.discovery is not None:

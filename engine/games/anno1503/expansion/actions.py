@@ -4,6 +4,10 @@
 ``repair_ship``; the aristocrat cards, battles and lairs are in ``actions_cards``.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ....kit import ActionSpec, event
 from ....params import IntRange, OneOf, Optional
 from ..actions_island import can_develop, develop_slot
@@ -24,14 +28,19 @@ from .data import (
 )
 from .rules import aristocrat_pays, draw_aristocrat_cards, next_cannon_price
 
+if TYPE_CHECKING:
+    from ....core import Action, Event
+    from ..state import Player, State
+
+
 # --- cannons and the manor -------------------------------------------------------
 
 
-def _buy_cannon_candidates(state, seat):
+def _buy_cannon_candidates(state: State, seat: int) -> list[Action]:
     return [{"type": "buy_cannon"}]
 
 
-def _buy_cannon_check(state, seat, action):
+def _buy_cannon_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     price = next_cannon_price(player)
     if price is None:
@@ -39,7 +48,7 @@ def _buy_cannon_check(state, seat, action):
     return "not_enough_gold" if player.gold < price else None
 
 
-def _buy_cannon_perform(state, seat, action, events):
+def _buy_cannon_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     price = next_cannon_price(player)
     player.gold -= price
@@ -47,7 +56,7 @@ def _buy_cannon_perform(state, seat, action, events):
     event(events, "cannon_bought", seat, gold=price, cannons=player.part.cannons)
 
 
-def manor_step_problem(player):
+def manor_step_problem(player: Player):
     step = player.part.manor
     if step >= len(MANOR_COSTS):
         return "manor_complete"
@@ -56,11 +65,11 @@ def manor_step_problem(player):
     return None
 
 
-def _build_manor_candidates(state, seat):
+def _build_manor_candidates(state: State, seat: int) -> list[Action]:
     return [{"type": "build_manor"}]
 
 
-def _build_manor_check(state, seat, action):
+def _build_manor_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     problem = manor_step_problem(player)
     if problem:
@@ -68,23 +77,23 @@ def _build_manor_check(state, seat, action):
     return None if _can_pay_cost(player, MANOR_COSTS[player.part.manor]) else "cannot_pay"
 
 
-def _can_pay_cost(player, cost):
+def _can_pay_cost(player: Player, cost):
     gold = dict(cost).get("gold", 0)
     return player.gold >= gold and can_pay(player, [(c, n) for c, n in cost if c != "gold"])
 
 
-def _pay_cost(state, player, cost):
+def _pay_cost(state: State, player: Player, cost):
     player.gold -= dict(cost).get("gold", 0)
     pay(state, player, [(c, n) for c, n in cost if c != "gold"])
 
 
-def _build_manor_perform(state, seat, action, events):
+def _build_manor_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     _pay_cost(state, player, MANOR_COSTS[player.part.manor])
     advance_manor(state, seat, events, draw=True)
 
 
-def advance_manor(state, seat, events, draw):
+def advance_manor(state: State, seat: int, events: list[Event], draw):
     player = state.players[seat]
     player.part.manor += 1
     event(events, "manor_advanced", seat, step=player.part.manor)
@@ -95,11 +104,11 @@ def advance_manor(state, seat, events, draw):
 # --- aristocrat buildings ---------------------------------------------------------
 
 
-def _develop_options(player):
+def _develop_options(player: Player):
     return [i + 1 for i in range(len(player.slots)) if can_develop(player, i)]
 
 
-def _build_aristocrat_candidates(state, seat):
+def _build_aristocrat_candidates(state: State, seat: int) -> list[Action]:
     player = state.players[seat]
     out = []
     for name in ARISTO_BUILDINGS:
@@ -112,7 +121,7 @@ def _build_aristocrat_candidates(state, seat):
     return out
 
 
-def _build_aristocrat_check(state, seat, action):
+def _build_aristocrat_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     name, slot = action["building"], action.get("slot")
     owned = player.part.buildings
@@ -134,7 +143,7 @@ def _build_aristocrat_check(state, seat, action):
     return None if slot in options else "slot_cannot_develop"
 
 
-def _build_aristocrat_perform(state, seat, action, events):
+def _build_aristocrat_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     name = action["building"]
     pay(state, player, ARISTO_COSTS[name])
@@ -155,18 +164,18 @@ def _build_aristocrat_perform(state, seat, action, events):
 # --- luxury sale, repair ----------------------------------------------------------
 
 
-def _sell_luxury_candidates(state, seat):
+def _sell_luxury_candidates(state: State, seat: int) -> list[Action]:
     return [{"type": "sell_luxury", "commodity": c} for c in LUXURIES]
 
 
-def _sell_luxury_check(state, seat, action):
+def _sell_luxury_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     if player.part.luxury_sold:
         return "aristocrat_bought_this_turn"
     return None if player.hand[action["commodity"]] > 0 else "commodity_not_held"
 
 
-def _sell_luxury_perform(state, seat, action, events):
+def _sell_luxury_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     price = aristocrat_pays(player)
     pay(state, player, ((action["commodity"], 1),))
@@ -175,24 +184,24 @@ def _sell_luxury_perform(state, seat, action, events):
     event(events, "sold", seat, commodity=action["commodity"], gold=price, buyer="aristocrat")
 
 
-def _repair_ship_candidates(state, seat):
+def _repair_ship_candidates(state: State, seat: int) -> list[Action]:
     return [{"type": "repair_ship", "ship": s} for s in range(len(state.players[seat].ship_at))]
 
 
-def _repair_ship_check(state, seat, action):
+def _repair_ship_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     if not player.part.damaged[action["ship"]]:
         return "ship_not_damaged"
     return None if can_pay(player, REPAIR_COST) else "cannot_pay"
 
 
-def _repair_ship_perform(state, seat, action, events):
+def _repair_ship_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     pay(state, player, REPAIR_COST)
     repair(state, seat, action["ship"], events)
 
 
-def repair(state, seat, ship, events):
+def repair(state: State, seat: int, ship, events: list[Event]):
     """Ruling §2.14 #7: a ship repaired before sailing this turn may move."""
     player = state.players[seat]
     player.part.damaged[ship] = False

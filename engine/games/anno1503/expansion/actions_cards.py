@@ -6,6 +6,10 @@ discovered lair and fight it, S3 §6.3) and ``discard_card`` (the
 aristocrat-card hand limit of 4 at the end of the turn).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ....kit import ActionSpec, event
 from ....params import OneOf, Optional
 from ..actions_market import finish_turn
@@ -24,6 +28,11 @@ from .data import (
 )
 from .rules import draw_aristocrat_cards, may_attack_lairs, next_cannon_price
 
+if TYPE_CHECKING:
+    from ....core import Action, Event
+    from ..state import Player, State
+
+
 _EXCHANGE = CONTENT["exchange_cost"]
 _RESPONSES = ("pay", "fight", "sea_hero", "reroll", "decline", "gold") + HAND_KEYS
 
@@ -31,7 +40,7 @@ _RESPONSES = ("pay", "fight", "sea_hero", "reroll", "decline", "gold") + HAND_KE
 # --- aristocrat cards -------------------------------------------------------------
 
 
-def _play_card_candidates(state, seat):
+def _play_card_candidates(state: State, seat: int) -> list[Action]:
     player = state.players[seat]
     out = []
     for card in PLAYABLE_CARDS:
@@ -50,7 +59,7 @@ def _play_card_candidates(state, seat):
     return out
 
 
-def _play_card_check(state, seat, action):
+def _play_card_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     card, luxury, ship = action["card"], action.get("luxury"), action.get("ship")
     if card not in player.part.cards:
@@ -64,15 +73,15 @@ def _play_card_check(state, seat, action):
     return _CARD_PROBLEMS[card](state, player, action)
 
 
-def _builder_problem(state, player, action):
+def _builder_problem(state: State, player: Player, action: Action):
     return manor_step_problem(player)
 
 
-def _inventor_problem(state, player, action):
+def _inventor_problem(state: State, player: Player, action: Action):
     return None if state.stacks[action["luxury"]] > 0 else "stack_empty"
 
 
-def _engineer_problem(state, player, action):
+def _engineer_problem(state: State, player: Player, action: Action):
     ship = action.get("ship")
     if ship is None:
         return None if next_cannon_price(player) is not None else "cannon_track_full"
@@ -87,7 +96,7 @@ _CARD_PROBLEMS = {
 }
 
 
-def _play_card_perform(state, seat, action, events):
+def _play_card_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     card = action["card"]
     player.part.cards.remove(card)
@@ -111,11 +120,11 @@ def _play_card_perform(state, seat, action, events):
         event(events, "cannon_bought", seat, gold=0, cannons=player.part.cannons)
 
 
-def _exchange_card_candidates(state, seat):
+def _exchange_card_candidates(state: State, seat: int) -> list[Action]:
     return [{"type": "exchange_card", "card": c} for c in CARD_TYPES if c in state.players[seat].part.cards]
 
 
-def _exchange_card_check(state, seat, action):
+def _exchange_card_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     if player.part.exchanged:
         return "exchanged_this_turn"
@@ -124,7 +133,7 @@ def _exchange_card_check(state, seat, action):
     return None if player.gold >= _EXCHANGE else "not_enough_gold"
 
 
-def _exchange_card_perform(state, seat, action, events):
+def _exchange_card_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     player.gold -= _EXCHANGE
     player.part.cards.remove(action["card"])
@@ -137,11 +146,11 @@ def _exchange_card_perform(state, seat, action, events):
 # --- respond and discard_card -------------------------------------------------------
 
 
-def _respond_candidates(state, seat):
+def _respond_candidates(state: State, seat: int) -> list[Action]:
     return [{"type": "respond", "option": o} for o in state.choice["options"]]
 
 
-def _respond_check(state, seat, action):
+def _respond_check(state: State, seat: int, action: Action) -> str | None:
     return None if action["option"] in state.choice["options"] else "not_an_option"
 
 
@@ -153,7 +162,7 @@ _ANSWERS = {
 }
 
 
-def _respond_perform(state, seat, action, events):
+def _respond_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     kind = state.choice["kind"]
     state.choice = None
     _ANSWERS[kind](state, action["option"], events)
@@ -165,17 +174,17 @@ def _respond_perform(state, seat, action, events):
 # starts no battle.
 
 
-def _discovered_lair(state):
+def _discovered_lair(state: State):
     return TILE_KINDS[state.spaces[state.discovery["space"]]] == "lair"
 
 
-def _attack_lair_candidates(state, seat):
+def _attack_lair_candidates(state: State, seat: int) -> list[Action]:
     if _discovered_lair(state) and may_attack_lairs(state.players[seat]):
         return [{"type": "attack_lair"}]
     return []
 
 
-def _attack_lair_check(state, seat, action):
+def _attack_lair_check(state: State, seat: int, action: Action) -> str | None:
     if not _discovered_lair(state):
         return "not_a_lair"
     if not may_attack_lairs(state.players[seat]):
@@ -183,20 +192,20 @@ def _attack_lair_check(state, seat, action):
     return None
 
 
-def _attack_lair_perform(state, seat, action, events):
+def _attack_lair_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     discovery = state.discovery
     attack_lair(state, seat, discovery["ship"], discovery["space"], events)
 
 
-def _discard_card_candidates(state, seat):
+def _discard_card_candidates(state: State, seat: int) -> list[Action]:
     return [{"type": "discard_card", "card": c} for c in CARD_TYPES if c in state.players[seat].part.cards]
 
 
-def _discard_card_check(state, seat, action):
+def _discard_card_check(state: State, seat: int, action: Action) -> str | None:
     return None if action["card"] in state.players[seat].part.cards else "card_not_held"
 
 
-def _discard_card_perform(state, seat, action, events):
+def _discard_card_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     player.part.cards.remove(action["card"])
     state.part.aristocrat_discard.append(action["card"])

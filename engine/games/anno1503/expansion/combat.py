@@ -7,6 +7,10 @@ pending; decisions are the generic ``respond`` action of the seat named in
 rolls for the pirate/lair side) and every roll is a public event.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ....kit import event
 from ..rules import pay, take
 from ..turn import ask
@@ -22,11 +26,16 @@ from .data import (
 )
 from .rules import cannons, combat_roll, left_of
 
+if TYPE_CHECKING:
+    from ....core import Event
+    from ..state import State
+
+
 _PAY_OFF = CONTENT["pay_off_pirates"]
 _GIVE_GOLD = CONTENT["give_gold"]
 
 
-def done(state):
+def done(state: State):
     state.part.combat = None
     state.choice = None
     state.phase = "main"
@@ -35,7 +44,7 @@ def done(state):
 # --- pirate squares ---------------------------------------------------------
 
 
-def enter_pirate_square(state, seat, ship, events):
+def enter_pirate_square(state: State, seat: int, ship, events: list[Event]):
     """Entering a pirate square ends the move; the left neighbour draws."""
     player = state.players[seat]
     player.ship_ap[ship] = 0
@@ -54,7 +63,7 @@ def enter_pirate_square(state, seat, ship, events):
         _name_pirate(state, seat, card, events)
 
 
-def _name_pirate(state, seat, card, events):
+def _name_pirate(state: State, seat: int, card, events: list[Event]):
     combat = state.part.combat
     who = card["pirate"]
     pirate = None if who == "as_strong" else (seat + PIRATE_SEATS[who]) % state.num_players
@@ -70,7 +79,7 @@ def _name_pirate(state, seat, card, events):
     fight(state, events)
 
 
-def pirate_attack_answer(state, option, events):
+def pirate_attack_answer(state: State, option, events: list[Event]):
     seat = state.part.combat["seat"]
     if option == "pay":
         state.players[seat].gold -= _PAY_OFF
@@ -80,7 +89,7 @@ def pirate_attack_answer(state, option, events):
         fight(state, events)
 
 
-def finish_pirate_card(state, events):
+def finish_pirate_card(state: State, events: list[Event]):
     card = PIRATE_CARDS[state.part.combat["card"]]
     state.part.pirate_discard.append(card["id"])
     if card.get("reshuffle"):
@@ -95,7 +104,7 @@ def finish_pirate_card(state, events):
 # --- the battle -------------------------------------------------------------
 
 
-def fight(state, events):
+def fight(state: State, events: list[Event]):
     """Roll until decided; a tie asks the attacker about a Sea Hero."""
     combat = state.part.combat
     seat = combat["seat"]
@@ -120,7 +129,7 @@ def fight(state, events):
             return None
 
 
-def sea_hero_answer(state, option, events):
+def sea_hero_answer(state: State, option, events: list[Event]):
     if option == "reroll":
         return fight(state, events)
     seat = state.part.combat["seat"]
@@ -131,7 +140,7 @@ def sea_hero_answer(state, option, events):
     return resolve(state, True, events)
 
 
-def resolve(state, won, events):
+def resolve(state: State, won, events: list[Event]):
     combat = state.part.combat
     event(events, "battle_won" if won else "battle_lost", combat["seat"], kind=combat["kind"])
     if combat["kind"] == "lair":
@@ -145,7 +154,7 @@ def resolve(state, won, events):
 # --- pirate card effects ----------------------------------------------------------
 
 
-def _pirate_reward(state, events):
+def _pirate_reward(state: State, events: list[Event]):
     seat = state.part.combat["seat"]
     player = state.players[seat]
     for what, n in PIRATE_CARDS[state.part.combat["card"]]["win"].items():
@@ -158,7 +167,7 @@ def _pirate_reward(state, events):
     finish_pirate_card(state, events)
 
 
-def _pirate_penalty(state, events):
+def _pirate_penalty(state: State, events: list[Event]):
     combat = state.part.combat
     seat, player = combat["seat"], state.players[combat["seat"]]
     loss = PIRATE_CARDS[combat["card"]]["loss"]
@@ -181,7 +190,7 @@ def _pirate_penalty(state, events):
     finish_pirate_card(state, events)
 
 
-def give_penalty(state, option, events):
+def give_penalty(state: State, option, events: list[Event]):
     """S3 "Perte 1 marchandise ou 1 marchandise de luxe ou payer 5 Or": the
     card goes back to its stack, the gold to the bank (no player gains)."""
     seat = state.part.combat["seat"]
@@ -195,7 +204,7 @@ def give_penalty(state, option, events):
     finish_pirate_card(state, events)
 
 
-def damage_beside_port(state, seat, ship, events):
+def damage_beside_port(state: State, seat: int, ship, events: list[Event]):
     """Ruling §2.14 #7: the first port-adjacent sea square in data order."""
     player = state.players[seat]
     player.ship_at[ship] = PORT_SEA[0]
@@ -204,7 +213,7 @@ def damage_beside_port(state, seat, ship, events):
     event(events, "ship_damaged", seat, ship=ship, at=list(PORT_SEA[0]))
 
 
-def _offer(state, seat, card, events):
+def _offer(state: State, seat: int, card, events: list[Event]):
     player = state.players[seat]
     options = [c for c in card["offer"] if state.stacks[c] > 0 and player.gold >= card["price"]]
     if options:
@@ -213,7 +222,7 @@ def _offer(state, seat, card, events):
     finish_pirate_card(state, events)
 
 
-def offer_answer(state, option, events):
+def offer_answer(state: State, option, events: list[Event]):
     combat = state.part.combat
     seat = combat["seat"]
     if option != "decline":
@@ -230,7 +239,7 @@ def offer_answer(state, option, events):
 # --- lairs --------------------------------------------------------------------------
 
 
-def attack_lair(state, seat, ship, space, events):
+def attack_lair(state: State, seat: int, ship, space, events: list[Event]):
     tile = state.spaces[space]
     roller = left_of(state, seat)
     r, c = GEOMETRY.spaces[space]
@@ -249,7 +258,7 @@ def attack_lair(state, seat, ship, space, events):
     fight(state, events)
 
 
-def _lair_result(state, won, events):
+def _lair_result(state: State, won, events: list[Event]):
     combat = state.part.combat
     seat, ship, space = combat["seat"], combat["ship"], combat["space"]
     player = state.players[seat]

@@ -1,6 +1,10 @@
 """``Expansion``: the Pirates & Aristocrats answers at the base rules' hook
 points (``variant.BaseGame`` lists them; DESIGN.md "Expansion")."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ....kit import event
 from ..data import BRIDGES
 from ..rules import buy_price
@@ -24,6 +28,11 @@ from .setup import set_up_expansion
 from .state import AristocratIsland, ExpansionPiles
 from .view import aristocrat_view, expansion_view
 from .vocabulary import widen
+
+if TYPE_CHECKING:
+    from ....core import Event
+    from ..state import Player, State
+
 
 # DESIGN.md "Expansion" order: after the base types.
 OWN_TYPES = (
@@ -71,7 +80,7 @@ class Expansion(BaseGame):
 
     # --- state part ---------------------------------------------------------
 
-    def set_up(self, state, backs):
+    def set_up(self, state: State, backs):
         set_up_expansion(state, backs)
 
     def load_match_part(self, data):
@@ -82,13 +91,13 @@ class Expansion(BaseGame):
 
     # --- turn -----------------------------------------------------------------
 
-    def on_turn_started(self, state, player):
+    def on_turn_started(self, state: State, player: Player):
         x = player.part
         x.reset_turn()
         # a damaged ship lies until repaired
         player.ship_ap = [0 if hurt else ap for hurt, ap in zip(x.damaged, player.ship_ap)]
 
-    def on_end_turn(self, state, seat, events):
+    def on_end_turn(self, state: State, seat: int, events: list[Event]):
         cards = state.players[seat].part.cards
         if len(cards) <= CARD_HAND_LIMIT:
             return False
@@ -102,29 +111,29 @@ class Expansion(BaseGame):
     def owns_tile(self, tile):
         return TILE_CROWN[tile]
 
-    def lose_own_tile(self, state, seat, tile, events):
+    def lose_own_tile(self, state: State, seat: int, tile, events: list[Event]):
         return lose_luxury_office(state, seat, tile, events)
 
-    def place_own_tile(self, state, seat, space, events):
+    def place_own_tile(self, state: State, seat: int, space, events: list[Event]):
         put_expansion_tile(state, space, events, seat)
 
-    def price_of(self, player, commodity):
+    def price_of(self, player: Player, commodity):
         """Luxury: 10 less lair/Theatre discounts; trade agreements count only
         for the six commodities (§2.12)."""
         return luxury_price(player) if commodity in LUXURIES else buy_price(player)
 
     # --- sea ----------------------------------------------------------------
 
-    def ship_problem(self, player, ship):
+    def ship_problem(self, player: Player, ship):
         return "ship_damaged" if player.part.damaged[ship] else None
 
-    def on_ship_moved(self, state, seat, ship, events):
+    def on_ship_moved(self, state: State, seat: int, ship, events: list[Event]):
         state.players[seat].part.sailed = True
         # ruling §2.14 #3: only entering a pirate square triggers it
         if state.players[seat].ship_at[ship] in PIRATE_SQUARES:
             enter_pirate_square(state, seat, ship, events)
 
-    def on_discover(self, player):
+    def on_discover(self, player: Player):
         x = player.part
         x.sailed = True
         if x.free_discovery:
@@ -144,19 +153,19 @@ class Expansion(BaseGame):
 
     # --- scoring and views ------------------------------------------------------
 
-    def has_won(self, player):
+    def has_won(self, player: Player):
         return has_won(player)
 
-    def goals(self, player):
+    def goals(self, player: Player):
         return goals(player)
 
-    def scores(self, state):
+    def scores(self, state: State):
         return {str(i): points(p) for i, p in enumerate(state.players)}
 
-    def view_player(self, player, own, out):
+    def view_player(self, player: Player, own, out):
         out["aristocrat"] = aristocrat_view(player, own)
 
-    def view_match(self, state, out):
+    def view_match(self, state: State, out):
         out["expansion"] = expansion_view(state)
 
 

@@ -6,6 +6,10 @@ the home island and three on the aristocrat island; the active player wins
 with at least one of each group's required counts (1 home + 2 aristocrat).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ....kit import event
 from ..turn import ask
 from .data import (
@@ -21,16 +25,21 @@ from .data import (
     VICTORY,
 )
 
+if TYPE_CHECKING:
+    from ....core import Event
+    from ..state import Player, State
+
+
 _HOME = VICTORY["home_goals"]
 _ARISTO = VICTORY["aristocrat_goals"]
 _SALE = CONTENT["aristocrat_sale"]
 
 
-def owns_aristo(player, building):
+def owns_aristo(player: Player, building):
     return building in player.part.buildings
 
 
-def luxury_price(player):
+def luxury_price(player: Player):
     """10 gold less each defeated lair's discount and the Theatre's 2 (trade
     agreements do not count); never below the floor (ruling §2.14 #9)."""
     price = CONTENT["luxury_price"] - sum(TILE_DISCOUNT[t] for t in player.part.lairs)
@@ -39,25 +48,25 @@ def luxury_price(player):
     return max(CONTENT["luxury_price_floor"], price)
 
 
-def aristocrat_pays(player):
+def aristocrat_pays(player: Player):
     return _SALE["richest_price"] if owns_aristo(player, "richest_aristocrat") else _SALE["price"]
 
 
-def cannons(player):
+def cannons(player: Player):
     """Cannons of all the player's ships: the track plus the University's one."""
     return player.part.cannons + (UNIVERSITY_CANNONS if owns_aristo(player, "university") else 0)
 
 
-def next_cannon_price(player):
+def next_cannon_price(player: Player):
     n = player.part.cannons
     return CANNON_PRICES[n] if n < len(CANNON_PRICES) else None
 
 
-def may_attack_lairs(player):
+def may_attack_lairs(player: Player):
     return len(player.part.lairs) < MAX_LAIRS
 
 
-def goals(player):
+def goals(player: Player):
     """``{goal: bool}`` of the six expansion goals."""
     x = player.part
     buildings = player.buildings
@@ -71,26 +80,26 @@ def goals(player):
     }
 
 
-def points(player):
+def points(player: Player):
     return sum(goals(player).values())
 
 
-def has_won(player):
+def has_won(player: Player):
     held = goals(player)
     home = sum(held[g] for g in _HOME)
     aristo = sum(held[g] for g in _ARISTO)
     return home >= VICTORY["home_needed"] and aristo >= VICTORY["aristocrat_needed"]
 
 
-def combat_roll(state):
+def combat_roll(state: State):
     return COMBAT_DIE[state.rng.below(len(COMBAT_DIE))]
 
 
-def left_of(state, seat, k=1):
+def left_of(state: State, seat: int, k=1):
     return (seat + k) % state.num_players
 
 
-def draw_aristocrat_cards(state, seat, count, events):
+def draw_aristocrat_cards(state: State, seat: int, count, events: list[Event]):
     """Draw ``count`` cards, reshuffling the discards when the deck runs out
     (§2.10). The card names go to the drawer only."""
     piles = state.part
@@ -114,7 +123,7 @@ def is_luxury(commodity):
 # --- the expansion reserve ----------------------------------------------------------
 
 
-def lose_luxury_office(state, seat, tile, events):
+def lose_luxury_office(state: State, seat: int, tile, events: list[Event]):
     """§2.12: a lost luxury office goes under the expansion reserve; its top
     tile goes on a free pirate-sea space the loser chooses (ruling #8).
     True when that choice waits for the loser."""
@@ -129,7 +138,7 @@ def lose_luxury_office(state, seat, tile, events):
     return False
 
 
-def put_expansion_tile(state, space, events, seat):
+def put_expansion_tile(state: State, space, events: list[Event], seat: int):
     state.spaces[space] = state.part.expansion_reserve.pop(0)
     state.seen[space] = ()
     r, c = GEOMETRY.spaces[space]

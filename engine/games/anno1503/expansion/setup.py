@@ -4,6 +4,10 @@ Runs after the base layout and before the start rolls, so the base game's
 draws from the generator are untouched when the option is off.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..data import MAX_SHIPS
 from ..state import Player
 from .data import (
@@ -22,8 +26,11 @@ from .data import (
 )
 from .state import AristocratIsland, ExpansionPiles
 
+if TYPE_CHECKING:
+    from ..state import Player, State
 
-def set_up_expansion(s, backs):
+
+def set_up_expansion(s: State, backs):
     _settler_and_citizen(s)
     s.stacks.update(dict.fromkeys(LUXURIES, CONTENT["luxury_stack_size"]))
     piles = ExpansionPiles.__new__(ExpansionPiles)
@@ -38,7 +45,7 @@ def set_up_expansion(s, backs):
     s.part = piles
 
 
-def _settler_and_citizen(s):
+def _settler_and_citizen(s: State):
     for i, old in enumerate(s.players):
         hand = {c: n for c, n in old.hand.items() if n}
         p = Player.new(old.gold, hand, CONTENT["start_slots"], HAND_KEYS, AristocratIsland.new(MAX_SHIPS))
@@ -54,12 +61,12 @@ def _aristocrat_supply(backs):
     return supply
 
 
-def _shuffled(s, items):
+def _shuffled(s: State, items):
     s.rng.shuffle(items)
     return items
 
 
-def _lay_out_pirate_sea(s, backs):
+def _lay_out_pirate_sea(s: State, backs):
     """Expansion tiles by back on the pirate board only; the port replaces
     its island space (it never holds a tile). Returns the expansion reserve;
     stacks of unused backs are not used at all (like the base box)."""

@@ -2,11 +2,18 @@
 only for its owner, others a count) and the public expansion piles (sizes of
 hidden decks, the open pirate discards, the battle in progress)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .data import GEOMETRY, PIRATE_CARDS, tile_public
 from .rules import cannons
 
+if TYPE_CHECKING:
+    from ..state import Player, State
 
-def aristocrat_view(player, own):
+
+def aristocrat_view(player: Player, own):
     x = player.part
     out = {
         "manor": x.manor,
@@ -24,7 +31,7 @@ def aristocrat_view(player, own):
     return out
 
 
-def expansion_view(state):
+def expansion_view(state: State):
     piles = state.part
     combat = piles.combat
     if combat is not None:

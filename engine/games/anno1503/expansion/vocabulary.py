@@ -7,10 +7,19 @@ A luxury named to the base ``sell`` or ``buy`` is refused before the base
 check runs, with the expansion's reason.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ....kit import ActionSpec
 from ....params import OneOf, Optional, Square
 from ..data import COMMODITIES
 from .data import BOARD_COLS, BOARD_ROWS, HAND_KEYS, LUXURIES
+
+if TYPE_CHECKING:
+    from ....core import Action
+    from ..state import State
+
 
 _COMMODITY_TEXT = "a commodity (luxuries only with the expansion)"
 _EXTRA_PARAMS = {
@@ -29,7 +38,7 @@ def _widened(domain):
 
 
 def _no_luxury_sale(check):
-    def guarded(state, seat, action):
+    def guarded(state: State, seat: int, action: Action):
         if action["commodity"] in LUXURIES:
             return "only_the_aristocrat_buys_luxury"  # ruling §2.14 #6: sell_luxury
         return check(state, seat, action)
@@ -38,7 +47,7 @@ def _no_luxury_sale(check):
 
 
 def _no_luxury_in_the_base_game(check):
-    def guarded(state, seat, action):
+    def guarded(state: State, seat: int, action: Action):
         if action["commodity"] not in state.players[seat].hand:
             return "no_luxury_without_the_expansion"
         return check(state, seat, action)  # ruling §2.14 #5: luxuries count towards two buys
