@@ -5,9 +5,18 @@ answers offers made of two sides); the whole bundle is re-checked at sending
 and at acceptance, and ``hand_over`` carries a side out at once.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...kit import event
 from .board import citizen_supply, estate_at, estate_supply, iter_estates
 from .data import REGION_NAMES, TRADE_LIMITS
+
+if TYPE_CHECKING:
+    from ...core import Event
+    from .state import Data
+
 
 MAX_OFFERS = TRADE_LIMITS["max_offers"]  # drafts per player and phase
 MAX_ITEMS = TRADE_LIMITS["max_items"]  # per side
@@ -29,12 +38,12 @@ def side_items(side):
     return (side["gold"] > 0) + len(side["cards"]) + len(side["estates"]) + side["pact"]
 
 
-def estates_of(d, seat):
+def estates_of(d: Data, seat):
     """``seat``'s Estates as ``[region, slot]``, in map order."""
     return [[region, slot] for region, slot, _ in iter_estates(d, seat)]
 
 
-def _delivery_problem(d, giver, side):
+def _delivery_problem(d: Data, giver, side):
     """Why ``giver`` cannot hand over everything in ``side`` now, or None."""
     hand = d["players"][giver]["hand"]
     if d["players"][giver]["gold"] < side["gold"]:
@@ -46,11 +55,11 @@ def _delivery_problem(d, giver, side):
     return None
 
 
-def _citizens_on(d, estates):
+def _citizens_on(d: Data, estates):
     return sum(estate_at(d, *estate)["citizens"] for estate in estates)
 
 
-def _room_problem(d, taker, incoming, outgoing):
+def _room_problem(d: Data, taker, incoming, outgoing):
     """Why ``taker`` lacks the pieces for the Estates (and their Citizens) he gets, or None.
 
     What he hands over in the same offer frees pieces, since both sides move at once.
@@ -64,7 +73,7 @@ def _room_problem(d, taker, incoming, outgoing):
     return None
 
 
-def bundle_problem(d, offer):
+def bundle_problem(d: Data, offer):
     """Why the whole offer cannot be carried out now (both sides re-checked), or None."""
     giver, taker = offer["from"], offer["to"]
     give, ask = offer["give"], offer["ask"]
@@ -78,7 +87,7 @@ def bundle_problem(d, offer):
     )
 
 
-def hand_over(d, giver, taker, side, events):
+def hand_over(d: Data, giver, taker, side, events: list[Event]):
     if side["gold"]:
         d["players"][giver]["gold"] -= side["gold"]
         d["players"][taker]["gold"] += side["gold"]

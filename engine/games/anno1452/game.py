@@ -7,6 +7,10 @@
 'place_initial'
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...core import Game
 from ...errors import InvalidOptionsError
 from ...kit import specs_by_name
@@ -16,6 +20,9 @@ from .flow import DECISION_TYPES, advance
 from .setup import OPTIONS, check_options, new_state
 from .state import State, copy_data
 from .view import build_view
+
+if TYPE_CHECKING:
+    from ...core import Event
 
 
 class Anno1452(Game):
@@ -69,7 +76,7 @@ class Anno1452(Game):
         decision = state.data["decision"]
         return DECISION_TYPES[decision["kind"]] if decision else ()
 
-    def _after_apply(self, state, events):
+    def _after_apply(self, state, events: list[Event]):
         advance(state.data, events)
 
 

@@ -6,6 +6,10 @@ is ``{"gold", "cards", "estates", "pact"}``; the whole bundle is re-checked at
 sending and at acceptance and carried out at once, so an accepted offer binds.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...kit import event
 from ...params import IntRange, OneOf, Optional
 from .actionkit import CARD, ESTATE, SEAT, always_allowed, bare_action, make_spec
@@ -24,10 +28,15 @@ from .bundles import (
 )
 from .steps import decide, push_front
 
+if TYPE_CHECKING:
+    from ...core import Action, Event
+    from .state import Data
+
+
 __all__ = ["GOLD_STEPS", "MAX_EDITS", "MAX_ITEMS", "MAX_OFFERS", "SPECS", "next_trader"]
 
 
-def next_trader(d):
+def next_trader(d: Data):
     d["decision"] = None
     push_front(d, ["trade_round"])
 
@@ -35,11 +44,11 @@ def next_trader(d):
 # --- drafting -----------------------------------------------------------------------------
 
 
-def _draft(d):
+def _draft(d: Data):
     return d["trade"]["draft"]
 
 
-def _draft_offer_check(d, seat, action):
+def _draft_offer_check(d: Data, seat, action: Action) -> str | None:
     if _draft(d) is not None:
         return "draft_open"
     if d["trade"]["offers"][str(seat)] >= MAX_OFFERS:
@@ -48,11 +57,11 @@ def _draft_offer_check(d, seat, action):
     return None if partner != seat and partner < d["num_players"] else "no_such_partner"
 
 
-def _draft_offer_candidates(d, seat):
+def _draft_offer_candidates(d: Data, seat) -> list[Action]:
     return [{"type": "draft_offer", "to": partner} for partner in d["order"] if partner != seat]
 
 
-def _draft_offer_perform(d, seat, action, events):
+def _draft_offer_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     # The budget is spent when drafting starts, so cancelled drafts count too (termination).
     d["trade"]["offers"][str(seat)] += 1
     d["trade"]["draft"] = {
@@ -65,18 +74,18 @@ def _draft_offer_perform(d, seat, action, events):
     _draft_event(events, seat, "offer_draft_started", {"to": action["to"]})
 
 
-def _draft_event(events, seat, kind, details):
+def _draft_event(events: list[Event], seat, kind, details):
     """Drafting is seen by the others only as "seat N is composing an offer"
     (the draft is its author's until sent); its author sees the details.
     Every accepted move leaves an event, so stream followers see it pass."""
     event(events, kind, seat, private={seat: details} if details else None)
 
 
-def _edit_details(action):
+def _edit_details(action: Action):
     return {field: value for field, value in action.items() if field != "type" and value is not None}
 
 
-def _item_shape_problem(action, fields):
+def _item_shape_problem(action: Action, fields):
     """One encoding per item: exactly the field the item needs (removing gold needs none)."""
     wanted = fields[action["item"]]
     if any((action.get(field) is not None) != (field == wanted) for field in ("amount", "card", "estate")):
@@ -86,7 +95,7 @@ def _item_shape_problem(action, fields):
     return None
 
 
-def _edit_problem(d, action, fields):
+def _edit_problem(d: Data, action: Action, fields):
     """Why the draft cannot take this change at all (whatever the item), or None."""
     draft = _draft(d)
     if draft is None:
@@ -96,7 +105,7 @@ def _edit_problem(d, action, fields):
     return _item_shape_problem(action, fields)
 
 
-def _draft_add_check(d, seat, action):
+def _draft_add_check(d: Data, seat, action: Action) -> str | None:
     problem = _edit_problem(d, action, ADD_FIELDS)
     if problem:
         return problem
@@ -108,11 +117,11 @@ def _draft_add_check(d, seat, action):
     return ADD_CHECKS[action["item"]](d, draft, holder, side, action)
 
 
-def _gold_addable(d, draft, holder, side, action):
+def _gold_addable(d: Data, draft, holder, side, action: Action):
     return "not_enough_gold" if side["gold"] + action["amount"] > d["players"][holder]["gold"] else None
 
 
-def _card_addable(d, draft, holder, side, action):
+def _card_addable(d: Data, draft, holder, side, action: Action):
     if holder != draft["from"]:
         return "cards_are_only_given"  # the other hand is hidden
     if action["card"] in side["cards"]:
@@ -120,14 +129,14 @@ def _card_addable(d, draft, holder, side, action):
     return None if action["card"] in d["players"][holder]["hand"] else "card_not_in_hand"
 
 
-def _estate_addable(d, draft, holder, side, action):
+def _estate_addable(d: Data, draft, holder, side, action: Action):
     if action["estate"] in side["estates"]:
         return "already_in_offer"
     estate = estate_at(d, *action["estate"])
     return None if estate is not None and estate["owner"] == holder else "not_their_estate"
 
 
-def _pact_addable(d, draft, holder, side, action):
+def _pact_addable(d: Data, draft, holder, side, action: Action):
     if holder != draft["from"]:
         return "pact_is_given"  # a pact binds both ways: one encoding, on the give side
     if side["pact"]:
@@ -141,7 +150,7 @@ ADD_FIELDS = {"gold": "amount", "card": "card", "estate": "estate", "pact": None
 REMOVE_FIELDS = {**ADD_FIELDS, "gold": None}
 
 
-def _draft_add_candidates(d, seat):
+def _draft_add_candidates(d: Data, seat) -> list[Action]:
     draft = _draft(d)
     if draft is None:
         return []
@@ -158,7 +167,7 @@ def _draft_add_candidates(d, seat):
     return actions
 
 
-def _draft_add_perform(d, seat, action, events):
+def _draft_add_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     draft = _draft(d)
     draft["edits"] += 1
     side = draft[action["side"]]
@@ -172,7 +181,7 @@ def _draft_add_perform(d, seat, action, events):
     _draft_event(events, seat, "offer_draft_changed", {"change": "add", **_edit_details(action)})
 
 
-def _draft_remove_check(d, seat, action):
+def _draft_remove_check(d: Data, seat, action: Action) -> str | None:
     problem = _edit_problem(d, action, REMOVE_FIELDS)
     if problem:
         return problem
@@ -186,7 +195,7 @@ def _draft_remove_check(d, seat, action):
     return None if present[action["item"]] else "not_in_offer"
 
 
-def _draft_remove_candidates(d, seat):
+def _draft_remove_candidates(d: Data, seat) -> list[Action]:
     draft = _draft(d)
     if draft is None:
         return []
@@ -200,7 +209,7 @@ def _draft_remove_candidates(d, seat):
     return actions
 
 
-def _draft_remove_perform(d, seat, action, events):
+def _draft_remove_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     draft = _draft(d)
     draft["edits"] += 1
     side = draft[action["side"]]
@@ -214,7 +223,7 @@ def _draft_remove_perform(d, seat, action, events):
     _draft_event(events, seat, "offer_draft_changed", {"change": "remove", **_edit_details(action)})
 
 
-def _send_offer_check(d, seat, action):
+def _send_offer_check(d: Data, seat, action: Action) -> str | None:
     draft = _draft(d)
     if draft is None:
         return "no_draft"
@@ -223,7 +232,7 @@ def _send_offer_check(d, seat, action):
     return bundle_problem(d, draft)
 
 
-def _send_offer_perform(d, seat, action, events):
+def _send_offer_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     draft = d["trade"]["draft"]
     d["trade"]["draft"] = None
     offer = {"from": seat, "to": draft["to"], "give": draft["give"], "ask": draft["ask"]}
@@ -238,11 +247,11 @@ def _send_offer_perform(d, seat, action, events):
     decide(d, "offer_reply", [offer["to"]])
 
 
-def _cancel_draft_check(d, seat, action):
+def _cancel_draft_check(d: Data, seat, action: Action) -> str | None:
     return None if _draft(d) is not None else "no_draft"
 
 
-def _cancel_draft_perform(d, seat, action, events):
+def _cancel_draft_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     d["trade"]["draft"] = None
     _draft_event(events, seat, "offer_draft_cancelled", None)
 
@@ -250,12 +259,12 @@ def _cancel_draft_perform(d, seat, action, events):
 # --- answering ----------------------------------------------------------------------------
 
 
-def _accept_offer_check(d, seat, action):
+def _accept_offer_check(d: Data, seat, action: Action) -> str | None:
     # Re-checked at acceptance: the bundle is carried out whole or not at all.
     return bundle_problem(d, d["offer"])
 
 
-def _accept_offer_perform(d, seat, action, events):
+def _accept_offer_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     offer, d["offer"] = d["offer"], None
     giver = offer["from"]
     hand_over(d, giver, seat, offer["give"], events)
@@ -268,7 +277,7 @@ def _accept_offer_perform(d, seat, action, events):
     next_trader(d)
 
 
-def _decline_offer_perform(d, seat, action, events):
+def _decline_offer_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     event(events, "offer_declined", seat, offer_from=d["offer"]["from"])
     d["offer"] = None
     next_trader(d)

@@ -1,6 +1,10 @@
 """Setting up an Anno 1452 match: the options, the turn order drawn by lot,
 Ottokar's pieces (2-3 players), each seat's hand and the first decision."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...core import Event
 from ...errors import InvalidOptionsError
 from ...kit import event
@@ -22,6 +26,11 @@ from .data import (
 from .deck import draw_cards
 from .flow import advance
 from .state import State, shuffle
+
+if TYPE_CHECKING:
+    from ...core import Event
+    from .state import Data
+
 
 SCENARIO_PLAYERS = {"standard": (3, 4), "ottokar_a": (2, 3), "ottokar_b": (2, 3)}
 OPTIONS = {
@@ -93,7 +102,7 @@ def _new_player():
     }
 
 
-def _place_ottokar(d, scenario, events):
+def _place_ottokar(d: Data, scenario, events: list[Event]):
     for entry in OTTOKAR[scenario]:
         region = REGION_INDEX[entry["region"]]
         slots = [place_estate(d, OTTOKAR_ID, region, events, "ottokar") for _ in range(entry["estates"])]
