@@ -15,7 +15,9 @@ index of the variant's space (``env.codec``). Rewards: +1 to each winner and
 times the change of the agent's public score lead after each of its actions.
 """
 
-from typing import Any, ClassVar
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -24,10 +26,14 @@ from pettingzoo import AECEnv
 
 from .match import Match, outcome_rewards, rasterize
 
+if TYPE_CHECKING:
+    pass
+
+
 RENDER_MODES = ["svg", "rgb_array"]
 
 
-def agent_name(seat):
+def agent_name(seat: int):
     return f"player_{seat}"
 
 
@@ -158,7 +164,7 @@ class TabulaAECEnv(AECEnv):
         else:
             self.agent_selection = self._agent[match.seat_to_act]
 
-    def _pay(self, agent, seat, outcome, lead):
+    def _pay(self, agent, seat: int, outcome, lead):
         """A step's rewards: the shaped score change, and the outcome's when it ends."""
         match = self.match
         self.rewards = rewards = dict.fromkeys(self.agents, 0.0)

@@ -21,9 +21,11 @@ Optional parameters that are left out and those sent as ``null`` are the
 same action to the engine; ``decode`` always leaves them out.
 """
 
+from __future__ import annotations
+
 import functools
 import itertools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,6 +36,10 @@ from engine.registry import get_entry, resolve
 from .masks import MaskCache
 from .variants import get_variant
 
+if TYPE_CHECKING:
+    pass
+
+
 # A plain product larger than this is refused: it needs a structured enumerator.
 MAX_PRODUCT = 5000
 
@@ -43,7 +49,7 @@ def normalize(action):
     return {name: value for name, value in action.items() if value is not None}
 
 
-def domain_values(domain, num_players):
+def domain_values(domain, num_players: int):
     """Every value of ``domain`` in order; None first when it is optional."""
     if isinstance(domain, Optional):
         return [None] + domain_values(domain.inner, num_players)
@@ -59,7 +65,7 @@ def domain_values(domain, num_players):
     raise TypeError(f"no enumeration for domain {domain!r}")
 
 
-def product_actions(spec, num_players):
+def product_actions(spec, num_players: int):
     """Every combination of the spec's parameter values, as actions."""
     names = list(spec.params)
     values = [domain_values(spec.params[n], num_players) for n in names]
@@ -232,7 +238,7 @@ class ActionCodec:
         return out
 
 
-def enumerate_actions(game_id, num_players):
+def enumerate_actions(game_id, num_players: int):
     """Every action of the space of ``game_id`` at ``num_players``, in index order."""
     entry = get_entry(game_id)
     game = entry.game
@@ -248,7 +254,7 @@ def enumerate_actions(game_id, num_players):
 
 
 @functools.cache
-def _codec(game_id, num_players):
+def _codec(game_id, num_players: int):
     specs = engine.get_game(game_id).action_specs
     names = {kind: list(spec.params) for kind, spec in specs.items()}
     squares = {

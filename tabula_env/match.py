@@ -9,8 +9,10 @@ is read: a dict kept per step would make the garbage collector run every few
 hundred steps (with the bare engine it never runs), a few % of a step.
 """
 
+from __future__ import annotations
+
 import io
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import resvg_py
@@ -23,6 +25,9 @@ from .codec import codec_for
 from .observations import encoder_for
 from .variants import get_variant
 
+if TYPE_CHECKING:
+    pass
+
 
 def rasterize(svg):
     """An SVG document as an RGB ``uint8`` array (height, width, 3)."""
@@ -31,7 +36,7 @@ def rasterize(svg):
         return np.asarray(image.convert("RGB"))
 
 
-def outcome_rewards(outcome, num_players):
+def outcome_rewards(outcome, num_players: int):
     """+1 for each winner, -1 for the others; 0 for everyone when no one wins."""
     winners = set(outcome.get("winners") or ())
     if not winners:
@@ -103,7 +108,7 @@ class Match:
         """The acting seat's legal actions as indices, in ``legal_actions`` order."""
         return self._indices
 
-    def mask(self, seat):
+    def mask(self, seat: int):
         """The acting seat's action mask; all zeros for any other seat.
         Read-only (shared with every state of the same legal set): copy it to change it."""
         return self._mask if seat == self.seat_to_act else self.codec.no_actions
@@ -138,15 +143,15 @@ class Match:
         index = self.checked_index(index)
         return self._apply(self.codec.fresh(index), index)
 
-    def view(self, seat):
+    def view(self, seat: int | None):
         return self.game.view(self.state, seat)
 
-    def observation(self, seat, flat=True):
+    def observation(self, seat: int, flat=True):
         """The seat's observation groups (or their flat vector)."""
         groups = self.encoder.encode_view(self.view(seat), seat)
         return self.encoder.flatten(groups) if flat else groups
 
-    def score_lead(self, seat):
+    def score_lead(self, seat: int):
         """Public victory points of ``seat`` minus the best other seat's."""
         points = [p["victory_points"] for p in self.view(None)["players"]]
         return float(points[seat] - max(p for s, p in enumerate(points) if s != seat))

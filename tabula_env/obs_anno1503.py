@@ -19,7 +19,9 @@ no such part), so one observation layout serves all of the game's variants;
 a variant's features live in its own module (``obs_anno1503_expansion``).
 """
 
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,6 +29,10 @@ import engine
 
 from . import obs_anno1503_expansion
 from .features import number, one_hot, relative_players, seat_one_hot, seats_multi_hot
+
+if TYPE_CHECKING:
+    from engine.core import View
+
 
 # The variants' feature modules (``supply(view)``, ``player(entry)``, ``GOALS``), in layout order.
 VARIANT_PARTS = (obs_anno1503_expansion,)
@@ -55,7 +61,7 @@ ISLANDS = "ABCD"
 BRIDGES = ("1", "2", "3", "4", "5")
 
 
-def _game(view, seat, n):
+def _game(view: View, seat: int, n):
     roll = view.get("last_roll") or {}
     choice = view.get("choice") or {}
     # Options are names (commodities, responses) or squares / tiles (then the mask says it all).
@@ -74,7 +80,7 @@ def _game(view, seat, n):
     )
 
 
-def _supply(view, seat, n):
+def _supply(view: View, seat: int, n):
     stacks, buildings = view["stacks"], view["buildings"]
     values = [number(stacks.get(c)) for c in COMMODITIES] + [
         number(buildings.get(b)) for b in PUBLIC_BUILDINGS
@@ -84,7 +90,7 @@ def _supply(view, seat, n):
     return values
 
 
-def _sea(view, seat, n):
+def _sea(view: View, seat: int, n):
     kinds = len(TILE_KINDS)
     # Per square: space, mark, tile, back, kind (one-hot + other), seen by the viewer, ships per seat.
     channels = 6 + kinds + n
@@ -144,7 +150,7 @@ def _player(player):
     )
 
 
-def encode(view, seat, num_players):
+def encode(view: View, seat: int, num_players: int):
     """The groups of ``view`` for ``seat`` (see the module docstring)."""
     return {
         "game": _game(view, seat, num_players),

@@ -10,11 +10,17 @@ expansion part, so one layout serves both variants:
   as a count).
 """
 
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 import engine
 
 from .features import number
+
+if TYPE_CHECKING:
+    from engine.core import View
+
 
 _SPECS: Any = engine.get_game("anno1503").action_specs  # parameter domains by name
 ARISTOCRAT_BUILDINGS = _SPECS["build_aristocrat"].params["building"].values
@@ -23,7 +29,7 @@ GOALS = ("aristocrat_buildings", "lairs", "manor")
 _PILES = ("expansion_reserve_size", "pirate_deck_size", "aristocrat_deck_size", "aristocrat_discard_size")
 
 
-def supply(view):
+def supply(view: View):
     piles = view.get("expansion") or {}
     aristo = piles.get("aristocrat_buildings") or {}
     return (

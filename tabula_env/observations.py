@@ -11,13 +11,20 @@ tiles, deck orders) cannot reach an observation, because the view is the
 encoder's only input.
 """
 
+from __future__ import annotations
+
 import functools
+from typing import TYPE_CHECKING
 
 import numpy as np
 from gymnasium import spaces
 
 import engine
 from engine.registry import get_entry, resolve
+
+if TYPE_CHECKING:
+    from engine.core import View
+
 
 # Counts and scores are raw (not normalized); the bound only keeps float32 exact.
 BOUND = float(2**24)
@@ -41,7 +48,7 @@ class ObservationEncoder:
         )
         self.flat_space = spaces.flatten_space(self.dict_space)
 
-    def encode_view(self, view, seat):
+    def encode_view(self, view: View, seat: int):
         """``{group: float32 array}`` from ``view`` as seen by ``seat``."""
         groups = self._encode(view, seat, self.variant.num_players)
         return {name: np.asarray(values, dtype=np.float32) for name, values in sorted(groups.items())}

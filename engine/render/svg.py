@@ -9,9 +9,16 @@ string joining is the cheapest way to build it.
     '<circle cx="1" cy="2" r="3" data-space="0,1"/>'
 """
 
+from __future__ import annotations
+
 import json
 from functools import cache
 from html import escape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    pass
+
 
 # One colour per seat, the same in every game and in the web client's CSS
 # (service/static/play/style.css): chosen to stay apart for the common forms
@@ -168,7 +175,7 @@ def ref(*parts):
     return ",".join(str(p) for p in parts)
 
 
-def legend(x, y, players, viewer, extra=()):
+def legend(x, y, players, viewer: int | None, extra=()):
     """One line per seat (colour, name, 'you'), then ``extra`` ``(swatch, label)`` rows.
 
     The rows carry no ``data-seat``: that names the seat's panel, the one

@@ -7,7 +7,9 @@ of the five goals (a match is won with any three), cards by what they would
 complete next, and ships by how close they are to a tile worth taking.
 """
 
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from ...games.anno1503.data import (
     ADJACENT_SPACES,
@@ -31,6 +33,12 @@ from ...games.anno1503.rules import (
     pioneer_settler_count,
 )
 from .values import _INHABITANT, WIN, _inhabitant_value, merchant_progress
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ...games.anno1503.state import Player, State
+
 
 _NEED = dict(GOALS)
 GOAL_NAMES = tuple(name for name, _ in GOALS)
@@ -63,7 +71,7 @@ for _sq, _spaces in ADJACENT_SPACES.items():
         _SHORE.setdefault(_i, []).append(_sq)
 
 
-def _buildings_reachable(player, supply):
+def _buildings_reachable(player: Player, supply):
     """Owned buildings plus types still in the supply that the seat lacks."""
     owned = [b for b in player.buildings if b is not None]
     return len(owned) + sum(1 for b, n in supply.items() if n > 0 and b not in owned)
@@ -79,7 +87,7 @@ def gold_progress(gold):
 _BUFFER_UNIT = 0.012
 
 
-def gold_buffer(player, gold):
+def gold_buffer(player: Player, gold):
     """The value of ``gold`` above the goal as insurance against raids and fires."""
     spare = gold - _NEED["gold"]
     if spare <= 0:
@@ -92,14 +100,14 @@ def gold_buffer(player, gold):
     return _BUFFER_UNIT * min(spare, owed)
 
 
-def goal_progress(player, supply=None):
+def goal_progress(player: Player, supply=None):
     """Five fractions in [0, 1], in GOALS order.
 
     With the building ``supply`` given, a public-building goal that can no
     longer be reached counts for little, so the seat turns to another goal.
     """
     offices = 5 - player.branch_offices.count(None)
-    buildings = 4 - player.buildings.count(None)
+    buildings: float = 4 - player.buildings.count(None)
     if supply is not None and _buildings_reachable(player, supply) < _NEED["public_buildings"]:
         buildings *= 0.3
     return [
@@ -127,7 +135,7 @@ def goal_gain(progress, goal, delta):
 # --- tiles ------------------------------------------------------------------
 
 
-def kind_values(player, progress):
+def kind_values(player: Player, progress):
     """What taking a tile of each kind is worth to ``player`` now."""
     free_bridge = player.branch_offices.count(None) > 0
     upgradable = any(k is not None and k != "merchant" for k in player.slots)
@@ -144,7 +152,7 @@ def kind_values(player, progress):
 class TileBeliefs:
     """What ``seat`` expects of each face-down tile: averages by back."""
 
-    def __init__(self, state, seat):
+    def __init__(self, state: State, seat: int):
         player = state.players[seat]
         # with the supply: an unreachable building goal must not hide the
         # tiles' worth (offices and agreements are then the goals left)
@@ -167,7 +175,7 @@ class TileBeliefs:
                 sums[b] = (total + values.get(TILE_KINDS[t], 0.0), n + 1)
         self.by_back = {b: total / n for b, (total, n) in sums.items()}
 
-    def space_value(self, state, space):
+    def space_value(self, state: State, space):
         tile = state.spaces[space]
         if tile is None:
             return 0.0
@@ -176,7 +184,7 @@ class TileBeliefs:
         return self.by_back.get(TILE_BACKS[tile], 0.0)
 
 
-def ship_value(state, player, ship, beliefs):
+def ship_value(state: State, player: Player, ship, beliefs):
     return square_value(state, player.ship_at[ship], beliefs)
 
 
@@ -186,7 +194,7 @@ def ship_value(state, player, ship, beliefs):
 _DISTANCE_DECAY = 0.12
 
 
-def square_value(state, at, beliefs):
+def square_value(state: State, at, beliefs):
     """What a ship on square ``at`` is worth: the best tile, discounted by the distance."""
     if at is None:
         return 0.0
@@ -206,7 +214,7 @@ def square_value(state, at, beliefs):
 # --- cards --------------------------------------------------------------------
 
 
-def _targets(player, progress, supply=None, new_ship=0.12, inhabitant=None):
+def _targets(player: Player, progress, supply=None, new_ship=0.12, inhabitant=None):
     """(cost, gain) of what the cards in hand would pay for next; ``new_ship``
     is what a ship built now would be worth, ``inhabitant`` the table of
     inhabitant values (medium's by default)."""
@@ -235,7 +243,7 @@ def _targets(player, progress, supply=None, new_ship=0.12, inhabitant=None):
     return out
 
 
-def _building_step(player, supply):
+def _building_step(player: Player, supply):
     """The building goal's progress for one more building (as ``goal_progress``)."""
     if supply is not None and _buildings_reachable(player, supply) < _NEED["public_buildings"]:
         return 0.3 / _NEED["public_buildings"]
@@ -252,7 +260,7 @@ _LATER_SALE = 0.7
 _GOLD_FLOOR = 0.004  # a coin past every gold need still buys something
 
 
-def _sale_values(player, progress):
+def _sale_values(player: Player, progress):
     """{commodity: [value of the 1st, 2nd, ... card sold]}: the goal value the
     coins add when the cards are sold one after another, dearest first.
 
@@ -280,7 +288,7 @@ def _sale_values(player, progress):
     return out
 
 
-def _reserved_units(player, progress, supply, new_ship, inhabitant):
+def _reserved_units(player: Player, progress, supply, new_ship, inhabitant):
     """Worth of the cards set aside for the next steps: the steps most worth
     per card claim their cards first, and a card serves one step only (a
     second wood is not worth a pioneer when only one pioneer can be placed)."""
@@ -298,7 +306,7 @@ def _reserved_units(player, progress, supply, new_ship, inhabitant):
     return reserved
 
 
-def hand_value(player, progress, supply=None, new_ship=0.12, inhabitant=None):
+def hand_value(player: Player, progress, supply=None, new_ship=0.12, inhabitant=None):
     """Each card is worth the more of the step it is reserved for and its
     sale; past the hand limit, next to nothing."""
     reserved = _reserved_units(player, progress, supply, new_ship, inhabitant)
@@ -313,7 +321,7 @@ def hand_value(player, progress, supply=None, new_ship=0.12, inhabitant=None):
     return sum(unit_values[:_HAND_LIMIT]) + 0.005 * sum(unit_values[_HAND_LIMIT:])
 
 
-def evaluate(state, seat, beliefs=None, inhabitant=None):
+def evaluate(state: State, seat: int, beliefs=None, inhabitant=None):
     """The value of ``state`` for ``seat`` (own holdings only), with
     ``inhabitant`` the table of inhabitant values (medium's by default)."""
     if state.winner is not None:
@@ -330,7 +338,7 @@ def evaluate(state, seat, beliefs=None, inhabitant=None):
     return value
 
 
-def public_strength(state, seat, inhabitant=None):
+def public_strength(state: State, seat: int, inhabitant=None):
     """A seat's value from public information only (hand counted by size)."""
     player = state.players[seat]
     progress = goal_progress(player, state.buildings)

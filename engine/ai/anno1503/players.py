@@ -8,6 +8,10 @@ Every player sees only its view: it samples one full state consistent with
 the view (``sample``) and runs the policy or the search on such samples.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .. import levels, search
 from ..levels import sampler
 from .outlook import hard_leaf_value
@@ -15,6 +19,11 @@ from .policy import greedy_choice, hard_greedy_choice, hard_score_actions
 from .sample import sample_dump
 from .variant import SIMULATIONS
 from .variants import ai_of_view
+
+if TYPE_CHECKING:
+    from ...core import Action, View
+    from ...rng import Rng
+
 
 # Simulations per decision: _SIMULATIONS / n^0.25 (84 with 2 players, 72
 # with 4). A rollout only finishes the seat's own turn (see
@@ -58,7 +67,7 @@ _FALLBACK_ORDER = (
 )
 
 
-def fallback_choice(actions, rng):
+def fallback_choice(actions: list[Action], rng: Rng):
     """A sensible action from the action types alone (no state needed)."""
     rank = {kind: i for i, kind in enumerate(_FALLBACK_ORDER)}
     neutral = rank[None]
@@ -74,7 +83,7 @@ class GreedyPlayer(levels.GreedyPlayer):
     greedy_choice = staticmethod(greedy_choice)
     fallback = staticmethod(fallback_choice)
 
-    def noise_scale(self, view):
+    def noise_scale(self, view: View):
         return ai_of_view(view).noise_scale
 
 
@@ -85,12 +94,12 @@ class HardGreedyPlayer(GreedyPlayer):
     greedy_choice = staticmethod(hard_greedy_choice)
 
 
-def _searchable(view):
+def _searchable(view: View):
     """Turns, tile decisions and discards: elsewhere medium's rule is as good."""
     return view["phase"] in _SEARCH_PHASES
 
 
-def _rollout_over(view, seat):
+def _rollout_over(view: View, seat: int):
     """A rollout ends with a winner or when this seat's turn is over.
 
     Not at its next turn: the other seats' turns and the dice added more
@@ -122,6 +131,6 @@ class SearchPlayer(search.SearchPlayer):
     def __init__(self, simulations=None, time_cap=1.0, candidates=_CANDIDATES, max_rollout=400, wall_cap=5.0):
         super().__init__(simulations, time_cap, candidates, max_rollout, wall_cap)
 
-    def simulations_for(self, view):
+    def simulations_for(self, view: View):
         base = ai_of_view(view).simulations
         return base / view["num_players"] ** _COST_EXPONENT

@@ -14,16 +14,27 @@ decided by dice, scored by their odds). Types the variant's AI does not
 apply (``applied_types``) are scored neutrally, like ending the turn.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..levels import greedy
 from .evaluate import GOLD, goal_gain, goal_progress, gold_progress
 from .values import HARD_INHABITANT
 from .variants import ai_of, evaluate
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ...core import Action, Game
+    from ...games.anno1503.state import State
+
+
 # A small edge for ending the turn: pointless moves are not made.
 _END_TURN_EDGE = 0.002
 
 
-def _discover_score(game, state, seat, action, base, beliefs, inhabitant, ai):
+def _discover_score(game: Game[Any], state: State, seat: int, action: Action, base, beliefs, inhabitant, ai):
     space = state.variant.geometry.space_index[tuple(action["space"])]
     if seat in state.seen[space]:
         worth = ai.seen_tile_worth(state, seat, action, space, beliefs)
@@ -33,7 +44,7 @@ def _discover_score(game, state, seat, action, base, beliefs, inhabitant, ai):
     return base + 0.25 * beliefs.space_value(state, space)
 
 
-def _known_tile_score(game, state, seat, action, base, inhabitant):
+def _known_tile_score(game: Game[Any], state: State, seat: int, action: Action, base, inhabitant):
     """A tile the seat has seen (base game): the value after taking it the
     best way, when that beats the position now (ship and cards included);
     else discovering it would only be returned, a loop: never worth it."""
@@ -48,20 +59,20 @@ def _known_tile_score(game, state, seat, action, base, inhabitant):
     return best
 
 
-def _bbo_score(state, seat, base):
+def _bbo_score(state: State, seat: int, base):
     player = state.players[seat]
     progress = goal_progress(player, state.buildings)
     paid = gold_progress(max(player.gold - 2, 0)) - progress[GOLD]
     return base + goal_gain(progress, GOLD, paid) + 0.05
 
 
-def _discard_score(state, seat, action, beliefs, inhabitant):
+def _discard_score(state: State, seat: int, action: Action, beliefs, inhabitant):
     world = state.clone()
     world.players[seat].hand[action["commodity"]] -= 1
     return evaluate(world, seat, beliefs, inhabitant)
 
 
-def score_actions(game, state, seat, actions, inhabitant=None):
+def score_actions(game: Game[Any], state: State, seat: int, actions: list[Action], inhabitant=None):
     """``[(score, index)]`` for every action, higher is better; ``inhabitant``
     is the value's table of inhabitants (medium's by default, ``evaluate``)."""
     ai = ai_of(state)
@@ -95,7 +106,7 @@ def score_actions(game, state, seat, actions, inhabitant=None):
 _MOVES_TILES = frozenset(("lose_tile", "place_reserve_tile", "take_tile", "return_tile"))
 
 
-def hard_score_actions(game, state, seat, actions):
+def hard_score_actions(game: Game[Any], state: State, seat: int, actions: list[Action]):
     """``score_actions`` with hard's inhabitant values (``HARD_INHABITANT``)."""
     return score_actions(game, state, seat, actions, HARD_INHABITANT)
 

@@ -17,9 +17,18 @@ A variant's hidden parts (its cards, deck orders, its own tiles and
 reserve) are filled in by the variant's AI hooks (``variant.BaseAI``).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...games.anno1503 import data
 from ...games.anno1503.variants import check_options
 from .variants import ai_of_view
+
+if TYPE_CHECKING:
+    from ...core import View
+    from ...rng import Rng
+
 
 COMMODITIES = data.COMMODITIES
 _STACK_SIZE = data.RULES["stack_size"]
@@ -29,7 +38,7 @@ def used_backs(num_players):
     return tuple(range(2, num_players + 1))
 
 
-def located_tiles(view):
+def located_tiles(view: View):
     """Tile ids the viewer can place: seen on a space, held, or removed."""
     known = {t["id"] for t in view["removed"]}
     for space in view["spaces"]:
@@ -45,7 +54,7 @@ def located_tiles(view):
     return known
 
 
-def unknown_tiles(view, ai):
+def unknown_tiles(view: View, ai):
     """Tile ids of the used backs whose place the viewer does not know."""
     backs = used_backs(view["num_players"])
     known = located_tiles(view)
@@ -54,7 +63,7 @@ def unknown_tiles(view, ai):
     return out + ai.unknown_tiles(view, known, backs)
 
 
-def _deal_hands(view, seat, rng, ai):
+def _deal_hands(view: View, seat: int, rng: Rng, ai):
     pool = []
     own = view["players"][seat]["hand"]
     sizes = ai.stack_sizes
@@ -73,7 +82,7 @@ def _deal_hands(view, seat, rng, ai):
     return hands
 
 
-def _deal_tiles(view, rng, ai):
+def _deal_tiles(view: View, rng: Rng, ai):
     """(spaces dict, reserve, variant reserve) with unknown tiles dealt by back.
 
     Base tiles stay on the main board and in the reserve, a variant's own
@@ -130,7 +139,7 @@ def _player_dump(entry, hand, cards, ai):
     return out
 
 
-def sample_dump(view, seat, rng, options=None):
+def sample_dump(view: View, seat: int, rng: Rng, options=None):
     """A dump (DESIGN.md format) consistent with ``view``; ``rng`` draws the rest.
 
     Raises ``ValueError`` when the view cannot be completed (e.g. a variant

@@ -23,10 +23,18 @@ Determinization (``sample``)
     ``top_level(view, seat, rng, reserve)``, ``box_tiles(view, backs)``.
 """
 
-from typing import ClassVar
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
 
 from ...games.anno1503.variant import ACTION_TYPES, BASE_GAME
 from .evaluate import TileBeliefs, evaluate, public_strength
+
+if TYPE_CHECKING:
+    from ...core import Action, View
+    from ...games.anno1503.state import State
+    from ...rng import Rng
+
 
 # Scored without applying them (``policy``): their result depends on hidden
 # things (the next roll, the tile, the card drawn) or on the turn passing.
@@ -49,29 +57,29 @@ class BaseAI:
 
     # --- value ------------------------------------------------------------------
 
-    def tile_beliefs(self, state, seat):
+    def tile_beliefs(self, state: State, seat: int):
         return TileBeliefs(state, seat)
 
-    def evaluate(self, state, seat, beliefs, inhabitant):
+    def evaluate(self, state: State, seat: int, beliefs, inhabitant):
         return evaluate(state, seat, beliefs, inhabitant)
 
-    def public_strength(self, state, seat, inhabitant):
+    def public_strength(self, state: State, seat: int, inhabitant):
         return public_strength(state, seat, inhabitant)
 
     # --- policy -------------------------------------------------------------------
 
-    def special_score(self, state, seat, action, base):
+    def special_score(self, state: State, seat: int, action: Action, base):
         return None
 
-    def seen_tile_worth(self, state, seat, action, space, beliefs):
+    def seen_tile_worth(self, state: State, seat: int, action: Action, space, beliefs):
         return None
 
     # --- determinization ----------------------------------------------------------
 
-    def located_tiles(self, view):
+    def located_tiles(self, view: View):
         return set()
 
-    def unknown_tiles(self, view, known, backs):
+    def unknown_tiles(self, view: View, known, backs):
         return []
 
     def is_own_tile(self, tile):
@@ -80,18 +88,18 @@ class BaseAI:
     def is_own_square(self, square):
         return False
 
-    def check_reserve(self, view, reserve):
+    def check_reserve(self, view: View, reserve):
         """Raise ``ValueError`` when the variant's reserve does not add up."""
 
     def player_part(self, entry, cards):
         """``(key, dump)`` of the variant's part of a player, or None."""
         return None
 
-    def top_level(self, view, seat, rng, reserve):
+    def top_level(self, view: View, seat: int, rng: Rng, reserve):
         """``(top-level dump keys, cards per seat)`` of the variant."""
         return {}, [None] * view["num_players"]
 
-    def box_tiles(self, view, backs):
+    def box_tiles(self, view: View, backs):
         return []
 
 

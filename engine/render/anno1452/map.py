@@ -6,10 +6,13 @@ change during a match (slot positions, border and coast paths) is computed
 once at import.
 """
 
+from __future__ import annotations
+
 import json
 import math
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...games.anno1452.data import MAX_ESTATES, REGION_NAMES
 from ..svg import INK, el, group, ink_on, mix, place, ref, seat_colour, text, text_width, title
@@ -31,6 +34,10 @@ from .look import (
     use,
 )
 from .words import battle_title, estate_name, player_name
+
+if TYPE_CHECKING:
+    from ...core import View
+
 
 LAYOUT = json.loads((Path(__file__).parents[1] / "data" / "anno1452_layout.json").read_text(encoding="utf-8"))
 MAP_W, MAP_H = LAYOUT["size"]
@@ -114,7 +121,7 @@ _BORDERS_AND_COAST = _line(BORDER_PATH, BORDER, 1.6, "borders", stroke_dasharray
 )
 
 
-def draw_map(view):
+def draw_map(view: View):
     """The map at its place on the page, with the Empire's cartouche in its south-western sea."""
     free: list[str] = []
     taken: list[str] = []
@@ -165,7 +172,7 @@ def _sea():
     )
 
 
-def _region(view, r):
+def _region(view: View, r):
     region = view["regions"][r]
     holder = region["principality"]
     built = sum(1 for e in region["slots"] if e is not None and e["city"])
@@ -213,7 +220,7 @@ def _towers(cx, y, built, allowed):
     )
 
 
-def _slot(view, r, s, estate):
+def _slot(view: View, r, s, estate):
     """One Estate slot, drawn even when free: a client clicks it to settle or attack there."""
     x, y = SLOTS[r][s]
     name = estate_name((r, s))
@@ -255,7 +262,7 @@ def _slot_centre(at):
     return x + SLOT_W / 2, y + SLOT_H / 2 + 2
 
 
-def _battle_arrow(view):
+def _battle_arrow(view: View):
     """A red arrow from the attacking Estate to its target; a ring when Soldiers attack alone."""
     battle = view["battle"]
     if not battle or battle.get("target") is None:

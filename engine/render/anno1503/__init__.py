@@ -62,6 +62,10 @@ a 4-player base match, 50-63 KB with the expansion (4 players, late in the
 match).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..svg import INK, document, group
 from .board import board
 from .header import header
@@ -70,6 +74,10 @@ from .panels import panel
 from .supply import board_legend, supply
 from .variants import look_of
 from .words import phase_words, seat_names, seat_note
+
+if TYPE_CHECKING:
+    from ...core import View
+
 
 CLICK_TARGETS = {
     "lose_tile": [["bridge", "bridge", True]],
@@ -88,7 +96,7 @@ CLICK_TARGETS = {
 }
 
 
-def render(view, viewer=None):
+def render(view: View, viewer: int | None | None = None):
     """The SVG document of an Anno 1503 ``view`` as seen by ``viewer`` (a seat, or None)."""
     names = seat_names(view)
     look = look_of(view)
@@ -115,7 +123,7 @@ def render(view, viewer=None):
     )
 
 
-def _description(view, names, viewer, look):
+def _description(view: View, names: list[str], viewer: int | None, look):
     return (
         f"Anno 1503 board, {view['num_players']} players"
         f"{look.subtitle}, turn {view.get('turn')}, "
@@ -123,7 +131,7 @@ def _description(view, names, viewer, look):
     )
 
 
-def _who(view, names, viewer):
+def _who(view: View, names: list[str], viewer: int | None):
     if viewer is None:
         return "a spectator"
     if 0 <= viewer < len(names):

@@ -7,14 +7,20 @@ empty sea square: one ``<use>``), and a ship is drawn inside its square's
 group, so a click on a ship also reaches its square.
 """
 
+from __future__ import annotations
+
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..svg import el, ref, title
 from .layout import EAST_COL, layout
 from .look import AP_BADGE, DANGER, HIGHLIGHT, SEA_LINE, WHITE, ink_class, label, tile_colours
 from .symbols import defs, slot_defs
 from .words import name_of, ship_number, ship_words, tile_name, tile_words
+
+if TYPE_CHECKING:
+    from ...core import View
+
 
 _KIND_TITLES = {
     "sea": "Sea square",
@@ -26,7 +32,7 @@ _SEA_MARKS = {"start": "#a15-anchor", "dolphin": "#a15-dolphin", "pirate": "#a15
 _SEA_CLASSES = {"start": "start", "pirate": "pir"}
 
 
-def board(view, names, look):
+def board(view: View, names: list[str], look):
     """The sea with this view's tiles and ships; returns ``(svg, layout)``."""
     lay, squares, frame = _static_board(look, view["num_players"])
     s = lay.square
@@ -46,7 +52,7 @@ def board(view, names, look):
     return "".join(out), lay
 
 
-def _square_inside(sq, kind, body, space, note, s, names, look):
+def _square_inside(sq, kind, body, space, note, s, names: list[str], look):
     """A square's title and fixed picture, and on an island space its tile."""
     special = look.special_square(kind, sq, body, s, note)
     if special is not None:
@@ -132,7 +138,7 @@ def _board_frame(lay):
 # --- tiles ---------------------------------------------------------------------------
 
 
-def _space_content(space, s, names):
+def _space_content(space, s, names: list[str]):
     """Tile (face up / back / none) and seen-by dots of an island space; and its title."""
     r, c = space["space"]
     tile = space.get("tile")
@@ -180,7 +186,7 @@ def ship_glyph(seat, index, ap, damaged, with_ap=True):
     return "".join(parts)
 
 
-def _ships_by_square(view, names, look):
+def _ships_by_square(view: View, names: list[str], look):
     """``{square: [(seat, index, ship, damaged, name), ...]}`` of the ships at sea."""
     ships: dict[tuple[int, int], list[Any]] = {}
     for player in view["players"]:
@@ -235,7 +241,7 @@ def _ships_on_square(ships, s):
 # --- outlines ---------------------------------------------------------------------------
 
 
-def _square_marks(view, s, look):
+def _square_marks(view: View, s, look):
     """``{square: (outline, title note)}`` for the squares the match is about now:
     a choice's options, a discovery, a sea battle."""
     marks = {}
@@ -252,7 +258,7 @@ def _square_marks(view, s, look):
     return marks
 
 
-def _battle_square(view, look):
+def _battle_square(view: View, look):
     """Where a sea battle is fought: a lair's space, else the attacked ship's square."""
     combat = look.combat(view)
     if not combat:

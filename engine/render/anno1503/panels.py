@@ -6,6 +6,10 @@ commodity with its bridge below (a branch office, a free gray bridge, or
 none). Only the viewer's own warehouse is drawn card by card.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..svg import INK, el, fit, group, place, ref, seat_colour, seat_colour_name, text_width, title
 from .board import ship_glyph
 from .layout import PANEL_W, SLOT_H, SLOT_W
@@ -25,6 +29,10 @@ from .look import (
 from .symbols import slot_href
 from .words import BUILDING_SHORT, GOAL_LABELS, plain, seat_note, ship_number, ship_words, tile_name
 
+if TYPE_CHECKING:
+    from ...core import View
+
+
 SLOT_STEP = 60
 ISLAND_X, ISLAND_Y = 12, 70
 ISLAND_W = 7 * SLOT_STEP + 12
@@ -35,7 +43,7 @@ TITLE_BAR_H = 34
 NAME_ROOM = 240  # about 23 bold letters at 16 px: the status pill and the gold still fit beside
 
 
-def panel(player, view, names, viewer, index, lay):
+def panel(player, view: View, names: list[str], viewer: int | None, index, lay):
     """The seat's panel, a ``data-seat`` group at its place in the grid of panels."""
     seat = player["seat"]
     x, y = lay.panel_xy(index)
@@ -63,7 +71,7 @@ def panel(player, view, names, viewer, index, lay):
     return place(x, y, *parts, data_seat=seat, class_="panel")
 
 
-def _title_bar(player, view, name, you, height):
+def _title_bar(player, view: View, name, you, height):
     """The frame in the seat's colour, its name (and "you"), a status pill, gold and VP."""
     seat = player["seat"]
     colour = seat_colour(seat)
@@ -104,7 +112,7 @@ def _title_bar(player, view, name, you, height):
     return "".join(parts)
 
 
-def _status(view, seat):
+def _status(view: View, seat):
     """Whether the seat is to act, active or the winner: words for the pill."""
     status = []
     if seat in (view.get("to_act") or []):

@@ -4,7 +4,10 @@ The supply has one title per row: the chips' own text already says what
 they hold.
 """
 
+from __future__ import annotations
+
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ..svg import el, fit, group, legend, text_width, title
 from .layout import MARGIN, WIDTH
@@ -22,11 +25,15 @@ from .look import (
 )
 from .words import BUILDING_SHORT, counts, tile_name
 
+if TYPE_CHECKING:
+    from ...core import View
+
+
 ROW_H = 27
 CHIPS_X = MARGIN + 84  # right of the row's heading
 
 
-def supply(view, lay):
+def supply(view: View, lay):
     """Stacks and reserve; public buildings; the variant's supply (``supply_parts``)."""
     y = lay.supply_y
     stacks = view["stacks"]
@@ -77,7 +84,7 @@ def _commodity_look(name):
 # --- legend ---------------------------------------------------------------------------
 
 
-def board_legend(view, names, viewer, lay):
+def board_legend(view: View, names: list[str], viewer: int | None, lay):
     """svg.legend beside the sea: the seats (names cut to the room left), then the board's marks."""
     # svg.legend writes "name (colour) - you" at 12 px after an 18-unit swatch.
     room = WIDTH - MARGIN - lay.legend_x - 18 - text_width(" (orange) - you", 12)

@@ -6,7 +6,10 @@ classes. Ids all start ``a15-``, so a page with two pictures of different
 games does not mix them up.
 """
 
+from __future__ import annotations
+
 from functools import cache
+from typing import TYPE_CHECKING
 
 from ..svg import INK, el, seat_colour
 from .layout import SLOT_H, SLOT_W
@@ -27,6 +30,9 @@ from .look import (
     TILE_BACK,
     WHITE,
 )
+
+if TYPE_CHECKING:
+    from ...core import View
 
 
 def defs(lay, num_players):
@@ -197,7 +203,7 @@ def slot_href(slot, kind):
     return "#a15-{}-{}".format(*slot_look(slot, kind))
 
 
-def slot_defs(view):
+def slot_defs(view: View):
     """The slot looks this view needs: ten looks would cost more than the slots they serve."""
     looks = {slot_look(i + 1, kind) for p in view["players"] for i, kind in enumerate(p["slots"])}
     return el("defs", *(_slot_def(look) for look in sorted(looks)))

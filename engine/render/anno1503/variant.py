@@ -17,9 +17,16 @@ Supply, legend, panels, header
     ``free_bridge`` (what a free bridge of the ``?`` number shows), ``subtitle``.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...games.anno1503.data import DOLPHIN, SEA, SPACES, START
 from ...games.anno1503.variant import BASE_GAME
 from .layout import BASE_PANEL_H, BASE_SUPPLY_H
+
+if TYPE_CHECKING:
+    from ...core import View
 
 
 class BaseLook:
@@ -61,7 +68,7 @@ class BaseLook:
     def special_square(self, kind, sq, body, s, note):
         return None
 
-    def combat(self, view):
+    def combat(self, view: View):
         return None
 
     def damaged_ships(self, player):
@@ -69,7 +76,7 @@ class BaseLook:
 
     # --- supply, legend, panels ---------------------------------------------------
 
-    def supply_parts(self, view, y):
+    def supply_parts(self, view: View, y):
         return []
 
     def legend_rows(self):

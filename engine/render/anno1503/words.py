@@ -1,6 +1,14 @@
 """What the picture calls things: phases, choices, buildings, goals, tiles and seats."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..svg import seat_name
+
+if TYPE_CHECKING:
+    from ...core import View
+
 
 PHASES = {
     "production": "production",
@@ -56,7 +64,7 @@ GOAL_LABELS = {
 }
 
 
-def phase_words(view):
+def phase_words(view: View):
     return PHASES.get(view["phase"], view["phase"])
 
 
@@ -106,7 +114,7 @@ def ship_words(name, index):
     return f"{name}'s ship {ship_number(index)}"
 
 
-def seat_names(view):
+def seat_names(view: View):
     """Every seat's name by seat number, as the web client names them."""
     return [seat_name(player) for player in view["players"]]
 
@@ -116,6 +124,6 @@ def seat_note(player):
     return f" (seat {player['seat'] + 1})" if player.get("name") else ""
 
 
-def name_of(names, seat):
+def name_of(names: list[str], seat):
     """A seat's name, or "nobody" for no seat."""
     return names[seat] if seat is not None and 0 <= seat < len(names) else "nobody"

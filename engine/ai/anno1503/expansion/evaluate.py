@@ -10,8 +10,10 @@ Damaged ships and a pending pirate battle count against the seat.
 Like ``evaluate`` it reads only what the seat may know.
 """
 
+from __future__ import annotations
+
 import heapq
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ....games.anno1503.data import DEVELOP, PIONEER_COST, SHIP_COST, SPACES
 from ....games.anno1503.expansion.data import (
@@ -30,6 +32,12 @@ from ....games.anno1503.expansion.data import (
 )
 from ....games.anno1503.expansion.rules import cannons
 from ..values import _INHABITANT, WIN, _inhabitant_value, merchant_progress
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ....games.anno1503.state import Player, State
+
 
 # Entering a pirate square ends the ship's move (its AP drop to 0) and
 # starts a battle: it costs about a turn's sailing, not one step. Without
@@ -98,7 +106,7 @@ def win_probability(mine, theirs):
     return wins / (wins + losses) if wins + losses else 0.5
 
 
-def progress(player, extra_lairs=0):
+def progress(player: Player, extra_lairs=0):
     """Home goals then aristocrat goals, as fractions in [0, 1].
 
     The last manor step and the third aristocrat site need a defeated lair:
@@ -125,7 +133,7 @@ def goal_score(home, aristo):
     return home[0] + aristo[0] + aristo[1] + rest + _DONE_BONUS * done
 
 
-def _targets(player, supply=None):
+def _targets(player: Player, supply=None):
     """(cost, gain) of the seat's next steps towards goals still open: the
     next manor step, the aristocrat building closest to paid (of those left
     in the ``supply``), a ship (lairs are won at sea), a repair, and
@@ -162,7 +170,7 @@ def _targets(player, supply=None):
     return out
 
 
-def hand_value(player, supply=None):
+def hand_value(player: Player, supply=None):
     """A card a next step needs is worth a share of the step's gain (the best
     such step); spares about what they sell for; past the limit, nothing."""
     needed: dict[str, Any] = {}
@@ -181,7 +189,7 @@ def hand_value(player, supply=None):
     return sum(units[:_HAND_LIMIT]) + 0.005 * sum(units[_HAND_LIMIT:])
 
 
-def lair_value(player, tile, home, aristo):
+def lair_value(player: Player, tile, home, aristo):
     """Expected worth of attacking lair ``tile``: won, a goal step; lost, a damaged ship."""
     if len(player.part.lairs) >= MAX_LAIRS:
         return 0.0
@@ -199,7 +207,7 @@ def _bumped(values, i, delta):
 class TileBeliefs:
     """Expected worth of face-down tiles for ``seat``, by board and back."""
 
-    def __init__(self, state, seat):
+    def __init__(self, state: State, seat: int):
         player = state.players[seat]
         self.player = player
         self.home, self.aristo = progress(player)
@@ -246,7 +254,7 @@ class TileBeliefs:
             return lair_value(self.player, tile, self.home, self.aristo)
         return self.kind_values.get(TILE_KINDS[tile], 0.0)
 
-    def space_value(self, state, space):
+    def space_value(self, state: State, space):
         tile = state.spaces[space]
         if tile is None:
             return 0.0
@@ -255,7 +263,7 @@ class TileBeliefs:
         return self.by_back.get((space >= _BASE_SPACE_COUNT, TILE_BACKS[tile]), 0.0)
 
 
-def ship_value(state, player, ship, beliefs):
+def ship_value(state: State, player: Player, ship, beliefs):
     """A sound ship is worth having while lairs are to win; more near a good tile."""
     if player.part.damaged[ship]:
         return -_DAMAGED
@@ -277,13 +285,13 @@ def ship_value(state, player, ship, beliefs):
     return fleet + best
 
 
-def _offices(player):
+def _offices(player: Player):
     """Branch offices produce (luxury offices a luxury): income, not a goal."""
     held = [TILE_KINDS[t] for t in player.branch_offices if t is not None]
     return sum(_OFFICE_VALUE.get(kind, 0.0) for kind in held)
 
 
-def _means(player):
+def _means(player: Player):
     """Gold, cannons and aristocrat cards: what the next goals are bought with."""
     x = player.part
     value = _GOLD_UNIT * min(player.gold, _GOLD_USEFUL) + _GOLD_SPARE * max(player.gold - _GOLD_USEFUL, 0)
@@ -292,7 +300,7 @@ def _means(player):
     return value + _CARD_UNIT * min(len(x.cards), 4)
 
 
-def evaluate(state, seat, beliefs=None):
+def evaluate(state: State, seat: int, beliefs=None):
     if state.winner is not None:
         return WIN if state.winner == seat else -WIN
     player = state.players[seat]
@@ -309,7 +317,7 @@ def evaluate(state, seat, beliefs=None):
     return value
 
 
-def public_strength(state, seat):
+def public_strength(state: State, seat: int):
     player = state.players[seat]
     home, aristo = progress(player)
     return goal_score(home, aristo) + _inhabitant_value(player) + 0.04 * min(player.hand_size(), 5)

@@ -1,11 +1,21 @@
 """``ExpansionAI``: the Pirates & Aristocrats answers at the AI's hooks
 (``variant.BaseAI`` lists them)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ....games.anno1503.data import COLS
 from ....games.anno1503.expansion.data import TILE_CROWN
 from ....games.anno1503.expansion.hooks import EXPANSION_RULES, OWN_TYPES
 from ..variant import BaseAI
 from . import evaluate, policy, sample
+
+if TYPE_CHECKING:
+    from ....core import Action, View
+    from ....games.anno1503.state import State
+    from ....rng import Rng
+
 
 # The expansion's longer turns: fewer simulations per decision (``players``).
 _SIMULATIONS = 72
@@ -28,18 +38,18 @@ class ExpansionAI(BaseAI):
 
     # --- value ------------------------------------------------------------------
 
-    def tile_beliefs(self, state, seat):
+    def tile_beliefs(self, state: State, seat: int):
         return evaluate.TileBeliefs(state, seat)
 
-    def evaluate(self, state, seat, beliefs, inhabitant):
+    def evaluate(self, state: State, seat: int, beliefs, inhabitant):
         return evaluate.evaluate(state, seat, beliefs)
 
-    def public_strength(self, state, seat, inhabitant):
+    def public_strength(self, state: State, seat: int, inhabitant):
         return evaluate.public_strength(state, seat)
 
     # --- policy -------------------------------------------------------------------
 
-    def special_score(self, state, seat, action, base):
+    def special_score(self, state: State, seat: int, action: Action, base):
         """A pirate attack or Sea Hero answer, or a lair fight: by the odds."""
         if action["type"] == "attack_lair":
             return policy.attack_score(state, seat, base)
@@ -47,16 +57,16 @@ class ExpansionAI(BaseAI):
             return policy.respond_score(state, seat, action, base)
         return None
 
-    def seen_tile_worth(self, state, seat, action, space, beliefs):
+    def seen_tile_worth(self, state: State, seat: int, action: Action, space, beliefs):
         worth = beliefs.space_value(state, space) > 0.0
         return worth and policy.worth_taking(state, seat, action["ship"], space, beliefs)
 
     # --- determinization ----------------------------------------------------------
 
-    def located_tiles(self, view):
+    def located_tiles(self, view: View):
         return sample.located_expansion_tiles(view)
 
-    def unknown_tiles(self, view, known, backs):
+    def unknown_tiles(self, view: View, known, backs):
         return sample.unknown_expansion_tiles(view, known, backs)
 
     def is_own_tile(self, tile):
@@ -65,17 +75,17 @@ class ExpansionAI(BaseAI):
     def is_own_square(self, square):
         return square[1] >= COLS  # the pirate board lies east of the main board
 
-    def check_reserve(self, view, reserve):
+    def check_reserve(self, view: View, reserve):
         if len(reserve) != view["expansion"]["expansion_reserve_size"]:
             raise ValueError("the view's expansion tiles do not add up; cannot determinize")
 
     def player_part(self, entry, cards):
         return "aristocrat", sample.player_aristocrat(entry, cards)
 
-    def top_level(self, view, seat, rng, reserve):
+    def top_level(self, view: View, seat: int, rng: Rng, reserve):
         return sample.expansion_top_level(view, seat, rng, reserve)
 
-    def box_tiles(self, view, backs):
+    def box_tiles(self, view: View, backs):
         return [t for t in sample.EXPANSION_TILES if sample.TILE_BACKS[t] not in backs]
 
 

@@ -8,9 +8,18 @@ Also: whether to fight a lair just found (S3 §6.3: fight or put it back)
 and whether a seen tile is worth discovering again.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ....games.anno1503.expansion.data import CONTENT, LUXURIES, PIRATE_CARDS, TILE_KINDS
 from ....games.anno1503.expansion.rules import cannons
 from .evaluate import _DAMAGED, _FLEET, _GOLD_UNIT, lair_value, progress, ship_value, win_probability
+
+if TYPE_CHECKING:
+    from ....core import Action
+    from ....games.anno1503.state import Player, State
+
 
 # The expansion's actions whose result the policy values by applying them.
 APPLIED = frozenset(
@@ -41,12 +50,12 @@ def _reward(card):
     return value
 
 
-def _loss(card, player):
+def _loss(card, player: Player):
     loss = _LOSS[card["loss"]]
     return _GOLD_UNIT * (player.gold // 2) if loss is None else loss
 
 
-def respond_score(state, seat, action, base):
+def respond_score(state: State, seat: int, action: Action, base):
     """The expected value of an answer to a pirate attack or a Sea Hero tie."""
     option = action["option"]
     combat = state.part.combat
@@ -61,7 +70,7 @@ def respond_score(state, seat, action, base):
     return base + p * _reward(card) - (1 - p) * _loss(card, player)
 
 
-def attack_score(state, seat, base):
+def attack_score(state: State, seat: int, base):
     """Fighting the lair just discovered: its worth weighed by the odds (a
     goal step if won, a damaged ship if lost). Below zero, putting the tile
     back (``return_tile``, valued like any move) is the better answer."""
@@ -70,7 +79,7 @@ def attack_score(state, seat, base):
     return base + lair_value(player, tile, *progress(player))
 
 
-def worth_taking(state, seat, ship, space, beliefs):
+def worth_taking(state: State, seat: int, ship, space, beliefs):
     """Whether a tile the seat has seen is worth discovering again.
 
     A lair is worth finding again when fighting it is (its value already

@@ -12,6 +12,10 @@ What a seat's view hides, and how it is filled in:
   reserve (shuffled; the view gives only its size).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ....games.anno1503.expansion.data import (
     CARD_DECK,
     CONTENT,
@@ -22,11 +26,16 @@ from ....games.anno1503.expansion.data import (
     TILE_BACKS,
 )
 
+if TYPE_CHECKING:
+    from ....core import View
+    from ....rng import Rng
+
+
 # The luxury stacks (the commodity stacks are the base game's).
 STACK_SIZES = dict.fromkeys(LUXURIES, CONTENT["luxury_stack_size"])
 
 
-def located_expansion_tiles(view):
+def located_expansion_tiles(view: View):
     """Tile ids the view places outside spaces: lairs held, the lair in combat."""
     known: set[int] = set()
     for p in view["players"]:
@@ -37,7 +46,7 @@ def located_expansion_tiles(view):
     return known
 
 
-def deal_cards(view, seat, rng):
+def deal_cards(view: View, seat: int, rng: Rng):
     """(hands by seat, discard, deck) of aristocrat cards consistent with the view."""
     pool = list(CARD_DECK)
     for card in view["players"][seat]["aristocrat"]["cards"]:
@@ -57,7 +66,7 @@ def deal_cards(view, seat, rng):
     return hands, discard, pool
 
 
-def pirate_piles(view, rng):
+def pirate_piles(view: View, rng: Rng):
     """(deck, discard) of pirate card ids; only the deck order is unknown."""
     x = view["expansion"]
     discard = [c["id"] for c in x["pirate_discard"]]
@@ -72,7 +81,7 @@ def pirate_piles(view, rng):
     return deck, discard
 
 
-def unknown_expansion_tiles(view, known, backs):
+def unknown_expansion_tiles(view: View, known, backs):
     """Expansion tiles of the used backs not located (``known``: located ids)."""
     return [t for t in EXPANSION_TILES if TILE_BACKS[t] in backs and t not in known]
 
@@ -104,7 +113,7 @@ def player_aristocrat(entry, cards):
     }
 
 
-def expansion_top_level(view, seat, rng, expansion_reserve):
+def expansion_top_level(view: View, seat: int, rng: Rng, expansion_reserve):
     """The top-level dump keys of the expansion."""
     hands, discard, deck = deal_cards(view, seat, rng)
     pirate_deck, pirate_discard = pirate_piles(view, rng)

@@ -1,6 +1,10 @@
 """``ExpansionLook``: the Pirates & Aristocrats answers at the renderer's
 hooks (``variant.BaseLook`` lists them)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ....games.anno1503.data import DOLPHIN, START
 from ....games.anno1503.expansion.data import ALL_SEA, PIRATE_DOLPHIN, PIRATE_SPACES, PIRATE_SQUARES, PORT
 from ....games.anno1503.expansion.hooks import EXPANSION_RULES
@@ -11,6 +15,10 @@ from ..supply import CHIPS_X, swatch
 from ..variant import BaseLook
 from ..words import ARISTO_SHORT, counts
 from .aristocrat import aristocrat_island
+
+if TYPE_CHECKING:
+    from ....core import View
+
 
 _PANEL_H = 352  # with the aristocrat island
 _SUPPLY_H = 86  # with the expansion's piles
@@ -78,7 +86,7 @@ class ExpansionLook(BaseLook):
             return None
         return title(f"Port {ref(*sq)}: new ships may start beside it{note}") + body + _port(s)
 
-    def combat(self, view):
+    def combat(self, view: View):
         return (view.get("expansion") or {}).get("combat")
 
     def damaged_ships(self, player):
@@ -87,7 +95,7 @@ class ExpansionLook(BaseLook):
 
     # --- supply, legend, panels ---------------------------------------------------
 
-    def supply_parts(self, view, y):
+    def supply_parts(self, view: View, y):
         piles = view.get("expansion")
         return [_piles(piles, y)] if piles else []
 
