@@ -27,6 +27,12 @@ from pettingzoo import AECEnv
 from .match import Match, outcome_rewards, rasterize
 
 if TYPE_CHECKING:
+    from typing import Any
+
+    from engine.core import Action
+
+
+if TYPE_CHECKING:
     pass
 
 
@@ -138,7 +144,7 @@ class TabulaAECEnv(AECEnv):
         """``[(seat, action JSON)]`` so far: ``engine.runner.replay`` input."""
         return self.match.history
 
-    def step(self, action):
+    def step(self, action: Action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -37,6 +37,13 @@ from .masks import MaskCache
 from .variants import get_variant
 
 if TYPE_CHECKING:
+    from typing import Any
+
+    from engine.core import Action
+    from tabula_env.variants import Variant
+
+
+if TYPE_CHECKING:
     pass
 
 
@@ -44,7 +51,7 @@ if TYPE_CHECKING:
 MAX_PRODUCT = 5000
 
 
-def normalize(action):
+def normalize(action: Action):
     """The action with its left-out optional parameters dropped."""
     return {name: value for name, value in action.items() if value is not None}
 
@@ -128,7 +135,7 @@ def _key_function(kind, names, squares):
             _square(action.get(n2)),
         )
 
-    def key(action):
+    def key(action: Action):
         out = [kind]
         for value in map(action.get, names):
             out.append(tuple(value) if type(value) is list else value)
@@ -157,7 +164,7 @@ def _index_function(names, key_function, own, index):
     return lambda action: index[key_function(action)]
 
 
-def _copier(action):
+def _copier(action: Action):
     """A call that returns a fresh copy of ``action``, lists copied too."""
     if any(type(value) is list for value in action.values()):
         return lambda: {k: list(v) if type(v) is list else v for k, v in action.items()}
@@ -167,7 +174,7 @@ def _copier(action):
 class ActionCodec:
     """The index space of one variant: ``encode``, ``decode``, ``mask``."""
 
-    def __init__(self, name, actions, param_names, square_params=None):
+    def __init__(self, name, actions: list[Action], param_names, square_params=None):
         square_params = square_params or {}
         self.name = name
         self.actions = tuple(actions)
@@ -198,10 +205,10 @@ class ActionCodec:
         self.no_actions.flags.writeable = False
         self.masks = MaskCache(self.size)  # the read-only masks of the legal sets met so far
 
-    def _key(self, action):
+    def _key(self, action: Action):
         return self._keys[action["type"]](action)
 
-    def encode(self, action):
+    def encode(self, action: Action):
         """The index of ``action``; ``ValueError`` if it is outside the space."""
         try:
             if set(action) - {"type"} - set(self._names[action["type"]]):
@@ -221,7 +228,7 @@ class ActionCodec:
         """``decode`` for an int index known to be in the space (no checks)."""
         return self._copies[index]()
 
-    def indices(self, actions):
+    def indices(self, actions: list[Action]):
         """The indices of ``actions`` as ``legal_actions`` gives them, in order."""
         index_of = self._index_of
         try:
@@ -230,7 +237,7 @@ class ActionCodec:
             outside = [a for a in actions if self._key(a) not in self._index]
             raise ValueError(f"legal actions outside the {self.name} space: {outside[:3]}") from None
 
-    def mask(self, actions):
+    def mask(self, actions: list[Action]):
         """An int8 vector over the space: 1 where an action of ``actions`` is."""
         out = np.zeros(len(self.actions), dtype=np.int8)
         if actions:
@@ -264,7 +271,7 @@ def _codec(game_id, num_players: int):
     return ActionCodec(f"{game_id} {num_players}p", enumerate_actions(game_id, num_players), names, squares)
 
 
-def codec_for(variant):
+def codec_for(variant: Variant):
     """The (shared, immutable) codec of ``variant`` (a ``Variant`` or its name).
 
     The space depends on the game and the player count only (the seat

@@ -26,6 +26,13 @@ from .observations import encoder_for
 from .variants import get_variant
 
 if TYPE_CHECKING:
+    from typing import Any
+
+    from engine.core import Action
+    from tabula_env.variants import Variant
+
+
+if TYPE_CHECKING:
     pass
 
 
@@ -47,7 +54,7 @@ def outcome_rewards(outcome, num_players: int):
 class Match:
     """The engine side of an environment (no PettingZoo / Gymnasium here)."""
 
-    def __init__(self, variant, extra_options=None):
+    def __init__(self, variant: Variant, extra_options=None):
         self.variant = get_variant(variant)
         self.game = engine.get_game(self.variant.game)
         self.codec = codec_for(self.variant)
@@ -56,9 +63,9 @@ class Match:
         self.num_players = self.variant.num_players
         self.state = None
         self.seed: Any = None  # an int once reset
-        self._seats = []  # who took each action so far
-        self._moves = []  # each action: its JSON, or its index when it was given as one
-        self.outcome = None
+        self._seats: list[int] = []  # who took each action so far
+        self._moves: list[Any] = []  # each action: its JSON, or its index when it was given as one
+        self.outcome: Any = None
         self.seat_to_act: Any = None  # an int while the match runs
 
     def start(self, seed):
@@ -117,11 +124,11 @@ class Match:
         """True when the int ``index`` is a legal action of the acting seat now."""
         return 0 <= index < self.codec.size and self._flags[index] == 1
 
-    def apply(self, action):
+    def apply(self, action: Action):
         """Apply an action JSON for the acting seat; returns the events."""
         return self._apply(action, action)
 
-    def _apply(self, action, move):
+    def _apply(self, action: Action, move):
         seat = self.seat_to_act
         self.state, events = self.game.apply(self.state, seat, action)
         self._seats.append(seat)

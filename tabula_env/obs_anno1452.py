@@ -29,6 +29,10 @@ import engine
 from .features import number, one_hot, relative_players, seat_one_hot, seats_multi_hot
 
 if TYPE_CHECKING:
+    from typing import Any
+
+
+if TYPE_CHECKING:
     from engine.core import View
 
 
@@ -127,7 +131,7 @@ def _regions(view: View, seat: int, n):
     return out
 
 
-def _player(player):
+def _player(player: dict[str, Any]):
     hand = player.get("hand")
     return (
         [

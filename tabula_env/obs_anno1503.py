@@ -31,6 +31,10 @@ from . import obs_anno1503_expansion
 from .features import number, one_hot, relative_players, seat_one_hot, seats_multi_hot
 
 if TYPE_CHECKING:
+    from typing import Any
+
+
+if TYPE_CHECKING:
     from engine.core import View
 
 
@@ -115,7 +119,7 @@ def _sea(view: View, seat: int, n):
     return np.array(flat, dtype=np.float32).reshape(ROWS, COLS, channels)
 
 
-def _ships(player):
+def _ships(player: dict[str, Any]):
     out = []
     for ship in (player.get("ships") or [])[:2]:
         at = ship.get("at")
@@ -124,7 +128,7 @@ def _ships(player):
     return out + [0.0] * (8 - len(out))
 
 
-def _player(player):
+def _player(player: dict[str, Any]):
     hand = player.get("hand")
     island = player.get("island") or {}
     production = island.get("production") or {}

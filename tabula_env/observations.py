@@ -23,6 +23,10 @@ import engine
 from engine.registry import get_entry, resolve
 
 if TYPE_CHECKING:
+    from tabula_env.variants import Variant
+
+
+if TYPE_CHECKING:
     from engine.core import View
 
 
@@ -33,7 +37,7 @@ BOUND = float(2**24)
 class ObservationEncoder:
     """The Dict and flat observation spaces of a variant, and the encoding."""
 
-    def __init__(self, variant):
+    def __init__(self, variant: Variant):
         self.variant = variant
         self.game = engine.get_game(variant.game)
         self._encode = resolve(get_entry(variant.game).observation)
@@ -58,5 +62,5 @@ class ObservationEncoder:
 
 
 @functools.cache
-def encoder_for(variant):
+def encoder_for(variant: Variant):
     return ObservationEncoder(variant)

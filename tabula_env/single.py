@@ -16,6 +16,10 @@ An action outside the mask ends the episode with reward -1 and
 instead).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
@@ -24,6 +28,10 @@ import engine
 from engine.rng import mix_seed
 
 from .match import Match, outcome_rewards, rasterize
+
+if TYPE_CHECKING:
+    from engine.core import Action
+
 
 ILLEGAL_REWARD = -1.0
 
@@ -104,7 +112,7 @@ class TabulaSingleAgentEnv(gym.Env):
         self._play_opponents()
         return self._obs(), self._info()
 
-    def step(self, action):
+    def step(self, action: Action):
         match = self.match
         if match.seat_to_act != self.seat:
             raise RuntimeError("the match is over: call reset()")

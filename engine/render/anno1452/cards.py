@@ -19,6 +19,10 @@ from .look import CARD_KINDS, FAINT, MAP_X, PANEL, SEPIA, SERIF, bare_text, rect
 from .map import MAP_W
 
 if TYPE_CHECKING:
+    pass
+
+
+if TYPE_CHECKING:
     from ...core import View
 
 
@@ -143,7 +147,7 @@ def _card_face(card, w):
     return title(summary) + group(*parts, font_size=11)
 
 
-def _card_row(cards, y, heading, open_cards=False):
+def _card_row(cards, y: float, heading, open_cards=False):
     """A heading and rows of face-up cards under the map; returns (svg, height)."""
     per_row = max(1, min(len(cards), int((MAP_W + CARD_GAP) // (CARD_W + CARD_GAP))))
     parts = [_heading(y, heading)]
@@ -164,7 +168,7 @@ def _card_row(cards, y, heading, open_cards=False):
     return group(*parts), 24 + rows * (CARD_H + 10)
 
 
-def _heading(y, content):
+def _heading(y: float, content):
     return text(MAP_X, y + 15, content, size=16, weight="bold", fill=SEPIA, font_family=SERIF)
 
 

@@ -36,6 +36,10 @@ from .look import (
 from .words import battle_title, estate_name, player_name
 
 if TYPE_CHECKING:
+    pass
+
+
+if TYPE_CHECKING:
     from ...core import View
 
 
@@ -197,7 +201,7 @@ def _region(view: View, r):
     )
 
 
-def _region_name(name, holder, x, y):
+def _region_name(name, holder, x: float, y: float):
     """The region's name; on a banner in the holder's colour when it is a Principality."""
     if holder is None:
         return text(x, y, name, size=15, anchor="middle", weight="bold", fill=SEPIA, font_family=SERIF)
@@ -209,7 +213,7 @@ def _region_name(name, holder, x, y):
     )
 
 
-def _towers(cx, y, built, allowed):
+def _towers(cx, y: float, built, allowed):
     """One small tower per City the region allows; built ones filled."""
     x0 = cx - (allowed * 16 - 4) / 2
     return group(

@@ -26,6 +26,10 @@ from .look import BORDER, LINE, PANEL, RIGHT_W, RIGHT_X, SEPIA, WASH, bare_text,
 from .words import card_name, seats_text
 
 if TYPE_CHECKING:
+    from typing import Any
+
+
+if TYPE_CHECKING:
     from ...core import View
 
 
@@ -96,7 +100,7 @@ def _badges(view: View, viewer: int | None, seat):
     return out
 
 
-def _badge_row(badges, right, y):
+def _badge_row(badges, right, y: float):
     """Pills aligned right from ``right``; returns (svg, width taken) so the name can be fitted."""
     parts, x = [], right
     for label, fill in badges:
@@ -108,7 +112,7 @@ def _badge_row(badges, right, y):
     return group(*parts, font_size=12, font_weight="bold", text_anchor="middle"), right - x
 
 
-def _stat_row(player, y):
+def _stat_row(player: dict[str, Any], y: float):
     return group(
         *(
             el(

@@ -19,6 +19,10 @@ from .symbols import defs, slot_defs
 from .words import name_of, ship_number, ship_words, tile_name, tile_words
 
 if TYPE_CHECKING:
+    from typing import Any
+
+
+if TYPE_CHECKING:
     from ...core import View
 
 
@@ -159,7 +163,7 @@ def _space_content(space, s, names: list[str]):
     return "".join(parts), f"Island space {ref(r, c)}: {words}"
 
 
-def _face_up_tile(tile, x, y, w, h):
+def _face_up_tile(tile: dict[str, Any], x: float, y: float, w, h):
     line1, line2 = tile_words(tile)[0]
     fill, ink = tile_colours(tile)
     return (
@@ -172,7 +176,7 @@ def _face_up_tile(tile, x, y, w, h):
 # --- ships ----------------------------------------------------------------------------
 
 
-def ship_glyph(seat, index, ap, damaged, with_ap=True):
+def ship_glyph(seat: int, index, ap, damaged, with_ap=True):
     """A ship: seat-coloured hull, white sail with its number, AP badge; red cross when damaged."""
     # 12 px inside the glyph: a ship drawn at 0.92 scale (four on a square) still reads at 11.
     parts = [el("use", href=f"#a15-ship{seat}"), label(0, -1, ship_number(index), "m b", font_size=12)]

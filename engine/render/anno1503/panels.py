@@ -30,6 +30,10 @@ from .symbols import slot_href
 from .words import BUILDING_SHORT, GOAL_LABELS, plain, seat_note, ship_number, ship_words, tile_name
 
 if TYPE_CHECKING:
+    from typing import Any
+
+
+if TYPE_CHECKING:
     from ...core import View
 
 
@@ -124,7 +128,7 @@ def _status(view: View, seat):
     return " · ".join(status)
 
 
-def _goal_row(player, x, y):
+def _goal_row(player: dict[str, Any], x: float, y: float):
     goals = player["goals"]
     held = [GOAL_LABELS.get(g, g) for g, done in goals.items() if done]
     parts = [
@@ -151,7 +155,7 @@ def _slot_colour(slot):
     return RED_SLOT if slot <= 2 else GREEN_SLOT
 
 
-def _slots(player, seat):
+def _slots(player: dict[str, Any], seat: int):
     """The 7 inhabitant slots (clickable ``data-slot``), their numbers and the building sites."""
     parts = []
     for slot, kind in enumerate(player["slots"], start=1):
@@ -174,7 +178,7 @@ def _slots(player, seat):
     return "".join(parts)
 
 
-def _public_buildings(buildings, y):
+def _public_buildings(buildings, y: float):
     """The sites under slots 4..7, built or free; one title tells the row."""
     words = ", ".join(f"slot {4 + j}: {plain(b or 'free site')}" for j, b in enumerate(buildings))
     parts = [title(f"Public buildings under the slots: {words}")]
@@ -190,7 +194,7 @@ def _public_buildings(buildings, y):
     return group(*parts)
 
 
-def _bridges(player, seat, free_bridge):
+def _bridges(player: dict[str, Any], seat: int, free_bridge):
     """The production table: per die number the home commodity, and its bridge below."""
     island = player["island"]
     gray = set(island["gray_bridges"])
@@ -231,7 +235,7 @@ _FREE_BRIDGES = {
 }
 
 
-def _bridge(seat, n, office, is_gray, free_bridge, x, y):
+def _bridge(seat: int, n, office, is_gray, free_bridge, x: float, y: float):
     """Bridge ``n`` of the home island (``data-bridge``): its office, or a free gray bridge, or none."""
     target = ref(seat, n)
     if office:
@@ -253,7 +257,7 @@ def _bridge(seat, n, office, is_gray, free_bridge, x, y):
 # --- beside the island ------------------------------------------------------------------
 
 
-def _warehouse(player, seat, x, y):
+def _warehouse(player: dict[str, Any], seat: int, x: float, y: float):
     """The own hand in full (clickable ``data-commodity`` cards); another seat's only as a count."""
     parts = [label(x, y, "Warehouse", "b f13")]
     hand = player.get("hand")
@@ -307,7 +311,7 @@ def _card(name, count):
     )
 
 
-def _stock_and_turn(player, seat, name, x, y):
+def _stock_and_turn(player: dict[str, Any], seat: int, name, x: float, y: float):
     """Trade agreements, ships in stock (``data-ship``) and this turn's purchases, under the warehouse."""
     agreements = player["trade_agreements"]
     parts = [
@@ -335,7 +339,7 @@ def _stock_and_turn(player, seat, name, x, y):
     return "".join(parts)
 
 
-def _damaged_note(player, look):
+def _damaged_note(player: dict[str, Any], look):
     """Which ships are damaged, in red beside the island ("" when none)."""
     damaged = [str(ship_number(i)) for i, d in enumerate(look.damaged_ships(player)) if d]
     if not damaged:

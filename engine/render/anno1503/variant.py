@@ -26,6 +26,10 @@ from ...games.anno1503.variant import BASE_GAME
 from .layout import BASE_PANEL_H, BASE_SUPPLY_H
 
 if TYPE_CHECKING:
+    from typing import Any
+
+
+if TYPE_CHECKING:
     from ...core import View
 
 
@@ -71,7 +75,7 @@ class BaseLook:
     def combat(self, view: View):
         return None
 
-    def damaged_ships(self, player):
+    def damaged_ships(self, player: dict[str, Any]):
         return (False, False)
 
     # --- supply, legend, panels ---------------------------------------------------
@@ -82,7 +86,7 @@ class BaseLook:
     def legend_rows(self):
         return ()
 
-    def panel_parts(self, player, y, width):
+    def panel_parts(self, player: dict[str, Any], y: float, width):
         return []
 
 

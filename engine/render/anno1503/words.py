@@ -7,6 +7,10 @@ from typing import TYPE_CHECKING
 from ..svg import seat_name
 
 if TYPE_CHECKING:
+    from typing import Any
+
+
+if TYPE_CHECKING:
     from ...core import View
 
 
@@ -78,7 +82,7 @@ def counts(items):
     return ", ".join(f"{plain(k)} {v}" for k, v in items)
 
 
-def tile_words(tile):
+def tile_words(tile: dict[str, Any]):
     """Two short lines naming a face-up tile, and its full description for a title."""
     kind = tile.get("kind")
     if kind == "branch_office":
@@ -99,7 +103,7 @@ def tile_words(tile):
     return (str(kind), ""), str(kind)
 
 
-def tile_name(tile):
+def tile_name(tile: dict[str, Any]):
     """A face-up tile in words, for titles and the status line."""
     return tile_words(tile)[1]
 
@@ -119,7 +123,7 @@ def seat_names(view: View):
     return [seat_name(player) for player in view["players"]]
 
 
-def seat_note(player):
+def seat_note(player: dict[str, Any]):
     """After a chosen name, " (seat 2)" for a title; nothing after "Seat 2", which says it already."""
     return f" (seat {player['seat'] + 1})" if player.get("name") else ""
 

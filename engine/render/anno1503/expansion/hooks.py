@@ -17,6 +17,10 @@ from ..words import ARISTO_SHORT, counts
 from .aristocrat import aristocrat_island
 
 if TYPE_CHECKING:
+    from typing import Any
+
+
+if TYPE_CHECKING:
     from ....core import View
 
 
@@ -89,7 +93,7 @@ class ExpansionLook(BaseLook):
     def combat(self, view: View):
         return (view.get("expansion") or {}).get("combat")
 
-    def damaged_ships(self, player):
+    def damaged_ships(self, player: dict[str, Any]):
         aristocrat = player.get("aristocrat")
         return aristocrat["damaged"] if aristocrat else (False, False)
 
@@ -108,7 +112,7 @@ class ExpansionLook(BaseLook):
             (el("path", d="M1-10l12 12M13-10l-12 12", stroke=DANGER, stroke_width=3), "Damaged ship"),
         )
 
-    def panel_parts(self, player, y, width):
+    def panel_parts(self, player: dict[str, Any], y: float, width):
         return [aristocrat_island(player, 12, y, width)] if player.get("aristocrat") else []
 
 
@@ -121,7 +125,7 @@ def _port(s):
     return el("path", d=pier, fill="#8d6e4a") + label(s / 2, s - 7, "Port", "m b")
 
 
-def _piles(piles_view, y):
+def _piles(piles_view, y: float):
     """The pirate and aristocrat piles, the luxury reserve, then the aristocrat buildings."""
     piles = (
         ("Pirate deck", piles_view["pirate_deck_size"]),
