@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...kit import event
+from ...kit import event, private_to
 from ...params import IntRange, OneOf, Optional
 from .actionkit import CARD, ESTATE, SEAT, always_allowed, bare_action, make_spec
 from .board import estate_at, settle_holdings
@@ -242,7 +242,7 @@ def _send_offer_perform(d: Data, seat, action: Action, events: list[Event]) -> N
         "offer_made",
         seat,
         to=offer["to"],
-        private={seat: {"offer": offer}, offer["to"]: {"offer": offer}},
+        private=private_to((seat, offer["to"]), offer=offer),
     )
     decide(d, "offer_reply", [offer["to"]])
 

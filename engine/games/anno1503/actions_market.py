@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...kit import ActionSpec, event
+from ...kit import ActionSpec, event, private_to
 from ...params import IntRange, OneOf
 from .data import (
     BUYER_OF,
@@ -153,13 +153,7 @@ def _big_branch_office_perform(state: State, seat: int, action: Action, events: 
     player.gold -= _BBO_PAYMENT
     victim.gold += _BBO_PAYMENT
     player.bbo_used = True
-    event(
-        events,
-        "card_drawn",
-        seat,
-        target=target,
-        private={seat: {"commodity": commodity}, target: {"commodity": commodity}},
-    )
+    event(events, "card_drawn", seat, target=target, private=private_to((seat, target), commodity=commodity))
     event(events, "gold_received", target, amount=_BBO_PAYMENT, reason="big_branch_office")
 
 
