@@ -114,7 +114,7 @@ class TabulaAECEnv(AECEnv):
 
     # --- the loop -----------------------------------------------------------------
 
-    def reset(self, seed=None, options=None):
+    def reset(self, seed=None, options=None) -> None:
         """A new match. ``seed`` is the engine seed (``match_seed``); without
         one, a seed is drawn from the generator the last seeded reset set up."""
         if seed is not None:
@@ -144,7 +144,7 @@ class TabulaAECEnv(AECEnv):
         """``[(seat, action JSON)]`` so far: ``engine.runner.replay`` input."""
         return self.match.history
 
-    def step(self, action: Action):
+    def step(self, action: Action) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -170,7 +170,7 @@ class TabulaAECEnv(AECEnv):
         else:
             self.agent_selection = self._agent[match.seat_to_act]
 
-    def _pay(self, agent, seat: int, outcome, lead):
+    def _pay(self, agent, seat: int, outcome, lead) -> None:
         """A step's rewards: the shaped score change, and the outcome's when it ends."""
         match = self.match
         self.rewards = rewards = dict.fromkeys(self.agents, 0.0)
@@ -192,5 +192,5 @@ class TabulaAECEnv(AECEnv):
         svg = self.match.svg(self.render_viewer)
         return svg if self.render_mode == "svg" else rasterize(svg)
 
-    def close(self):
+    def close(self) -> None:
         pass

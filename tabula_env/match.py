@@ -68,12 +68,12 @@ class Match:
         self.outcome: Any = None
         self.seat_to_act: Any = None  # an int while the match runs
 
-    def start(self, seed):
+    def start(self, seed) -> None:
         """A new match with this engine seed (the same seed, the same match)."""
         self.seed = int(seed)
         self.load(self.game.setup(self.num_players, self.options, self.seed), [])
 
-    def load(self, state, history):
+    def load(self, state, history) -> None:
         """Continue from ``state`` (e.g. for analysis); ``history`` led to it."""
         self.state = state
         self._seats = [seat for seat, _ in history]
@@ -94,7 +94,7 @@ class Match:
         """``len(history)``, without building it."""
         return len(self._seats)
 
-    def _changed(self):
+    def _changed(self) -> None:
         """A new state: everything a step reads about it, computed once here as
         plain attributes (a learner asks for all of it on every step; lazy
         getters cost more in calls than they would ever save)."""
@@ -120,7 +120,7 @@ class Match:
         Read-only (shared with every state of the same legal set): copy it to change it."""
         return self._mask if seat == self.seat_to_act else self.codec.no_actions
 
-    def is_legal_index(self, index):
+    def is_legal_index(self, index) -> bool:
         """True when the int ``index`` is a legal action of the acting seat now."""
         return 0 <= index < self.codec.size and self._flags[index] == 1
 

@@ -93,7 +93,7 @@ class TabulaSingleAgentEnv(gym.Env):
             "match_seed": self.match.seed,
         }
 
-    def _play_opponents(self):
+    def _play_opponents(self) -> None:
         """AI moves until the learner is to act or the match is over."""
         match = self.match
         while (seat := match.seat_to_act) is not None and seat != self.seat:

@@ -111,7 +111,7 @@ def threat(d, attacker, defender):
     return sum(1 for r, _, _ in iter_estates(d, defender) if r in reach)
 
 
-def _has_pact(d, a, b):
+def _has_pact(d, a, b) -> bool:
     return [a, b] in d["pacts"] or [b, a] in d["pacts"]
 
 

@@ -82,10 +82,10 @@ class BaseAI:
     def unknown_tiles(self, view: View, known, backs):
         return []
 
-    def is_own_tile(self, tile):
+    def is_own_tile(self, tile) -> bool:
         return False
 
-    def is_own_square(self, square):
+    def is_own_square(self, square) -> bool:
         return False
 
     def check_reserve(self, view: View, reserve):

@@ -47,7 +47,7 @@ def always_allowed(d: Data, seat, action: Action):
     return None
 
 
-def end_decision(d: Data):
+def end_decision(d: Data) -> None:
     d["decision"] = None
 
 
@@ -69,6 +69,6 @@ def own_card(d: Data, seat, card, kind):
     return None
 
 
-def discard_from_hand(d: Data, seat, card):
+def discard_from_hand(d: Data, seat, card) -> None:
     d["players"][seat]["hand"].remove(card)
     d["discard"].append(card)

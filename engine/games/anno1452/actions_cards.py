@@ -69,7 +69,7 @@ def _build_city_candidates(d: Data, seat) -> list[Action]:
     return actions
 
 
-def add_city(d: Data, seat, region, slot, events: list[Event], reason):
+def add_city(d: Data, seat, region, slot, events: list[Event], reason) -> None:
     d["regions"][region]["slots"][slot]["city"] = True
     event(events, "city_built", seat, region=REGION_NAMES[region], slot=slot, reason=reason)
 
@@ -175,7 +175,7 @@ def _marriage_benefit(d: Data, seat, ben, placed, events: list[Event]):
     return None
 
 
-def _marriage_city(d: Data, seat, region, placed, events: list[Event]):
+def _marriage_city(d: Data, seat, region, placed, events: list[Event]) -> None:
     spots = ([placed] if placed and placed[0] == region else []) + [
         [estate_region, slot] for estate_region, slot, _ in iter_estates(d, seat) if estate_region == region
     ]

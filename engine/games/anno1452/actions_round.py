@@ -46,7 +46,7 @@ def _initial_ok(d: Data, region):
     return region not in d["initial_regions"] and free_slot(d, region) is not None
 
 
-def _has_partner(d: Data, region):
+def _has_partner(d: Data, region) -> bool:
     return any(_initial_ok(d, neighbour) for neighbour in BORDERS[region])
 
 

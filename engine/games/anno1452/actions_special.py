@@ -137,18 +137,18 @@ def _play_special_perform(d: Data, seat, action: Action, events: list[Event]) ->
 # --- AR texts --------------------------------------------------------------------------------
 
 
-def _ar_sondersteuer(d: Data, seat, action: Action, events: list[Event]):
+def _ar_sondersteuer(d: Data, seat, action: Action, events: list[Event]) -> None:
     citizens = totals(d, seat)[1]
     gain_gold(d, seat, AR_TEXTS["sondersteuer"]["gold_per_citizen"] * citizens, events, "sondersteuer")
 
 
-def _ar_messe(d: Data, seat, action: Action, events: list[Event]):
+def _ar_messe(d: Data, seat, action: Action, events: list[Event]) -> None:
     cities = totals(d, seat)[2]
     gain_gold(d, seat, AR_TEXTS["messe"]["gold_per_city"] * cities, events, "messe")
 
 
 def _ar_attack(mercenaries, fehde):
-    def run(d: Data, seat, action: Action, events: list[Event]):
+    def run(d: Data, seat, action: Action, events: list[Event]) -> None:
         start_battle(
             d, seat, action.get("from"), action["target"], events, mercenaries=mercenaries, fehde=fehde
         )
@@ -156,12 +156,12 @@ def _ar_attack(mercenaries, fehde):
     return run
 
 
-def _ablass(d: Data, seat, action: Action, events: list[Event]):
+def _ablass(d: Data, seat, action: Action, events: list[Event]) -> None:
     pay_gold(d, seat, ABLASS_PRICE * action["amount"], events, "ablass")
     change_prestige(d, seat, action["amount"], events, "ablass")
 
 
-def _ar_pest(d: Data, seat, action: Action, events: list[Event]):
+def _ar_pest(d: Data, seat, action: Action, events: list[Event]) -> None:
     region = REGION_INDEX[action["region"]]
     for slot, estate in enumerate(d["regions"][region]["slots"]):
         if estate is not None and estate["citizens"]:
@@ -177,17 +177,17 @@ def _ar_pest(d: Data, seat, action: Action, events: list[Event]):
     settle_holdings(d, events)
 
 
-def _ar_landfrieden(d: Data, seat, action: Action, events: list[Event]):
+def _ar_landfrieden(d: Data, seat, action: Action, events: list[Event]) -> None:
     d["landfrieden"].append(seat)
 
 
-def _ar_stadtrecht(d: Data, seat, action: Action, events: list[Event]):
+def _ar_stadtrecht(d: Data, seat, action: Action, events: list[Event]) -> None:
     pay_gold(d, seat, STADTRECHT_COST, events, "stadtrecht")
     add_city(d, seat, action["target"][0], action["target"][1], events, "stadtrecht")
     settle_holdings(d, events)
 
 
-def _ar_turnier(d: Data, seat, action: Action, events: list[Event]):
+def _ar_turnier(d: Data, seat, action: Action, events: list[Event]) -> None:
     change_prestige(d, seat, AR_TEXTS["turnier"]["prestige"], events, "turnier")
     others = [
         other for other in d["order"] if other != seat and d["players"][other]["gold"] >= TOURNAMENT_FEE
@@ -196,7 +196,7 @@ def _ar_turnier(d: Data, seat, action: Action, events: list[Event]):
         decide(d, "tournament", others)
 
 
-def _ar_steuerpacht(d: Data, seat, action: Action, events: list[Event]):
+def _ar_steuerpacht(d: Data, seat, action: Action, events: list[Event]) -> None:
     """Each other player pays the card's amount, as far as he can."""
     for other in players_of(d):
         paid = min(AR_TEXTS["steuerpacht"]["gold"], d["players"][other]["gold"]) if other != seat else 0
@@ -205,7 +205,7 @@ def _ar_steuerpacht(d: Data, seat, action: Action, events: list[Event]):
 
 
 def _prestige_text(name, texts):
-    def run(d: Data, seat, action: Action, events: list[Event]):
+    def run(d: Data, seat, action: Action, events: list[Event]) -> None:
         change_prestige(d, seat, texts[name]["prestige"], events, name)
 
     return run
@@ -230,19 +230,19 @@ AR_EFFECTS = {
 
 
 def _er_mark(name):
-    def run(d: Data, seat, action: Action, events: list[Event]):
+    def run(d: Data, seat, action: Action, events: list[Event]) -> None:
         d["er_effects"][name].append(seat)
 
     return run
 
 
-def _er_pest(d: Data, seat, action: Action, events: list[Event]):
+def _er_pest(d: Data, seat, action: Action, events: list[Event]) -> None:
     for player in players_of(d):
         remove_citizens_auto(d, player, ER_TEXTS["pest"]["citizens"], events, "pest")
     settle_holdings(d, events)
 
 
-def _er_bestechung(d: Data, seat, action: Action, events: list[Event]):
+def _er_bestechung(d: Data, seat, action: Action, events: list[Event]) -> None:
     d["er_effects"]["bestechung"] = seat
 
 

@@ -42,7 +42,7 @@ BATTLE_REACTIONS = (
 )
 
 
-def start_battle(d: Data, seat, origin, target, events: list[Event], mercenaries=0, fehde=False):
+def start_battle(d: Data, seat, origin, target, events: list[Event], mercenaries=0, fehde=False) -> None:
     """Declare an attack from ``origin`` ([region, slot] or None) on ``target``."""
     defender = estate_at(d, *target)["owner"]
     d["battle"] = {
@@ -96,7 +96,7 @@ def usable_reactions(d: Data, battle, side):
     ]
 
 
-def _step_battle(d: Data, events: list[Event]):
+def _step_battle(d: Data, events: list[Event]) -> None:
     battle = d["battle"]
     if battle["stage"] == "soldiers":
         for side in SIDES:
@@ -153,14 +153,14 @@ def _apply_reactions(d: Data, battle, events: list[Event]):
     return True
 
 
-def _return_soldiers(d: Data, battle):
+def _return_soldiers(d: Data, battle) -> None:
     for side in SIDES:
         role = crowned_role(d, battle[side]) if is_player(battle[side]) else None
         if role and side in battle["asked"]:
             d["soldiers"][role] += battle.get("committed", {}).get(side, 0)
 
 
-def _treason(d: Data, battle, victim, events: list[Event]):
+def _treason(d: Data, battle, victim, events: list[Event]) -> None:
     """Verrat: the victim loses 2 fighting Citizens, or 1 Estate strength (data/battle.json)."""
     estate = side_estate(d, battle, victim)
     if estate is None:
@@ -220,7 +220,7 @@ def _defence_cancels(d: Data, battle):
     return sum(1 for value in battle.get("defence_dice", []) if value <= top)
 
 
-def _roll_round(d: Data, battle, events: list[Event]):
+def _roll_round(d: Data, battle, events: list[Event]) -> None:
     battle["round"] += 1
     attack = _side_hits(d, battle, "attacker", events)
     defence = _side_hits(d, battle, "defender", events)
@@ -250,7 +250,7 @@ def loss_range(d: Data, battle, side):
     return min(hi, max(0, hits - battle["soldiers"][side])), hi
 
 
-def _losses(d: Data, battle, events: list[Event]):
+def _losses(d: Data, battle, events: list[Event]) -> None:
     choosers = []
     for side in SIDES:
         if battle["hits"][side] == 0:
@@ -266,7 +266,7 @@ def _losses(d: Data, battle, events: list[Event]):
     _after_losses(d, battle, events)
 
 
-def apply_losses(d: Data, battle, side, citizens, events: list[Event]):
+def apply_losses(d: Data, battle, side, citizens, events: list[Event]) -> None:
     """Take ``citizens`` Citizens, then Soldiers, then Estate strength."""
     hits = battle["hits"][side]
     battle["hits"][side] = 0
@@ -290,7 +290,7 @@ def apply_losses(d: Data, battle, side, citizens, events: list[Event]):
     )
 
 
-def _after_losses(d: Data, battle, events: list[Event]):
+def _after_losses(d: Data, battle, events: list[Event]) -> None:
     attacking_estate = side_estate(d, battle, "attacker")
     attacker_gone = (
         attacking_estate["strength"] == 0
@@ -305,7 +305,7 @@ def _after_losses(d: Data, battle, events: list[Event]):
         push_front(d, ["battle"])
 
 
-def _finish(d: Data, battle, attacker_gone, defender_gone, events: list[Event]):
+def _finish(d: Data, battle, attacker_gone, defender_gone, events: list[Event]) -> None:
     attacker, defender = battle["attacker"], battle["defender"]
     target_region, target_slot = battle["target"]
     if attacker_gone and battle["from"] is not None:
@@ -338,7 +338,7 @@ def _finish(d: Data, battle, attacker_gone, defender_gone, events: list[Event]):
     settle_holdings(d, events)
 
 
-def _prestige_result(d: Data, winner, loser, events: list[Event]):
+def _prestige_result(d: Data, winner, loser, events: list[Event]) -> None:
     event(events, "battle_ended", winner if is_player(winner) else None, winner=winner, loser=loser)
     change_prestige(d, winner, 1, events, "battle_won")
     change_prestige(d, loser, -1, events, "battle_lost")

@@ -117,7 +117,7 @@ def build_cost(d: Data, region):
     )
 
 
-def can_place_estate(d: Data, seat, region):
+def can_place_estate(d: Data, seat, region) -> bool:
     return estate_supply(d, seat) > 0 and free_slot(d, region) is not None
 
 
@@ -136,7 +136,7 @@ def place_estate(d: Data, seat, region, events: list[Event], reason, strength=ES
     return slot
 
 
-def remove_estate(d: Data, region, slot, events: list[Event], reason):
+def remove_estate(d: Data, region, slot, events: list[Event], reason) -> None:
     """The Estate, its Citizens and City go back to the supply."""
     estate = d["regions"][region]["slots"][slot]
     d["regions"][region]["slots"][slot] = None
@@ -182,7 +182,7 @@ def conveyed_by_marriage(d: Data, seat, region):
     return marriage is not None and region in marriage["conveyed"]
 
 
-def settle_holdings(d: Data, events: list[Event]):
+def settle_holdings(d: Data, events: list[Event]) -> None:
     """Re-award Principality cards by majority and drop failing Titles."""
     for region, area in enumerate(d["regions"]):
         holder = area["principality"]
@@ -195,7 +195,7 @@ def settle_holdings(d: Data, events: list[Event]):
     drop_failing_titles(d, events)
 
 
-def transfer_principality(d: Data, region, new, events: list[Event], reason):
+def transfer_principality(d: Data, region, new, events: list[Event], reason) -> None:
     holder = d["regions"][region]["principality"]
     d["regions"][region]["principality"] = new
     if holder is not None:
@@ -216,7 +216,7 @@ def transfer_principality(d: Data, region, new, events: list[Event], reason):
         change_prestige(d, new, 1, events, "principality_gained")
 
 
-def drop_failing_titles(d: Data, events: list[Event]):
+def drop_failing_titles(d: Data, events: list[Event]) -> None:
     for seat in players_of(d):
         player = d["players"][seat]
         for card in list(player["titles"]):
@@ -254,7 +254,7 @@ def meets(d: Data, seat, req):
     return _estates_in_regions(d, seat, regions) >= req["min"]
 
 
-def can_build_city(d: Data, seat, region, slot):
+def can_build_city(d: Data, seat, region, slot) -> bool:
     estate = estate_at(d, region, slot)
     return (
         estate is not None

@@ -87,7 +87,7 @@ def bundle_problem(d: Data, offer):
     )
 
 
-def hand_over(d: Data, giver, taker, side, events: list[Event]):
+def hand_over(d: Data, giver, taker, side, events: list[Event]) -> None:
     if side["gold"]:
         d["players"][giver]["gold"] -= side["gold"]
         d["players"][taker]["gold"] += side["gold"]

@@ -54,7 +54,7 @@ def draw_cards(d: Data, seat, count, events: list[Event], events_act=True):
     return drawn
 
 
-def resolve_event(d: Data, seat, card, events: list[Event], events_act):
+def resolve_event(d: Data, seat, card, events: list[Event], events_act) -> None:
     effect = CARDS[card]["effect"]
     if events_act and effect == "mischen":
         d["deck"].extend(d["discard"])
@@ -74,7 +74,7 @@ def resolve_event(d: Data, seat, card, events: list[Event], events_act):
         elect_anti_king(d, events)
 
 
-def _interregnum(d: Data, events: list[Event]):
+def _interregnum(d: Data, events: list[Event]) -> None:
     """Before the Coronation phase it is skipped; afterwards the King dies."""
     if d["phase"] == "evaluation" and not d["crowned"]:
         d["interregnum"] = True
@@ -84,7 +84,7 @@ def _interregnum(d: Data, events: list[Event]):
     end_crowns(d, events, "interregnum")
 
 
-def end_crowns(d: Data, events: list[Event], reason):
+def end_crowns(d: Data, events: list[Event], reason) -> None:
     for role in ("king", "anti_king"):
         if d[role] is not None:
             event(events, "crown_lost", d[role], role=role, reason=reason)
@@ -103,14 +103,14 @@ def _pick(d: Data, candidates, key, events: list[Event], purpose):
     return tied[0]
 
 
-def _crown(d: Data, role, seat, events: list[Event]):
+def _crown(d: Data, role, seat, events: list[Event]) -> None:
     d[role] = seat
     event(events, "crowned", seat, role=role)
     change_prestige(d, seat, CROWN_PRESTIGE, events, role)
     draw_cards(d, seat, CROWN_CARDS, events)
 
 
-def elect_king(d: Data, events: list[Event], bribed_by=None):
+def elect_king(d: Data, events: list[Event], bribed_by=None) -> None:
     """Fewest Estates, then most Prestige, then dice (rulings 5)."""
     seats = list(players_of(d))
     if bribed_by is not None:
@@ -123,7 +123,7 @@ def elect_king(d: Data, events: list[Event], bribed_by=None):
     _crown(d, "king", seat, events)
 
 
-def elect_anti_king(d: Data, events: list[Event]):
+def elect_anti_king(d: Data, events: list[Event]) -> None:
     """Gegenkönig: most Estates (not the King), then Prestige, then dice."""
     if d["king"] is None:
         event(events, "event_without_effect", effect="gegenkoenig")

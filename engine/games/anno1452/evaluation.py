@@ -77,13 +77,13 @@ def discard_limits(d: Data, seat):
     return must, hand
 
 
-def _discard_turn(d: Data, events: list[Event], seat):
+def _discard_turn(d: Data, events: list[Event], seat) -> None:
     push_front(d, ["refill", seat])
     if d["players"][seat]["hand"]:
         decide(d, "discard", [seat], discarded=0, hand_start=len(d["players"][seat]["hand"]))
 
 
-def _refill(d: Data, events: list[Event], seat):
+def _refill(d: Data, events: list[Event], seat) -> None:
     need = HAND_SIZE - len(d["players"][seat]["hand"])
     if need > 0:
         draw_cards(d, seat, need, events)
@@ -114,11 +114,11 @@ def window_cards(d: Data, seat, window):
     return out
 
 
-def _window(d: Data, events: list[Event], window):
+def _window(d: Data, events: list[Event], window) -> None:
     push_front(d, *[["ask_special", window, seat] for seat in d["order"] if window_cards(d, seat, window)])
 
 
-def _ask_special(d: Data, events: list[Event], window, seat):
+def _ask_special(d: Data, events: list[Event], window, seat) -> None:
     if window_cards(d, seat, window):
         decide(d, "er_special", [seat], window=window)
 
@@ -141,7 +141,7 @@ def income_of(d: Data, seat):
     return total + len(principalities_of(d, seat))
 
 
-def _income(d: Data, events: list[Event]):
+def _income(d: Data, events: list[Event]) -> None:
     for seat in d["order"]:
         gain_gold(d, seat, income_of(d, seat), events, "income")
     toll = ER_TEXTS["steuerpacht"]["gold"]
@@ -168,7 +168,7 @@ def category_counts(d: Data, seat):
     }
 
 
-def _prestige(d: Data, events: list[Event]):
+def _prestige(d: Data, events: list[Event]) -> None:
     counts = {seat: category_counts(d, seat) for seat in players_of(d)}
     spared = set(d["er_effects"]["reichstag"])
     for category in ("estates", "citizens", "cities", "principalities"):
@@ -187,7 +187,7 @@ def _prestige(d: Data, events: list[Event]):
                 change_prestige(d, seat, -1, events, "fewest_" + category)
 
 
-def _marriages_end(d: Data, events: list[Event]):
+def _marriages_end(d: Data, events: list[Event]) -> None:
     for seat in players_of(d):
         player = d["players"][seat]
         player["married_this_epoch"] = False
@@ -201,7 +201,7 @@ def _marriages_end(d: Data, events: list[Event]):
 # --- phase 5: coronation -------------------------------------------------------
 
 
-def _coronation(d: Data, events: list[Event]):
+def _coronation(d: Data, events: list[Event]) -> None:
     if d["king"] is not None:
         event(events, "crown_lost", d["king"], role="king", reason="reign_over")
         d["king"] = None
@@ -227,7 +227,7 @@ def _coronation(d: Data, events: list[Event]):
 # --- phase 6: turn order -------------------------------------------------------
 
 
-def _order(d: Data, events: list[Event]):
+def _order(d: Data, events: list[Event]) -> None:
     d["new_order"] = [None] * d["num_players"]
     choosers = [seat for seat in (d["king"], d["anti_king"]) if seat is not None]
     choosers += [
@@ -236,11 +236,11 @@ def _order(d: Data, events: list[Event]):
     push_front(d, *[["position", seat] for seat in choosers], ["order_rest"])
 
 
-def _position(d: Data, events: list[Event], seat):
+def _position(d: Data, events: list[Event], seat) -> None:
     decide(d, "position", [seat])
 
 
-def _order_rest(d: Data, events: list[Event]):
+def _order_rest(d: Data, events: list[Event]) -> None:
     placed = {seat for seat in d["new_order"] if seat is not None}
     rest = [seat for seat in d["order"] if seat not in placed]
     rest.sort(key=lambda seat: -d["players"][seat]["prestige"])
@@ -291,7 +291,7 @@ def victory_points(d: Data, seat):
     )
 
 
-def _final(d: Data, events: list[Event]):
+def _final(d: Data, events: list[Event]) -> None:
     scores = {seat: victory_points(d, seat) for seat in players_of(d)}
     # Tie-break (ruling 12): more Prestige, then more gold.
     key = {

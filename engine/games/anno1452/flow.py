@@ -52,7 +52,7 @@ _TIME_TABLE_DECISIONS = {
 }
 
 
-def advance(d: Data, events: list[Event]):
+def advance(d: Data, events: list[Event]) -> None:
     """Run automatic steps until a decision is pending or the match is over."""
     while d["decision"] is None and d["result"] is None and d["queue"]:
         step = d["queue"].pop(0)
@@ -66,12 +66,12 @@ def final_row(d: Data):
 # --- action rounds -------------------------------------------------------
 
 
-def _epoch(d: Data, events: list[Event]):
+def _epoch(d: Data, events: list[Event]) -> None:
     event(events, "epoch_started", year=ROWS[d["row"]]["year"])
     push_front(d, ["ar", 1])
 
 
-def _action_round(d: Data, events: list[Event], number):
+def _action_round(d: Data, events: list[Event], number) -> None:
     d["phase"] = "action"
     d["ar"] = number
     d["event_acted"] = False
@@ -79,12 +79,12 @@ def _action_round(d: Data, events: list[Event], number):
     push_front(d, *[["turn", seat] for seat in d["order"]], ["ar_end", number])
 
 
-def _turn(d: Data, events: list[Event], seat):
+def _turn(d: Data, events: list[Event], seat) -> None:
     d["turn"] = seat
     decide(d, "action_turn", [seat], extra_used=False)
 
 
-def _ar_end(d: Data, events: list[Event], number):
+def _ar_end(d: Data, events: list[Event], number) -> None:
     d["turn"] = None
     if number >= len(AR_DICE):
         push_front(d, ["er"])
@@ -96,7 +96,7 @@ def _ar_end(d: Data, events: list[Event], number):
 # --- evaluation rounds ----------------------------------------------------
 
 
-def _er(d: Data, events: list[Event]):
+def _er(d: Data, events: list[Event]) -> None:
     d["row"] += 1
     d["ar"] = 0
     d["phase"] = "evaluation"
@@ -113,14 +113,14 @@ def _er(d: Data, events: list[Event]):
     push_front(d, *evaluation.er_steps(d))
 
 
-def _pre_evaluation(d: Data, events: list[Event]):
+def _pre_evaluation(d: Data, events: list[Event]) -> None:
     """Expert game: the Interregnum space before the first epoch (trade only)."""
     d["phase"] = "evaluation"
     event(events, "evaluation_started", year=ROWS[0]["year"], final=False, pre_evaluation=True)
     push_front(d, ["trade"], ["epoch"])
 
 
-def _setup_place(d: Data, events: list[Event], seat):
+def _setup_place(d: Data, events: list[Event], seat) -> None:
     decide(d, "place_initial", [seat], first=None)
 
 

@@ -76,7 +76,7 @@ class Anno1452(Game):
         decision = state.data["decision"]
         return DECISION_TYPES[decision["kind"]] if decision else ()
 
-    def _after_apply(self, state, events: list[Event]):
+    def _after_apply(self, state, events: list[Event]) -> None:
         advance(state.data, events)
 
 

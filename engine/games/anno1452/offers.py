@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 __all__ = ["GOLD_STEPS", "MAX_EDITS", "MAX_ITEMS", "MAX_OFFERS", "SPECS", "next_trader"]
 
 
-def next_trader(d: Data):
+def next_trader(d: Data) -> None:
     d["decision"] = None
     push_front(d, ["trade_round"])
 
@@ -74,7 +74,7 @@ def _draft_offer_perform(d: Data, seat, action: Action, events: list[Event]) -> 
     _draft_event(events, seat, "offer_draft_started", {"to": action["to"]})
 
 
-def _draft_event(events: list[Event], seat, kind, details):
+def _draft_event(events: list[Event], seat, kind, details) -> None:
     """Drafting is seen by the others only as "seat N is composing an offer"
     (the draft is its author's until sent); its author sees the details.
     Every accepted move leaves an event, so stream followers see it pass."""

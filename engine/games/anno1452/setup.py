@@ -102,7 +102,7 @@ def _new_player():
     }
 
 
-def _place_ottokar(d: Data, scenario, events: list[Event]):
+def _place_ottokar(d: Data, scenario, events: list[Event]) -> None:
     for entry in OTTOKAR[scenario]:
         region = REGION_INDEX[entry["region"]]
         slots = [place_estate(d, OTTOKAR_ID, region, events, "ottokar") for _ in range(entry["estates"])]

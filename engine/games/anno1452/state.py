@@ -86,7 +86,7 @@ def roll(d: Data, count, events: list[Event], purpose, seat=None):
     return dice
 
 
-def shuffle(d: Data, items):
+def shuffle(d: Data, items) -> None:
     rng = Rng(d["rng"])
     rng.shuffle(items)
     d["rng"] = rng.state
@@ -97,24 +97,24 @@ def players_of(d: Data):
     return range(d["num_players"])
 
 
-def is_player(owner):
+def is_player(owner) -> bool:
     return owner != OTTOKAR_ID
 
 
-def gain_gold(d: Data, seat, amount, events: list[Event], reason):
+def gain_gold(d: Data, seat, amount, events: list[Event], reason) -> None:
     if amount > 0:
         d["players"][seat]["gold"] += amount
         event(events, "gold_received", seat, amount=amount, reason=reason)
 
 
-def pay_gold(d: Data, seat, amount, events: list[Event], reason):
+def pay_gold(d: Data, seat, amount, events: list[Event], reason) -> None:
     """Pay ``amount`` to the supply; the caller checked that it is payable."""
     if amount > 0:
         d["players"][seat]["gold"] -= amount
         event(events, "gold_paid", seat, amount=amount, reason=reason)
 
 
-def change_prestige(d: Data, seat, delta, events: list[Event], reason):
+def change_prestige(d: Data, seat, delta, events: list[Event], reason) -> None:
     """Move on the 0-20 prestige table with the 5-gold conversions.
 
     Points above 20 become 5 gold each; points lost below 0 cost 5 gold each,

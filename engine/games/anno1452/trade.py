@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 OPEN_CARDS = HAND_SIZE
 
 
-def _trade_start(d: Data, events: list[Event]):
+def _trade_start(d: Data, events: list[Event]) -> None:
     if d["pacts"]:
         event(events, "pacts_expired", pacts=d["pacts"])
     d["pacts"] = []
@@ -48,7 +48,7 @@ def _trade_start(d: Data, events: list[Event]):
         push_front(d, ["trade_round"])
 
 
-def _deal_open_cards(d: Data, events: list[Event]):
+def _deal_open_cards(d: Data, events: list[Event]) -> None:
     while len(d["open_cards"]) < OPEN_CARDS:
         card = next_card(d, events)
         if card is None:
@@ -61,7 +61,7 @@ def _deal_open_cards(d: Data, events: list[Event]):
     event(events, "open_cards_dealt", cards=list(d["open_cards"]))
 
 
-def _open_swap(d: Data, events: list[Event]):
+def _open_swap(d: Data, events: list[Event]) -> None:
     if d["swap"] is not None:
         decide(d, "open_swap", [d["swap"]["seat"]])
 
@@ -70,7 +70,7 @@ def _other(d: Data, seat):
     return d["order"][1] if d["order"][0] == seat else d["order"][0]
 
 
-def pass_open_swap(d: Data, seat, events: list[Event]):
+def pass_open_swap(d: Data, seat, events: list[Event]) -> None:
     swap = d["swap"]
     event(events, "open_swap_stopped", seat)
     d["decision"] = None
@@ -112,7 +112,7 @@ def _swap_open_perform(d: Data, seat, action: Action, events: list[Event]) -> No
 # --- the phase's turns --------------------------------------------------------------------
 
 
-def _trade_round(d: Data, events: list[Event]):
+def _trade_round(d: Data, events: list[Event]) -> None:
     trading = d["trade"]
     seats = len(d["order"])
     for offset in range(seats):

@@ -134,7 +134,7 @@ def _place_pioneer_perform(state: State, seat: int, action: Action, events: list
 # --- develop ----------------------------------------------------------------
 
 
-def can_develop(player: Player, index):
+def can_develop(player: Player, index) -> bool:
     """Whether the inhabitant in 0-based ``index`` may go up a step (tiles only)."""
     kind = player.slots[index]
     if kind not in DEVELOP:

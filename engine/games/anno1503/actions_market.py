@@ -173,7 +173,7 @@ def _end_turn_perform(state: State, seat: int, action: Action, events: list[Even
         finish_turn(state, seat, events)
 
 
-def finish_turn(state: State, seat: int, events: list[Event]):
+def finish_turn(state: State, seat: int, events: list[Event]) -> None:
     """The hand limit (every card kind in the hand counts), then play passes."""
     excess = state.players[seat].hand_size() - HAND_LIMIT
     if excess > 0:

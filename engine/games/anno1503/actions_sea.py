@@ -208,16 +208,16 @@ def _take_tile_perform(state: State, seat: int, action: Action, events: list[Eve
         event(events, "gold_received", seat, amount=_GOLD_TREASURE, reason="treasure")
 
 
-def _use_branch_office(state: State, seat: int, tile, action: Action, data):
+def _use_branch_office(state: State, seat: int, tile, action: Action, data) -> None:
     state.players[seat].set_branch_office(action["bridge"] - 1, tile)
     data["bridge"] = action["bridge"]
 
 
-def _use_trade_agreement(state: State, seat: int, tile, action: Action, data):
+def _use_trade_agreement(state: State, seat: int, tile, action: Action, data) -> None:
     state.players[seat].add_trade_agreement(tile)
 
 
-def _use_upgrade(state: State, seat: int, tile, action: Action, data):
+def _use_upgrade(state: State, seat: int, tile, action: Action, data) -> None:
     state.removed = state.removed + [tile]
     slot = action.get("slot")
     if slot is not None:
@@ -225,7 +225,7 @@ def _use_upgrade(state: State, seat: int, tile, action: Action, data):
         data["from"], data["to"] = develop_slot(state.players[seat], slot - 1)
 
 
-def _use_gold(state: State, seat: int, tile, action: Action, data):
+def _use_gold(state: State, seat: int, tile, action: Action, data) -> None:
     state.removed = state.removed + [tile]
     state.players[seat].gold += _GOLD_TREASURE
 

@@ -65,7 +65,7 @@ class Anno1503(Game):
     def _available_types(self, state: State, seat: int):
         return state.variant.decision_types[state.phase]
 
-    def _after_apply(self, state: State, events: list[Event]):
+    def _after_apply(self, state: State, events: list[Event]) -> None:
         check_win(state, events)
 
     def outcome(self, state: State):

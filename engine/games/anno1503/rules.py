@@ -55,7 +55,7 @@ def victory_points(player: Player):
     )
 
 
-def has_won(player: Player):
+def has_won(player: Player) -> bool:
     return victory_points(player) >= VP_TO_WIN
 
 
@@ -79,12 +79,12 @@ def citizen_merchant_count(player: Player):
     return slots.count("citizen") + slots.count("merchant")
 
 
-def has_pioneer_settler_tile(player: Player):
+def has_pioneer_settler_tile(player: Player) -> bool:
     """R#2: the supply limit of four Pioneer/Settler tiles."""
     return pioneer_settler_count(player) < _SUPPLY["pioneer_settler"]
 
 
-def has_citizen_merchant_tile(player: Player):
+def has_citizen_merchant_tile(player: Player) -> bool:
     return citizen_merchant_count(player) < _SUPPLY["citizen_merchant"]
 
 
@@ -104,11 +104,11 @@ def sell_price(player: Player, kind):
     return better if building in player.buildings else price
 
 
-def can_pay(player: Player, cost):
+def can_pay(player: Player, cost) -> bool:
     return can_pay_hand(player.hand, cost)
 
 
-def can_pay_hand(hand, cost):
+def can_pay_hand(hand, cost) -> bool:
     # a hot path of the AI's rollouts: the loop beats all() over a generator
     for commodity, n in cost:  # noqa: SIM110
         if hand[commodity] < n:
@@ -116,14 +116,14 @@ def can_pay_hand(hand, cost):
     return True
 
 
-def pay(state: State, player: Player, cost):
+def pay(state: State, player: Player, cost) -> None:
     """Discard ``cost`` back to the stacks."""
     for commodity, n in cost:
         player.hand[commodity] -= n
         state.stacks[commodity] += n
 
 
-def take(state: State, player: Player, commodity):
+def take(state: State, player: Player, commodity) -> None:
     player.hand[commodity] += 1
     state.stacks[commodity] -= 1
 

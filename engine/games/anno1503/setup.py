@@ -60,7 +60,7 @@ def new_state(num_players, options, seed):
     return s, events
 
 
-def _deal_commodities(s: State):
+def _deal_commodities(s: State) -> None:
     start = RULES["start"]
     s.players = [Player.new(start["gold"], start["hand"], start["slots"]) for _ in range(s.num_players)]
     s.stacks = dict.fromkeys(COMMODITIES, RULES["stack_size"])
@@ -78,7 +78,7 @@ def _used_backs(num_players):
     return tuple(back for back in _BACKS if back <= num_players)
 
 
-def _lay_out_tiles(s: State):
+def _lay_out_tiles(s: State) -> None:
     """Each used stack is shuffled and dealt face down on its marks; the
     leftovers form the reserve, unused stacks stay in the box."""
     backs = _used_backs(s.num_players)
@@ -97,7 +97,7 @@ def _lay_out_tiles(s: State):
     s.box = tuple(t for t, b in enumerate(TILE_BACKS) if b not in backs)
 
 
-def _lay_out_buildings(s: State):
+def _lay_out_buildings(s: State) -> None:
     supply = dict.fromkeys(BUILDINGS, 0)
     for back in _used_backs(s.num_players):
         for name in BUILDINGS_BY_BACK[back]:

@@ -91,29 +91,29 @@ class Player:
         p.reset_turn()
         return p
 
-    def reset_turn(self):
+    def reset_turn(self) -> None:
         self.sold = dict.fromkeys(KINDS, 0)
         self.buys = 0
         self.bbo_used = False
 
     # --- copy-on-write updates ---------------------------------------------
 
-    def set_slot(self, index, kind):
+    def set_slot(self, index, kind) -> None:
         slots = self.slots.copy()
         slots[index] = kind
         self.slots = slots
 
-    def set_building(self, index, building):
+    def set_building(self, index, building) -> None:
         buildings = self.buildings.copy()
         buildings[index] = building
         self.buildings = buildings
 
-    def set_branch_office(self, index, tile):
+    def set_branch_office(self, index, tile) -> None:
         offices = self.branch_offices.copy()
         offices[index] = tile
         self.branch_offices = offices
 
-    def add_trade_agreement(self, tile):
+    def add_trade_agreement(self, tile) -> None:
         self.trade_agreements = self.trade_agreements + [tile]
 
     def pop_trade_agreement(self):
@@ -121,10 +121,10 @@ class Player:
         self.trade_agreements = self.trade_agreements[:-1]
         return tile
 
-    def count_sale(self, kind):
+    def count_sale(self, kind) -> None:
         self.sold = {**self.sold, kind: self.sold[kind] + 1}
 
-    def move_sale(self, before, after):
+    def move_sale(self, before, after) -> None:
         """An inhabitant that bought this turn was developed from ``before`` to ``after``."""
         self.sold = {**self.sold, before: self.sold[before] - 1, after: self.sold[after] + 1}
 

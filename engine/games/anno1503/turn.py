@@ -43,7 +43,7 @@ def ship_ap(state: State, player: Player):
 # --- starting and ending turns -------------------------------------------------
 
 
-def begin_turn(state: State, events: list[Event]):
+def begin_turn(state: State, events: list[Event]) -> None:
     """The active player's turn starts: R#20 win check, then the roll."""
     seat = state.active
     player = state.players[seat]
@@ -57,7 +57,7 @@ def begin_turn(state: State, events: list[Event]):
     roll_production(state, events)
 
 
-def pass_turn(state: State, events: list[Event]):
+def pass_turn(state: State, events: list[Event]) -> None:
     """Play passes to the left (next seat) and that turn begins."""
     event(events, "turn_ended", state.active)
     state.active = (state.active + 1) % state.num_players
@@ -81,7 +81,7 @@ def check_win(state: State, events: list[Event]):
 # --- the roll ---------------------------------------------------------------
 
 
-def roll_production(state: State, events: list[Event]):
+def roll_production(state: State, events: list[Event]) -> None:
     value = state.rng.die()
     event(events, "die_rolled", state.active, purpose="production", value=value)
     order = turn_order(state)
@@ -108,7 +108,7 @@ def current_step(state: State):
     return "production" if face is None else EVENTS[face]
 
 
-def resume(state: State, events: list[Event]):
+def resume(state: State, events: list[Event]) -> None:
     """Resolve queued seats until one must decide; then ``main``."""
     resolve = _RESOLVERS[current_step(state)]
     queue = state.queue
@@ -120,7 +120,7 @@ def resume(state: State, events: list[Event]):
     state.choice = None
 
 
-def ask(state, seat, phase, kind, options, **extra):
+def ask(state, seat, phase, kind, options, **extra) -> None:
     state.phase = phase
     state.choice = {"seat": seat, "kind": kind, "options": tuple(options), **extra}
 
@@ -161,7 +161,7 @@ def _resolve_production(state: State, seat: int, events: list[Event]):
     return False
 
 
-def give(state: State, seat: int, commodity, source, events: list[Event]):
+def give(state: State, seat: int, commodity, source, events: list[Event]) -> None:
     take(state, state.players[seat], commodity)
     event(events, "commodity_taken", seat, commodity=commodity, source=source)
 
@@ -267,7 +267,7 @@ def place_from_reserve(state: State, events: list[Event]):
     return False
 
 
-def put_reserve_tile(state: State, space, events: list[Event]):
+def put_reserve_tile(state: State, space, events: list[Event]) -> None:
     state.spaces[space] = state.reserve[0]
     state.reserve = state.reserve[1:]
     state.seen[space] = ()
@@ -285,7 +285,7 @@ def _resolve_fire(state: State, seat: int, events: list[Event]):
     return False
 
 
-def remove_last_inhabitant(state: State, seat: int, events: list[Event]):
+def remove_last_inhabitant(state: State, seat: int, events: list[Event]) -> None:
     """Slots fill strictly in order (R#3): the last occupied is the newest."""
     player = state.players[seat]
     index = max(i for i, k in enumerate(player.slots) if k is not None)

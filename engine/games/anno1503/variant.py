@@ -121,7 +121,7 @@ class BaseGame:
 
     # --- state part ---------------------------------------------------------
 
-    def set_up(self, state: State, backs):
+    def set_up(self, state: State, backs) -> None:
         """After the base layout, before the start rolls: add the variant's part."""
         state.part = None
 
@@ -180,7 +180,7 @@ class BaseGame:
 
     # --- scoring and views ------------------------------------------------------
 
-    def has_won(self, player: Player):
+    def has_won(self, player: Player) -> bool:
         return has_won(player)
 
     def goals(self, player: Player):

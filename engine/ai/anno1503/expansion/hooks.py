@@ -69,13 +69,13 @@ class ExpansionAI(BaseAI):
     def unknown_tiles(self, view: View, known, backs):
         return sample.unknown_expansion_tiles(view, known, backs)
 
-    def is_own_tile(self, tile):
+    def is_own_tile(self, tile) -> bool:
         return TILE_CROWN[tile]
 
-    def is_own_square(self, square):
+    def is_own_square(self, square) -> bool:
         return square[1] >= COLS  # the pirate board lies east of the main board
 
-    def check_reserve(self, view: View, reserve):
+    def check_reserve(self, view: View, reserve) -> None:
         if len(reserve) != view["expansion"]["expansion_reserve_size"]:
             raise ValueError("the view's expansion tiles do not add up; cannot determinize")
 

@@ -77,12 +77,12 @@ def _build_manor_check(state: State, seat: int, action: Action) -> str | None:
     return None if _can_pay_cost(player, MANOR_COSTS[player.part.manor]) else "cannot_pay"
 
 
-def _can_pay_cost(player: Player, cost):
+def _can_pay_cost(player: Player, cost) -> bool:
     gold = dict(cost).get("gold", 0)
     return player.gold >= gold and can_pay(player, [(c, n) for c, n in cost if c != "gold"])
 
 
-def _pay_cost(state: State, player: Player, cost):
+def _pay_cost(state: State, player: Player, cost) -> None:
     player.gold -= dict(cost).get("gold", 0)
     pay(state, player, [(c, n) for c, n in cost if c != "gold"])
 
@@ -93,7 +93,7 @@ def _build_manor_perform(state: State, seat: int, action: Action, events: list[E
     advance_manor(state, seat, events, draw=True)
 
 
-def advance_manor(state: State, seat: int, events: list[Event], draw):
+def advance_manor(state: State, seat: int, events: list[Event], draw) -> None:
     player = state.players[seat]
     player.part.manor += 1
     event(events, "manor_advanced", seat, step=player.part.manor)
@@ -201,7 +201,7 @@ def _repair_ship_perform(state: State, seat: int, action: Action, events: list[E
     repair(state, seat, action["ship"], events)
 
 
-def repair(state: State, seat: int, ship, events: list[Event]):
+def repair(state: State, seat: int, ship, events: list[Event]) -> None:
     """Ruling §2.14 #7: a ship repaired before sailing this turn may move."""
     player = state.players[seat]
     player.part.damaged[ship] = False

@@ -35,7 +35,7 @@ _PAY_OFF = CONTENT["pay_off_pirates"]
 _GIVE_GOLD = CONTENT["give_gold"]
 
 
-def done(state: State):
+def done(state: State) -> None:
     state.part.combat = None
     state.choice = None
     state.phase = "main"
@@ -44,7 +44,7 @@ def done(state: State):
 # --- pirate squares ---------------------------------------------------------
 
 
-def enter_pirate_square(state: State, seat: int, ship, events: list[Event]):
+def enter_pirate_square(state: State, seat: int, ship, events: list[Event]) -> None:
     """Entering a pirate square ends the move; the left neighbour draws."""
     player = state.players[seat]
     player.ship_ap[ship] = 0
@@ -63,7 +63,7 @@ def enter_pirate_square(state: State, seat: int, ship, events: list[Event]):
         _name_pirate(state, seat, card, events)
 
 
-def _name_pirate(state: State, seat: int, card, events: list[Event]):
+def _name_pirate(state: State, seat: int, card, events: list[Event]) -> None:
     combat = state.part.combat
     who = card["pirate"]
     pirate = None if who == "as_strong" else (seat + PIRATE_SEATS[who]) % state.num_players
@@ -79,7 +79,7 @@ def _name_pirate(state: State, seat: int, card, events: list[Event]):
     fight(state, events)
 
 
-def pirate_attack_answer(state: State, option, events: list[Event]):
+def pirate_attack_answer(state: State, option, events: list[Event]) -> None:
     seat = state.part.combat["seat"]
     if option == "pay":
         state.players[seat].gold -= _PAY_OFF
@@ -89,7 +89,7 @@ def pirate_attack_answer(state: State, option, events: list[Event]):
         fight(state, events)
 
 
-def finish_pirate_card(state: State, events: list[Event]):
+def finish_pirate_card(state: State, events: list[Event]) -> None:
     card = PIRATE_CARDS[state.part.combat["card"]]
     state.part.pirate_discard.append(card["id"])
     if card.get("reshuffle"):
@@ -140,7 +140,7 @@ def sea_hero_answer(state: State, option, events: list[Event]):
     return resolve(state, True, events)
 
 
-def resolve(state: State, won, events: list[Event]):
+def resolve(state: State, won, events: list[Event]) -> None:
     combat = state.part.combat
     event(events, "battle_won" if won else "battle_lost", combat["seat"], kind=combat["kind"])
     if combat["kind"] == "lair":
@@ -154,7 +154,7 @@ def resolve(state: State, won, events: list[Event]):
 # --- pirate card effects ----------------------------------------------------------
 
 
-def _pirate_reward(state: State, events: list[Event]):
+def _pirate_reward(state: State, events: list[Event]) -> None:
     seat = state.part.combat["seat"]
     player = state.players[seat]
     for what, n in PIRATE_CARDS[state.part.combat["card"]]["win"].items():
@@ -190,7 +190,7 @@ def _pirate_penalty(state: State, events: list[Event]):
     finish_pirate_card(state, events)
 
 
-def give_penalty(state: State, option, events: list[Event]):
+def give_penalty(state: State, option, events: list[Event]) -> None:
     """S3 "Perte 1 marchandise ou 1 marchandise de luxe ou payer 5 Or": the
     card goes back to its stack, the gold to the bank (no player gains)."""
     seat = state.part.combat["seat"]
@@ -204,7 +204,7 @@ def give_penalty(state: State, option, events: list[Event]):
     finish_pirate_card(state, events)
 
 
-def damage_beside_port(state: State, seat: int, ship, events: list[Event]):
+def damage_beside_port(state: State, seat: int, ship, events: list[Event]) -> None:
     """Ruling §2.14 #7: the first port-adjacent sea square in data order."""
     player = state.players[seat]
     player.ship_at[ship] = PORT_SEA[0]
@@ -213,7 +213,7 @@ def damage_beside_port(state: State, seat: int, ship, events: list[Event]):
     event(events, "ship_damaged", seat, ship=ship, at=list(PORT_SEA[0]))
 
 
-def _offer(state: State, seat: int, card, events: list[Event]):
+def _offer(state: State, seat: int, card, events: list[Event]) -> None:
     player = state.players[seat]
     options = [c for c in card["offer"] if state.stacks[c] > 0 and player.gold >= card["price"]]
     if options:
@@ -222,7 +222,7 @@ def _offer(state: State, seat: int, card, events: list[Event]):
     finish_pirate_card(state, events)
 
 
-def offer_answer(state: State, option, events: list[Event]):
+def offer_answer(state: State, option, events: list[Event]) -> None:
     combat = state.part.combat
     seat = combat["seat"]
     if option != "decline":
@@ -239,7 +239,7 @@ def offer_answer(state: State, option, events: list[Event]):
 # --- lairs --------------------------------------------------------------------------
 
 
-def attack_lair(state: State, seat: int, ship, space, events: list[Event]):
+def attack_lair(state: State, seat: int, ship, space, events: list[Event]) -> None:
     tile = state.spaces[space]
     roller = left_of(state, seat)
     r, c = GEOMETRY.spaces[space]
@@ -258,7 +258,7 @@ def attack_lair(state: State, seat: int, ship, space, events: list[Event]):
     fight(state, events)
 
 
-def _lair_result(state: State, won, events: list[Event]):
+def _lair_result(state: State, won, events: list[Event]) -> None:
     combat = state.part.combat
     seat, ship, space = combat["seat"], combat["ship"], combat["space"]
     player = state.players[seat]

@@ -80,7 +80,7 @@ class Expansion(BaseGame):
 
     # --- state part ---------------------------------------------------------
 
-    def set_up(self, state: State, backs):
+    def set_up(self, state: State, backs) -> None:
         set_up_expansion(state, backs)
 
     def load_match_part(self, data):
@@ -91,7 +91,7 @@ class Expansion(BaseGame):
 
     # --- turn -----------------------------------------------------------------
 
-    def on_turn_started(self, state: State, player: Player):
+    def on_turn_started(self, state: State, player: Player) -> None:
         x = player.part
         x.reset_turn()
         # a damaged ship lies until repaired
@@ -114,7 +114,7 @@ class Expansion(BaseGame):
     def lose_own_tile(self, state: State, seat: int, tile, events: list[Event]):
         return lose_luxury_office(state, seat, tile, events)
 
-    def place_own_tile(self, state: State, seat: int, space, events: list[Event]):
+    def place_own_tile(self, state: State, seat: int, space, events: list[Event]) -> None:
         put_expansion_tile(state, space, events, seat)
 
     def price_of(self, player: Player, commodity):
@@ -127,7 +127,7 @@ class Expansion(BaseGame):
     def ship_problem(self, player: Player, ship):
         return "ship_damaged" if player.part.damaged[ship] else None
 
-    def on_ship_moved(self, state: State, seat: int, ship, events: list[Event]):
+    def on_ship_moved(self, state: State, seat: int, ship, events: list[Event]) -> None:
         state.players[seat].part.sailed = True
         # ruling §2.14 #3: only entering a pirate square triggers it
         if state.players[seat].ship_at[ship] in PIRATE_SQUARES:
@@ -153,7 +153,7 @@ class Expansion(BaseGame):
 
     # --- scoring and views ------------------------------------------------------
 
-    def has_won(self, player: Player):
+    def has_won(self, player: Player) -> bool:
         return has_won(player)
 
     def goals(self, player: Player):
@@ -162,10 +162,10 @@ class Expansion(BaseGame):
     def scores(self, state: State):
         return {str(i): points(p) for i, p in enumerate(state.players)}
 
-    def view_player(self, player: Player, own, out):
+    def view_player(self, player: Player, own, out) -> None:
         out["aristocrat"] = aristocrat_view(player, own)
 
-    def view_match(self, state: State, out):
+    def view_match(self, state: State, out) -> None:
         out["expansion"] = expansion_view(state)
 
 

@@ -62,7 +62,7 @@ def next_cannon_price(player: Player):
     return CANNON_PRICES[n] if n < len(CANNON_PRICES) else None
 
 
-def may_attack_lairs(player: Player):
+def may_attack_lairs(player: Player) -> bool:
     return len(player.part.lairs) < MAX_LAIRS
 
 
@@ -84,7 +84,7 @@ def points(player: Player):
     return sum(goals(player).values())
 
 
-def has_won(player: Player):
+def has_won(player: Player) -> bool:
     held = goals(player)
     home = sum(held[g] for g in _HOME)
     aristo = sum(held[g] for g in _ARISTO)
@@ -99,7 +99,7 @@ def left_of(state: State, seat: int, k=1):
     return (seat + k) % state.num_players
 
 
-def draw_aristocrat_cards(state: State, seat: int, count, events: list[Event]):
+def draw_aristocrat_cards(state: State, seat: int, count, events: list[Event]) -> None:
     """Draw ``count`` cards, reshuffling the discards when the deck runs out
     (§2.10). The card names go to the drawer only."""
     piles = state.part
@@ -116,7 +116,7 @@ def draw_aristocrat_cards(state: State, seat: int, count, events: list[Event]):
     event(events, "aristocrat_cards_drawn", seat, count=len(drawn), private={seat: {"cards": drawn}})
 
 
-def is_luxury(commodity):
+def is_luxury(commodity) -> bool:
     return commodity in LUXURIES
 
 
@@ -138,7 +138,7 @@ def lose_luxury_office(state: State, seat: int, tile, events: list[Event]):
     return False
 
 
-def put_expansion_tile(state: State, space, events: list[Event], seat: int):
+def put_expansion_tile(state: State, space, events: list[Event], seat: int) -> None:
     state.spaces[space] = state.part.expansion_reserve.pop(0)
     state.seen[space] = ()
     r, c = GEOMETRY.spaces[space]

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ..state import Player, State
 
 
-def set_up_expansion(s: State, backs):
+def set_up_expansion(s: State, backs) -> None:
     _settler_and_citizen(s)
     s.stacks.update(dict.fromkeys(LUXURIES, CONTENT["luxury_stack_size"]))
     piles = ExpansionPiles.__new__(ExpansionPiles)
@@ -45,7 +45,7 @@ def set_up_expansion(s: State, backs):
     s.part = piles
 
 
-def _settler_and_citizen(s: State):
+def _settler_and_citizen(s: State) -> None:
     for i, old in enumerate(s.players):
         hand = {c: n for c, n in old.hand.items() if n}
         p = Player.new(old.gold, hand, CONTENT["start_slots"], HAND_KEYS, AristocratIsland.new(MAX_SHIPS))

@@ -61,7 +61,7 @@ class AristocratIsland:
         x.reset_turn()
         return x
 
-    def reset_turn(self):
+    def reset_turn(self) -> None:
         self.luxury_sold = self.exchanged = self.sailed = self.free_discovery = False
 
     def clone(self):
@@ -86,7 +86,7 @@ class AristocratIsland:
             "free_discovery": self.free_discovery,
         }
 
-    def dump_into(self, player_out):
+    def dump_into(self, player_out) -> None:
         player_out["aristocrat"] = {
             "manor": self.manor,
             "cannons": self.cannons,
@@ -142,7 +142,7 @@ class ExpansionPiles:
         x.combat = None if self.combat is None else self.combat.copy()
         return x
 
-    def dump_into(self, state_out):
+    def dump_into(self, state_out) -> None:
         state_out["aristocrat_buildings"] = dict(self.aristocrat_buildings)
         state_out["expansion_reserve"] = list(self.expansion_reserve)
         state_out["pirate_deck"] = list(self.pirate_deck)
