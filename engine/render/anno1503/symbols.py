@@ -143,6 +143,22 @@ def _island_defs(s):
     return sands + backs
 
 
+# The bridge kinds of a home island's production table (``#a15-gray``, ``-nob``, ``-lux``).
+_BRIDGE_DEFS = "".join(
+    el(
+        "g",
+        el("rect", width=78, height=24, rx=4, fill=fill, stroke=stroke, stroke_dasharray=dash),
+        el("text", caption, x=39, y=16, text_anchor="middle", fill=ink),
+        id=f"a15-{name}",
+    )
+    for name, caption, fill, stroke, dash, ink in (
+        ("gray", "gray bridge", "#b5b5b5", "#7a7a7a", None, INK),
+        ("nob", "no bridge", "none", "#b5b5b5", "4 3", MUTED),
+        ("lux", "luxury only", "none", "#b5b5b5", "4 3", MUTED),
+    )
+)
+
+
 def _piece_defs(num_players):
     """Per seat colour a hull and sail (``#a15-ship0``) and a seen-by dot (``#a15-d0``);
     the bridge kinds, a card back, an office's house."""
@@ -165,26 +181,13 @@ def _piece_defs(num_players):
         )
         for seat in range(num_players)
     )
-    bridges = "".join(
-        el(
-            "g",
-            el("rect", width=78, height=24, rx=4, fill=fill, stroke=stroke, stroke_dasharray=dash),
-            el("text", caption, x=39, y=16, text_anchor="middle", fill=ink),
-            id=f"a15-{name}",
-        )
-        for name, caption, fill, stroke, dash, ink in (
-            ("gray", "gray bridge", "#b5b5b5", "#7a7a7a", None, INK),
-            ("nob", "no bridge", "none", "#b5b5b5", "4 3", MUTED),
-            ("lux", "luxury only", "none", "#b5b5b5", "4 3", MUTED),
-        )
-    )
     dots = "".join(
         el("circle", r=3.5, fill=seat_colour(seat), stroke=WHITE, id=f"a15-d{seat}")
         for seat in range(num_players)
     )
     return (
         ships
-        + bridges
+        + _BRIDGE_DEFS
         + dots
         + el("rect", width=30, height=40, rx=4, fill="#7a5236", stroke=WHITE, stroke_width=1.2, id="a15-card")
         + el("path", d="M6 19v-7l6-6l6 6v7z", id="a15-bo", opacity=0.8)
