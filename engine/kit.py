@@ -35,7 +35,7 @@ from typing import Any
 
 from .core import ActionSpec, Event, Seat
 
-__all__ = ["ActionSpec", "event", "specs_by_name"]
+__all__ = ["ActionSpec", "event", "private_to", "specs_by_name"]
 
 
 def event(
@@ -55,6 +55,12 @@ def event(
     if private:
         ev["private"] = {str(who): extra for who, extra in private.items()}
     events.append(ev)
+
+
+def private_to(seats: Iterable[Seat], **data: Any) -> dict[Seat, dict[str, Any]]:
+    """``event``'s ``private`` when several seats learn the same thing (the two
+    parties of an exchange): ``{seat: data}`` for each of ``seats``, in order."""
+    return {seat: dict(data) for seat in seats}
 
 
 def specs_by_name(*spec_lists: Iterable[ActionSpec[Any]]) -> dict[str, ActionSpec[Any]]:

@@ -16,7 +16,10 @@ Each list is a superset of what ``legal_actions`` can yield: values never
 legal cost only an index each.
 """
 
+from __future__ import annotations
+
 from itertools import combinations_with_replacement
+from typing import TYPE_CHECKING
 
 from engine.games.anno1452.data import (
     BORDERS,
@@ -25,6 +28,10 @@ from engine.games.anno1452.data import (
     REGION_INDEX,
     REGION_NAMES,
 )
+
+if TYPE_CHECKING:
+    pass
+
 
 ESTATES = [[r, s] for r in range(len(REGION_NAMES)) for s in range(MAX_ESTATES[r])]
 CARD_IDS = [card["id"] for card in CARDS]
@@ -50,7 +57,7 @@ def attack_pairs(base):
     return out + [{**base, "target": t} for t in ESTATES]
 
 
-def settle(num_players):
+def settle(num_players: int):
     out = []
     for k in (1, 2, 3):
         for combo in combinations_with_replacement(ESTATES, k):
@@ -60,11 +67,11 @@ def settle(num_players):
     return out
 
 
-def attack(num_players):
+def attack(num_players: int):
     return attack_pairs({"type": "attack"})
 
 
-def build_city(num_players):
+def build_city(num_players: int):
     return [
         {"type": "build_city", "card": c["id"], "at": ref}
         for c in CARDS
@@ -74,7 +81,7 @@ def build_city(num_players):
     ]
 
 
-def marry(num_players):
+def marry(num_players: int):
     out = []
     for card in _cards("marriage"):
         out.append({"type": "marry", "card": card})
@@ -83,7 +90,7 @@ def marry(num_players):
     return out
 
 
-def play_special(num_players):
+def play_special(num_players: int):
     out = []
     for card in _cards("special"):
         base = {"type": "play_special", "card": card}
@@ -115,11 +122,11 @@ def _draft_items(kind, side, with_amount):
     )
 
 
-def draft_add(num_players):
+def draft_add(num_players: int):
     return [a for side in SIDES for a in _draft_items("draft_add", side, with_amount=True)]
 
 
-def draft_remove(num_players):
+def draft_remove(num_players: int):
     return [a for side in SIDES for a in _draft_items("draft_remove", side, with_amount=False)]
 
 

@@ -15,7 +15,9 @@ index of the variant's space (``env.codec``). Rewards: +1 to each winner and
 times the change of the agent's public score lead after each of its actions.
 """
 
-from typing import ClassVar
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -24,10 +26,20 @@ from pettingzoo import AECEnv
 
 from .match import Match, outcome_rewards, rasterize
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from engine.core import Action
+
+
+if TYPE_CHECKING:
+    pass
+
+
 RENDER_MODES = ["svg", "rgb_array"]
 
 
-def agent_name(seat):
+def agent_name(seat: int):
     return f"player_{seat}"
 
 
@@ -102,7 +114,7 @@ class TabulaAECEnv(AECEnv):
 
     # --- the loop -----------------------------------------------------------------
 
-    def reset(self, seed=None, options=None):
+    def reset(self, seed=None, options=None) -> None:
         """A new match. ``seed`` is the engine seed (``match_seed``); without
         one, a seed is drawn from the generator the last seeded reset set up."""
         if seed is not None:
@@ -119,7 +131,7 @@ class TabulaAECEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.num_steps = 0
         self.agent_selection = agent_name(self.match.seat_to_act)
 
@@ -132,7 +144,7 @@ class TabulaAECEnv(AECEnv):
         """``[(seat, action JSON)]`` so far: ``engine.runner.replay`` input."""
         return self.match.history
 
-    def step(self, action):
+    def step(self, action: Action) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -158,7 +170,7 @@ class TabulaAECEnv(AECEnv):
         else:
             self.agent_selection = self._agent[match.seat_to_act]
 
-    def _pay(self, agent, seat, outcome, lead):
+    def _pay(self, agent, seat: int, outcome, lead) -> None:
         """A step's rewards: the shaped score change, and the outcome's when it ends."""
         match = self.match
         self.rewards = rewards = dict.fromkeys(self.agents, 0.0)
@@ -180,5 +192,5 @@ class TabulaAECEnv(AECEnv):
         svg = self.match.svg(self.render_viewer)
         return svg if self.render_mode == "svg" else rasterize(svg)
 
-    def close(self):
+    def close(self) -> None:
         pass

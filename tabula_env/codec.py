@@ -8,8 +8,8 @@ parameters in the order of their domains (``engine.params``). A type whose
 parameters are few is the plain product of its domains (an optional
 parameter adds "left out" before its values; a seat parameter stops at the
 player count). Types whose product would be huge are enumerated from the
-rules' structure instead (``actions_anno1452``): only the combinations the
-rules can ever offer.
+rules' structure instead (the enumerators the game's registry entry names,
+``actions_anno1452``): only the combinations the rules can ever offer.
 
     >>> from tabula_env.codec import codec_for
     >>> from tabula_env.variants import get_variant
@@ -21,30 +21,42 @@ Optional parameters that are left out and those sent as ``null`` are the
 same action to the engine; ``decode`` always leaves them out.
 """
 
+from __future__ import annotations
+
 import functools
 import itertools
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 import engine
 from engine.params import IntRange, OneOf, Optional, Square
+from engine.registry import get_entry, resolve
 
-from . import actions_anno1452
 from .masks import MaskCache
 from .variants import get_variant
 
-# Enumerators for the types whose plain product is too big, per game.
-STRUCTURED = {"anno1452": actions_anno1452.ENUMERATORS}
+if TYPE_CHECKING:
+    from typing import Any
+
+    from engine.core import Action
+    from tabula_env.variants import Variant
+
+
+if TYPE_CHECKING:
+    pass
+
+
 # A plain product larger than this is refused: it needs a structured enumerator.
 MAX_PRODUCT = 5000
 
 
-def normalize(action):
+def normalize(action: Action):
     """The action with its left-out optional parameters dropped."""
     return {name: value for name, value in action.items() if value is not None}
 
 
-def domain_values(domain, num_players):
+def domain_values(domain, num_players: int):
     """Every value of ``domain`` in order; None first when it is optional."""
     if isinstance(domain, Optional):
         return [None] + domain_values(domain.inner, num_players)
@@ -60,7 +72,7 @@ def domain_values(domain, num_players):
     raise TypeError(f"no enumeration for domain {domain!r}")
 
 
-def product_actions(spec, num_players):
+def product_actions(spec, num_players: int):
     """Every combination of the spec's parameter values, as actions."""
     names = list(spec.params)
     values = [domain_values(spec.params[n], num_players) for n in names]
@@ -123,7 +135,7 @@ def _key_function(kind, names, squares):
             _square(action.get(n2)),
         )
 
-    def key(action):
+    def key(action: Action):
         out = [kind]
         for value in map(action.get, names):
             out.append(tuple(value) if type(value) is list else value)
@@ -152,7 +164,7 @@ def _index_function(names, key_function, own, index):
     return lambda action: index[key_function(action)]
 
 
-def _copier(action):
+def _copier(action: Action):
     """A call that returns a fresh copy of ``action``, lists copied too."""
     if any(type(value) is list for value in action.values()):
         return lambda: {k: list(v) if type(v) is list else v for k, v in action.items()}
@@ -162,7 +174,7 @@ def _copier(action):
 class ActionCodec:
     """The index space of one variant: ``encode``, ``decode``, ``mask``."""
 
-    def __init__(self, name, actions, param_names, square_params=None):
+    def __init__(self, name, actions: list[Action], param_names, square_params=None):
         square_params = square_params or {}
         self.name = name
         self.actions = tuple(actions)
@@ -174,8 +186,8 @@ class ActionCodec:
             kind: _key_function(kind, names, square_params.get(kind, ()))
             for kind, names in self._names.items()
         }
-        self._index = {}
-        by_kind = {kind: {} for kind in self._names}
+        self._index: dict[Any, int] = {}
+        by_kind: dict[str, dict[Any, int]] = {kind: {} for kind in self._names}
         for i, action in enumerate(self.actions):
             key = self._key(action)
             if key in self._index:
@@ -193,10 +205,10 @@ class ActionCodec:
         self.no_actions.flags.writeable = False
         self.masks = MaskCache(self.size)  # the read-only masks of the legal sets met so far
 
-    def _key(self, action):
+    def _key(self, action: Action):
         return self._keys[action["type"]](action)
 
-    def encode(self, action):
+    def encode(self, action: Action):
         """The index of ``action``; ``ValueError`` if it is outside the space."""
         try:
             if set(action) - {"type"} - set(self._names[action["type"]]):
@@ -216,7 +228,7 @@ class ActionCodec:
         """``decode`` for an int index known to be in the space (no checks)."""
         return self._copies[index]()
 
-    def indices(self, actions):
+    def indices(self, actions: list[Action]):
         """The indices of ``actions`` as ``legal_actions`` gives them, in order."""
         index_of = self._index_of
         try:
@@ -225,7 +237,7 @@ class ActionCodec:
             outside = [a for a in actions if self._key(a) not in self._index]
             raise ValueError(f"legal actions outside the {self.name} space: {outside[:3]}") from None
 
-    def mask(self, actions):
+    def mask(self, actions: list[Action]):
         """An int8 vector over the space: 1 where an action of ``actions`` is."""
         out = np.zeros(len(self.actions), dtype=np.int8)
         if actions:
@@ -233,10 +245,12 @@ class ActionCodec:
         return out
 
 
-def enumerate_actions(game_id, num_players):
+def enumerate_actions(game_id, num_players: int):
     """Every action of the space of ``game_id`` at ``num_players``, in index order."""
-    game = engine.get_game(game_id)
-    structured = STRUCTURED.get(game_id, {})
+    entry = get_entry(game_id)
+    game = entry.game
+    # Enumerators for the types whose plain product is too big (the entry names them).
+    structured = resolve(entry.action_enumerators) if entry.action_enumerators else {}
     out = []
     for name, spec in game.action_specs.items():
         if name in structured:
@@ -247,7 +261,7 @@ def enumerate_actions(game_id, num_players):
 
 
 @functools.cache
-def _codec(game_id, num_players):
+def _codec(game_id, num_players: int):
     specs = engine.get_game(game_id).action_specs
     names = {kind: list(spec.params) for kind, spec in specs.items()}
     squares = {
@@ -257,7 +271,7 @@ def _codec(game_id, num_players):
     return ActionCodec(f"{game_id} {num_players}p", enumerate_actions(game_id, num_players), names, squares)
 
 
-def codec_for(variant):
+def codec_for(variant: Variant):
     """The (shared, immutable) codec of ``variant`` (a ``Variant`` or its name).
 
     The space depends on the game and the player count only (the seat

@@ -39,8 +39,8 @@ class MaskCache:
         return entry
 
     def _build(self, indices):
-        flags = bytearray(self.size)
+        marks = bytearray(self.size)
         for index in indices:
-            flags[index] = 1
-        flags = bytes(flags)
+            marks[index] = 1
+        flags = bytes(marks)
         return flags, np.frombuffer(flags, INT8)

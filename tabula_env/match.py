@@ -9,7 +9,10 @@ is read: a dict kept per step would make the garbage collector run every few
 hundred steps (with the bare engine it never runs), a few % of a step.
 """
 
+from __future__ import annotations
+
 import io
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import resvg_py
@@ -22,6 +25,16 @@ from .codec import codec_for
 from .observations import encoder_for
 from .variants import get_variant
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from engine.core import Action
+    from tabula_env.variants import Variant
+
+
+if TYPE_CHECKING:
+    pass
+
 
 def rasterize(svg):
     """An SVG document as an RGB ``uint8`` array (height, width, 3)."""
@@ -30,7 +43,7 @@ def rasterize(svg):
         return np.asarray(image.convert("RGB"))
 
 
-def outcome_rewards(outcome, num_players):
+def outcome_rewards(outcome, num_players: int):
     """+1 for each winner, -1 for the others; 0 for everyone when no one wins."""
     winners = set(outcome.get("winners") or ())
     if not winners:
@@ -41,7 +54,7 @@ def outcome_rewards(outcome, num_players):
 class Match:
     """The engine side of an environment (no PettingZoo / Gymnasium here)."""
 
-    def __init__(self, variant, extra_options=None):
+    def __init__(self, variant: Variant, extra_options=None):
         self.variant = get_variant(variant)
         self.game = engine.get_game(self.variant.game)
         self.codec = codec_for(self.variant)
@@ -49,18 +62,18 @@ class Match:
         self.options = {**self.variant.options, **(extra_options or {})}
         self.num_players = self.variant.num_players
         self.state = None
-        self.seed = None
-        self._seats = []  # who took each action so far
-        self._moves = []  # each action: its JSON, or its index when it was given as one
-        self.outcome = None
-        self.seat_to_act = None
+        self.seed: Any = None  # an int once reset
+        self._seats: list[int] = []  # who took each action so far
+        self._moves: list[Any] = []  # each action: its JSON, or its index when it was given as one
+        self.outcome: Any = None
+        self.seat_to_act: Any = None  # an int while the match runs
 
-    def start(self, seed):
+    def start(self, seed) -> None:
         """A new match with this engine seed (the same seed, the same match)."""
         self.seed = int(seed)
         self.load(self.game.setup(self.num_players, self.options, self.seed), [])
 
-    def load(self, state, history):
+    def load(self, state, history) -> None:
         """Continue from ``state`` (e.g. for analysis); ``history`` led to it."""
         self.state = state
         self._seats = [seat for seat, _ in history]
@@ -81,7 +94,7 @@ class Match:
         """``len(history)``, without building it."""
         return len(self._seats)
 
-    def _changed(self):
+    def _changed(self) -> None:
         """A new state: everything a step reads about it, computed once here as
         plain attributes (a learner asks for all of it on every step; lazy
         getters cost more in calls than they would ever save)."""
@@ -102,20 +115,20 @@ class Match:
         """The acting seat's legal actions as indices, in ``legal_actions`` order."""
         return self._indices
 
-    def mask(self, seat):
+    def mask(self, seat: int):
         """The acting seat's action mask; all zeros for any other seat.
         Read-only (shared with every state of the same legal set): copy it to change it."""
         return self._mask if seat == self.seat_to_act else self.codec.no_actions
 
-    def is_legal_index(self, index):
+    def is_legal_index(self, index) -> bool:
         """True when the int ``index`` is a legal action of the acting seat now."""
         return 0 <= index < self.codec.size and self._flags[index] == 1
 
-    def apply(self, action):
+    def apply(self, action: Action):
         """Apply an action JSON for the acting seat; returns the events."""
         return self._apply(action, action)
 
-    def _apply(self, action, move):
+    def _apply(self, action: Action, move):
         seat = self.seat_to_act
         self.state, events = self.game.apply(self.state, seat, action)
         self._seats.append(seat)
@@ -137,15 +150,15 @@ class Match:
         index = self.checked_index(index)
         return self._apply(self.codec.fresh(index), index)
 
-    def view(self, seat):
+    def view(self, seat: int | None):
         return self.game.view(self.state, seat)
 
-    def observation(self, seat, flat=True):
+    def observation(self, seat: int, flat=True):
         """The seat's observation groups (or their flat vector)."""
         groups = self.encoder.encode_view(self.view(seat), seat)
         return self.encoder.flatten(groups) if flat else groups
 
-    def score_lead(self, seat):
+    def score_lead(self, seat: int):
         """Public victory points of ``seat`` minus the best other seat's."""
         points = [p["victory_points"] for p in self.view(None)["players"]]
         return float(points[seat] - max(p for s, p in enumerate(points) if s != seat))

@@ -18,13 +18,25 @@
   married this epoch, hand size.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 import engine
 
 from .features import number, one_hot, relative_players, seat_one_hot, seats_multi_hot
 
-_SPECS = engine.get_game("anno1452").action_specs
+if TYPE_CHECKING:
+    from typing import Any
+
+
+if TYPE_CHECKING:
+    from engine.core import View
+
+
+_SPECS: Any = engine.get_game("anno1452").action_specs  # parameter domains by name
 NUM_CARDS = _SPECS["discard"].params["card"].hi + 1
 _ESTATE = _SPECS["settle"].params["at"]
 NUM_REGIONS, MAX_SLOTS = _ESTATE.rows, _ESTATE.cols
@@ -53,7 +65,7 @@ def _cards(ids):
     return out
 
 
-def _order(view, seat, n):
+def _order(view: View, seat: int, n):
     """Each seat's (relative) place in the turn order, 0 when not in it."""
     out = [0.0] * n
     for place, s in enumerate(view.get("order") or (), start=1):
@@ -61,7 +73,7 @@ def _order(view, seat, n):
     return out
 
 
-def _game(view, seat, n):
+def _game(view: View, seat: int, n):
     decision = view.get("decision") or {}
     soldiers = view.get("soldiers") or {}
     trade = view.get("trade") or {}
@@ -89,7 +101,7 @@ def _game(view, seat, n):
     )
 
 
-def _board(view, seat, n):
+def _board(view: View, seat: int, n):
     channels = 2 + (n + 1) + 3
     flat = [0.0] * (NUM_REGIONS * MAX_SLOTS * channels)  # a flat list: cheaper than numpy item writes
     for r, region in enumerate(view["regions"]):
@@ -108,7 +120,7 @@ def _board(view, seat, n):
     return np.array(flat, dtype=np.float32).reshape(NUM_REGIONS, MAX_SLOTS, channels)
 
 
-def _regions(view, seat, n):
+def _regions(view: View, seat: int, n):
     out = []
     for region in view["regions"]:
         holder = region.get("principality")
@@ -119,7 +131,7 @@ def _regions(view, seat, n):
     return out
 
 
-def _player(player):
+def _player(player: dict[str, Any]):
     hand = player.get("hand")
     return (
         [
@@ -132,7 +144,7 @@ def _player(player):
     )
 
 
-def encode(view, seat, num_players):
+def encode(view: View, seat: int, num_players: int):
     """The groups of ``view`` for ``seat`` (see the module docstring)."""
     return {
         "game": _game(view, seat, num_players),

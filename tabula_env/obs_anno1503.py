@@ -3,30 +3,47 @@
 - ``game`` (1-D): turn, phase, active and start seat, last roll, pending
   choice (whether it is the viewer's, its options), discovery, reserve size,
   whether the viewer is to act.
-- ``supply`` (1-D): commodity stacks, public buildings left, and with the
-  expansion aristocrat buildings left and deck/reserve sizes.
+- ``supply`` (1-D): commodity stacks, public buildings left, then each
+  variant's supply features (``VARIANT_PARTS``).
 - ``sea`` (rows x cols x channels): island space, back mark, a tile lying
   there (its back; its kind when face up to the viewer), whether the viewer
   has looked at it, and each seat's ships (seat-relative channels).
 - ``players`` (seats x features, the viewer first): gold, victory points,
   goals, hand (the viewer's own counts; zeros for the others), hand size,
   inhabitants, public buildings, branch offices, trade agreements, ships,
-  this turn's sales and buys, the home island's production, and the
-  expansion's manor, cannons, lairs, aristocrat buildings, damage and cards
-  (own cards by type, the others' only as a count).
+  this turn's sales and buys, the home island's production, then each
+  variant's player features.
+
+Every variant's features are in every observation (zeros when the view has
+no such part), so one observation layout serves all of the game's variants;
+a variant's features live in its own module (``obs_anno1503_expansion``).
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 import engine
 
+from . import obs_anno1503_expansion
 from .features import number, one_hot, relative_players, seat_one_hot, seats_multi_hot
 
-_SPECS = engine.get_game("anno1503").action_specs
+if TYPE_CHECKING:
+    from typing import Any
+
+
+if TYPE_CHECKING:
+    from engine.core import View
+
+
+# The variants' feature modules (``supply(view)``, ``player(entry)``, ``GOALS``), in layout order.
+VARIANT_PARTS = (obs_anno1503_expansion,)
+
+_SPECS: Any = engine.get_game("anno1503").action_specs  # parameter domains by name
 COMMODITIES = _SPECS["sell"].params["commodity"].values
 PUBLIC_BUILDINGS = _SPECS["place_pioneer"].params["building"].inner.values
-ARISTOCRAT_BUILDINGS = _SPECS["build_aristocrat"].params["building"].values
-CARD_TYPES = _SPECS["exchange_card"].params["card"].values
 CHOICE_OPTIONS = _SPECS["respond"].params["option"].values
 _SEA = _SPECS["move_ship"].params["to"]
 ROWS, COLS = _SEA.rows, _SEA.cols
@@ -41,12 +58,14 @@ TILE_KINDS = (
 )
 CHOICE_KINDS = (None, "production", "golden_times", "lose_tile", "reserve_placement", "pirate_sea_placement")
 PHASES = ("main", "tile_decision", "discard", "card_discard", "over")
-GOALS = ("merchants", "public_buildings", "trade_agreements", "aristocrat_buildings", "lairs", "manor")
+GOALS = ("merchants", "public_buildings", "trade_agreements") + tuple(
+    g for part in VARIANT_PARTS for g in part.GOALS
+)
 ISLANDS = "ABCD"
 BRIDGES = ("1", "2", "3", "4", "5")
 
 
-def _game(view, seat, n):
+def _game(view: View, seat: int, n):
     roll = view.get("last_roll") or {}
     choice = view.get("choice") or {}
     # Options are names (commodities, responses) or squares / tiles (then the mask says it all).
@@ -65,27 +84,17 @@ def _game(view, seat, n):
     )
 
 
-def _supply(view, seat, n):
-    x = view.get("expansion") or {}
-    stacks, buildings, aristo = view["stacks"], view["buildings"], x.get("aristocrat_buildings") or {}
-    return (
-        [number(stacks.get(c)) for c in COMMODITIES]
-        + [number(buildings.get(b)) for b in PUBLIC_BUILDINGS]
-        + [number(aristo.get(b)) for b in ARISTOCRAT_BUILDINGS]
-        + [
-            number(x.get(k))
-            for k in (
-                "expansion_reserve_size",
-                "pirate_deck_size",
-                "aristocrat_deck_size",
-                "aristocrat_discard_size",
-            )
-        ]
-        + [float(len(x.get("pirate_discard") or ())), 0.0 if x.get("combat") is None else 1.0]
-    )
+def _supply(view: View, seat: int, n):
+    stacks, buildings = view["stacks"], view["buildings"]
+    values = [number(stacks.get(c)) for c in COMMODITIES] + [
+        number(buildings.get(b)) for b in PUBLIC_BUILDINGS
+    ]
+    for part in VARIANT_PARTS:
+        values += part.supply(view)
+    return values
 
 
-def _sea(view, seat, n):
+def _sea(view: View, seat: int, n):
     kinds = len(TILE_KINDS)
     # Per square: space, mark, tile, back, kind (one-hot + other), seen by the viewer, ships per seat.
     channels = 6 + kinds + n
@@ -110,22 +119,7 @@ def _sea(view, seat, n):
     return np.array(flat, dtype=np.float32).reshape(ROWS, COLS, channels)
 
 
-def _aristocrat(player):
-    a = player.get("aristocrat") or {}
-    cards = a.get("cards")
-    turn = a.get("turn") or {}
-    return (
-        [number(a.get(k)) for k in ("manor", "cannons", "cannon_strength")]
-        + [float(len(a.get("lairs") or ()))]
-        + [1.0 if b in (a.get("buildings") or ()) else 0.0 for b in ARISTOCRAT_BUILDINGS]
-        + [number(d) for d in (a.get("damaged") or [False, False])[:2]]
-        + [number(turn.get(k)) for k in ("luxury_sold", "exchanged", "sailed", "free_discovery")]
-        + [float(cards.count(t)) if cards is not None else 0.0 for t in CARD_TYPES]
-        + [float(len(cards)) if cards is not None else number(a.get("cards_count"))]
-    )
-
-
-def _ships(player):
+def _ships(player: dict[str, Any]):
     out = []
     for ship in (player.get("ships") or [])[:2]:
         at = ship.get("at")
@@ -134,7 +128,7 @@ def _ships(player):
     return out + [0.0] * (8 - len(out))
 
 
-def _player(player):
+def _player(player: dict[str, Any]):
     hand = player.get("hand")
     island = player.get("island") or {}
     production = island.get("production") or {}
@@ -156,11 +150,11 @@ def _player(player):
         + [number(turn.get("buys")), number(turn.get("big_branch_office_used"))]
         + one_hot(island.get("id"), ISLANDS)
         + [x for b in BRIDGES for x in one_hot(production.get(b), COMMODITIES)]
-        + _aristocrat(player)
+        + [x for part in VARIANT_PARTS for x in part.player(player)]
     )
 
 
-def encode(view, seat, num_players):
+def encode(view: View, seat: int, num_players: int):
     """The groups of ``view`` for ``seat`` (see the module docstring)."""
     return {
         "game": _game(view, seat, num_players),

@@ -16,7 +16,9 @@ An action outside the mask ends the episode with reward -1 and
 instead).
 """
 
-from typing import ClassVar
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import gymnasium as gym
 import numpy as np
@@ -27,13 +29,17 @@ from engine.rng import mix_seed
 
 from .match import Match, outcome_rewards, rasterize
 
+if TYPE_CHECKING:
+    from engine.core import Action
+
+
 ILLEGAL_REWARD = -1.0
 
 
 class TabulaSingleAgentEnv(gym.Env):
     """One seat for the learner, AI opponents for the rest (see the module doc)."""
 
-    metadata: ClassVar[dict] = {"render_modes": ["svg", "rgb_array"]}
+    metadata = {"render_modes": ["svg", "rgb_array"]}  # noqa: RUF012  (gymnasium declares it an instance attribute)
 
     def __init__(
         self,
@@ -87,7 +93,7 @@ class TabulaSingleAgentEnv(gym.Env):
             "match_seed": self.match.seed,
         }
 
-    def _play_opponents(self):
+    def _play_opponents(self) -> None:
         """AI moves until the learner is to act or the match is over."""
         match = self.match
         while (seat := match.seat_to_act) is not None and seat != self.seat:
@@ -106,7 +112,7 @@ class TabulaSingleAgentEnv(gym.Env):
         self._play_opponents()
         return self._obs(), self._info()
 
-    def step(self, action):
+    def step(self, action: Action):
         match = self.match
         if match.seat_to_act != self.seat:
             raise RuntimeError("the match is over: call reset()")

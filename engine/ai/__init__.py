@@ -2,8 +2,8 @@
 
 A player is given the game definition, its seat, that seat's view and its
 legal actions; never the state. Levels, weakest first, are ``LEVELS``.
-Strategic levels come from a per-game module ``engine.ai.<game id>``
-registered in ``game_modules.GAME_MODULES``; a new game plugs in with one line there.
+Strategic levels come from the AI package named by the game's registry
+entry (``engine.registry.GameEntry.ai``, e.g. ``engine.ai.anno1503``).
 
 For bot authors (``bot_api``): ``sample_state(game, view, seat, seed)``, a
 full state consistent with a seat's view, and ``evaluate(game, state,
@@ -15,7 +15,7 @@ from typing import Any
 
 from ..core import Action, Game, Player, Seat, View
 from .bot_api import WIN_VALUE, evaluate, sample_state
-from .game_modules import GAME_MODULES, make_game_player
+from .game_modules import make_game_player
 from .random_player import RandomPlayer
 
 LEVELS = ("random", "easy", "medium", "hard")
@@ -52,7 +52,7 @@ def get_player(level: str, **options: Any) -> Player:
     decision; default the game's count for the variant and player count)
     and two safety caps, ``time_cap`` (seconds of the searching thread's
     CPU time, default 1.0) and ``wall_cap`` (wall-clock seconds, default
-    5.0). For a game without an AI module in ``GAME_MODULES`` every level
+    5.0). For a game whose registry entry names no AI package every level
     falls back to the random player.
 
     Every level is deterministic for a given view, legal actions and seed,
@@ -69,7 +69,6 @@ def get_player(level: str, **options: Any) -> Player:
 
 
 __all__ = [
-    "GAME_MODULES",
     "LEVELS",
     "WIN_VALUE",
     "LevelPlayer",

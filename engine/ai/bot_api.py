@@ -19,7 +19,7 @@ functions expose the same machinery the ``hard`` AI uses::
     >>> best = max(game.legal_actions(world, seat), key=lambda action:
     ...            engine.ai.evaluate(game, game.apply(world, seat, action)[0], seat))
 
-A game plugs in through its AI package (``engine.ai.GAME_MODULES``): its
+A game plugs in through its AI package (its registry entry's ``ai``): its
 ``hard`` player's ``sample_state`` and ``leaf_value`` are used, so a bot
 scores positions exactly as the search does. A game without one cannot be
 sampled (``sample_state`` returns None) and is valued by the public victory

@@ -7,15 +7,25 @@ from a view (``sample_dump``), how to pick greedily on such a state, and
 what to do when a view cannot be completed.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from ..rng import Rng, mix_seed
 from .random_player import RandomPlayer
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..core import Action, Game, View
+    from ..rng import Rng
 
 
 def sampler(sample_dump):
     """``sample_state(game, view, seat, rng)`` built on a game's dump sampler:
     a state consistent with the view, or None when it cannot be built."""
 
-    def sample_state(game, view, seat, rng):
+    def sample_state(game: Game[Any], view: View, seat: int, rng: Rng):
         try:
             return game.load(sample_dump(view, seat, rng))
         except (KeyError, ValueError, TypeError, IndexError):
@@ -32,17 +42,19 @@ class GreedyPlayer:
     action``) as static methods, and may scale the noise per view.
     """
 
-    sample_state = greedy_choice = fallback = None
+    sample_state: Any = None
+    greedy_choice: Any = None
+    fallback: Any = None
 
     def __init__(self, level="medium", noise=0.0, blunder_rate=0.0):
         self.level = level
         self.noise = noise
         self.blunder_rate = blunder_rate
 
-    def noise_scale(self, view):
+    def noise_scale(self, view: View):
         return 1.0
 
-    def choose(self, game, seat, view, actions, seed=0):
+    def choose(self, game: Game[Any], seat: int, view: View, actions: list[Action], seed=0):
         if len(actions) == 1:
             return actions[0]
         rng = Rng(mix_seed(seed, seat, "greedy"))

@@ -31,9 +31,18 @@ ladder, ``python -m bench.ladder``, reports them):
   that a player would wait too long.
 """
 
+from __future__ import annotations
+
 import time
+from typing import TYPE_CHECKING, Any
 
 from ..rng import Rng, mix_seed
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..core import Action, Game, View
+    from ..rng import Rng
 
 
 class SearchPlayer:
@@ -60,11 +69,15 @@ class SearchPlayer:
     """
 
     level = "hard"
-    sample_state = score_actions = greedy_choice = leaf_value = None
-    searchable = rollout_over = None
+    sample_state: Any = None
+    score_actions: Any = None
+    greedy_choice: Any = None
+    leaf_value: Any = None
+    searchable: Any = None
+    rollout_over: Any = None
     simulations = 100
     cost_exponent = 1.0
-    medium = None
+    medium: Any = None
     policy_weight = 0.0
     deadline_share = 0.9
 
@@ -79,7 +92,7 @@ class SearchPlayer:
         self.capped = 0  # ... of which a safety cap cut short
         self.capped_wall = 0  # ... by the wall-clock cap (the load on the machine)
 
-    def choose(self, game, seat, view, actions, seed=0):
+    def choose(self, game: Game[Any], seat: int, view: View, actions: list[Action], seed=0):
         if len(actions) == 1:
             return actions[0]
         deadline = _Deadline(self.time_cap * self.deadline_share, self.wall_cap * self.deadline_share)
@@ -106,25 +119,25 @@ class SearchPlayer:
         best = max(picks, key=lambda i: (totals[i], -picks.index(i)))
         return actions[best]
 
-    def _candidates(self, game, state, seat, actions):
+    def _candidates(self, game: Game[Any], state, seat: int, actions: list[Action]):
         """``(indices, scores)`` of the policy's ``candidates`` best actions, best first."""
         ranked = sorted(self.score_actions(game, state, seat, actions), key=lambda si: (-si[0], si[1]))
         top = ranked[: self.candidates]
         return [i for _, i in top], [score for score, _ in top]
 
-    def _worlds(self, view, candidates):
+    def _worlds(self, view: View, candidates):
         """How many worlds the simulation count pays for, each trying every candidate."""
         count = self.simulations_per_decision
         if count is None:
             count = self.simulations_for(view)
         return max(1, round(count / candidates))
 
-    def simulations_for(self, view):
+    def simulations_for(self, view: View):
         """Simulations per decision: ``simulations / n ** cost_exponent``; a
         game whose variants differ in rollout cost may override it."""
         return self.simulations / view["num_players"] ** self.cost_exponent
 
-    def _try_all(self, game, world, seat, candidates, stop, deadline):
+    def _try_all(self, game: Game[Any], world, seat: int, candidates, stop, deadline):
         """Each candidate's rollout value on one world, or None past the deadline."""
         values = []
         for action in candidates:
@@ -134,7 +147,7 @@ class SearchPlayer:
             values.append(value)
         return values
 
-    def _simulate(self, game, world, seat, action, stop, deadline):
+    def _simulate(self, game: Game[Any], world, seat: int, action, stop, deadline):
         """The leaf value after ``action`` and medium play; None past the deadline."""
         state, _ = game.apply(world, seat, action)
         for _ in range(self.max_rollout):

@@ -17,18 +17,23 @@ parameters that refer to them (see each renderer's docstring); a client
 matches legal actions to them without knowing the board's geometry.
 """
 
-from . import anno1452, anno1503
+from ..core import Seat, View
+from ..errors import UnknownGameError
+from ..registry import get_entry, resolve
 
-_RENDERERS = {"anno1503": anno1503.render, "anno1452": anno1452.render}
 
-
-def board_svg(view, viewer=None):
-    """The SVG document of ``view`` as seen by ``viewer`` (a seat, or None for a spectator)."""
+def board_svg(view: View, viewer: Seat | None = None) -> str:
+    """The SVG document of ``view`` as seen by ``viewer`` (a seat, or None for a
+    spectator); the renderer is the one the game's registry entry names.
+    Raises ``ValueError`` for a game without one."""
     try:
-        renderer = _RENDERERS[view["game"]]
-    except KeyError:
-        raise ValueError(f"no board renderer for game {view.get('game')!r}") from None
-    return renderer(view, viewer)
+        path = get_entry(view["game"]).renderer
+    except (KeyError, UnknownGameError):
+        path = None
+    if path is None:
+        raise ValueError(f"no board renderer for game {view.get('game')!r}")
+    svg: str = resolve(path)(view, viewer)
+    return svg
 
 
 __all__ = ["board_svg"]

@@ -9,9 +9,20 @@ string joining is the cheapest way to build it.
     '<circle cx="1" cy="2" r="3" data-space="0,1"/>'
 """
 
+from __future__ import annotations
+
 import json
 from functools import cache
 from html import escape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+
+if TYPE_CHECKING:
+    pass
+
 
 # One colour per seat, the same in every game and in the web client's CSS
 # (service/static/play/style.css): chosen to stay apart for the common forms
@@ -24,17 +35,17 @@ PAPER = "#fbf8f0"
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
 
 
-def seat_colour_name(seat):
+def seat_colour_name(seat: int):
     """ "blue", "orange"...: the seat's colour in words, for titles and the legend."""
     return SEAT_COLOUR_NAMES[seat % len(SEAT_COLOUR_NAMES)]
 
 
-def seat_colour(seat):
+def seat_colour(seat: int | None):
     """The seat's colour; ``None`` (nobody, Ottokar) is neutral grey."""
     return NEUTRAL if seat is None or not 0 <= seat < len(SEAT_COLOURS) else SEAT_COLOURS[seat]
 
 
-def seat_name(player):
+def seat_name(player: dict[str, Any]):
     """A player's name at the table, or "Seat 3" (counted from 1, as people count)."""
     return player.get("name") or f"Seat {player['seat'] + 1}"
 
@@ -168,7 +179,7 @@ def ref(*parts):
     return ",".join(str(p) for p in parts)
 
 
-def legend(x, y, players, viewer, extra=()):
+def legend(x, y, players, viewer: int | None, extra=()):
     """One line per seat (colour, name, 'you'), then ``extra`` ``(swatch, label)`` rows.
 
     The rows carry no ``data-seat``: that names the seat's panel, the one

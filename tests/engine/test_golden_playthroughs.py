@@ -7,7 +7,16 @@ import copy
 
 import pytest
 
-from tests.engine.golden.playthrough import cases, describe_change, load, play, replay_digests
+from tests.engine.golden.playthrough import (
+    cases,
+    describe_change,
+    digest,
+    load,
+    play,
+    replay_digests,
+    replay_dumps,
+)
+from tests.engine.golden.states import apply_patch, flatten, patch, recorded_leaves, save_states, unflatten
 
 CASES = cases()
 
@@ -57,3 +66,47 @@ def test_recorded_actions_replay_to_the_recorded_states(short_record):
     refused = copy.deepcopy(short_record)
     refused["actions"][2] = [refused["actions"][2][0], {"type": "made_up"}]
     assert replay_digests(refused)[-1].startswith("refused: ")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_every_record_keeps_its_states(case):
+    """The states file rebuilds the recorded state of the last step (``--write-states`` renews it)."""
+    record = load(case)
+    last = len(record["digests"]) - 1
+    leaves = recorded_leaves(case.states_path, last)
+    assert leaves is not None, f"no states for {case.name}: python -m tests.engine.golden --write-states"
+    assert digest(unflatten(leaves)) == record["digests"][last]
+
+
+def test_flat_states_round_trip():
+    value = {"a": [1, {"b": []}, {}], "c": {"d": None, "e": "x"}, "f": []}
+    leaves = flatten(value)
+    assert unflatten(leaves) == value
+    changed = flatten({"a": [1, {"b": [2]}], "c": {"e": "y"}, "f": []})
+    apply_patch(leaves, patch(leaves, changed))
+    assert leaves == changed
+
+
+def test_a_changed_record_prints_the_diff_of_the_two_states(tmp_path):
+    """A record whose state at step 5 was different (a gold count altered in
+    its stored states, its digest to match) fails with that step's diff."""
+    case = min(CASES, key=lambda c: len(load(c)["actions"]))
+    record = load(case)
+    dumps, _ = replay_dumps(record)
+    altered = copy.deepcopy(dumps)
+    gold_path = next(path for path in flatten(altered[5]) if path[-1] == "gold")
+    node = altered[5]
+    for key in gold_path[:-1]:
+        node = node[key]
+    node["gold"] += 7
+    save_states(tmp_path / "altered.states.gz", altered)
+    record["states"] = tmp_path / "altered.states.gz"
+    record["digests"][5] = digest(altered[5])
+
+    change = describe_change(record, play(case))
+
+    shown = "".join(f"[{k}]" if type(k) is int else f".{k}" for k in gold_path).lstrip(".")
+    was = node["gold"]
+    assert change.startswith("state differs after step 5 (seat "), change
+    assert f"{shown}: {was} -> {was - 7}" in change, change
+    assert change.count("\n") == 1, change  # only the altered leaf differs

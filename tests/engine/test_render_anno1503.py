@@ -238,7 +238,9 @@ def moved_card(hand):
 
 def swapped_hidden_tiles(dump):
     """Two face-down tiles nobody looked at, same back, different identity, swapped."""
-    from engine.games.anno1503.data import TILES
+    from engine.games.anno1503.expansion.data import TILE_SET
+
+    TILES = TILE_SET.tiles  # every tile a match may deal, the expansion's included
 
     seen = {k for k, seats in dump["seen"].items() if seats}
     hidden = [k for k, t in dump["spaces"].items() if t is not None and k not in seen]

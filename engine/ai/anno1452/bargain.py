@@ -11,11 +11,21 @@ one, to sell it on its own trade turn. Where no partner would pay, it trades
 as medium does.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...games.anno1452.offers import GOLD_STEPS, MAX_EDITS, MAX_OFFERS
 from ..levels import greedy
 from .decisions import _ACCEPT_MARGIN, RULES, _by, _has_pact, pact_worth
 from .evaluate import GOLD
 from .policy import score_actions as policy_scores
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ...core import Action, Game
+
 
 # A price this far below the partner's limit still leaves it a reason to
 # accept: the sum is reckoned as the partner reckons it, and float rounding
@@ -40,7 +50,7 @@ def buyers(d, seat):
     return {other: price for other, price in prices.items() if price > 0}
 
 
-def _open_sale(actions, prices):
+def _open_sale(actions: list[Action], prices):
     """Start a draft to the partner who would pay most."""
     partner = max(prices, key=lambda s: (prices[s], -s))
     wanted = {"type": "draft_offer", "to": partner}
@@ -53,7 +63,7 @@ def _next_gold_step(asked, price):
     return max(fitting) if fitting else None
 
 
-def _compose_sale(draft, actions, price):
+def _compose_sale(draft, actions: list[Action], price):
     """Give the pact, ask gold up to the price step by step, then send (with
     what is asked so far if the draft runs out of edits first)."""
     step = _next_gold_step(draft["ask"]["gold"], price)
@@ -69,7 +79,7 @@ def _compose_sale(draft, actions, price):
     return _by(actions, score)
 
 
-def _trade(d, seat, actions, base):
+def _trade(d, seat, actions: list[Action], base):
     draft = d["trade"]["draft"]
     prices = buyers(d, seat)
     if draft is None:
@@ -85,7 +95,7 @@ def _offers_left(d, seat):
     return MAX_OFFERS - d["trade"]["offers"][str(seat)]
 
 
-def _offer_reply(d, seat, actions, base):
+def _offer_reply(d, seat, actions: list[Action], base):
     """Decline a pact its giver would pay for, while offers are left to sell
     every such pact; otherwise answer as medium does."""
     offer = d["offer"]
@@ -101,7 +111,7 @@ def _offer_reply(d, seat, actions, base):
 HARD_RULES = {"trade": _trade, "offer_reply": _offer_reply}
 
 
-def score_actions(game, state, seat, actions):
+def score_actions(game: Game[Any], state, seat, actions: list[Action]):
     """The policy's scores, with ``hard``'s own rules for trade decisions."""
     rule = HARD_RULES.get(state.data["decision"]["kind"])
     if rule is None:

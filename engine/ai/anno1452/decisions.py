@@ -5,22 +5,30 @@ easy level's noise applies to them too. The value ``base`` of the position
 is passed for rules that compare with standing still.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...games.anno1452.battle import side_estate
 from ...games.anno1452.board import iter_estates
 from ...games.anno1452.data import BORDERS, CARDS
 from .cards import DRAW, card_value
 from .evaluate import CARD, GOLD
 
+if TYPE_CHECKING:
+    from ...core import Action
+
+
 _ACCEPT_MARGIN = 0.1
 _SWAP_MARGIN = 0.3
 _TOURNAMENT_GOLD = 6  # keep enough gold to build after paying 3
 
 
-def _by(actions, key):
+def _by(actions: list[Action], key):
     return [(key(a), i) for i, a in enumerate(actions)]
 
 
-def _soldiers(d, seat, actions, base):
+def _soldiers(d, seat, actions: list[Action], base):
     # Soldiers are lost after any battle they fight; in one's own battle all of them help.
     return _by(actions, lambda a: a["count"])
 
@@ -50,7 +58,7 @@ def reaction_worth(d, seat, effect):
     return _REACTION_WORTH.get(effect, 0.0)
 
 
-def _reaction(d, seat, actions, base):
+def _reaction(d, seat, actions: list[Action], base):
     def score(a):
         if a.get("card") is None:
             return _KEEP_REACTION
@@ -59,18 +67,18 @@ def _reaction(d, seat, actions, base):
     return _by(actions, score)
 
 
-def _losses(d, seat, actions, base):
+def _losses(d, seat, actions: list[Action], base):
     # Citizens are points and income; Soldiers are gone after the battle anyway.
     return _by(actions, lambda a: -a["citizens"])
 
 
-def _tournament(d, seat, actions, base):
+def _tournament(d, seat, actions: list[Action], base):
     p = d["players"][seat]
     worth = p["gold"] >= _TOURNAMENT_GOLD and p["prestige"] < 20
     return _by(actions, lambda a: float((a["join"] == "yes") == worth))
 
 
-def _discard(d, seat, actions, base):
+def _discard(d, seat, actions: list[Action], base):
     def score(a):
         if a["type"] == "keep_hand":
             return 0.0
@@ -79,7 +87,7 @@ def _discard(d, seat, actions, base):
     return _by(actions, score)
 
 
-def _open_swap(d, seat, actions, base):
+def _open_swap(d, seat, actions: list[Action], base):
     def score(a):
         if a["type"] == "pass":
             return _SWAP_MARGIN
@@ -89,7 +97,7 @@ def _open_swap(d, seat, actions, base):
     return _by(actions, score)
 
 
-def _position(d, seat, actions, base):
+def _position(d, seat, actions: list[Action], base):
     return _by(actions, lambda a: -a["position"])
 
 
@@ -103,7 +111,7 @@ def threat(d, attacker, defender):
     return sum(1 for r, _, _ in iter_estates(d, defender) if r in reach)
 
 
-def _has_pact(d, a, b):
+def _has_pact(d, a, b) -> bool:
     return [a, b] in d["pacts"] or [b, a] in d["pacts"]
 
 
@@ -126,7 +134,7 @@ def side_worth(d, holder, side, taker):
     return worth
 
 
-def _offer_reply(d, seat, actions, base):
+def _offer_reply(d, seat, actions: list[Action], base):
     offer = d["offer"]
     gain = side_worth(d, offer["from"], offer["give"], seat)
     cost = side_worth(d, seat, offer["ask"], offer["from"]) if not offer["ask"]["pact"] else 0.0
@@ -145,7 +153,7 @@ def _pact_target(d, seat):
     return max(scored)[1] if scored else None
 
 
-def _trade(d, seat, actions, base):
+def _trade(d, seat, actions: list[Action], base):
     """Offer a pact (with 2 gold if the partner would lose by it) to a threatening neighbour."""
     draft = d["trade"]["draft"] if d["trade"] else None
     if draft is None:

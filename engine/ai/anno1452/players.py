@@ -5,12 +5,21 @@ Every player sees only its view: it samples one full state consistent with
 the view (``sample``) and runs the policy or the search on such samples.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .. import levels, search
 from ..levels import sampler
 from . import bargain
 from .evaluate import relative_value
 from .policy import distinct_scores, greedy_choice
 from .sample import sample_dump
+
+if TYPE_CHECKING:
+    from ...core import Action, View
+    from ...rng import Rng
+
 
 # Simulations per decision, by player count: _SIMULATIONS / n^1.5 (49 and 27
 # for 2 and 3 players; 4 players see ``_RATE_FACTOR``). The former 1 s
@@ -31,7 +40,7 @@ _DEADLINE_SHARE = 0.7
 sample_state = sampler(sample_dump)
 
 
-def _any_but_pass(actions, rng):
+def _any_but_pass(actions: list[Action], rng: Rng):
     """For a view the sampler cannot complete: any action but a pass."""
     return next((a for a in actions if a["type"] != "pass"), actions[0])
 
@@ -51,7 +60,7 @@ class BargainingPlayer(GreedyPlayer):
     greedy_choice = staticmethod(bargain.greedy_choice)
 
 
-def _searchable(view):
+def _searchable(view: View):
     """Turn decisions outside a battle: there the sampled queue is exact."""
     decision = view["decision"]
     return view["phase"] == "action" and view["battle"] is None and decision["kind"] == "action_turn"
@@ -93,7 +102,7 @@ def _turns_after(order, seat, other):
     return (order.index(other) - order.index(seat)) % len(order)
 
 
-def _rollout_over(view, seat):
+def _rollout_over(view: View, seat):
     """A rollout ends with the match, when this seat's next turn begins, or
     (``_HORIZON``) when the turn after the last opponent turn it plays begins."""
     horizon = _HORIZON.get(view["num_players"])
@@ -149,6 +158,6 @@ class SearchPlayer(search.SearchPlayer):
     def __init__(self, simulations=None, time_cap=1.0, candidates=_CANDIDATES, max_rollout=200, wall_cap=5.0):
         super().__init__(simulations, time_cap, candidates, max_rollout, wall_cap)
 
-    def simulations_for(self, view):
+    def simulations_for(self, view: View):
         n = view["num_players"]
         return _SIMULATIONS * _RATE_FACTOR.get(n, 1) / n**_COST_EXPONENT

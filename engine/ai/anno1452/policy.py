@@ -10,6 +10,10 @@ it is expected to bring, and the other decisions (battle, cards, trade)
 have rules of thumb in ``decisions``.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from ...errors import EngineError
 from ...games.anno1452.actions_special import MERCENARIES
 from ...games.anno1452.board import totals
@@ -19,17 +23,23 @@ from .battle_odds import stake, win_chance
 from .decisions import RULES
 from .evaluate import GOLD, relative_value
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ...core import Action, Game
+
+
 _ATTACK_EFFECTS = ("soeldner", "fehde")
 _PASS_EDGE = 0.01  # passing beats actions that change nothing
 _RISK = 0.8  # the odds are rough: an attack must promise clearly more
 
 
-def _effect(action):
+def _effect(action: Action):
     card = action.get("card")
     return CARDS[card].get("effect") if card is not None else None
 
 
-def _attack_score(d, seat, action, base):
+def _attack_score(d, seat, action: Action, base):
     effect = _effect(action) if action["type"] == "play_special" else None
     extra = MERCENARIES if effect == "soeldner" else 0
     target, origin = action["target"], action.get("from")
@@ -46,7 +56,7 @@ def _attack_score(d, seat, action, base):
     return base + p * gain - (1 - p) * loss - declaration - card - _RISK
 
 
-def _deferred_bonus(d, seat, action):
+def _deferred_bonus(d, seat, action: Action):
     """ER effects applied later in the ER: the gold they should bring."""
     effect = _effect(action)
     if d["decision"]["kind"] != "er_special" and effect not in ("steuerpacht", "sondersteuer", "messe"):
@@ -64,12 +74,12 @@ def _deferred_bonus(d, seat, action):
     }.get(effect, 0.0)
 
 
-def _setup_bonus(action):
+def _setup_bonus(action: Action):
     r = REGION_INDEX[action["region"]]
     return 0.08 * MAX_ESTATES[r] + 0.03 * len(BORDERS[r])
 
 
-def _applied_score(game, quiet, seat, action):
+def _applied_score(game: Game[Any], quiet, seat, action: Action):
     try:
         after, _ = game.apply(quiet, seat, action)
     except EngineError:  # a sampled world may refuse what the real one allows (hidden counters)
@@ -87,7 +97,7 @@ def _exposure(d, seat):
     return [foreign[r] + sum(foreign[b] for b in BORDERS[r]) for r in range(len(BORDERS))]
 
 
-def settle_groups(d, seat, actions):
+def settle_groups(d, seat, actions: list[Action]):
     """``({index: Citizen count}, {index: Citizen count})``: for each count the
     settle that best guards exposed Estates (its representative), and every
     other settle (its followers).
@@ -97,7 +107,7 @@ def settle_groups(d, seat, actions):
     follow it; this keeps the medium player fast (settles run into hundreds).
     """
     exposure = _exposure(d, seat)
-    best = {}  # count -> (exposure guarded, index)
+    best: dict[Any, tuple[Any, int]] = {}  # count -> (exposure guarded, index)
     count_of = {}  # index -> count, every settle
     for i, a in enumerate(actions):
         if a["type"] != "settle":
@@ -117,13 +127,13 @@ def settle_groups(d, seat, actions):
     return reps, {i: n for i, n in count_of.items() if i not in reps}
 
 
-def score_actions(game, state, seat, actions):
+def score_actions(game: Game[Any], state, seat, actions: list[Action]):
     """``[(score, index)]`` for every action, higher is better."""
     scores, _ = _score_all(game, state, seat, actions)
     return list(zip(scores, range(len(actions))))
 
 
-def distinct_scores(game, state, seat, actions):
+def distinct_scores(game: Game[Any], state, seat, actions: list[Action]):
     """``score_actions`` without the settles that only differ from their
     Citizen count's representative in where the Citizens stand: the search's
     candidates, which would otherwise be one settle in several places."""
@@ -131,7 +141,7 @@ def distinct_scores(game, state, seat, actions):
     return [(s, i) for i, s in enumerate(scores) if i not in followers]
 
 
-def _score_all(game, state, seat, actions):
+def _score_all(game: Game[Any], state, seat, actions: list[Action]):
     """``(score of each action, {follower's index: Citizen count})``: a settle
     that follows its count's representative scores a little below it."""
     quiet = state.clone()
@@ -143,7 +153,7 @@ def _score_all(game, state, seat, actions):
     if kind in RULES:
         return [s for s, _ in sorted(RULES[kind](d, seat, actions, base), key=lambda si: si[1])], {}
     reps, followers = settle_groups(d, seat, actions)
-    rep_scores = {}
+    rep_scores: dict[Any, Any] = {}
     scores = [None] * len(actions)
     for i, action in enumerate(actions):
         if i not in followers:
@@ -155,7 +165,7 @@ def _score_all(game, state, seat, actions):
     return scores, followers
 
 
-def _score_one(game, quiet, base, seat, action):
+def _score_one(game: Game[Any], quiet, base, seat, action: Action):
     """One action's score: from the odds (attacks), or applied to ``quiet``."""
     d, kind = quiet.data, action["type"]
     if kind == "pass":

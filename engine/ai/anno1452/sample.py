@@ -10,11 +10,19 @@ a battle (the seats still to act, then the round's end), empty otherwise, so
 a one-step look-ahead still works.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...games.anno1452.data import NUM_CARDS, REGION_INDEX, ROWS
 from ...games.anno1452.state import copy_data
 
+if TYPE_CHECKING:
+    from ...core import View
+    from ...rng import Rng
 
-def unseen_cards(view, seat):
+
+def unseen_cards(view: View, seat):
     """Card ids whose place the seat cannot know (other hands or the deck)."""
     known = set(view["players"][seat]["hand"]) | set(view["discard"]) | set(view["open_cards"])
     for p in view["players"]:
@@ -24,7 +32,7 @@ def unseen_cards(view, seat):
     return [c for c in range(NUM_CARDS) if c not in known]
 
 
-def _hands(view, seat, pool):
+def _hands(view: View, seat, pool):
     hands = []
     for p in view["players"]:
         if "hand" in p:
@@ -48,7 +56,7 @@ def _player(entry, hand):
     }
 
 
-def _queue(view):
+def _queue(view: View):
     """The steps still to run: exact for an action turn outside a battle."""
     decision = view["decision"]
     if view["phase"] != "action" or view["battle"] is not None or decision["kind"] != "action_turn":
@@ -58,7 +66,7 @@ def _queue(view):
     return [["turn", s] for s in rest] + [["ar_end", view["action_round"]]]
 
 
-def _initial_regions(view):
+def _initial_regions(view: View):
     """During set-up every player's Estate is an initial one (Ottokar's are not)."""
     if view["phase"] != "setup":
         return []
@@ -69,7 +77,7 @@ def _initial_regions(view):
     ]
 
 
-def _trade(view):
+def _trade(view: View):
     public = view.get("trade")
     if public is None:
         return None
@@ -81,7 +89,7 @@ def _trade(view):
     }
 
 
-def sample_dump(view, seat, rng):
+def sample_dump(view: View, seat, rng: Rng):
     """A dump (DESIGN.md format) consistent with ``view``; ``rng`` draws the rest."""
     pool = unseen_cards(view, seat)
     rng.shuffle(pool)
@@ -111,6 +119,13 @@ def sample_dump(view, seat, rng):
             for r in view["regions"]
         ],
         "deck": pool,
+        **_bookkeeping(view),
+    }
+
+
+def _bookkeeping(view: View):
+    """The dump's public bookkeeping after the deck, copied from the view."""
+    return {
         "discard": list(view["discard"]),
         "open_cards": list(view["open_cards"]),
         "initial_regions": _initial_regions(view),

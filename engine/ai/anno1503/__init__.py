@@ -4,9 +4,8 @@
 Modules: ``sample`` (a state consistent with a view), ``evaluate`` (the
 heuristic value), ``policy`` (one-step greedy on the value), ``outlook``
 (hard's leaf value: one production roll ahead), ``players``;
-the Pirates & Aristocrats expansion adds the package ``expansion``
-(``sample``, ``evaluate``, ``policy``: used whenever the state or view has
-the expansion).
+a variant answers the hooks of ``variant.BaseAI`` (``variants``); the
+Pirates & Aristocrats expansion's answers are in the package ``expansion``.
 """
 
 from ..levels import level_factory

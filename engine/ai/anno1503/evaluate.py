@@ -7,6 +7,10 @@ of the five goals (a match is won with any three), cards by what they would
 complete next, and ships by how close they are to a tile worth taking.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from ...games.anno1503.data import (
     ADJACENT_SPACES,
     BUYER_OF,
@@ -28,10 +32,13 @@ from ...games.anno1503.rules import (
     owns,
     pioneer_settler_count,
 )
-from .expansion import evaluate as expansion_evaluate
-from .expansion.sample import is_expansion_state
-from .sample import BASE_TILE_BACKS
 from .values import _INHABITANT, WIN, _inhabitant_value, merchant_progress
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ...games.anno1503.state import Player, State
+
 
 _NEED = dict(GOALS)
 GOAL_NAMES = tuple(name for name, _ in GOALS)
@@ -58,13 +65,13 @@ def sea_steps(neighbours=SEA_NEIGHBOURS):
 
 _STEPS = sea_steps()
 # space index -> sea squares from which a ship may discover it
-_SHORE = {}
+_SHORE: dict[int, list[tuple[int, int]]] = {}
 for _sq, _spaces in ADJACENT_SPACES.items():
     for _i in _spaces:
         _SHORE.setdefault(_i, []).append(_sq)
 
 
-def _buildings_reachable(player, supply):
+def _buildings_reachable(player: Player, supply):
     """Owned buildings plus types still in the supply that the seat lacks."""
     owned = [b for b in player.buildings if b is not None]
     return len(owned) + sum(1 for b, n in supply.items() if n > 0 and b not in owned)
@@ -80,7 +87,7 @@ def gold_progress(gold):
 _BUFFER_UNIT = 0.012
 
 
-def gold_buffer(player, gold):
+def gold_buffer(player: Player, gold):
     """The value of ``gold`` above the goal as insurance against raids and fires."""
     spare = gold - _NEED["gold"]
     if spare <= 0:
@@ -93,14 +100,14 @@ def gold_buffer(player, gold):
     return _BUFFER_UNIT * min(spare, owed)
 
 
-def goal_progress(player, supply=None):
+def goal_progress(player: Player, supply=None):
     """Five fractions in [0, 1], in GOALS order.
 
     With the building ``supply`` given, a public-building goal that can no
     longer be reached counts for little, so the seat turns to another goal.
     """
     offices = 5 - player.branch_offices.count(None)
-    buildings = 4 - player.buildings.count(None)
+    buildings: float = 4 - player.buildings.count(None)
     if supply is not None and _buildings_reachable(player, supply) < _NEED["public_buildings"]:
         buildings *= 0.3
     return [
@@ -128,7 +135,7 @@ def goal_gain(progress, goal, delta):
 # --- tiles ------------------------------------------------------------------
 
 
-def kind_values(player, progress):
+def kind_values(player: Player, progress):
     """What taking a tile of each kind is worth to ``player`` now."""
     free_bridge = player.branch_offices.count(None) > 0
     upgradable = any(k is not None and k != "merchant" for k in player.slots)
@@ -142,17 +149,10 @@ def kind_values(player, progress):
     }
 
 
-def tile_beliefs(state, seat):
-    """The tile beliefs of the game being played (base or expansion)."""
-    if is_expansion_state(state):
-        return expansion_evaluate.XTileBeliefs(state, seat)
-    return TileBeliefs(state, seat)
-
-
 class TileBeliefs:
     """What ``seat`` expects of each face-down tile: averages by back."""
 
-    def __init__(self, state, seat):
+    def __init__(self, state: State, seat: int):
         player = state.players[seat]
         # with the supply: an unreachable building goal must not hide the
         # tiles' worth (offices and agreements are then the goals left)
@@ -167,15 +167,15 @@ class TileBeliefs:
             if tile is not None and seat in state.seen[i]:
                 known.add(tile)
                 self.mine[i] = values.get(TILE_KINDS[tile], 0.0)
-        sums = {}
+        sums: dict[int, tuple[float, int]] = {}
         backs = set(range(2, state.num_players + 1))
-        for t, b in enumerate(BASE_TILE_BACKS):
+        for t, b in enumerate(TILE_BACKS):
             if b in backs and t not in known:
                 total, n = sums.get(b, (0.0, 0))
                 sums[b] = (total + values.get(TILE_KINDS[t], 0.0), n + 1)
         self.by_back = {b: total / n for b, (total, n) in sums.items()}
 
-    def space_value(self, state, space):
+    def space_value(self, state: State, space):
         tile = state.spaces[space]
         if tile is None:
             return 0.0
@@ -184,7 +184,7 @@ class TileBeliefs:
         return self.by_back.get(TILE_BACKS[tile], 0.0)
 
 
-def ship_value(state, player, ship, beliefs):
+def ship_value(state: State, player: Player, ship, beliefs):
     return square_value(state, player.ship_at[ship], beliefs)
 
 
@@ -194,7 +194,7 @@ def ship_value(state, player, ship, beliefs):
 _DISTANCE_DECAY = 0.12
 
 
-def square_value(state, at, beliefs):
+def square_value(state: State, at, beliefs):
     """What a ship on square ``at`` is worth: the best tile, discounted by the distance."""
     if at is None:
         return 0.0
@@ -214,7 +214,7 @@ def square_value(state, at, beliefs):
 # --- cards --------------------------------------------------------------------
 
 
-def _targets(player, progress, supply=None, new_ship=0.12, inhabitant=None):
+def _targets(player: Player, progress, supply=None, new_ship=0.12, inhabitant=None):
     """(cost, gain) of what the cards in hand would pay for next; ``new_ship``
     is what a ship built now would be worth, ``inhabitant`` the table of
     inhabitant values (medium's by default)."""
@@ -243,7 +243,7 @@ def _targets(player, progress, supply=None, new_ship=0.12, inhabitant=None):
     return out
 
 
-def _building_step(player, supply):
+def _building_step(player: Player, supply):
     """The building goal's progress for one more building (as ``goal_progress``)."""
     if supply is not None and _buildings_reachable(player, supply) < _NEED["public_buildings"]:
         return 0.3 / _NEED["public_buildings"]
@@ -260,7 +260,7 @@ _LATER_SALE = 0.7
 _GOLD_FLOOR = 0.004  # a coin past every gold need still buys something
 
 
-def _sale_values(player, progress):
+def _sale_values(player: Player, progress):
     """{commodity: [value of the 1st, 2nd, ... card sold]}: the goal value the
     coins add when the cards are sold one after another, dearest first.
 
@@ -274,7 +274,7 @@ def _sale_values(player, progress):
         if kind in player.slots:
             units += [(SELL[kind][0], c)] * player.hand[c]
     units.sort(reverse=True)
-    out = {c: [] for c in COMMODITIES}
+    out: dict[str, list[Any]] = {c: [] for c in COMMODITIES}
     gold, changed = player.gold, list(progress)
     held = goal_score(changed) + gold_buffer(player, gold)
     share = _UNSOLD_SHARE
@@ -288,7 +288,7 @@ def _sale_values(player, progress):
     return out
 
 
-def _reserved_units(player, progress, supply, new_ship, inhabitant):
+def _reserved_units(player: Player, progress, supply, new_ship, inhabitant):
     """Worth of the cards set aside for the next steps: the steps most worth
     per card claim their cards first, and a card serves one step only (a
     second wood is not worth a pioneer when only one pioneer can be placed)."""
@@ -297,7 +297,7 @@ def _reserved_units(player, progress, supply, new_ship, inhabitant):
         steps.append((0.8 * gain / sum(k for _, k in cost), cost))
     steps.sort(key=lambda step: -step[0])
     left = dict(player.hand)
-    reserved = {c: [] for c in COMMODITIES}
+    reserved: dict[str, list[float]] = {c: [] for c in COMMODITIES}
     for worth, cost in steps:
         for c, k in cost:
             take = min(k, left[c])
@@ -306,7 +306,7 @@ def _reserved_units(player, progress, supply, new_ship, inhabitant):
     return reserved
 
 
-def hand_value(player, progress, supply=None, new_ship=0.12, inhabitant=None):
+def hand_value(player: Player, progress, supply=None, new_ship=0.12, inhabitant=None):
     """Each card is worth the more of the step it is reserved for and its
     sale; past the hand limit, next to nothing."""
     reserved = _reserved_units(player, progress, supply, new_ship, inhabitant)
@@ -321,11 +321,9 @@ def hand_value(player, progress, supply=None, new_ship=0.12, inhabitant=None):
     return sum(unit_values[:_HAND_LIMIT]) + 0.005 * sum(unit_values[_HAND_LIMIT:])
 
 
-def evaluate(state, seat, beliefs=None, inhabitant=None):
+def evaluate(state: State, seat: int, beliefs=None, inhabitant=None):
     """The value of ``state`` for ``seat`` (own holdings only), with
     ``inhabitant`` the table of inhabitant values (medium's by default)."""
-    if is_expansion_state(state):
-        return expansion_evaluate.x_evaluate(state, seat, beliefs)
     if state.winner is not None:
         return WIN if state.winner == seat else -WIN
     player = state.players[seat]
@@ -340,19 +338,8 @@ def evaluate(state, seat, beliefs=None, inhabitant=None):
     return value
 
 
-def public_strength(state, seat, inhabitant=None):
+def public_strength(state: State, seat: int, inhabitant=None):
     """A seat's value from public information only (hand counted by size)."""
-    if is_expansion_state(state):
-        return expansion_evaluate.x_public_strength(state, seat)
     player = state.players[seat]
     progress = goal_progress(player, state.buildings)
     return goal_score(progress) + _inhabitant_value(player, inhabitant) + 0.04 * min(player.hand_size(), 5)
-
-
-def relative_value(state, seat, beliefs=None, inhabitant=None, own_value=evaluate):
-    """Own value (``own_value``) minus the strongest opponent's: the search's leaf value."""
-    if state.winner is not None:
-        return WIN if state.winner == seat else -WIN
-    mine = own_value(state, seat, beliefs, inhabitant)
-    rival = max(public_strength(state, s, inhabitant) for s in range(state.num_players) if s != seat)
-    return mine - rival

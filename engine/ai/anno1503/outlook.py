@@ -15,19 +15,26 @@ Only what the seat may know is read: its own island and branch offices and
 the public stacks.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...games.anno1503.data import RULES
 from ...games.anno1503.turn import production_options
-from .evaluate import evaluate, relative_value, tile_beliefs
-from .expansion.sample import is_expansion_state
 from .values import HARD_INHABITANT
+from .variants import ai_of, evaluate, relative_value, tile_beliefs
+
+if TYPE_CHECKING:
+    from ...games.anno1503.state import State
+
 
 # The die's top face is the event face; production numbers lie below it.
 _EVENT_FACE = RULES["event_die_face"]
 
 
-def next_roll_value(state, seat, beliefs=None, inhabitant=HARD_INHABITANT):
+def next_roll_value(state: State, seat: int, beliefs=None, inhabitant=HARD_INHABITANT):
     """``evaluate`` averaged over the next production number."""
-    if state.winner is not None or is_expansion_state(state):
+    if state.winner is not None or not ai_of(state).looks_one_roll_ahead:
         return evaluate(state, seat, beliefs, inhabitant)
     # tile beliefs read goal progress, which one card does not change
     beliefs = beliefs or tile_beliefs(state, seat)
@@ -40,7 +47,7 @@ def next_roll_value(state, seat, beliefs=None, inhabitant=HARD_INHABITANT):
     return total / _EVENT_FACE
 
 
-def _with_card(state, seat, commodity, beliefs, inhabitant):
+def _with_card(state: State, seat: int, commodity, beliefs, inhabitant):
     """The value with one more ``commodity`` card in hand. The card is put
     in and taken out again rather than on a clone: this runs at every leaf."""
     hand = state.players[seat].hand
@@ -51,7 +58,7 @@ def _with_card(state, seat, commodity, beliefs, inhabitant):
         hand[commodity] -= 1
 
 
-def hard_leaf_value(state, seat):
+def hard_leaf_value(state: State, seat: int):
     """The search's leaf: the seat's value after the next roll, with hard's
     inhabitant values, minus the strongest opponent's public strength."""
     return relative_value(state, seat, inhabitant=HARD_INHABITANT, own_value=next_roll_value)

@@ -8,12 +8,22 @@ Every player sees only its view: it samples one full state consistent with
 the view (``sample``) and runs the policy or the search on such samples.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .. import levels, search
 from ..levels import sampler
-from .expansion.sample import is_expansion_view
 from .outlook import hard_leaf_value
 from .policy import greedy_choice, hard_greedy_choice, hard_score_actions
 from .sample import sample_dump
+from .variant import SIMULATIONS
+from .variants import ai_of_view
+
+if TYPE_CHECKING:
+    from ...core import Action, View
+    from ...rng import Rng
+
 
 # Simulations per decision: _SIMULATIONS / n^0.25 (84 with 2 players, 72
 # with 4). A rollout only finishes the seat's own turn (see
@@ -24,16 +34,11 @@ from .sample import sample_dump
 # takes 130-150 ms of CPU (median; p95 220-260 ms), the expansion's (longer
 # turns, hence its lower count) about 105 ms. Decision times:
 # bench/README.md ("hard's decisions").
-_SIMULATIONS = 100
-_X_SIMULATIONS = 72
 _COST_EXPONENT = 0.25
 # Rollouts to the end of the own turn vary little between worlds: a wider
 # choice of first moves pays more than more worlds per move.
 _CANDIDATES = 6
 _SEARCH_PHASES = frozenset(("main", "tile_decision", "discard"))
-# The expansion's values between moves differ several times less than the
-# base game's (gold is a means, not a goal): easy's jitter is scaled to match.
-_EXPANSION_NOISE = 0.3
 
 
 sample_state = sampler(sample_dump)
@@ -62,7 +67,7 @@ _FALLBACK_ORDER = (
 )
 
 
-def fallback_choice(actions, rng):
+def fallback_choice(actions: list[Action], rng: Rng):
     """A sensible action from the action types alone (no state needed)."""
     rank = {kind: i for i, kind in enumerate(_FALLBACK_ORDER)}
     neutral = rank[None]
@@ -78,8 +83,8 @@ class GreedyPlayer(levels.GreedyPlayer):
     greedy_choice = staticmethod(greedy_choice)
     fallback = staticmethod(fallback_choice)
 
-    def noise_scale(self, view):
-        return _EXPANSION_NOISE if is_expansion_view(view) else 1.0
+    def noise_scale(self, view: View):
+        return ai_of_view(view).noise_scale
 
 
 class HardGreedyPlayer(GreedyPlayer):
@@ -89,12 +94,12 @@ class HardGreedyPlayer(GreedyPlayer):
     greedy_choice = staticmethod(hard_greedy_choice)
 
 
-def _searchable(view):
+def _searchable(view: View):
     """Turns, tile decisions and discards: elsewhere medium's rule is as good."""
     return view["phase"] in _SEARCH_PHASES
 
 
-def _rollout_over(view, seat):
+def _rollout_over(view: View, seat: int):
     """A rollout ends with a winner or when this seat's turn is over.
 
     Not at its next turn: the other seats' turns and the dice added more
@@ -115,7 +120,7 @@ class SearchPlayer(search.SearchPlayer):
     leaf_value = staticmethod(hard_leaf_value)
     searchable = staticmethod(_searchable)
     rollout_over = staticmethod(_rollout_over)
-    simulations = _SIMULATIONS
+    simulations = SIMULATIONS
     cost_exponent = _COST_EXPONENT
     medium = HardGreedyPlayer
     # The safety cap stops rollouts at 80% of ``time_cap``: in the expansion
@@ -126,6 +131,6 @@ class SearchPlayer(search.SearchPlayer):
     def __init__(self, simulations=None, time_cap=1.0, candidates=_CANDIDATES, max_rollout=400, wall_cap=5.0):
         super().__init__(simulations, time_cap, candidates, max_rollout, wall_cap)
 
-    def simulations_for(self, view):
-        base = _X_SIMULATIONS if is_expansion_view(view) else _SIMULATIONS
+    def simulations_for(self, view: View):
+        base = ai_of_view(view).simulations
         return base / view["num_players"] ** _COST_EXPONENT

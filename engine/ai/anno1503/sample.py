@@ -13,26 +13,32 @@ hides, drawing uniformly among the fillings consistent with it:
 
 Tiles another seat looked at get a sampled identity too, but their
 ``seen`` marks are kept, so simulated opponents act as if they knew them.
-The Pirates & Aristocrats expansion's hidden parts (aristocrat cards, deck
-orders, crowned tiles, the expansion reserve) are filled in by ``expansion.sample``.
+A variant's hidden parts (its cards, deck orders, its own tiles and
+reserve) are filled in by the variant's AI hooks (``variant.BaseAI``).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...games.anno1503 import data
-from ...games.anno1503.expansion.data import LUXURIES
-from .expansion import sample as expansion_sample
+from ...games.anno1503.variants import check_options
+from .variants import ai_of_view
+
+if TYPE_CHECKING:
+    from ...core import View
+    from ...rng import Rng
+
 
 COMMODITIES = data.COMMODITIES
 _STACK_SIZE = data.RULES["stack_size"]
-_STACK_SIZES = dict.fromkeys(LUXURIES, expansion_sample.LUXURY_STACK_SIZE)
-# The base game uses the first tiles only (the expansion appends its own).
-BASE_TILE_BACKS = data.TILE_BACKS[: getattr(data, "BASE_TILE_COUNT", len(data.TILE_BACKS))]
 
 
 def used_backs(num_players):
     return tuple(range(2, num_players + 1))
 
 
-def located_tiles(view):
+def located_tiles(view: View):
     """Tile ids the viewer can place: seen on a space, held, or removed."""
     known = {t["id"] for t in view["removed"]}
     for space in view["spaces"]:
@@ -48,26 +54,21 @@ def located_tiles(view):
     return known
 
 
-def unknown_tiles(view):
+def unknown_tiles(view: View, ai):
     """Tile ids of the used backs whose place the viewer does not know."""
     backs = used_backs(view["num_players"])
     known = located_tiles(view)
-    out = [t for t, b in enumerate(BASE_TILE_BACKS) if b in backs and t not in known]
-    if expansion_sample.is_expansion_view(view):
-        known |= expansion_sample.located_expansion_tiles(view)
-        out += expansion_sample.unknown_expansion_tiles(view, known, backs)
-    return out
+    out = [t for t, b in enumerate(data.TILE_BACKS) if b in backs and t not in known]
+    known |= ai.located_tiles(view)
+    return out + ai.unknown_tiles(view, known, backs)
 
 
-def _is_pirate_board(space):
-    return space[1] >= data.COLS
-
-
-def _deal_hands(view, seat, rng):
+def _deal_hands(view: View, seat: int, rng: Rng, ai):
     pool = []
     own = view["players"][seat]["hand"]
-    for c in own:  # the expansion adds luxuries (hand cards too) to the keys
-        pool.extend([c] * (_STACK_SIZES.get(c, _STACK_SIZE) - view["stacks"][c] - own[c]))
+    sizes = ai.stack_sizes
+    for c in own:  # a variant may add card kinds (its stacks) to the keys
+        pool.extend([c] * (sizes.get(c, _STACK_SIZE) - view["stacks"][c] - own[c]))
     rng.shuffle(pool)
     hands = []
     for p in view["players"]:
@@ -81,19 +82,21 @@ def _deal_hands(view, seat, rng):
     return hands
 
 
-def _deal_tiles(view, rng):
-    """(spaces dict, reserve, expansion reserve) with unknown tiles dealt by back.
+def _deal_tiles(view: View, rng: Rng, ai):
+    """(spaces dict, reserve, variant reserve) with unknown tiles dealt by back.
 
-    Base tiles stay on the main board and in the reserve, expansion tiles
-    (crowned) on the pirate board and in the expansion reserve.
+    Base tiles stay on the main board and in the reserve, a variant's own
+    tiles on its own squares and in its reserve.
     """
-    by_back, x_by_back = {}, {}
-    for t in unknown_tiles(view):
-        piles = x_by_back if t >= data.BASE_TILE_COUNT else by_back
-        piles.setdefault(data.TILE_BACKS[t], []).append(t)
-    for tiles in (*by_back.values(), *x_by_back.values()):
+    by_back: dict[int, list[int]] = {}
+    own_by_back: dict[int, list[int]] = {}
+    backs = ai.rules.tiles.backs
+    for t in unknown_tiles(view, ai):
+        piles = own_by_back if ai.is_own_tile(t) else by_back
+        piles.setdefault(backs[t], []).append(t)
+    for tiles in (*by_back.values(), *own_by_back.values()):
         rng.shuffle(tiles)
-    spaces = {}
+    spaces: dict[str, int | None] = {}
     discovery = view.get("discovery")
     for entry in view["spaces"]:
         r, c = entry["space"]
@@ -105,20 +108,19 @@ def _deal_tiles(view, rng):
         elif discovery and "tile" in discovery and discovery["space"] == [r, c]:
             spaces[f"{r},{c}"] = discovery["tile"]["id"]
         else:
-            piles = x_by_back if _is_pirate_board((r, c)) else by_back
+            piles = own_by_back if ai.is_own_square((r, c)) else by_back
             spaces[f"{r},{c}"] = piles[tile["back"]].pop()
     reserve = [t for tiles in by_back.values() for t in tiles]
     rng.shuffle(reserve)
-    x_reserve = [t for tiles in x_by_back.values() for t in tiles]
-    rng.shuffle(x_reserve)
+    own_reserve = [t for tiles in own_by_back.values() for t in tiles]
+    rng.shuffle(own_reserve)
     if len(reserve) != view["reserve_size"]:
         raise ValueError("the view's tiles do not add up; cannot determinize")
-    if "expansion" in view and len(x_reserve) != view["expansion"]["expansion_reserve_size"]:
-        raise ValueError("the view's expansion tiles do not add up; cannot determinize")
-    return spaces, reserve, x_reserve
+    ai.check_reserve(view, own_reserve)
+    return spaces, reserve, own_reserve
 
 
-def _player_dump(entry, hand, cards=None):
+def _player_dump(entry, hand, cards, ai):
     out = {
         "gold": entry["gold"],
         "hand": hand,
@@ -131,29 +133,28 @@ def _player_dump(entry, hand, cards=None):
         "ships": [dict(s) for s in entry["ships"]],
         "turn": entry["turn"],
     }
-    if "aristocrat" in entry:
-        out["aristocrat"] = expansion_sample.player_aristocrat(entry, cards)
+    part = ai.player_part(entry, cards)
+    if part is not None:
+        out[part[0]] = part[1]
     return out
 
 
-def sample_dump(view, seat, rng, options=None):
+def sample_dump(view: View, seat: int, rng: Rng, options=None):
     """A dump (DESIGN.md format) consistent with ``view``; ``rng`` draws the rest.
 
     Raises ``ValueError`` when the view cannot be completed (e.g. a variant
     with state this module does not know), so callers can fall back.
     """
-    hands = _deal_hands(view, seat, rng)
-    spaces, reserve, x_reserve = _deal_tiles(view, rng)
+    ai = ai_of_view(view)
+    hands = _deal_hands(view, seat, rng, ai)
+    spaces, reserve, own_reserve = _deal_tiles(view, rng, ai)
     backs = used_backs(view["num_players"])
     discovery = view.get("discovery")
-    cards = [None] * view["num_players"]
-    extra = {}
-    if expansion_sample.is_expansion_view(view):
-        extra, cards = expansion_sample.expansion_top_level(view, seat, rng, x_reserve)
+    extra, cards = ai.top_level(view, seat, rng, own_reserve)
     return {
         "game": "anno1503",
         "rules_version": 1,
-        "options": dict(options or view.get("options") or {"expansion": "none"}),
+        "options": check_options(view["num_players"], options or view.get("options")),
         "num_players": view["num_players"],
         "seed": 0,
         "rng": rng.next64(),
@@ -171,20 +172,12 @@ def sample_dump(view, seat, rng, options=None):
             f"{s['space'][0]},{s['space'][1]}": list(s["seen_by"]) for s in view["spaces"] if s["seen_by"]
         },
         "reserve": reserve,
-        "box": _box(view, backs),
+        "box": [t for t, b in enumerate(data.TILE_BACKS) if b not in backs] + ai.box_tiles(view, backs),
         "removed": [t["id"] for t in view["removed"]],
         "discovery": None
         if discovery is None
         else {"ship": discovery["ship"], "space": list(discovery["space"])},
         "winner": view["winner"],
-        "players": [_player_dump(p, h, c) for p, h, c in zip(view["players"], hands, cards)],
+        "players": [_player_dump(p, h, c, ai) for p, h, c in zip(view["players"], hands, cards)],
         **extra,
     }
-
-
-def _box(view, backs):
-    """Tiles of unused backs (never in play): base ones, then the expansion's."""
-    box = [t for t, b in enumerate(BASE_TILE_BACKS) if b not in backs]
-    if expansion_sample.is_expansion_view(view):
-        box += [t for t in expansion_sample.EXPANSION_TILES if data.TILE_BACKS[t] not in backs]
-    return box

@@ -1,7 +1,15 @@
 """The value primitives that Anno 1503's base evaluation (evaluate.py) and
 the expansion's (expansion/evaluate.py) both build on."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...games.anno1503.data import GOALS
+
+if TYPE_CHECKING:
+    from ...games.anno1503.state import Player
+
 
 WIN = 100.0
 _NEED = dict(GOALS)
@@ -28,6 +36,6 @@ _INHABITANT = {"pioneer": 0.06, "settler": 0.15, "citizen": 0.26, "merchant": 0.
 HARD_INHABITANT = {**_INHABITANT, "pioneer": 0.09}
 
 
-def _inhabitant_value(player, inhabitant=None):
+def _inhabitant_value(player: Player, inhabitant=None):
     inhabitant = inhabitant or _INHABITANT
     return sum(inhabitant[k] for k in player.slots if k is not None)

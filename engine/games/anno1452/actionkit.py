@@ -6,9 +6,18 @@ after it (``_settle_candidates``, ``_settle_check``, ``_settle_perform``) and a
 ``make_spec`` adapts them to the ``State`` the engine passes.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...kit import ActionSpec
 from ...params import IntRange, OneOf, Square
 from .data import CARDS, MAX_SLOTS, NUM_CARDS, REGION_NAMES
+
+if TYPE_CHECKING:
+    from ...core import Action
+    from .state import Data
+
 
 REGION = OneOf(REGION_NAMES, "a region of the map")
 ESTATE = Square(len(REGION_NAMES), MAX_SLOTS, "an Estate as [region index, slot]")
@@ -33,16 +42,16 @@ def bare_action(name):
     return lambda d, seat: [{"type": name}]
 
 
-def always_allowed(d, seat, action):
+def always_allowed(d: Data, seat, action: Action):
     """The check hook of an action the deciding seat may always take."""
     return None
 
 
-def end_decision(d):
+def end_decision(d: Data) -> None:
     d["decision"] = None
 
 
-def hand_cards(d, seat, kind=None, effect=None):
+def hand_cards(d: Data, seat, kind=None, effect=None):
     """Card ids in ``seat``'s hand, optionally of one kind / effect."""
     return [
         c
@@ -51,7 +60,7 @@ def hand_cards(d, seat, kind=None, effect=None):
     ]
 
 
-def own_card(d, seat, card, kind):
+def own_card(d: Data, seat, card, kind):
     """Why ``card`` cannot be played by ``seat`` as ``kind``, or None."""
     if card not in d["players"][seat]["hand"]:
         return "card_not_in_hand"
@@ -60,6 +69,6 @@ def own_card(d, seat, card, kind):
     return None
 
 
-def discard_from_hand(d, seat, card):
+def discard_from_hand(d: Data, seat, card) -> None:
     d["players"][seat]["hand"].remove(card)
     d["discard"].append(card)

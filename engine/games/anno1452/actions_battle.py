@@ -4,6 +4,10 @@
 reactions and losses); the battle resumes once the last one has answered.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...kit import event
 from ...params import IntRange, OneOf, Optional
 from .actionkit import CARD, discard_from_hand, make_spec
@@ -13,12 +17,17 @@ from .deck import crowned_role
 from .state import change_prestige, pay_gold
 from .steps import push_front
 
+if TYPE_CHECKING:
+    from ...core import Action, Event
+    from .state import Data
+
+
 # Turnier: what each other player may pay, and what he gets for it (data/special_actions.json).
 TOURNAMENT_FEE = AR_TEXTS["turnier"]["fee"]
 TOURNAMENT_PRESTIGE = AR_TEXTS["turnier"]["prestige_for_fee"]
 
 
-def _answered(d, seat):
+def _answered(d: Data, seat):
     """Drop ``seat`` from the pending decision; True when nobody is left."""
     d["decision"]["seats"].remove(seat)
     if d["decision"]["seats"]:
@@ -30,7 +39,7 @@ def _answered(d, seat):
 # --- soldiers ----------------------------------------------------------------------
 
 
-def _soldier_range(d, seat):
+def _soldier_range(d: Data, seat):
     battle = d["battle"]
     side = d["decision"]["side"]
     available = d["soldiers"][crowned_role(d, seat)]
@@ -38,17 +47,17 @@ def _soldier_range(d, seat):
     return (1 if needs_one else 0), available
 
 
-def _commit_soldiers_check(d, seat, action):
+def _commit_soldiers_check(d: Data, seat, action: Action) -> str | None:
     fewest, most = _soldier_range(d, seat)
     return None if fewest <= action["count"] <= most else "soldiers_out_of_range"
 
 
-def _commit_soldiers_candidates(d, seat):
+def _commit_soldiers_candidates(d: Data, seat) -> list[Action]:
     fewest, most = _soldier_range(d, seat)
     return [{"type": "commit_soldiers", "count": count} for count in range(fewest, most + 1)]
 
 
-def _commit_soldiers_perform(d, seat, action, events):
+def _commit_soldiers_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     battle = d["battle"]
     side = d["decision"]["side"]
     d["soldiers"][crowned_role(d, seat)] -= action["count"]
@@ -62,7 +71,7 @@ def _commit_soldiers_perform(d, seat, action, events):
 # --- reactions -----------------------------------------------------------------------
 
 
-def _react_check(d, seat, action):
+def _react_check(d: Data, seat, action: Action) -> str | None:
     battle = d["battle"]
     card = action.get("card")
     if card is None:
@@ -70,13 +79,13 @@ def _react_check(d, seat, action):
     return None if card in usable_reactions(d, battle, side_of(battle, seat)) else "reaction_not_playable"
 
 
-def _react_candidates(d, seat):
+def _react_candidates(d: Data, seat) -> list[Action]:
     battle = d["battle"]
     cards = usable_reactions(d, battle, side_of(battle, seat))
     return [{"type": "react", "card": None}] + [{"type": "react", "card": card} for card in cards]
 
 
-def _react_perform(d, seat, action, events):
+def _react_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     battle = d["battle"]
     side = side_of(battle, seat)
     battle["answered"].append(side)
@@ -94,19 +103,19 @@ def _react_perform(d, seat, action, events):
 # --- losses --------------------------------------------------------------------------
 
 
-def _take_losses_check(d, seat, action):
+def _take_losses_check(d: Data, seat, action: Action) -> str | None:
     battle = d["battle"]
     fewest, most = loss_range(d, battle, side_of(battle, seat))
     return None if fewest <= action["citizens"] <= most else "losses_out_of_range"
 
 
-def _take_losses_candidates(d, seat):
+def _take_losses_candidates(d: Data, seat) -> list[Action]:
     battle = d["battle"]
     fewest, most = loss_range(d, battle, side_of(battle, seat))
     return [{"type": "take_losses", "citizens": count} for count in range(fewest, most + 1)]
 
 
-def _take_losses_perform(d, seat, action, events):
+def _take_losses_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     battle = d["battle"]
     apply_losses(d, battle, side_of(battle, seat), action["citizens"], events)
     if _answered(d, seat):
@@ -117,17 +126,17 @@ def _take_losses_perform(d, seat, action, events):
 # --- tournament ------------------------------------------------------------------------
 
 
-def _join_tournament_check(d, seat, action):
+def _join_tournament_check(d: Data, seat, action: Action) -> str | None:
     if action["join"] == "yes" and d["players"][seat]["gold"] < TOURNAMENT_FEE:
         return "not_enough_gold"
     return None
 
 
-def _join_tournament_candidates(d, seat):
+def _join_tournament_candidates(d: Data, seat) -> list[Action]:
     return [{"type": "join_tournament", "join": "no"}, {"type": "join_tournament", "join": "yes"}]
 
 
-def _join_tournament_perform(d, seat, action, events):
+def _join_tournament_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     if action["join"] == "yes":
         pay_gold(d, seat, TOURNAMENT_FEE, events, "turnier")
         change_prestige(d, seat, TOURNAMENT_PRESTIGE, events, "turnier")

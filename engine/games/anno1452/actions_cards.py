@@ -4,6 +4,10 @@ Special Action cards are in ``actions_special``. A card is one action: a
 region card is played either for its main effect or as a City card.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...kit import event
 from ...params import Optional
 from .actionkit import CARD, ESTATE, SEAT, discard_from_hand, end_decision, make_spec, own_card
@@ -23,19 +27,24 @@ from .board import (
 from .data import CARDS, PRICES, REGION_INDEX, REGION_NAMES
 from .state import change_prestige, gain_gold, pay_gold
 
+if TYPE_CHECKING:
+    from ...core import Action, Event
+    from .state import Data
+
+
 CITY_COST = PRICES["city"]["cost"]
 REGION_KINDS = ("marriage", "title", "inheritance")
 TITLE_PRESTIGE = PRICES["title"]["prestige"]
 
 
-def _in_turn(d):
+def _in_turn(d: Data):
     return d["decision"]["kind"] == "action_turn"
 
 
 # --- City --------------------------------------------------------------------------------
 
 
-def _build_city_check(d, seat, action):
+def _build_city_check(d: Data, seat, action: Action) -> str | None:
     card = action["card"]
     if card not in d["players"][seat]["hand"] or CARDS[card]["kind"] not in REGION_KINDS:
         return "no_city_card"
@@ -47,7 +56,7 @@ def _build_city_check(d, seat, action):
     return None if d["players"][seat]["gold"] >= CITY_COST else "not_enough_gold"
 
 
-def _build_city_candidates(d, seat):
+def _build_city_candidates(d: Data, seat) -> list[Action]:
     actions = []
     for card in d["players"][seat]["hand"]:
         if CARDS[card]["kind"] in REGION_KINDS:
@@ -60,15 +69,15 @@ def _build_city_candidates(d, seat):
     return actions
 
 
-def add_city(d, seat, region, slot, events, reason):
+def add_city(d: Data, seat, region, slot, events: list[Event], reason) -> None:
     d["regions"][region]["slots"][slot]["city"] = True
     event(events, "city_built", seat, region=REGION_NAMES[region], slot=slot, reason=reason)
 
 
-def _build_city_perform(d, seat, action, events):
+def _build_city_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     discard_from_hand(d, seat, action["card"])
     pay_gold(d, seat, CITY_COST, events, "city")
-    add_city(d, seat, *action["at"], events, "city_card")
+    add_city(d, seat, action["at"][0], action["at"][1], events, "city_card")
     settle_holdings(d, events)
     end_decision(d)
 
@@ -76,7 +85,7 @@ def _build_city_perform(d, seat, action, events):
 # --- Marriage --------------------------------------------------------------------------
 
 
-def _disadvantage_problem(d, seat, card, extra):
+def _disadvantage_problem(d: Data, seat, card, extra):
     player = d["players"][seat]
     needs_discard = False
     for dis in CARDS[card]["disadvantages"]:
@@ -94,7 +103,7 @@ def _disadvantage_problem(d, seat, card, extra):
     return None
 
 
-def _marry_check(d, seat, action):
+def _marry_check(d: Data, seat, action: Action) -> str | None:
     card = action["card"]
     why = own_card(d, seat, card, "marriage")
     if why:
@@ -107,7 +116,7 @@ def _marry_check(d, seat, action):
     return _disadvantage_problem(d, seat, card, action.get("discard"))
 
 
-def _marry_candidates(d, seat):
+def _marry_candidates(d: Data, seat) -> list[Action]:
     actions = []
     hand = d["players"][seat]["hand"]
     for card in hand:
@@ -120,7 +129,7 @@ def _marry_candidates(d, seat):
     return actions
 
 
-def _marry_perform(d, seat, action, events):
+def _marry_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     card = action["card"]
     player = d["players"][seat]
     player["hand"].remove(card)
@@ -141,7 +150,7 @@ def _marry_perform(d, seat, action, events):
     end_decision(d)
 
 
-def _marriage_benefit(d, seat, ben, placed, events):
+def _marriage_benefit(d: Data, seat, ben, placed, events: list[Event]):
     """Apply one benefit as far as the limits allow; returns a placed Estate."""
     if "gold" in ben:
         gain_gold(d, seat, ben["gold"], events, "marriage")
@@ -166,7 +175,7 @@ def _marriage_benefit(d, seat, ben, placed, events):
     return None
 
 
-def _marriage_city(d, seat, region, placed, events):
+def _marriage_city(d: Data, seat, region, placed, events: list[Event]) -> None:
     spots = ([placed] if placed and placed[0] == region else []) + [
         [estate_region, slot] for estate_region, slot, _ in iter_estates(d, seat) if estate_region == region
     ]
@@ -180,14 +189,14 @@ def _marriage_city(d, seat, region, placed, events):
 # --- Title, Inheritance -------------------------------------------------------------------
 
 
-def _take_title_check(d, seat, action):
+def _take_title_check(d: Data, seat, action: Action) -> str | None:
     why = own_card(d, seat, action["card"], "title")
     if why:
         return why
     return None if meets(d, seat, CARDS[action["card"]]["requirement"]) else "requirement_not_met"
 
 
-def _take_title_perform(d, seat, action, events):
+def _take_title_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     d["players"][seat]["hand"].remove(action["card"])
     d["players"][seat]["titles"].append(action["card"])
     event(events, "title_taken", seat, card=action["card"])
@@ -195,7 +204,7 @@ def _take_title_perform(d, seat, action, events):
     end_decision(d)
 
 
-def _inherit_check(d, seat, action):
+def _inherit_check(d: Data, seat, action: Action) -> str | None:
     why = own_card(d, seat, action["card"], "inheritance")
     if why:
         return why
@@ -206,7 +215,7 @@ def _inherit_check(d, seat, action):
     )
 
 
-def _inherit_perform(d, seat, action, events):
+def _inherit_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     discard_from_hand(d, seat, action["card"])
     place_estate(d, seat, REGION_INDEX[CARDS[action["card"]]["region"]], events, "inheritance")
     settle_holdings(d, events)
@@ -222,7 +231,7 @@ def _hand_cards_as(kind, name):
 # --- Kindbett: an extra, not the turn's action -----------------------------------------------
 
 
-def _kindbett_check(d, seat, action):
+def _kindbett_check(d: Data, seat, action: Action) -> str | None:
     if d["decision"]["extra_used"]:
         return "one_reaction_per_action"
     card = action["card"]
@@ -234,7 +243,7 @@ def _kindbett_check(d, seat, action):
     return None
 
 
-def _kindbett_candidates(d, seat):
+def _kindbett_candidates(d: Data, seat) -> list[Action]:
     cards = [card for card in d["players"][seat]["hand"] if CARDS[card].get("effect") == "kindbett"]
     return [
         {"type": "kindbett", "card": card, "target": target}
@@ -243,7 +252,7 @@ def _kindbett_candidates(d, seat):
     ]
 
 
-def _kindbett_perform(d, seat, action, events):
+def _kindbett_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     discard_from_hand(d, seat, action["card"])
     target = d["players"][action["target"]]
     d["discard"].append(target["marriage"]["card"])

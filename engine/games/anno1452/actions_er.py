@@ -1,22 +1,30 @@
 """Evaluation-round decisions: discarding before the refill, turn order."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...kit import event
 from ...params import IntRange
 from .actionkit import CARD, bare_action, discard_from_hand, end_decision, make_spec
 from .evaluation import discard_limits
 
+if TYPE_CHECKING:
+    from ...core import Action, Event
+    from .state import Data
 
-def _discard_check(d, seat, action):
+
+def _discard_check(d: Data, seat, action: Action) -> str | None:
     if action["card"] not in d["players"][seat]["hand"]:
         return "card_not_in_hand"
     return None if discard_limits(d, seat)[1] > 0 else "discard_limit_reached"
 
 
-def _discard_candidates(d, seat):
+def _discard_candidates(d: Data, seat) -> list[Action]:
     return [{"type": "discard", "card": card} for card in d["players"][seat]["hand"]]
 
 
-def _discard_perform(d, seat, action, events):
+def _discard_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     discard_from_hand(d, seat, action["card"])
     event(events, "card_discarded", seat, card=action["card"], reason="cards_phase")
     d["decision"]["discarded"] += 1
@@ -24,30 +32,30 @@ def _discard_perform(d, seat, action, events):
         end_decision(d)
 
 
-def _keep_hand_check(d, seat, action):
+def _keep_hand_check(d: Data, seat, action: Action) -> str | None:
     return None if discard_limits(d, seat)[0] == 0 else "too_many_cards"
 
 
-def _keep_hand_perform(d, seat, action, events):
+def _keep_hand_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     # Every accepted move leaves an event, so a client that follows the
     # stream learns that the decision passed on.
     event(events, "hand_kept", seat, cards=len(d["players"][seat]["hand"]))
     end_decision(d)
 
 
-def _free_positions(d):
+def _free_positions(d: Data):
     return [index + 1 for index, seat in enumerate(d["new_order"]) if seat is None]
 
 
-def _choose_position_check(d, seat, action):
+def _choose_position_check(d: Data, seat, action: Action) -> str | None:
     return None if action["position"] in _free_positions(d) else "position_taken"
 
 
-def _choose_position_candidates(d, seat):
+def _choose_position_candidates(d: Data, seat) -> list[Action]:
     return [{"type": "choose_position", "position": p} for p in _free_positions(d)]
 
 
-def _choose_position_perform(d, seat, action, events):
+def _choose_position_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     d["new_order"][action["position"] - 1] = seat
     event(events, "position_chosen", seat, position=action["position"])
     end_decision(d)

@@ -6,7 +6,10 @@ or None, ``_settle_perform``: the change), so ``legal_actions`` and the
 checked ``apply`` share one rule.
 """
 
+from __future__ import annotations
+
 from itertools import combinations_with_replacement
+from typing import TYPE_CHECKING
 
 from ...kit import event
 from ...params import Optional
@@ -29,20 +32,25 @@ from .deck import crowned_role
 from .state import is_player, pay_gold
 from .trade import pass_open_swap
 
+if TYPE_CHECKING:
+    from ...core import Action, Event
+    from .state import Data
+
+
 CITIZEN_COST = PRICES["citizen"]["cost"]
 
 # --- set-up: two Estates in two bordering regions, all regions distinct ----------
 
 
-def _initial_ok(d, region):
+def _initial_ok(d: Data, region):
     return region not in d["initial_regions"] and free_slot(d, region) is not None
 
 
-def _has_partner(d, region):
+def _has_partner(d: Data, region) -> bool:
     return any(_initial_ok(d, neighbour) for neighbour in BORDERS[region])
 
 
-def _place_estate_check(d, seat, action):
+def _place_estate_check(d: Data, seat, action: Action) -> str | None:
     region = REGION_INDEX[action["region"]]
     first = d["decision"]["first"]
     if not _initial_ok(d, region):
@@ -57,11 +65,11 @@ def _place_estate_check(d, seat, action):
     return None
 
 
-def _place_estate_candidates(d, seat):
+def _place_estate_candidates(d: Data, seat) -> list[Action]:
     return [{"type": "place_estate", "region": n} for n in REGION_NAMES]
 
 
-def _place_estate_perform(d, seat, action, events):
+def _place_estate_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     region = REGION_INDEX[action["region"]]
     place_estate(d, seat, region, events, "setup")
     d["initial_regions"].append(region)
@@ -76,7 +84,7 @@ def _place_estate_perform(d, seat, action, events):
 # --- build an Estate ----------------------------------------------------------------
 
 
-def _build_estate_check(d, seat, action):
+def _build_estate_check(d: Data, seat, action: Action) -> str | None:
     region = REGION_INDEX[action["region"]]
     if estate_supply(d, seat) == 0:
         return "no_estate_in_supply"
@@ -87,11 +95,11 @@ def _build_estate_check(d, seat, action):
     return None
 
 
-def _build_estate_candidates(d, seat):
+def _build_estate_candidates(d: Data, seat) -> list[Action]:
     return [{"type": "build_estate", "region": n} for n in REGION_NAMES]
 
 
-def _build_estate_perform(d, seat, action, events):
+def _build_estate_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     region = REGION_INDEX[action["region"]]
     pay_gold(d, seat, build_cost(d, region), events, "estate")
     place_estate(d, seat, region, events, "built")
@@ -102,7 +110,7 @@ def _build_estate_perform(d, seat, action, events):
 # --- settle 1-3 Citizens ------------------------------------------------------------
 
 
-def _settle_targets(action):
+def _settle_targets(action: Action):
     return [
         tuple(estate)
         for estate in (action.get("at"), action.get("at2"), action.get("at3"))
@@ -110,7 +118,7 @@ def _settle_targets(action):
     ]
 
 
-def _settle_check(d, seat, action):
+def _settle_check(d: Data, seat, action: Action) -> str | None:
     if action.get("at2") is None and action.get("at3") is not None:
         return "fill_at2_first"
     targets = _settle_targets(action)
@@ -130,7 +138,7 @@ def _settle_check(d, seat, action):
     return None
 
 
-def _settle_candidates(d, seat):
+def _settle_candidates(d: Data, seat) -> list[Action]:
     room = [
         ((region, slot), capacity(estate) - estate["citizens"])
         for region, slot, estate in iter_estates(d, seat)
@@ -149,7 +157,7 @@ def _settle_candidates(d, seat):
     return actions
 
 
-def _settle_perform(d, seat, action, events):
+def _settle_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     targets = _settle_targets(action)
     pay_gold(d, seat, CITIZEN_COST * len(targets), events, "citizens")
     for region, slot in targets:
@@ -161,7 +169,7 @@ def _settle_perform(d, seat, action, events):
 # --- attack ---------------------------------------------------------------------------
 
 
-def attack_problem(d, seat, origin, target, mercenaries=0):
+def attack_problem(d: Data, seat, origin, target, mercenaries=0):
     """Why ``seat`` may not attack ``target`` from ``origin`` now, or None."""
     victim = estate_at(d, *target)
     if victim is None:
@@ -190,7 +198,7 @@ def attack_problem(d, seat, origin, target, mercenaries=0):
     return None
 
 
-def attack_actions(d, seat, base):
+def attack_actions(d: Data, seat, base):
     """Every (origin, target) pair worth checking, as actions built on ``base``."""
     own = [[region, slot] for region, slot, _ in iter_estates(d, seat)]
     enemies = [[region, slot] for region, slot, estate in iter_estates(d) if estate["owner"] != seat]
@@ -204,20 +212,20 @@ def attack_actions(d, seat, base):
     return actions
 
 
-def _attack_check(d, seat, action):
+def _attack_check(d: Data, seat, action: Action) -> str | None:
     return attack_problem(d, seat, action.get("from"), action["target"])
 
 
-def _attack_candidates(d, seat):
+def _attack_candidates(d: Data, seat) -> list[Action]:
     return attack_actions(d, seat, {"type": "attack"})
 
 
-def _attack_perform(d, seat, action, events):
+def _attack_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     end_decision(d)
     start_battle(d, seat, action.get("from"), action["target"], events)
 
 
-def _pass_perform(d, seat, action, events):
+def _pass_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     if d["decision"]["kind"] == "open_swap":
         pass_open_swap(d, seat, events)
         return

@@ -2,6 +2,10 @@
 once per player per evaluation round in the window of its phase.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...kit import event
 from ...params import IntRange, Optional
 from .actionkit import CARD, ESTATE, REGION, discard_from_hand, end_decision, make_spec
@@ -14,6 +18,11 @@ from .data import AR_TEXTS, CARDS, ER_TEXTS, REGION_INDEX, REGION_NAMES
 from .evaluation import window_cards
 from .state import change_prestige, gain_gold, pay_gold, players_of
 from .steps import decide
+
+if TYPE_CHECKING:
+    from ...core import Action, Event
+    from .state import Data
+
 
 # The amounts printed on the cards (data/special_actions.json).
 MERCENARIES = AR_TEXTS["soeldner"]["mercenaries"]
@@ -43,14 +52,14 @@ def _effect(card):
     return CARDS[card].get("effect")
 
 
-def _params_problem(action, allowed):
+def _params_problem(action: Action, allowed):
     for name in PARAMS:
         if name not in allowed and action.get(name) is not None:
             return "unexpected_" + name
     return None
 
 
-def _play_special_check(d, seat, action):
+def _play_special_check(d: Data, seat, action: Action) -> str | None:
     card = action["card"]
     if card not in d["players"][seat]["hand"] or CARDS[card]["kind"] != "special":
         return "no_special_card"
@@ -64,7 +73,7 @@ def _play_special_check(d, seat, action):
     return _params_problem(action, AR_PARAMS[effect]) or _ar_problem(d, seat, action, effect)
 
 
-def _amount_problem(d, seat, action, effect):
+def _amount_problem(d: Data, seat, action: Action, effect):
     if effect != "ablass":
         return None
     if action.get("amount") is None:
@@ -72,7 +81,7 @@ def _amount_problem(d, seat, action, effect):
     return None if d["players"][seat]["gold"] >= ABLASS_PRICE * action["amount"] else "not_enough_gold"
 
 
-def _ar_problem(d, seat, action, effect):
+def _ar_problem(d: Data, seat, action: Action, effect):
     if effect in ("soeldner", "fehde"):
         if action.get("target") is None:
             return "target_required"
@@ -88,7 +97,7 @@ def _ar_problem(d, seat, action, effect):
     return _amount_problem(d, seat, action, effect)
 
 
-def _play_special_candidates(d, seat):
+def _play_special_candidates(d: Data, seat) -> list[Action]:
     actions = []
     in_evaluation = d["decision"]["kind"] == "er_special"
     for card in d["players"][seat]["hand"]:
@@ -111,7 +120,7 @@ def _play_special_candidates(d, seat):
     return actions
 
 
-def _play_special_perform(d, seat, action, events):
+def _play_special_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     card = action["card"]
     discard_from_hand(d, seat, card)
     effect = _effect(card)
@@ -128,18 +137,18 @@ def _play_special_perform(d, seat, action, events):
 # --- AR texts --------------------------------------------------------------------------------
 
 
-def _ar_sondersteuer(d, seat, action, events):
+def _ar_sondersteuer(d: Data, seat, action: Action, events: list[Event]) -> None:
     citizens = totals(d, seat)[1]
     gain_gold(d, seat, AR_TEXTS["sondersteuer"]["gold_per_citizen"] * citizens, events, "sondersteuer")
 
 
-def _ar_messe(d, seat, action, events):
+def _ar_messe(d: Data, seat, action: Action, events: list[Event]) -> None:
     cities = totals(d, seat)[2]
     gain_gold(d, seat, AR_TEXTS["messe"]["gold_per_city"] * cities, events, "messe")
 
 
 def _ar_attack(mercenaries, fehde):
-    def run(d, seat, action, events):
+    def run(d: Data, seat, action: Action, events: list[Event]) -> None:
         start_battle(
             d, seat, action.get("from"), action["target"], events, mercenaries=mercenaries, fehde=fehde
         )
@@ -147,12 +156,12 @@ def _ar_attack(mercenaries, fehde):
     return run
 
 
-def _ablass(d, seat, action, events):
+def _ablass(d: Data, seat, action: Action, events: list[Event]) -> None:
     pay_gold(d, seat, ABLASS_PRICE * action["amount"], events, "ablass")
     change_prestige(d, seat, action["amount"], events, "ablass")
 
 
-def _ar_pest(d, seat, action, events):
+def _ar_pest(d: Data, seat, action: Action, events: list[Event]) -> None:
     region = REGION_INDEX[action["region"]]
     for slot, estate in enumerate(d["regions"][region]["slots"]):
         if estate is not None and estate["citizens"]:
@@ -168,17 +177,17 @@ def _ar_pest(d, seat, action, events):
     settle_holdings(d, events)
 
 
-def _ar_landfrieden(d, seat, action, events):
+def _ar_landfrieden(d: Data, seat, action: Action, events: list[Event]) -> None:
     d["landfrieden"].append(seat)
 
 
-def _ar_stadtrecht(d, seat, action, events):
+def _ar_stadtrecht(d: Data, seat, action: Action, events: list[Event]) -> None:
     pay_gold(d, seat, STADTRECHT_COST, events, "stadtrecht")
-    add_city(d, seat, *action["target"], events, "stadtrecht")
+    add_city(d, seat, action["target"][0], action["target"][1], events, "stadtrecht")
     settle_holdings(d, events)
 
 
-def _ar_turnier(d, seat, action, events):
+def _ar_turnier(d: Data, seat, action: Action, events: list[Event]) -> None:
     change_prestige(d, seat, AR_TEXTS["turnier"]["prestige"], events, "turnier")
     others = [
         other for other in d["order"] if other != seat and d["players"][other]["gold"] >= TOURNAMENT_FEE
@@ -187,7 +196,7 @@ def _ar_turnier(d, seat, action, events):
         decide(d, "tournament", others)
 
 
-def _ar_steuerpacht(d, seat, action, events):
+def _ar_steuerpacht(d: Data, seat, action: Action, events: list[Event]) -> None:
     """Each other player pays the card's amount, as far as he can."""
     for other in players_of(d):
         paid = min(AR_TEXTS["steuerpacht"]["gold"], d["players"][other]["gold"]) if other != seat else 0
@@ -196,7 +205,7 @@ def _ar_steuerpacht(d, seat, action, events):
 
 
 def _prestige_text(name, texts):
-    def run(d, seat, action, events):
+    def run(d: Data, seat, action: Action, events: list[Event]) -> None:
         change_prestige(d, seat, texts[name]["prestige"], events, name)
 
     return run
@@ -221,19 +230,19 @@ AR_EFFECTS = {
 
 
 def _er_mark(name):
-    def run(d, seat, action, events):
+    def run(d: Data, seat, action: Action, events: list[Event]) -> None:
         d["er_effects"][name].append(seat)
 
     return run
 
 
-def _er_pest(d, seat, action, events):
+def _er_pest(d: Data, seat, action: Action, events: list[Event]) -> None:
     for player in players_of(d):
         remove_citizens_auto(d, player, ER_TEXTS["pest"]["citizens"], events, "pest")
     settle_holdings(d, events)
 
 
-def _er_bestechung(d, seat, action, events):
+def _er_bestechung(d: Data, seat, action: Action, events: list[Event]) -> None:
     d["er_effects"]["bestechung"] = seat
 
 

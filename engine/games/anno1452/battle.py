@@ -8,12 +8,21 @@ the Estate goes last) -> ``round`` again until an Estate has fallen
 automatic.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...kit import event
 from .board import estate_at, remove_estate, settle_holdings
 from .data import BATTLE, CARDS, REGION_NAMES
 from .deck import crowned_role
 from .state import change_prestige, is_player, roll
 from .steps import decide, push_front
+
+if TYPE_CHECKING:
+    from ...core import Event
+    from .state import Data
+
 
 SIDES = ("attacker", "defender")
 DEFENDER_ONLY = ("befestigung", "hinterhalt", "waffenstillstand")
@@ -33,7 +42,7 @@ BATTLE_REACTIONS = (
 )
 
 
-def start_battle(d, seat, origin, target, events, mercenaries=0, fehde=False):
+def start_battle(d: Data, seat, origin, target, events: list[Event], mercenaries=0, fehde=False) -> None:
     """Declare an attack from ``origin`` ([region, slot] or None) on ``target``."""
     defender = estate_at(d, *target)["owner"]
     d["battle"] = {
@@ -69,12 +78,12 @@ def side_owner(battle, side):
     return battle[side]
 
 
-def side_estate(d, battle, side):
+def side_estate(d: Data, battle, side):
     ref = battle["from"] if side == "attacker" else battle["target"]
     return None if ref is None else estate_at(d, *ref)
 
 
-def usable_reactions(d, battle, side):
+def usable_reactions(d: Data, battle, side):
     owner = battle[side]
     if not is_player(owner):
         return []
@@ -87,7 +96,7 @@ def usable_reactions(d, battle, side):
     ]
 
 
-def _step_battle(d, events):
+def _step_battle(d: Data, events: list[Event]) -> None:
     battle = d["battle"]
     if battle["stage"] == "soldiers":
         for side in SIDES:
@@ -125,7 +134,7 @@ def side_of(battle, seat):
 # --- reactions ------------------------------------------------------------------
 
 
-def _apply_reactions(d, battle, events):
+def _apply_reactions(d: Data, battle, events: list[Event]):
     """Resolve played reactions; False when the battle ended (cease-fire)."""
     battle["stage"] = "round"
     effects = {who: battle["reactions"][who] for who in SIDES}
@@ -144,14 +153,14 @@ def _apply_reactions(d, battle, events):
     return True
 
 
-def _return_soldiers(d, battle):
+def _return_soldiers(d: Data, battle) -> None:
     for side in SIDES:
         role = crowned_role(d, battle[side]) if is_player(battle[side]) else None
         if role and side in battle["asked"]:
             d["soldiers"][role] += battle.get("committed", {}).get(side, 0)
 
 
-def _treason(d, battle, victim, events):
+def _treason(d: Data, battle, victim, events: list[Event]) -> None:
     """Verrat: the victim loses 2 fighting Citizens, or 1 Estate strength (data/battle.json)."""
     estate = side_estate(d, battle, victim)
     if estate is None:
@@ -177,7 +186,7 @@ def _count_hits(dice, lowest):
     return sum(1 for value in dice if value >= lowest)
 
 
-def _side_hits(d, battle, side, events, ambush=False):
+def _side_hits(d: Data, battle, side, events: list[Event], ambush=False):
     """Roll for one side by unit type; returns (hits, defence dice cancels)."""
     estate = side_estate(d, battle, side)
     seat = battle[side] if is_player(battle[side]) else None
@@ -201,7 +210,7 @@ def _side_hits(d, battle, side, events, ambush=False):
     return hits
 
 
-def _defence_cancels(d, battle):
+def _defence_cancels(d: Data, battle):
     """Defender dice showing 1 in a City (1 or 2 with Befestigung) cancel hits."""
     estate = side_estate(d, battle, "defender")
     if battle["reactions"]["defender"] == "befestigung":
@@ -211,7 +220,7 @@ def _defence_cancels(d, battle):
     return sum(1 for value in battle.get("defence_dice", []) if value <= top)
 
 
-def _roll_round(d, battle, events):
+def _roll_round(d: Data, battle, events: list[Event]) -> None:
     battle["round"] += 1
     attack = _side_hits(d, battle, "attacker", events)
     defence = _side_hits(d, battle, "defender", events)
@@ -232,7 +241,7 @@ def _roll_round(d, battle, events):
 # --- losses ------------------------------------------------------------------------
 
 
-def loss_range(d, battle, side):
+def loss_range(d: Data, battle, side):
     """``(lo, hi)`` Citizens the side may lose for its pending hits."""
     hits = battle["hits"][side]
     estate = side_estate(d, battle, side)
@@ -241,7 +250,7 @@ def loss_range(d, battle, side):
     return min(hi, max(0, hits - battle["soldiers"][side])), hi
 
 
-def _losses(d, battle, events):
+def _losses(d: Data, battle, events: list[Event]) -> None:
     choosers = []
     for side in SIDES:
         if battle["hits"][side] == 0:
@@ -257,7 +266,7 @@ def _losses(d, battle, events):
     _after_losses(d, battle, events)
 
 
-def apply_losses(d, battle, side, citizens, events):
+def apply_losses(d: Data, battle, side, citizens, events: list[Event]) -> None:
     """Take ``citizens`` Citizens, then Soldiers, then Estate strength."""
     hits = battle["hits"][side]
     battle["hits"][side] = 0
@@ -281,7 +290,7 @@ def apply_losses(d, battle, side, citizens, events):
     )
 
 
-def _after_losses(d, battle, events):
+def _after_losses(d: Data, battle, events: list[Event]) -> None:
     attacking_estate = side_estate(d, battle, "attacker")
     attacker_gone = (
         attacking_estate["strength"] == 0
@@ -296,7 +305,7 @@ def _after_losses(d, battle, events):
         push_front(d, ["battle"])
 
 
-def _finish(d, battle, attacker_gone, defender_gone, events):
+def _finish(d: Data, battle, attacker_gone, defender_gone, events: list[Event]) -> None:
     attacker, defender = battle["attacker"], battle["defender"]
     target_region, target_slot = battle["target"]
     if attacker_gone and battle["from"] is not None:
@@ -329,7 +338,7 @@ def _finish(d, battle, attacker_gone, defender_gone, events):
     settle_holdings(d, events)
 
 
-def _prestige_result(d, winner, loser, events):
+def _prestige_result(d: Data, winner, loser, events: list[Event]) -> None:
     event(events, "battle_ended", winner if is_player(winner) else None, winner=winner, loser=loser)
     change_prestige(d, winner, 1, events, "battle_won")
     change_prestige(d, loser, -1, events, "battle_lost")

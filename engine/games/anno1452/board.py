@@ -7,6 +7,10 @@ change (``settle_holdings``), so they are gained and lost at once, even
 during another player's turn.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from ...kit import event
 from .data import (
     BORDERS,
@@ -22,12 +26,16 @@ from .data import (
 )
 from .state import change_prestige, is_player, players_of
 
+if TYPE_CHECKING:
+    from ...core import Event
+    from .state import Data
+
 
 def new_estate(owner, strength=ESTATE_STRENGTH):
     return {"owner": owner, "strength": strength, "city": False, "citizens": 0}
 
 
-def iter_estates(d, owner=None):
+def iter_estates(d: Data, owner=None):
     """Yield ``(region, slot, estate)`` for every Estate on the map (of ``owner``)."""
     for region, area in enumerate(d["regions"]):
         for slot, estate in enumerate(area["slots"]):
@@ -35,29 +43,29 @@ def iter_estates(d, owner=None):
                 yield region, slot, estate
 
 
-def estate_at(d, region, slot):
+def estate_at(d: Data, region, slot):
     slots = d["regions"][region]["slots"] if 0 <= region < len(d["regions"]) else []
     return slots[slot] if 0 <= slot < len(slots) else None
 
 
-def placed_in(d, region):
+def placed_in(d: Data, region):
     return sum(1 for estate in d["regions"][region]["slots"] if estate is not None)
 
 
-def free_slot(d, region):
+def free_slot(d: Data, region):
     for slot, estate in enumerate(d["regions"][region]["slots"]):
         if estate is None:
             return slot
     return None
 
 
-def count_in(d, region, owner):
+def count_in(d: Data, region, owner):
     return sum(
         1 for estate in d["regions"][region]["slots"] if estate is not None and estate["owner"] == owner
     )
 
 
-def cities_in(d, region, owner=None):
+def cities_in(d: Data, region, owner=None):
     return sum(
         1
         for estate in d["regions"][region]["slots"]
@@ -65,7 +73,7 @@ def cities_in(d, region, owner=None):
     )
 
 
-def citizens_in(d, region, owner):
+def citizens_in(d: Data, region, owner):
     return sum(
         estate["citizens"]
         for estate in d["regions"][region]["slots"]
@@ -73,7 +81,7 @@ def citizens_in(d, region, owner):
     )
 
 
-def totals(d, owner):
+def totals(d: Data, owner):
     """``(estates, citizens, cities)`` of ``owner`` on the map."""
     estates = citizens = cities = 0
     for region in d["regions"]:
@@ -85,11 +93,11 @@ def totals(d, owner):
     return estates, citizens, cities
 
 
-def estate_supply(d, seat):
+def estate_supply(d: Data, seat):
     return ESTATES_PER_PLAYER - totals(d, seat)[0]
 
 
-def citizen_supply(d, seat):
+def citizen_supply(d: Data, seat):
     return CITIZENS_PER_PLAYER - totals(d, seat)[1]
 
 
@@ -98,22 +106,22 @@ def capacity(estate):
     return PRICES["estate"]["citizens_with_city"] if estate["city"] else PRICES["estate"]["citizens"]
 
 
-def principalities_of(d, seat):
+def principalities_of(d: Data, seat):
     return [region for region, area in enumerate(d["regions"]) if area["principality"] == seat]
 
 
-def build_cost(d, region):
+def build_cost(d: Data, region):
     """4 gold plus 1 per Estate already in the region (of any owner)."""
     return PRICES["estate"]["base_cost"] + PRICES["estate"]["cost_per_estate_in_region"] * placed_in(
         d, region
     )
 
 
-def can_place_estate(d, seat, region):
+def can_place_estate(d: Data, seat, region) -> bool:
     return estate_supply(d, seat) > 0 and free_slot(d, region) is not None
 
 
-def place_estate(d, seat, region, events, reason, strength=ESTATE_STRENGTH):
+def place_estate(d: Data, seat, region, events: list[Event], reason, strength=ESTATE_STRENGTH):
     """Put one of ``seat``'s Estates in ``region``; returns its slot."""
     slot = free_slot(d, region)
     d["regions"][region]["slots"][slot] = new_estate(seat, strength)
@@ -128,7 +136,7 @@ def place_estate(d, seat, region, events, reason, strength=ESTATE_STRENGTH):
     return slot
 
 
-def remove_estate(d, region, slot, events, reason):
+def remove_estate(d: Data, region, slot, events: list[Event], reason) -> None:
     """The Estate, its Citizens and City go back to the supply."""
     estate = d["regions"][region]["slots"][slot]
     d["regions"][region]["slots"][slot] = None
@@ -145,13 +153,13 @@ def remove_estate(d, region, slot, events, reason):
     )
 
 
-def majority_owner(d, region):
+def majority_owner(d: Data, region):
     """The owner with a majority in ``region``, or None (ruling 3).
 
     The count must beat every other owner's and the unplaced Estates, which
     act as a fifth owner.
     """
-    counts = {}
+    counts: dict[Any, int] = {}
     placed = 0
     for estate in d["regions"][region]["slots"]:
         if estate is not None:
@@ -169,12 +177,12 @@ def majority_owner(d, region):
     return leader if most > unplaced and most > runner_up else None
 
 
-def conveyed_by_marriage(d, seat, region):
+def conveyed_by_marriage(d: Data, seat, region):
     marriage = d["players"][seat]["marriage"] if is_player(seat) else None
     return marriage is not None and region in marriage["conveyed"]
 
 
-def settle_holdings(d, events):
+def settle_holdings(d: Data, events: list[Event]) -> None:
     """Re-award Principality cards by majority and drop failing Titles."""
     for region, area in enumerate(d["regions"]):
         holder = area["principality"]
@@ -187,7 +195,7 @@ def settle_holdings(d, events):
     drop_failing_titles(d, events)
 
 
-def transfer_principality(d, region, new, events, reason):
+def transfer_principality(d: Data, region, new, events: list[Event], reason) -> None:
     holder = d["regions"][region]["principality"]
     d["regions"][region]["principality"] = new
     if holder is not None:
@@ -208,7 +216,7 @@ def transfer_principality(d, region, new, events, reason):
         change_prestige(d, new, 1, events, "principality_gained")
 
 
-def drop_failing_titles(d, events):
+def drop_failing_titles(d: Data, events: list[Event]) -> None:
     for seat in players_of(d):
         player = d["players"][seat]
         for card in list(player["titles"]):
@@ -218,11 +226,11 @@ def drop_failing_titles(d, events):
                 event(events, "title_lost", seat, card=card)
 
 
-def _estates_in_regions(d, seat, regions):
+def _estates_in_regions(d: Data, seat, regions):
     return sum(count_in(d, region, seat) for region in regions)
 
 
-def meets(d, seat, req):
+def meets(d: Data, seat, req):
     """Whether ``seat`` fulfils a card requirement (see DESIGN.md)."""
     if "all" in req:
         return all(meets(d, seat, part) for part in req["all"])
@@ -246,7 +254,7 @@ def meets(d, seat, req):
     return _estates_in_regions(d, seat, regions) >= req["min"]
 
 
-def can_build_city(d, seat, region, slot):
+def can_build_city(d: Data, seat, region, slot) -> bool:
     estate = estate_at(d, region, slot)
     return (
         estate is not None
@@ -256,7 +264,7 @@ def can_build_city(d, seat, region, slot):
     )
 
 
-def remove_citizens_auto(d, seat, count, events, reason):
+def remove_citizens_auto(d: Data, seat, count, events: list[Event], reason):
     """Remove ``count`` of ``seat``'s Citizens, from the most crowded Estate first.
 
     The rules let the owner choose; the engine takes them where they matter

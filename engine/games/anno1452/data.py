@@ -45,6 +45,7 @@ CITIZENS_PER_PLAYER = COMPONENTS["citizens_per_player"]
 KING_SOLDIERS = COMPONENTS["soldier_pawns"]
 START_GOLD = COMPONENTS["start"]["gold"]
 START_PRESTIGE = COMPONENTS["start"]["prestige"]
+PLAYERS = (2, 4)  # fewest and most seats (2: the Ottokar scenarios)
 HAND_SIZE = COMPONENTS["start"]["hand_size"]
 PRESTIGE_MAX = COMPONENTS["prestige_table"]["max"]
 GOLD_PER_PRESTIGE = COMPONENTS["prestige_table"]["gold_per_point"]

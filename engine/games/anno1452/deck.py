@@ -5,17 +5,26 @@ Evaluation Round takes effect, later ones are discarded, and the drawer
 draws a replacement (ruling 11). "Bitte Karten mischen" always acts.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...kit import event
 from .board import totals
 from .data import CARDS, KING_SOLDIERS, PRICES
 from .state import change_prestige, players_of, roll, shuffle
+
+if TYPE_CHECKING:
+    from ...core import Event
+    from .state import Data
+
 
 # What a new King or Anti-King draws and gains.
 CROWN_CARDS = PRICES["crown"]["cards"]
 CROWN_PRESTIGE = PRICES["crown"]["prestige"]
 
 
-def next_card(d, events):
+def next_card(d: Data, events: list[Event]):
     if not d["deck"] and d["discard"]:
         d["deck"], d["discard"] = d["discard"], []
         shuffle(d, d["deck"])
@@ -23,13 +32,13 @@ def next_card(d, events):
     return d["deck"].pop() if d["deck"] else None
 
 
-def draw_cards(d, seat, count, events, events_act=True):
+def draw_cards(d: Data, seat, count, events: list[Event], events_act=True):
     """``seat`` draws ``count`` non-Event cards; Events act or are discarded.
 
     ``events_act`` is False during the set-up deal, where Events are only
     replaced (ruling 11).
     """
-    drawn = []
+    drawn: list[int] = []
     while len(drawn) < count:
         card = next_card(d, events)
         if card is None:
@@ -45,7 +54,7 @@ def draw_cards(d, seat, count, events, events_act=True):
     return drawn
 
 
-def resolve_event(d, seat, card, events, events_act):
+def resolve_event(d: Data, seat, card, events: list[Event], events_act) -> None:
     effect = CARDS[card]["effect"]
     if events_act and effect == "mischen":
         d["deck"].extend(d["discard"])
@@ -65,7 +74,7 @@ def resolve_event(d, seat, card, events, events_act):
         elect_anti_king(d, events)
 
 
-def _interregnum(d, events):
+def _interregnum(d: Data, events: list[Event]) -> None:
     """Before the Coronation phase it is skipped; afterwards the King dies."""
     if d["phase"] == "evaluation" and not d["crowned"]:
         d["interregnum"] = True
@@ -75,7 +84,7 @@ def _interregnum(d, events):
     end_crowns(d, events, "interregnum")
 
 
-def end_crowns(d, events, reason):
+def end_crowns(d: Data, events: list[Event], reason) -> None:
     for role in ("king", "anti_king"):
         if d[role] is not None:
             event(events, "crown_lost", d[role], role=role, reason=reason)
@@ -83,7 +92,7 @@ def end_crowns(d, events, reason):
             d["soldiers"][role] = 0
 
 
-def _pick(d, candidates, key, events, purpose):
+def _pick(d: Data, candidates, key, events: list[Event], purpose):
     """The candidate with the best ``key``; a die roll breaks ties."""
     best = max(key(seat) for seat in candidates)
     tied = [seat for seat in candidates if key(seat) == best]
@@ -94,14 +103,14 @@ def _pick(d, candidates, key, events, purpose):
     return tied[0]
 
 
-def _crown(d, role, seat, events):
+def _crown(d: Data, role, seat, events: list[Event]) -> None:
     d[role] = seat
     event(events, "crowned", seat, role=role)
     change_prestige(d, seat, CROWN_PRESTIGE, events, role)
     draw_cards(d, seat, CROWN_CARDS, events)
 
 
-def elect_king(d, events, bribed_by=None):
+def elect_king(d: Data, events: list[Event], bribed_by=None) -> None:
     """Fewest Estates, then most Prestige, then dice (rulings 5)."""
     seats = list(players_of(d))
     if bribed_by is not None:
@@ -114,7 +123,7 @@ def elect_king(d, events, bribed_by=None):
     _crown(d, "king", seat, events)
 
 
-def elect_anti_king(d, events):
+def elect_anti_king(d: Data, events: list[Event]) -> None:
     """Gegenkönig: most Estates (not the King), then Prestige, then dice."""
     if d["king"] is None:
         event(events, "event_without_effect", effect="gegenkoenig")
@@ -132,7 +141,7 @@ def elect_anti_king(d, events):
     _crown(d, "anti_king", seat, events)
 
 
-def crowned_role(d, seat):
+def crowned_role(d: Data, seat):
     if d["king"] == seat:
         return "king"
     if d["anti_king"] == seat:

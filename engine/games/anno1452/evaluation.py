@@ -5,12 +5,21 @@ order and every player finishes a phase before the next one starts. The
 final evaluation plays only income and prestige, then scores.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...kit import event
 from .board import iter_estates, principalities_of, settle_holdings, totals
 from .data import AR_TEXTS, CARDS, ER_TEXTS, ESTATE_STRENGTH, HAND_SIZE, ROWS
 from .deck import draw_cards, elect_king, end_crowns
 from .state import change_prestige, gain_gold, pay_gold, players_of, roll
 from .steps import decide, push_front
+
+if TYPE_CHECKING:
+    from ...core import Event
+    from .state import Data
+
 
 # Special Action cards usable in each ER window (their "ER:" text).
 WINDOW_CARDS = {
@@ -32,7 +41,7 @@ def empty_effects():
     }
 
 
-def er_steps(d):
+def er_steps(d: Data):
     """The queue of an ordinary evaluation round."""
     opts = d["options"]
     steps = []
@@ -54,7 +63,7 @@ def er_steps(d):
 # --- phase 1: cards --------------------------------------------------------
 
 
-def discard_limits(d, seat):
+def discard_limits(d: Data, seat):
     """``(must, may)``: cards ``seat`` must / may still discard this phase.
 
     Expert rule: only one card, beyond the cards over 5 (keep at least 4).
@@ -68,13 +77,13 @@ def discard_limits(d, seat):
     return must, hand
 
 
-def _discard_turn(d, events, seat):
+def _discard_turn(d: Data, events: list[Event], seat) -> None:
     push_front(d, ["refill", seat])
     if d["players"][seat]["hand"]:
         decide(d, "discard", [seat], discarded=0, hand_start=len(d["players"][seat]["hand"]))
 
 
-def _refill(d, events, seat):
+def _refill(d: Data, events: list[Event], seat) -> None:
     need = HAND_SIZE - len(d["players"][seat]["hand"])
     if need > 0:
         draw_cards(d, seat, need, events)
@@ -83,7 +92,7 @@ def _refill(d, events, seat):
 # --- special action windows --------------------------------------------------
 
 
-def window_cards(d, seat, window):
+def window_cards(d: Data, seat, window):
     """Cards in ``seat``'s hand usable in this ER window now."""
     if seat in d["er_used"]:
         return []
@@ -105,11 +114,11 @@ def window_cards(d, seat, window):
     return out
 
 
-def _window(d, events, window):
+def _window(d: Data, events: list[Event], window) -> None:
     push_front(d, *[["ask_special", window, seat] for seat in d["order"] if window_cards(d, seat, window)])
 
 
-def _ask_special(d, events, window, seat):
+def _ask_special(d: Data, events: list[Event], window, seat) -> None:
     if window_cards(d, seat, window):
         decide(d, "er_special", [seat], window=window)
 
@@ -117,7 +126,7 @@ def _ask_special(d, events, window, seat):
 # --- phase 2: income -----------------------------------------------------------
 
 
-def income_of(d, seat):
+def income_of(d: Data, seat):
     """Estate value (3 or its reduction) + Citizens + Cities + Principalities;
     Sondersteuer and Messe played in this ER raise a Citizen's and a City's pay."""
     effects = d["er_effects"]
@@ -132,7 +141,7 @@ def income_of(d, seat):
     return total + len(principalities_of(d, seat))
 
 
-def _income(d, events):
+def _income(d: Data, events: list[Event]) -> None:
     for seat in d["order"]:
         gain_gold(d, seat, income_of(d, seat), events, "income")
     toll = ER_TEXTS["steuerpacht"]["gold"]
@@ -149,7 +158,7 @@ def _income(d, events):
 # --- phase 4: prestige -------------------------------------------------------
 
 
-def category_counts(d, seat):
+def category_counts(d: Data, seat):
     estates, citizens, cities = totals(d, seat)
     return {
         "estates": estates,
@@ -159,7 +168,7 @@ def category_counts(d, seat):
     }
 
 
-def _prestige(d, events):
+def _prestige(d: Data, events: list[Event]) -> None:
     counts = {seat: category_counts(d, seat) for seat in players_of(d)}
     spared = set(d["er_effects"]["reichstag"])
     for category in ("estates", "citizens", "cities", "principalities"):
@@ -178,7 +187,7 @@ def _prestige(d, events):
                 change_prestige(d, seat, -1, events, "fewest_" + category)
 
 
-def _marriages_end(d, events):
+def _marriages_end(d: Data, events: list[Event]) -> None:
     for seat in players_of(d):
         player = d["players"][seat]
         player["married_this_epoch"] = False
@@ -192,7 +201,7 @@ def _marriages_end(d, events):
 # --- phase 5: coronation -------------------------------------------------------
 
 
-def _coronation(d, events):
+def _coronation(d: Data, events: list[Event]) -> None:
     if d["king"] is not None:
         event(events, "crown_lost", d["king"], role="king", reason="reign_over")
         d["king"] = None
@@ -218,7 +227,7 @@ def _coronation(d, events):
 # --- phase 6: turn order -------------------------------------------------------
 
 
-def _order(d, events):
+def _order(d: Data, events: list[Event]) -> None:
     d["new_order"] = [None] * d["num_players"]
     choosers = [seat for seat in (d["king"], d["anti_king"]) if seat is not None]
     choosers += [
@@ -227,11 +236,11 @@ def _order(d, events):
     push_front(d, *[["position", seat] for seat in choosers], ["order_rest"])
 
 
-def _position(d, events, seat):
+def _position(d: Data, events: list[Event], seat) -> None:
     decide(d, "position", [seat])
 
 
-def _order_rest(d, events):
+def _order_rest(d: Data, events: list[Event]) -> None:
     placed = {seat for seat in d["new_order"] if seat is not None}
     rest = [seat for seat in d["order"] if seat not in placed]
     rest.sort(key=lambda seat: -d["players"][seat]["prestige"])
@@ -250,7 +259,7 @@ def _order_rest(d, events):
     event(events, "turn_order", order=list(d["order"]))
 
 
-def _order_ties(d, group, events):
+def _order_ties(d: Data, group, events: list[Event]):
     """Dice decide the order of players tied on prestige (highest first)."""
     if len(group) == 1:
         return group
@@ -269,7 +278,7 @@ def _order_ties(d, group, events):
 # --- the end -----------------------------------------------------------------------
 
 
-def victory_points(d, seat):
+def victory_points(d: Data, seat):
     estates, citizens, cities = totals(d, seat)
     player = d["players"][seat]
     return (
@@ -282,7 +291,7 @@ def victory_points(d, seat):
     )
 
 
-def _final(d, events):
+def _final(d: Data, events: list[Event]) -> None:
     scores = {seat: victory_points(d, seat) for seat in players_of(d)}
     # Tie-break (ruling 12): more Prestige, then more gold.
     key = {

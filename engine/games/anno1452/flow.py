@@ -10,11 +10,20 @@ tables of the modules that own the steps (``evaluation``, ``battle``,
 ``trade``); no module adds to them as a side effect of being imported.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...kit import event
 from . import battle, evaluation, trade
 from .data import AR_DICE, ROWS
 from .state import roll
 from .steps import decide, push_front
+
+if TYPE_CHECKING:
+    from ...core import Event
+    from .state import Data
+
 
 # A decision's kind -> the action types a deciding seat may post (the trade
 # module's own decisions are joined below).
@@ -43,26 +52,26 @@ _TIME_TABLE_DECISIONS = {
 }
 
 
-def advance(d, events):
+def advance(d: Data, events: list[Event]) -> None:
     """Run automatic steps until a decision is pending or the match is over."""
     while d["decision"] is None and d["result"] is None and d["queue"]:
         step = d["queue"].pop(0)
         STEPS[step[0]](d, events, *step[1:])
 
 
-def final_row(d):
+def final_row(d: Data):
     return d["final_row"]
 
 
 # --- action rounds -------------------------------------------------------
 
 
-def _epoch(d, events):
+def _epoch(d: Data, events: list[Event]) -> None:
     event(events, "epoch_started", year=ROWS[d["row"]]["year"])
     push_front(d, ["ar", 1])
 
 
-def _action_round(d, events, number):
+def _action_round(d: Data, events: list[Event], number) -> None:
     d["phase"] = "action"
     d["ar"] = number
     d["event_acted"] = False
@@ -70,12 +79,12 @@ def _action_round(d, events, number):
     push_front(d, *[["turn", seat] for seat in d["order"]], ["ar_end", number])
 
 
-def _turn(d, events, seat):
+def _turn(d: Data, events: list[Event], seat) -> None:
     d["turn"] = seat
     decide(d, "action_turn", [seat], extra_used=False)
 
 
-def _ar_end(d, events, number):
+def _ar_end(d: Data, events: list[Event], number) -> None:
     d["turn"] = None
     if number >= len(AR_DICE):
         push_front(d, ["er"])
@@ -87,7 +96,7 @@ def _ar_end(d, events, number):
 # --- evaluation rounds ----------------------------------------------------
 
 
-def _er(d, events):
+def _er(d: Data, events: list[Event]) -> None:
     d["row"] += 1
     d["ar"] = 0
     d["phase"] = "evaluation"
@@ -104,14 +113,14 @@ def _er(d, events):
     push_front(d, *evaluation.er_steps(d))
 
 
-def _pre_evaluation(d, events):
+def _pre_evaluation(d: Data, events: list[Event]) -> None:
     """Expert game: the Interregnum space before the first epoch (trade only)."""
     d["phase"] = "evaluation"
     event(events, "evaluation_started", year=ROWS[0]["year"], final=False, pre_evaluation=True)
     push_front(d, ["trade"], ["epoch"])
 
 
-def _setup_place(d, events, seat):
+def _setup_place(d: Data, events: list[Event], seat) -> None:
     decide(d, "place_initial", [seat], first=None)
 
 
@@ -143,4 +152,4 @@ def joined(what, *tables):
 
 # A step's name (``step[0]`` in the queue) -> the function that runs it.
 STEPS = joined("step", _TIME_TABLE_STEPS, evaluation.STEPS, battle.STEPS, trade.STEPS)
-DECISION_ACTIONS = joined("decision", _TIME_TABLE_DECISIONS, trade.DECISIONS)
+DECISION_TYPES = joined("decision", _TIME_TABLE_DECISIONS, trade.DECISIONS)

@@ -7,167 +7,22 @@
 'place_initial'
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...core import Game
 from ...errors import InvalidOptionsError
-from ...kit import event, specs_by_name
-from . import (
-    actions_battle,
-    actions_cards,
-    actions_er,
-    actions_round,
-    actions_special,
-    evaluation,
-    trade,
-)
-from .board import place_estate, settle_holdings
-from .data import (
-    END_YEARS,
-    HAND_SIZE,
-    MAX_ESTATES,
-    NUM_CARDS,
-    OTTOKAR,
-    OTTOKAR_ID,
-    REGION_INDEX,
-    START_GOLD,
-    START_PRESTIGE,
-    YEARS,
-)
-from .deck import draw_cards
-from .flow import DECISION_ACTIONS, advance
-from .state import State, copy_data, shuffle
-from .view import view
+from ...kit import specs_by_name
+from . import actions_battle, actions_cards, actions_er, actions_round, actions_special, trade
+from .data import PLAYERS
+from .flow import DECISION_TYPES, advance
+from .setup import OPTIONS, check_options, new_state
+from .state import State, copy_data
+from .view import build_view
 
-SCENARIO_PLAYERS = {"standard": (3, 4), "ottokar_a": (2, 3), "ottokar_b": (2, 3)}
-OPTIONS = {
-    "rules": {
-        "type": "enum",
-        "default": "basic",
-        "choices": ["basic", "expert"],
-        "description": "basic, or expert (pre-evaluation, Trade & Agreements, one-card discard)",
-    },
-    "scenario": {
-        "type": "enum",
-        "default": "standard",
-        "choices": ["standard", "ottokar_a", "ottokar_b"],
-        "description": "standard (3-4 players) or the passive Ottokar with set-up A or B (2-3 players); "
-        "left out with 2 players, ottokar_a",
-    },
-    "end_year": {
-        "type": "enum",
-        "default": YEARS[-1],
-        "choices": list(END_YEARS),
-        "description": "year of the final evaluation (never fewer than 6 epochs)",
-    },
-    "marriage_end": {
-        "type": "enum",
-        "default": "prestige_phase",
-        "choices": ["prestige_phase", "last_action_round"],
-        "description": "marriages end after the ER prestige phase (rules) or after the last action round (player aid)",
-    },
-    "discard_limit": {
-        "type": "enum",
-        "default": "one_card",
-        "choices": ["one_card", "free"],
-        "description": "expert: discard only one card in the cards phase, or freely",
-    },
-}
-
-
-def _options(num_players, options):
-    opts = {k: v["default"] for k, v in OPTIONS.items()}
-    if num_players == 2:
-        opts["scenario"] = "ottokar_a"  # the 2-player game is the Ottokar scenario (ruling 13)
-    if type(options) is not dict and options is not None:
-        raise InvalidOptionsError("options must be an object", field="options")
-    for key, value in (options or {}).items():
-        if key not in OPTIONS:
-            raise InvalidOptionsError(f"unknown option {key!r}", field=key)
-        if value not in OPTIONS[key]["choices"]:
-            raise InvalidOptionsError(f"option {key} must be one of {OPTIONS[key]['choices']}", field=key)
-        opts[key] = value
-    lo, hi = SCENARIO_PLAYERS[opts["scenario"]]
-    if not lo <= num_players <= hi:
-        raise InvalidOptionsError(f"scenario {opts['scenario']} is for {lo}-{hi} players", field="scenario")
-    return opts
-
-
-def _new_player():
-    return {
-        "gold": START_GOLD,
-        "prestige": START_PRESTIGE,
-        "hand": [],
-        "titles": [],
-        "marriage": None,
-        "married_this_epoch": False,
-    }
-
-
-def _place_ottokar(d, scenario, events):
-    for entry in OTTOKAR[scenario]:
-        region = REGION_INDEX[entry["region"]]
-        slots = [place_estate(d, OTTOKAR_ID, region, events, "ottokar") for _ in range(entry["estates"])]
-        for index in range(entry["citizens"]):
-            d["regions"][region]["slots"][slots[index % len(slots)]]["citizens"] += 1
-        for index in range(entry["cities"]):
-            d["regions"][region]["slots"][slots[index]]["city"] = True
-
-
-def new_match(num_players, options, seed):
-    """``(data, events)``: a new match's data and the events of its set-up."""
-    opts = _options(num_players, options)
-    d = {
-        "game": "anno1452",
-        "rules_version": 1,
-        "options": opts,
-        "num_players": num_players,
-        "seed": seed,
-        "rng": seed,
-        "row": 0,
-        "ar": 0,
-        "phase": "setup",
-        "final_row": YEARS.index(opts["end_year"]),
-        "order": list(range(num_players)),
-        "turn": None,
-        "queue": [],
-        "decision": None,
-        "result": None,
-        "players": [_new_player() for _ in range(num_players)],
-        "regions": [{"slots": [None] * n, "principality": None} for n in MAX_ESTATES],
-        "deck": list(range(NUM_CARDS)),
-        "discard": [],
-        "open_cards": [],
-        "initial_regions": [],
-        "event_acted": False,
-        "interregnum": False,
-        "crowned": False,
-        "king": None,
-        "anti_king": None,
-        "anti_king_row": None,
-        "soldiers": {"king": 0, "anti_king": 0},
-        "battle": None,
-        "landfrieden": [],
-        "pacts": [],
-        "offer": None,
-        "trade": None,
-        "swap": None,
-        "er_used": [],
-        "er_effects": evaluation.empty_effects(),
-        "new_order": None,
-    }
-    events = []
-    shuffle(d, d["order"])
-    event(events, "turn_order", order=list(d["order"]))  # drawn by lot: the table sees it
-    shuffle(d, d["deck"])
-    if opts["scenario"] != "standard":
-        _place_ottokar(d, opts["scenario"], events)
-        settle_holdings(d, events)
-    for seat in d["order"]:
-        draw_cards(d, seat, HAND_SIZE, events, events_act=False)
-    # Initial Estates are placed in reverse turn order.
-    d["queue"] = [["setup_place", seat] for seat in reversed(d["order"])]
-    d["queue"].append(["pre_evaluation"] if opts["rules"] == "expert" else ["epoch"])
-    advance(d, events)
-    return d, events
+if TYPE_CHECKING:
+    from ...core import Event
 
 
 class Anno1452(Game):
@@ -175,8 +30,7 @@ class Anno1452(Game):
 
     id = "anno1452"
     title = "Anno 1452"
-    min_players = 2
-    max_players = 4
+    min_players, max_players = PLAYERS
     version = 1
     options = OPTIONS
     action_specs = specs_by_name(
@@ -194,21 +48,11 @@ class Anno1452(Game):
         decision. Raises ``InvalidOptionsError``."""
         if type(seed) is not int:
             raise InvalidOptionsError("seed must be an integer", field="seed")
-        self._check_count(num_players)
-        data, events = new_match(num_players, options, seed)
-        return State(data), events
+        return new_state(num_players, options, seed)
 
     def resolve_options(self, num_players, options=None):
-        """The options with their defaults; with 2 players the scenario
-        defaults to ``ottokar_a`` (the 2-player game is Ottokar's, ruling 13)."""
-        self._check_count(num_players)
-        return _options(num_players, options)
-
-    def _check_count(self, num_players):
-        if type(num_players) is not int or not self.min_players <= num_players <= self.max_players:
-            raise InvalidOptionsError(
-                f"Anno 1452 is for {self.min_players}-{self.max_players} players", field="num_players"
-            )
+        """The options with their defaults (``setup.check_options``)."""
+        return check_options(num_players, options)
 
     def to_act(self, state):
         d = state.data
@@ -220,7 +64,7 @@ class Anno1452(Game):
         return state.data["result"]
 
     def view(self, state, viewer):
-        return view(state.data, viewer)
+        return build_view(state.data, viewer)
 
     def dump(self, state):
         return copy_data(state.data)
@@ -230,9 +74,9 @@ class Anno1452(Game):
 
     def _available_types(self, state, seat):
         decision = state.data["decision"]
-        return DECISION_ACTIONS[decision["kind"]] if decision else ()
+        return DECISION_TYPES[decision["kind"]] if decision else ()
 
-    def _after_apply(self, state, events):
+    def _after_apply(self, state, events: list[Event]) -> None:
         advance(state.data, events)
 
 

@@ -6,95 +6,49 @@ is ``{"gold", "cards", "estates", "pact"}``; the whole bundle is re-checked at
 sending and at acceptance and carried out at once, so an accepted offer binds.
 """
 
-from ...kit import event
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...kit import event, private_to
 from ...params import IntRange, OneOf, Optional
 from .actionkit import CARD, ESTATE, SEAT, always_allowed, bare_action, make_spec
-from .board import citizen_supply, estate_at, estate_supply, iter_estates, settle_holdings
-from .data import REGION_NAMES, TRADE_LIMITS
+from .board import estate_at, settle_holdings
+from .bundles import (
+    GOLD_STEPS,
+    MAX_EDITS,
+    MAX_ITEMS,
+    MAX_OFFERS,
+    SIDES,
+    bundle_problem,
+    empty_side,
+    estates_of,
+    hand_over,
+    side_items,
+)
 from .steps import decide, push_front
 
-MAX_OFFERS = TRADE_LIMITS["max_offers"]  # drafts per player and phase
-MAX_ITEMS = TRADE_LIMITS["max_items"]  # per side
-SIDES = ("give", "ask")  # what the author gives, what he asks of the addressee
-MAX_EDITS = len(SIDES) * MAX_ITEMS  # changes per draft: enough to fill both sides
-GOLD_STEPS = tuple(TRADE_LIMITS["gold_steps"])
+if TYPE_CHECKING:
+    from ...core import Action, Event
+    from .state import Data
 
 
-def next_trader(d):
+__all__ = ["GOLD_STEPS", "MAX_EDITS", "MAX_ITEMS", "MAX_OFFERS", "SPECS", "next_trader"]
+
+
+def next_trader(d: Data) -> None:
     d["decision"] = None
     push_front(d, ["trade_round"])
-
-
-# --- bundles: one side of an offer --------------------------------------------------------
-# A side is {"gold": n, "cards": [...], "estates": [[region, slot], ...], "pact": bool}; gold
-# is one item whatever its amount, so 7 gold is composed as 5 + 2.
-
-
-def empty_side():
-    return {"gold": 0, "cards": [], "estates": [], "pact": False}
-
-
-def side_items(side):
-    return (side["gold"] > 0) + len(side["cards"]) + len(side["estates"]) + side["pact"]
-
-
-def _estates_of(d, seat):
-    """``seat``'s Estates as ``[region, slot]``, in map order."""
-    return [[region, slot] for region, slot, _ in iter_estates(d, seat)]
-
-
-def _delivery_problem(d, giver, side):
-    """Why ``giver`` cannot hand over everything in ``side`` now, or None."""
-    hand = d["players"][giver]["hand"]
-    if d["players"][giver]["gold"] < side["gold"]:
-        return "not_enough_gold"
-    if any(card not in hand for card in side["cards"]):
-        return "card_not_in_hand"
-    if any((estate_at(d, *estate) or {}).get("owner") != giver for estate in side["estates"]):
-        return "not_their_estate"
-    return None
-
-
-def _citizens_on(d, estates):
-    return sum(estate_at(d, *estate)["citizens"] for estate in estates)
-
-
-def _room_problem(d, taker, incoming, outgoing):
-    """Why ``taker`` lacks the pieces for the Estates (and their Citizens) he gets, or None.
-
-    What he hands over in the same offer frees pieces, since both sides move at once.
-    """
-    if not incoming:
-        return None
-    if estate_supply(d, taker) + len(outgoing) < len(incoming):
-        return "no_room_for_estate"
-    if citizen_supply(d, taker) + _citizens_on(d, outgoing) < _citizens_on(d, incoming):
-        return "no_room_for_estate"
-    return None
-
-
-def bundle_problem(d, offer):
-    """Why the whole offer cannot be carried out now (both sides re-checked), or None."""
-    giver, taker = offer["from"], offer["to"]
-    give, ask = offer["give"], offer["ask"]
-    if give["pact"] and sorted([giver, taker]) in d["pacts"]:
-        return "pact_exists"
-    return (
-        _delivery_problem(d, giver, give)
-        or _delivery_problem(d, taker, ask)
-        or _room_problem(d, taker, give["estates"], ask["estates"])
-        or _room_problem(d, giver, ask["estates"], give["estates"])
-    )
 
 
 # --- drafting -----------------------------------------------------------------------------
 
 
-def _draft(d):
+def _draft(d: Data):
     return d["trade"]["draft"]
 
 
-def _draft_offer_check(d, seat, action):
+def _draft_offer_check(d: Data, seat, action: Action) -> str | None:
     if _draft(d) is not None:
         return "draft_open"
     if d["trade"]["offers"][str(seat)] >= MAX_OFFERS:
@@ -103,11 +57,11 @@ def _draft_offer_check(d, seat, action):
     return None if partner != seat and partner < d["num_players"] else "no_such_partner"
 
 
-def _draft_offer_candidates(d, seat):
+def _draft_offer_candidates(d: Data, seat) -> list[Action]:
     return [{"type": "draft_offer", "to": partner} for partner in d["order"] if partner != seat]
 
 
-def _draft_offer_perform(d, seat, action, events):
+def _draft_offer_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     # The budget is spent when drafting starts, so cancelled drafts count too (termination).
     d["trade"]["offers"][str(seat)] += 1
     d["trade"]["draft"] = {
@@ -120,18 +74,18 @@ def _draft_offer_perform(d, seat, action, events):
     _draft_event(events, seat, "offer_draft_started", {"to": action["to"]})
 
 
-def _draft_event(events, seat, kind, details):
+def _draft_event(events: list[Event], seat, kind, details) -> None:
     """Drafting is seen by the others only as "seat N is composing an offer"
     (the draft is its author's until sent); its author sees the details.
     Every accepted move leaves an event, so stream followers see it pass."""
     event(events, kind, seat, private={seat: details} if details else None)
 
 
-def _edit_details(action):
+def _edit_details(action: Action):
     return {field: value for field, value in action.items() if field != "type" and value is not None}
 
 
-def _item_shape_problem(action, fields):
+def _item_shape_problem(action: Action, fields):
     """One encoding per item: exactly the field the item needs (removing gold needs none)."""
     wanted = fields[action["item"]]
     if any((action.get(field) is not None) != (field == wanted) for field in ("amount", "card", "estate")):
@@ -141,7 +95,7 @@ def _item_shape_problem(action, fields):
     return None
 
 
-def _edit_problem(d, action, fields):
+def _edit_problem(d: Data, action: Action, fields):
     """Why the draft cannot take this change at all (whatever the item), or None."""
     draft = _draft(d)
     if draft is None:
@@ -151,7 +105,7 @@ def _edit_problem(d, action, fields):
     return _item_shape_problem(action, fields)
 
 
-def _draft_add_check(d, seat, action):
+def _draft_add_check(d: Data, seat, action: Action) -> str | None:
     problem = _edit_problem(d, action, ADD_FIELDS)
     if problem:
         return problem
@@ -163,11 +117,11 @@ def _draft_add_check(d, seat, action):
     return ADD_CHECKS[action["item"]](d, draft, holder, side, action)
 
 
-def _gold_addable(d, draft, holder, side, action):
+def _gold_addable(d: Data, draft, holder, side, action: Action):
     return "not_enough_gold" if side["gold"] + action["amount"] > d["players"][holder]["gold"] else None
 
 
-def _card_addable(d, draft, holder, side, action):
+def _card_addable(d: Data, draft, holder, side, action: Action):
     if holder != draft["from"]:
         return "cards_are_only_given"  # the other hand is hidden
     if action["card"] in side["cards"]:
@@ -175,14 +129,14 @@ def _card_addable(d, draft, holder, side, action):
     return None if action["card"] in d["players"][holder]["hand"] else "card_not_in_hand"
 
 
-def _estate_addable(d, draft, holder, side, action):
+def _estate_addable(d: Data, draft, holder, side, action: Action):
     if action["estate"] in side["estates"]:
         return "already_in_offer"
     estate = estate_at(d, *action["estate"])
     return None if estate is not None and estate["owner"] == holder else "not_their_estate"
 
 
-def _pact_addable(d, draft, holder, side, action):
+def _pact_addable(d: Data, draft, holder, side, action: Action):
     if holder != draft["from"]:
         return "pact_is_given"  # a pact binds both ways: one encoding, on the give side
     if side["pact"]:
@@ -196,7 +150,7 @@ ADD_FIELDS = {"gold": "amount", "card": "card", "estate": "estate", "pact": None
 REMOVE_FIELDS = {**ADD_FIELDS, "gold": None}
 
 
-def _draft_add_candidates(d, seat):
+def _draft_add_candidates(d: Data, seat) -> list[Action]:
     draft = _draft(d)
     if draft is None:
         return []
@@ -204,7 +158,7 @@ def _draft_add_candidates(d, seat):
     for side, holder in (("give", draft["from"]), ("ask", draft["to"])):
         base = {"type": "draft_add", "side": side}
         actions += [{**base, "item": "gold", "amount": amount} for amount in GOLD_STEPS]
-        actions += [{**base, "item": "estate", "estate": estate} for estate in _estates_of(d, holder)]
+        actions += [{**base, "item": "estate", "estate": estate} for estate in estates_of(d, holder)]
     actions += [
         {"type": "draft_add", "side": "give", "item": "card", "card": card}
         for card in d["players"][seat]["hand"]
@@ -213,7 +167,7 @@ def _draft_add_candidates(d, seat):
     return actions
 
 
-def _draft_add_perform(d, seat, action, events):
+def _draft_add_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     draft = _draft(d)
     draft["edits"] += 1
     side = draft[action["side"]]
@@ -227,7 +181,7 @@ def _draft_add_perform(d, seat, action, events):
     _draft_event(events, seat, "offer_draft_changed", {"change": "add", **_edit_details(action)})
 
 
-def _draft_remove_check(d, seat, action):
+def _draft_remove_check(d: Data, seat, action: Action) -> str | None:
     problem = _edit_problem(d, action, REMOVE_FIELDS)
     if problem:
         return problem
@@ -241,7 +195,7 @@ def _draft_remove_check(d, seat, action):
     return None if present[action["item"]] else "not_in_offer"
 
 
-def _draft_remove_candidates(d, seat):
+def _draft_remove_candidates(d: Data, seat) -> list[Action]:
     draft = _draft(d)
     if draft is None:
         return []
@@ -255,7 +209,7 @@ def _draft_remove_candidates(d, seat):
     return actions
 
 
-def _draft_remove_perform(d, seat, action, events):
+def _draft_remove_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     draft = _draft(d)
     draft["edits"] += 1
     side = draft[action["side"]]
@@ -269,7 +223,7 @@ def _draft_remove_perform(d, seat, action, events):
     _draft_event(events, seat, "offer_draft_changed", {"change": "remove", **_edit_details(action)})
 
 
-def _send_offer_check(d, seat, action):
+def _send_offer_check(d: Data, seat, action: Action) -> str | None:
     draft = _draft(d)
     if draft is None:
         return "no_draft"
@@ -278,7 +232,7 @@ def _send_offer_check(d, seat, action):
     return bundle_problem(d, draft)
 
 
-def _send_offer_perform(d, seat, action, events):
+def _send_offer_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     draft = d["trade"]["draft"]
     d["trade"]["draft"] = None
     offer = {"from": seat, "to": draft["to"], "give": draft["give"], "ask": draft["ask"]}
@@ -288,16 +242,16 @@ def _send_offer_perform(d, seat, action, events):
         "offer_made",
         seat,
         to=offer["to"],
-        private={seat: {"offer": offer}, offer["to"]: {"offer": offer}},
+        private=private_to((seat, offer["to"]), offer=offer),
     )
     decide(d, "offer_reply", [offer["to"]])
 
 
-def _cancel_draft_check(d, seat, action):
+def _cancel_draft_check(d: Data, seat, action: Action) -> str | None:
     return None if _draft(d) is not None else "no_draft"
 
 
-def _cancel_draft_perform(d, seat, action, events):
+def _cancel_draft_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     d["trade"]["draft"] = None
     _draft_event(events, seat, "offer_draft_cancelled", None)
 
@@ -305,16 +259,16 @@ def _cancel_draft_perform(d, seat, action, events):
 # --- answering ----------------------------------------------------------------------------
 
 
-def _accept_offer_check(d, seat, action):
+def _accept_offer_check(d: Data, seat, action: Action) -> str | None:
     # Re-checked at acceptance: the bundle is carried out whole or not at all.
     return bundle_problem(d, d["offer"])
 
 
-def _accept_offer_perform(d, seat, action, events):
+def _accept_offer_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     offer, d["offer"] = d["offer"], None
     giver = offer["from"]
-    _hand_over(d, giver, seat, offer["give"], events)
-    _hand_over(d, seat, giver, offer["ask"], events)
+    hand_over(d, giver, seat, offer["give"], events)
+    hand_over(d, seat, giver, offer["ask"], events)
     if offer["give"]["pact"]:
         d["pacts"].append(sorted([giver, seat]))
         event(events, "pact_concluded", seat, parties=sorted([giver, seat]))
@@ -323,28 +277,7 @@ def _accept_offer_perform(d, seat, action, events):
     next_trader(d)
 
 
-def _hand_over(d, giver, taker, side, events):
-    if side["gold"]:
-        d["players"][giver]["gold"] -= side["gold"]
-        d["players"][taker]["gold"] += side["gold"]
-        event(events, "gold_transferred", giver, to=taker, amount=side["gold"])
-    for card in side["cards"]:
-        d["players"][giver]["hand"].remove(card)
-        d["players"][taker]["hand"].append(card)
-        # Which card changed hands stays between the two parties.
-        event(
-            events,
-            "card_transferred",
-            giver,
-            to=taker,
-            private={giver: {"card": card}, taker: {"card": card}},
-        )
-    for region, slot in side["estates"]:
-        estate_at(d, region, slot)["owner"] = taker
-        event(events, "estate_transferred", giver, to=taker, region=REGION_NAMES[region], slot=slot)
-
-
-def _decline_offer_perform(d, seat, action, events):
+def _decline_offer_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     event(events, "offer_declined", seat, offer_from=d["offer"]["from"])
     d["offer"] = None
     next_trader(d)

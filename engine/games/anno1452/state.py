@@ -6,11 +6,17 @@ that touches gold, prestige and the generator, so the 0-20 bounds, the
 insolvency rule and the seeded dice are applied in one place.
 """
 
+from __future__ import annotations
+
 import marshal
+from typing import TYPE_CHECKING, Any
 
 from ...kit import event
 from ...rng import Rng
 from .data import GOLD_PER_PRESTIGE, OTTOKAR_ID, PRESTIGE_MAX
+
+if TYPE_CHECKING:
+    from ...core import Event
 
 
 def _copy(value):
@@ -22,6 +28,10 @@ def _copy(value):
     one twice (it is JSON, and ``test_anno1452_random`` checks every step).
     """
     return marshal.loads(marshal.dumps(value))
+
+
+# The match's plain data: one JSON dict in the DESIGN.md dump format.
+Data = dict[str, Any]
 
 
 class State:
@@ -67,7 +77,7 @@ def copy_data(data):
     return _copy(data)
 
 
-def roll(d, count, events, purpose, seat=None):
+def roll(d: Data, count, events: list[Event], purpose, seat=None):
     """Roll ``count`` dice with the state's generator; recorded as an event."""
     rng = Rng(d["rng"])
     dice = [rng.die() for _ in range(count)]
@@ -76,35 +86,35 @@ def roll(d, count, events, purpose, seat=None):
     return dice
 
 
-def shuffle(d, items):
+def shuffle(d: Data, items) -> None:
     rng = Rng(d["rng"])
     rng.shuffle(items)
     d["rng"] = rng.state
 
 
-def players_of(d):
+def players_of(d: Data):
     """Seats of the real players (Ottokar is never one)."""
     return range(d["num_players"])
 
 
-def is_player(owner):
+def is_player(owner) -> bool:
     return owner != OTTOKAR_ID
 
 
-def gain_gold(d, seat, amount, events, reason):
+def gain_gold(d: Data, seat, amount, events: list[Event], reason) -> None:
     if amount > 0:
         d["players"][seat]["gold"] += amount
         event(events, "gold_received", seat, amount=amount, reason=reason)
 
 
-def pay_gold(d, seat, amount, events, reason):
+def pay_gold(d: Data, seat, amount, events: list[Event], reason) -> None:
     """Pay ``amount`` to the supply; the caller checked that it is payable."""
     if amount > 0:
         d["players"][seat]["gold"] -= amount
         event(events, "gold_paid", seat, amount=amount, reason=reason)
 
 
-def change_prestige(d, seat, delta, events, reason):
+def change_prestige(d: Data, seat, delta, events: list[Event], reason) -> None:
     """Move on the 0-20 prestige table with the 5-gold conversions.
 
     Points above 20 become 5 gold each; points lost below 0 cost 5 gold each,

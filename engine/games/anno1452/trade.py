@@ -13,6 +13,10 @@ times (see ``offers.py``), so the phase always ends; it ends when every
 player has declared done. Drafts are private to their author (``view``), offers to their two parties.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...kit import event
 from ...params import IntRange
 from . import offers
@@ -21,10 +25,15 @@ from .data import CARDS, HAND_SIZE
 from .deck import next_card, resolve_event
 from .steps import decide, push_front
 
+if TYPE_CHECKING:
+    from ...core import Action, Event
+    from .state import Data
+
+
 OPEN_CARDS = HAND_SIZE
 
 
-def _trade_start(d, events):
+def _trade_start(d: Data, events: list[Event]) -> None:
     if d["pacts"]:
         event(events, "pacts_expired", pacts=d["pacts"])
     d["pacts"] = []
@@ -39,7 +48,7 @@ def _trade_start(d, events):
         push_front(d, ["trade_round"])
 
 
-def _deal_open_cards(d, events):
+def _deal_open_cards(d: Data, events: list[Event]) -> None:
     while len(d["open_cards"]) < OPEN_CARDS:
         card = next_card(d, events)
         if card is None:
@@ -52,16 +61,16 @@ def _deal_open_cards(d, events):
     event(events, "open_cards_dealt", cards=list(d["open_cards"]))
 
 
-def _open_swap(d, events):
+def _open_swap(d: Data, events: list[Event]) -> None:
     if d["swap"] is not None:
         decide(d, "open_swap", [d["swap"]["seat"]])
 
 
-def _other(d, seat):
+def _other(d: Data, seat):
     return d["order"][1] if d["order"][0] == seat else d["order"][0]
 
 
-def pass_open_swap(d, seat, events):
+def pass_open_swap(d: Data, seat, events: list[Event]) -> None:
     swap = d["swap"]
     event(events, "open_swap_stopped", seat)
     d["decision"] = None
@@ -73,13 +82,13 @@ def pass_open_swap(d, seat, events):
         d["swap"] = None
 
 
-def _swap_open_check(d, seat, action):
+def _swap_open_check(d: Data, seat, action: Action) -> str | None:
     if action["card"] not in d["players"][seat]["hand"]:
         return "card_not_in_hand"
     return None if action["open_card"] < len(d["open_cards"]) else "no_such_open_card"
 
 
-def _swap_open_candidates(d, seat):
+def _swap_open_candidates(d: Data, seat) -> list[Action]:
     return [
         {"type": "swap_open", "card": card, "open_card": index}
         for card in d["players"][seat]["hand"]
@@ -87,7 +96,7 @@ def _swap_open_candidates(d, seat):
     ]
 
 
-def _swap_open_perform(d, seat, action, events):
+def _swap_open_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     hand = d["players"][seat]["hand"]
     taken = d["open_cards"][action["open_card"]]
     hand.remove(action["card"])
@@ -103,7 +112,7 @@ def _swap_open_perform(d, seat, action, events):
 # --- the phase's turns --------------------------------------------------------------------
 
 
-def _trade_round(d, events):
+def _trade_round(d: Data, events: list[Event]) -> None:
     trading = d["trade"]
     seats = len(d["order"])
     for offset in range(seats):
@@ -118,11 +127,11 @@ def _trade_round(d, events):
     event(events, "trade_ended")
 
 
-def _end_trading_check(d, seat, action):
+def _end_trading_check(d: Data, seat, action: Action) -> str | None:
     return "draft_open" if d["trade"]["draft"] is not None else None
 
 
-def _end_trading_perform(d, seat, action, events):
+def _end_trading_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     d["trade"]["done"].append(seat)
     event(events, "trading_done", seat)
     offers.next_trader(d)
@@ -130,7 +139,7 @@ def _end_trading_perform(d, seat, action, events):
 
 STEPS = {"trade": _trade_start, "open_swap": _open_swap, "trade_round": _trade_round}
 
-# Decision kinds this module asks for (joined into flow.DECISION_ACTIONS).
+# Decision kinds this module asks for (joined into flow.DECISION_TYPES).
 DECISIONS = {
     "trade": ("draft_offer", "draft_add", "draft_remove", "send_offer", "cancel_draft", "end_trading"),
     "offer_reply": ("accept_offer", "decline_offer"),

@@ -5,13 +5,20 @@ size), the content of an offer to anyone but its two parties, a draft offer
 to anyone but its author.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .board import principalities_of, totals
 from .data import CARDS, MAX_CITIES, MAX_ESTATES, REGION_NAMES, ROWS
 from .evaluation import victory_points
 from .state import copy_data
 
+if TYPE_CHECKING:
+    from .state import Data
 
-def _player_view(d, seat, viewer):
+
+def _player_view(d: Data, seat, viewer):
     player = d["players"][seat]
     estates, citizens, cities = totals(d, seat)
     out = {
@@ -40,7 +47,7 @@ def _player_view(d, seat, viewer):
     return out
 
 
-def _region_view(d, region):
+def _region_view(d: Data, region):
     area = d["regions"][region]
     return {
         "name": REGION_NAMES[region],
@@ -51,7 +58,7 @@ def _region_view(d, region):
     }
 
 
-def _offer_view(d, viewer):
+def _offer_view(d: Data, viewer):
     offer = d["offer"]
     if offer is None:
         return None
@@ -60,7 +67,7 @@ def _offer_view(d, viewer):
     return {"from": offer["from"], "to": offer["to"]}
 
 
-def _trade_view(d):
+def _trade_view(d: Data):
     """Who is done trading and how many offers each made: public; drafts are not."""
     trade = d["trade"]
     if not trade:
@@ -68,13 +75,13 @@ def _trade_view(d):
     return {"done": list(trade["done"]), "offers": dict(trade["offers"]), "cursor": trade["cursor"]}
 
 
-def _draft_view(d, viewer):
+def _draft_view(d: Data, viewer):
     """A draft being composed is its author's alone (not even the addressee's)."""
     draft = d["trade"]["draft"] if d["trade"] else None
     return copy_data(draft) if draft is not None and draft["from"] == viewer else None
 
 
-def view(d, viewer):
+def build_view(d: Data, viewer):
     decision = d["decision"]
     return {
         "game": "anno1452",

@@ -5,10 +5,19 @@ times), ``lose_tile`` (pirates), ``place_reserve_tile`` (R#13 ties) and
 ``discard`` (the hand limit, R#21).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...kit import ActionSpec, event
 from ...params import IntRange, OneOf, Optional, Square
 from .data import BRIDGES, COLS, COMMODITIES, ROWS, RULES
 from .turn import give, lose_tile, pass_turn, put_reserve_tile, resume
+
+if TYPE_CHECKING:
+    from ...core import Action, Event
+    from .state import State
+
 
 HAND_LIMIT = RULES["hand_limit"]
 COMMODITY = OneOf(COMMODITIES, "a commodity")
@@ -17,17 +26,17 @@ COMMODITY = OneOf(COMMODITIES, "a commodity")
 # --- choose_commodity -------------------------------------------------------
 
 
-def _choose_commodity_candidates(state, seat):
+def _choose_commodity_candidates(state: State, seat: int) -> list[Action]:
     return [{"type": "choose_commodity", "commodity": c} for c in state.choice["options"]]
 
 
-def _choose_commodity_check(state, seat, action):
+def _choose_commodity_check(state: State, seat: int, action: Action) -> str | None:
     if action["commodity"] not in state.choice["options"]:
         return "not_an_option"
     return None
 
 
-def _choose_commodity_perform(state, seat, action, events):
+def _choose_commodity_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     choice = state.choice
     commodity = action["commodity"]
     if choice["kind"] == "golden_times":
@@ -42,11 +51,11 @@ def _choose_commodity_perform(state, seat, action, events):
 # --- lose_tile --------------------------------------------------------------
 
 
-def _lose_tile_candidates(state, seat):
+def _lose_tile_candidates(state: State, seat: int) -> list[Action]:
     return [{"type": "lose_tile", **option} for option in state.choice["options"]]
 
 
-def _as_option(action):
+def _as_option(action: Action):
     if action["tile"] == "branch_office":
         return {"tile": "branch_office", "bridge": action.get("bridge")}
     if action.get("bridge") is not None:
@@ -54,14 +63,14 @@ def _as_option(action):
     return {"tile": "trade_agreement"}
 
 
-def _lose_tile_check(state, seat, action):
+def _lose_tile_check(state: State, seat: int, action: Action) -> str | None:
     option = _as_option(action)
     if option is None or option not in state.choice["options"]:
         return "tile_not_owned"
     return None
 
 
-def _lose_tile_perform(state, seat, action, events):
+def _lose_tile_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     state.choice = None
     if not lose_tile(state, seat, _as_option(action), events):
         resume(state, events)
@@ -70,7 +79,7 @@ def _lose_tile_perform(state, seat, action, events):
 # --- place_reserve_tile -----------------------------------------------------
 
 
-def _place_reserve_tile_candidates(state, seat):
+def _place_reserve_tile_candidates(state: State, seat: int) -> list[Action]:
     out = []
     for i in state.choice["options"]:
         r, c = state.variant.geometry.spaces[i]
@@ -78,13 +87,13 @@ def _place_reserve_tile_candidates(state, seat):
     return out
 
 
-def _place_reserve_tile_check(state, seat, action):
+def _place_reserve_tile_check(state: State, seat: int, action: Action) -> str | None:
     if state.variant.geometry.space_index.get(tuple(action["space"])) not in state.choice["options"]:
         return "not_a_farthest_free_space"
     return None
 
 
-def _place_reserve_tile_perform(state, seat, action, events):
+def _place_reserve_tile_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     kind = state.choice["kind"]
     state.choice = None
     space = state.variant.geometry.space_index[tuple(action["space"])]
@@ -98,18 +107,18 @@ def _place_reserve_tile_perform(state, seat, action, events):
 # --- discard ----------------------------------------------------------------
 
 
-def _discard_candidates(state, seat):
+def _discard_candidates(state: State, seat: int) -> list[Action]:
     hand = state.players[seat].hand
     return [{"type": "discard", "commodity": c} for c in hand if hand[c]]
 
 
-def _discard_check(state, seat, action):
+def _discard_check(state: State, seat: int, action: Action) -> str | None:
     if state.players[seat].hand.get(action["commodity"], 0) <= 0:
         return "commodity_not_held"
     return None
 
 
-def _discard_perform(state, seat, action, events):
+def _discard_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     commodity = action["commodity"]
     player.hand[commodity] -= 1

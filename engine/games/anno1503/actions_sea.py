@@ -3,14 +3,23 @@
 
 A discovery costs 1 AP and shows the tile to the discoverer only (``seen``);
 he then takes it (the voyage ends, the ship returns to stock) or returns it
-face down (R#16, R#17). A variant may refuse a tile kind (``take_problem``:
-the expansion's pirate lair is fought or returned, S3 §6.3).
+face down (R#16, R#17). A variant may refuse a tile kind (``take_problem``)
+and offer its own answer to a discovery instead.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from ...kit import ActionSpec, event
 from ...params import IntRange, Optional, Square
 from .actions_island import can_develop, develop_slot
-from .data import BRIDGES, COLS, ISLAND_IDS, ISLANDS, MAX_SHIPS, ROWS, RULES, SLOTS, TILE_KINDS, tile_public
+from .data import BRIDGES, COLS, ISLAND_IDS, ISLANDS, MAX_SHIPS, ROWS, RULES, SLOTS
+
+if TYPE_CHECKING:
+    from ...core import Action, Event
+    from .state import Player, State
+
 
 _MAX_AGREEMENTS = RULES["max_trade_agreements"]
 _GOLD_TREASURE = RULES["gold_treasure"]
@@ -20,7 +29,7 @@ SHIP = IntRange(0, MAX_SHIPS - 1, "the ship (0 or 1)")
 # --- move_ship --------------------------------------------------------------
 
 
-def _move_ship_candidates(state, seat):
+def _move_ship_candidates(state: State, seat: int) -> list[Action]:
     player = state.players[seat]
     out = []
     neighbours = state.variant.geometry.sea_neighbours
@@ -31,7 +40,7 @@ def _move_ship_candidates(state, seat):
     return out
 
 
-def _ship_problem(state, player, ship):
+def _ship_problem(state: State, player: Player, ship):
     if player.ship_at[ship] is None:
         return "ship_not_on_board"
     problem = state.variant.ship_problem(player, ship)
@@ -42,7 +51,7 @@ def _ship_problem(state, player, ship):
     return None
 
 
-def _move_ship_check(state, seat, action):
+def _move_ship_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     ship = action["ship"]
     problem = _ship_problem(state, player, ship)
@@ -53,20 +62,21 @@ def _move_ship_check(state, seat, action):
     return None
 
 
-def _move_ship_perform(state, seat, action, events):
+def _move_ship_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     ship = action["ship"]
     before = player.ship_at[ship]
     player.ship_at[ship] = tuple(action["to"])
     player.ship_ap[ship] -= 1
-    event(events, "ship_moved", seat, ship=ship, **{"from": list(before), "to": list(action["to"])})
+    moved: dict[str, Any] = {"from": list(before), "to": list(action["to"])}  # "from" is a keyword
+    event(events, "ship_moved", seat, ship=ship, **moved)
     state.variant.on_ship_moved(state, seat, ship, events)
 
 
 # --- discover ---------------------------------------------------------------
 
 
-def _discover_candidates(state, seat):
+def _discover_candidates(state: State, seat: int) -> list[Action]:
     player = state.players[seat]
     spaces = state.spaces
     geo = state.variant.geometry
@@ -80,7 +90,7 @@ def _discover_candidates(state, seat):
     return out
 
 
-def _discover_check(state, seat, action):
+def _discover_check(state: State, seat: int, action: Action) -> str | None:
     player = state.players[seat]
     ship = action["ship"]
     problem = _ship_problem(state, player, ship)
@@ -95,7 +105,7 @@ def _discover_check(state, seat, action):
     return None
 
 
-def _discover_perform(state, seat, action, events):
+def _discover_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     ship = action["ship"]
     space = state.variant.geometry.space_index[tuple(action["space"])]
@@ -112,27 +122,27 @@ def _discover_perform(state, seat, action, events):
         seat,
         ship=ship,
         space=list(action["space"]),
-        back=tile_public(tile)["back"],
-        private={seat: {"tile": tile_public(tile)}},
+        back=state.variant.tiles.public(tile)["back"],
+        private={seat: {"tile": state.variant.tiles.public(tile)}},
     )
 
 
 # --- take_tile / return_tile --------------------------------------------------
 
 
-def _free_gray_bridges(state, seat, kind="branch_office"):
+def _free_gray_bridges(state: State, seat: int, kind="branch_office"):
     """Free bridges for an office of ``kind`` (a variant's office may use others)."""
     player = state.players[seat]
     bridges = state.variant.bridges_for(ISLANDS[ISLAND_IDS[seat]], kind)
     return [b for b in bridges if player.branch_offices[b - 1] is None]
 
 
-def _upgradable_slots(player):
+def _upgradable_slots(player: Player):
     return [i + 1 for i in range(len(player.slots)) if can_develop(player, i)]
 
 
-def _take_tile_candidates(state, seat):
-    kind = TILE_KINDS[state.spaces[state.discovery["space"]]]
+def _take_tile_candidates(state: State, seat: int) -> list[Action]:
+    kind = state.variant.tiles.kinds[state.spaces[state.discovery["space"]]]
     player = state.players[seat]
     if kind in state.variant.office_kinds:
         return [{"type": "take_tile", "bridge": b} for b in _free_gray_bridges(state, seat, kind)]
@@ -147,8 +157,8 @@ def _take_tile_candidates(state, seat):
     return [{"type": "take_tile"}]
 
 
-def _take_tile_check(state, seat, action):
-    kind = TILE_KINDS[state.spaces[state.discovery["space"]]]
+def _take_tile_check(state: State, seat: int, action: Action) -> str | None:
+    kind = state.variant.tiles.kinds[state.spaces[state.discovery["space"]]]
     bridge, slot = action.get("bridge"), action.get("slot")
     problem = state.variant.take_problem(kind)
     if problem:
@@ -173,7 +183,7 @@ def _take_tile_check(state, seat, action):
     return None
 
 
-def _take_tile_perform(state, seat, action, events):
+def _take_tile_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     player = state.players[seat]
     space = state.discovery["space"]
     ship = state.discovery["ship"]
@@ -185,8 +195,8 @@ def _take_tile_perform(state, seat, action, events):
     state.discovery = None
     state.phase = "main"
     r, c = state.variant.geometry.spaces[space]
-    data = {"space": [r, c], "tile": tile_public(tile)}
-    kind = TILE_KINDS[tile]
+    data = {"space": [r, c], "tile": state.variant.tiles.public(tile)}
+    kind = state.variant.tiles.kinds[tile]
     effect = _use_branch_office if kind in state.variant.office_kinds else _TILE_EFFECTS[kind]
     effect(state, seat, tile, action, data)
     event(events, "tile_taken", seat, **data)
@@ -194,20 +204,20 @@ def _take_tile_perform(state, seat, action, events):
         event(
             events, "developed", seat, slot=data["slot"], **{"from": data.pop("from"), "to": data.pop("to")}
         )
-    if TILE_KINDS[tile] == "treasure_gold":
+    if state.variant.tiles.kinds[tile] == "treasure_gold":
         event(events, "gold_received", seat, amount=_GOLD_TREASURE, reason="treasure")
 
 
-def _use_branch_office(state, seat, tile, action, data):
+def _use_branch_office(state: State, seat: int, tile, action: Action, data) -> None:
     state.players[seat].set_branch_office(action["bridge"] - 1, tile)
     data["bridge"] = action["bridge"]
 
 
-def _use_trade_agreement(state, seat, tile, action, data):
+def _use_trade_agreement(state: State, seat: int, tile, action: Action, data) -> None:
     state.players[seat].add_trade_agreement(tile)
 
 
-def _use_upgrade(state, seat, tile, action, data):
+def _use_upgrade(state: State, seat: int, tile, action: Action, data) -> None:
     state.removed = state.removed + [tile]
     slot = action.get("slot")
     if slot is not None:
@@ -215,7 +225,7 @@ def _use_upgrade(state, seat, tile, action, data):
         data["from"], data["to"] = develop_slot(state.players[seat], slot - 1)
 
 
-def _use_gold(state, seat, tile, action, data):
+def _use_gold(state: State, seat: int, tile, action: Action, data) -> None:
     state.removed = state.removed + [tile]
     state.players[seat].gold += _GOLD_TREASURE
 
@@ -228,15 +238,15 @@ _TILE_EFFECTS = {
 }
 
 
-def _return_tile_candidates(state, seat):
+def _return_tile_candidates(state: State, seat: int) -> list[Action]:
     return [{"type": "return_tile"}]
 
 
-def _return_tile_check(state, seat, action):
+def _return_tile_check(state: State, seat: int, action: Action) -> str | None:
     return None
 
 
-def _return_tile_perform(state, seat, action, events):
+def _return_tile_perform(state: State, seat: int, action: Action, events: list[Event]) -> None:
     r, c = state.variant.geometry.spaces[state.discovery["space"]]
     state.discovery = None
     state.phase = "main"

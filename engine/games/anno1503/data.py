@@ -23,11 +23,7 @@ RULES = _load("rules.json")
 _BOARD = _load("board.json")
 _ISLANDS = _load("islands.json")
 _BUILDINGS = _load("buildings.json")
-BASE_TILES = tuple(_load("tiles.json")["tiles"])
-# Expansion tiles (crown under the back mark) follow the base ids; the base
-# game only ever uses ids below BASE_TILE_COUNT.
-TILES = BASE_TILES + tuple(_load("expansion_tiles.json")["tiles"])
-BASE_TILE_COUNT = len(BASE_TILES)
+TILES = tuple(_load("tiles.json")["tiles"])
 
 COMMODITIES = tuple(RULES["commodities"])
 PLAYERS = (RULES["players"]["min"], RULES["players"]["max"])
@@ -139,14 +135,27 @@ FARTHEST_KEY = tuple(
 
 # --- tiles --------------------------------------------------------------------
 
-TILE_BACKS = tuple(t["back"] for t in TILES)
-TILE_KINDS = tuple(t["kind"] for t in TILES)
-TILE_COMMODITY = tuple(t.get("commodity") for t in TILES)
+
+class TileSet:
+    """The tiles of one variant by id: the base tiles, then any the variant
+    adds (their ids follow the base ones). The rules reach the match's set as
+    ``state.variant.tiles``."""
+
+    def __init__(self, tiles):
+        self.tiles = tiles
+        self.backs = tuple(t["back"] for t in tiles)
+        self.kinds = tuple(t["kind"] for t in tiles)
+        self.commodity = tuple(t.get("commodity") for t in tiles)
+
+    def public(self, tile_id):
+        """The event/view form of a tile: ``{"id", "back", "kind", "commodity"?}``."""
+        return dict(self.tiles[tile_id])
 
 
-def tile_public(tile_id):
-    """The event/view form of a tile: ``{"id", "back", "kind", "commodity"?}``."""
-    return dict(TILES[tile_id])
+BASE_TILE_SET = TileSet(TILES)
+TILE_BACKS = BASE_TILE_SET.backs
+TILE_KINDS = BASE_TILE_SET.kinds
+TILE_COMMODITY = BASE_TILE_SET.commodity
 
 
 # --- costs and prices -------------------------------------------------------

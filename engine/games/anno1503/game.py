@@ -1,64 +1,29 @@
 """The ``Anno1503`` game definition: wires setup, actions, turn flow, view."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...core import Game
 from ...errors import InvalidOptionsError
-from ...kit import specs_by_name
-from . import actions_decisions, actions_island, actions_sea
+from . import actions_decisions, actions_island, actions_market, actions_sea
 from .data import PLAYERS
-from .expansion import actions as expansion_actions
-from .setup import check_options, new_state
+from .setup import new_state
 from .state import RULES_VERSION, dump_state, load_state
 from .turn import check_win
-from .variants import VARIANTS, variant_for
+from .variants import OPTIONS, action_specs, check_options, variant_for
 from .view import build_view
 
-# One table for every match: the base actions in the vocabulary of an
-# expansion match (luxuries, the pirate board), then the expansion's own.
-_BASE_SPECS = actions_decisions.SPECS + actions_island.SPECS + actions_sea.SPECS
-_BY_NAME = specs_by_name([expansion_actions.widen(spec) for spec in _BASE_SPECS], expansion_actions.SPECS)
-# DESIGN.md order: legal actions are listed by type in this order.
-_ORDER = (
-    "choose_commodity",
-    "lose_tile",
-    "place_reserve_tile",
-    "build_ship",
-    "place_pioneer",
-    "develop",
-    "sell",
-    "buy",
-    "move_ship",
-    "discover",
-    "take_tile",
-    "return_tile",
-    "big_branch_office",
-    "end_turn",
-    "discard",
-    # expansion (pirates_aristocrats) only
-    "buy_cannon",
-    "build_manor",
-    "build_aristocrat",
-    "sell_luxury",
-    "repair_ship",
-    "play_card",
-    "exchange_card",
-    "respond",
-    "discard_card",
-    "attack_lair",
-)
+if TYPE_CHECKING:
+    from ...core import Event
+    from .state import State
 
-ACTION_SPECS = {name: _BY_NAME[name] for name in _ORDER}
-OPTIONS = {
-    "expansion": {
-        "type": "enum",
-        "default": "none",
-        "choices": list(VARIANTS),
-        "description": (
-            "Expansion to play with. 'none' is the base game; "
-            "'pirates_aristocrats' adds Aristokraten und Piraten (pirate sea, "
-            "aristocrat island, luxury goods; see DESIGN.md)."
-        ),
-    }
-}
+
+# One table for every match: the base actions in every variant's vocabulary,
+# then the variants' own (variants.action_specs).
+ACTION_SPECS = action_specs(
+    actions_decisions.SPECS + actions_island.SPECS + actions_market.SPECS + actions_sea.SPECS
+)
 
 
 class Anno1503(Game):
@@ -89,7 +54,7 @@ class Anno1503(Game):
         """The options with their defaults (none depends on the player count)."""
         return check_options(num_players, options)
 
-    def to_act(self, state):
+    def to_act(self, state: State):
         phase = state.phase
         if state.winner is not None:
             return []
@@ -97,22 +62,22 @@ class Anno1503(Game):
             return [state.active]
         return [state.choice["seat"]]
 
-    def _available_types(self, state, seat):
-        return state.variant.phase_types[state.phase]
+    def _available_types(self, state: State, seat: int):
+        return state.variant.decision_types[state.phase]
 
-    def _after_apply(self, state, events):
+    def _after_apply(self, state: State, events: list[Event]) -> None:
         check_win(state, events)
 
-    def outcome(self, state):
+    def outcome(self, state: State):
         if state.winner is None:
             return None
         variant = state.variant
         return {"winners": [state.winner], "reason": variant.win_reason, "scores": variant.scores(state)}
 
-    def view(self, state, seat=None):
+    def view(self, state: State, seat: int | None = None):
         return build_view(state, seat, self.to_act(state))
 
-    def dump(self, state):
+    def dump(self, state: State):
         return dump_state(state)
 
     def load(self, data):

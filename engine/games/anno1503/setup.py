@@ -1,15 +1,17 @@
 """Setting up a match by player count (S1 "Game material" and setup)."""
 
-from ...errors import InvalidOptionsError
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core import Event
 from ...kit import event
 from ...rng import Rng
 from .data import (
-    BASE_TILE_COUNT,
     BUILDINGS,
     BUILDINGS_BY_BACK,
     COMMODITIES,
     MARKS,
-    PLAYERS,
     RULES,
     SPACES,
     START,
@@ -17,26 +19,14 @@ from .data import (
 )
 from .state import Player, State
 from .turn import begin_turn
-from .variants import VARIANTS, variant_for
+from .variants import check_options, variant_for
 
-EXPANSIONS = tuple(VARIANTS)
-_BACKS = tuple(sorted(set(TILE_BACKS[:BASE_TILE_COUNT])))
+if TYPE_CHECKING:
+    from ...core import Event
+    from .state import Player, State
 
 
-def check_options(num_players, options):
-    """Raise ``InvalidOptionsError`` unless the count and options are offered."""
-    if type(num_players) is not int or not PLAYERS[0] <= num_players <= PLAYERS[1]:
-        raise InvalidOptionsError(
-            f"anno1503 is for {PLAYERS[0]} to {PLAYERS[1]} players", field="num_players"
-        )
-    options = dict(options or {})
-    unknown = sorted(set(options) - {"expansion"})
-    if unknown:
-        raise InvalidOptionsError(f"unknown option {unknown[0]!r}", field=unknown[0])
-    expansion = options.get("expansion", "none")
-    if expansion not in EXPANSIONS:
-        raise InvalidOptionsError("expansion must be one of: " + ", ".join(EXPANSIONS), field="expansion")
-    return {"expansion": expansion}
+_BACKS = tuple(sorted(set(TILE_BACKS)))
 
 
 def new_state(num_players, options, seed):
@@ -63,14 +53,14 @@ def new_state(num_players, options, seed):
     _lay_out_buildings(s)
     s.variant = variant_for(options)
     s.variant.set_up(s, _used_backs(num_players))
-    events = []
+    events: list[Event] = []
     s.start_player = _roll_for_start(s, events)
     s.active = s.start_player
     begin_turn(s, events)
     return s, events
 
 
-def _deal_commodities(s):
+def _deal_commodities(s: State) -> None:
     start = RULES["start"]
     s.players = [Player.new(start["gold"], start["hand"], start["slots"]) for _ in range(s.num_players)]
     s.stacks = dict.fromkeys(COMMODITIES, RULES["stack_size"])
@@ -88,7 +78,7 @@ def _used_backs(num_players):
     return tuple(back for back in _BACKS if back <= num_players)
 
 
-def _lay_out_tiles(s):
+def _lay_out_tiles(s: State) -> None:
     """Each used stack is shuffled and dealt face down on its marks; the
     leftovers form the reserve, unused stacks stay in the box."""
     backs = _used_backs(s.num_players)
@@ -96,7 +86,7 @@ def _lay_out_tiles(s):
     s.seen = [()] * len(SPACES)
     reserve = []
     for back in backs:
-        stack = [t for t, b in enumerate(TILE_BACKS[:BASE_TILE_COUNT]) if b == back]
+        stack = [t for t, b in enumerate(TILE_BACKS) if b == back]
         s.rng.shuffle(stack)
         for i, mark in enumerate(MARKS):
             if mark == back and stack:
@@ -104,10 +94,10 @@ def _lay_out_tiles(s):
         reserve.extend(stack)
     s.rng.shuffle(reserve)
     s.reserve = reserve
-    s.box = tuple(t for t, b in enumerate(TILE_BACKS[:BASE_TILE_COUNT]) if b not in backs)
+    s.box = tuple(t for t, b in enumerate(TILE_BACKS) if b not in backs)
 
 
-def _lay_out_buildings(s):
+def _lay_out_buildings(s: State) -> None:
     supply = dict.fromkeys(BUILDINGS, 0)
     for back in _used_backs(s.num_players):
         for name in BUILDINGS_BY_BACK[back]:
@@ -115,7 +105,7 @@ def _lay_out_buildings(s):
     s.buildings = supply
 
 
-def _roll_for_start(s, events):
+def _roll_for_start(s: State, events: list[Event]):
     """Everyone rolls; the highest starts; ties re-roll among the tied."""
     contenders = list(range(s.num_players))
     while True:

@@ -14,6 +14,8 @@ in the base game). A part has ``clone()`` and ``dump_into(out)``; the
 variant loads it (``load_match_part``, ``load_player_part``).
 """
 
+from typing import Any
+
 from ...rng import Rng
 from .data import BRIDGES, COMMODITIES, KINDS, MAX_SHIPS, PUBLIC_BUILDING_SLOTS, SLOTS
 
@@ -43,6 +45,18 @@ class Player:
         "sold",
         "trade_agreements",
     )
+    bbo_used: bool
+    branch_offices: list[int | None]  # tile id per bridge
+    buildings: list[str | None]
+    buys: int
+    gold: int
+    hand: dict[str, int]
+    part: Any  # the variant's holdings, None in the base game
+    ship_ap: list[int]
+    ship_at: list[Any]  # (row, col), or None for a ship in stock
+    slots: list[Any]  # an inhabitant kind, or None for a free slot
+    sold: dict[str, int]
+    trade_agreements: list[int]
 
     def clone(self):
         p = Player.__new__(Player)
@@ -77,29 +91,29 @@ class Player:
         p.reset_turn()
         return p
 
-    def reset_turn(self):
+    def reset_turn(self) -> None:
         self.sold = dict.fromkeys(KINDS, 0)
         self.buys = 0
         self.bbo_used = False
 
     # --- copy-on-write updates ---------------------------------------------
 
-    def set_slot(self, index, kind):
+    def set_slot(self, index, kind) -> None:
         slots = self.slots.copy()
         slots[index] = kind
         self.slots = slots
 
-    def set_building(self, index, building):
+    def set_building(self, index, building) -> None:
         buildings = self.buildings.copy()
         buildings[index] = building
         self.buildings = buildings
 
-    def set_branch_office(self, index, tile):
+    def set_branch_office(self, index, tile) -> None:
         offices = self.branch_offices.copy()
         offices[index] = tile
         self.branch_offices = offices
 
-    def add_trade_agreement(self, tile):
+    def add_trade_agreement(self, tile) -> None:
         self.trade_agreements = self.trade_agreements + [tile]
 
     def pop_trade_agreement(self):
@@ -107,10 +121,10 @@ class Player:
         self.trade_agreements = self.trade_agreements[:-1]
         return tile
 
-    def count_sale(self, kind):
+    def count_sale(self, kind) -> None:
         self.sold = {**self.sold, kind: self.sold[kind] + 1}
 
-    def move_sale(self, before, after):
+    def move_sale(self, before, after) -> None:
         """An inhabitant that bought this turn was developed from ``before`` to ``after``."""
         self.sold = {**self.sold, before: self.sold[before] - 1, after: self.sold[after] + 1}
 
@@ -189,6 +203,29 @@ class State:
         "variant",
         "winner",
     )
+    active: int
+    box: tuple[int, ...]
+    buildings: dict[str, int]
+    choice: Any  # the pending decision's dict in the choice phases, else None
+    discovery: Any  # {"ship", "space"} during tile_decision, else None
+    last_roll: dict[str, Any]
+    num_players: int
+    options: dict[str, Any]
+    part: Any  # the variant's match state, None in the base game
+    phase: str
+    players: list[Player]
+    queue: list[int]
+    removed: list[int]
+    reserve: list[int]
+    rng: Rng
+    seed: int
+    seen: list[tuple[int, ...]]
+    spaces: list[int | None]
+    stacks: dict[str, int]
+    start_player: int
+    turn: int
+    variant: Any  # variant.BaseGame or a subclass
+    winner: int | None
 
     def clone(self):
         s = State.__new__(State)
@@ -221,7 +258,7 @@ class State:
     def __eq__(self, other):
         return isinstance(other, State) and dump_state(self) == dump_state(other)
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
 
 
 def _square_list(sq):

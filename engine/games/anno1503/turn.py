@@ -7,6 +7,10 @@ distinct options (setting ``phase`` and ``choice``). Every decision's
 ``perform`` finishes that seat's step and calls ``resume`` again.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from ...kit import event
 from .data import (
     COMMODITIES,
@@ -16,10 +20,13 @@ from .data import (
     ISLANDS,
     RULES,
     SPACES,
-    TILE_COMMODITY,
-    tile_public,
 )
 from .rules import island_tiles, outside_red, owns, take, turn_order
+
+if TYPE_CHECKING:
+    from ...core import Event
+    from .state import Player, State
+
 
 _EVENT_FACE = RULES["event_die_face"]
 _SHIP_AP = {int(n): ap for n, ap in RULES["ship_ap"].items()}
@@ -27,7 +34,7 @@ _SHIPYARD_FACTOR = RULES["building_effects"]["shipyard_ap_factor"]
 _CHURCH_CARDS = RULES["building_effects"]["church_golden_times"]
 
 
-def ship_ap(state, player):
+def ship_ap(state: State, player: Player):
     """Full AP of one ship this turn: by player count, doubled by a Shipyard."""
     ap = _SHIP_AP[state.num_players]
     return ap * _SHIPYARD_FACTOR if owns(player, "shipyard") else ap
@@ -36,7 +43,7 @@ def ship_ap(state, player):
 # --- starting and ending turns -------------------------------------------------
 
 
-def begin_turn(state, events):
+def begin_turn(state: State, events: list[Event]) -> None:
     """The active player's turn starts: R#20 win check, then the roll."""
     seat = state.active
     player = state.players[seat]
@@ -50,7 +57,7 @@ def begin_turn(state, events):
     roll_production(state, events)
 
 
-def pass_turn(state, events):
+def pass_turn(state: State, events: list[Event]) -> None:
     """Play passes to the left (next seat) and that turn begins."""
     event(events, "turn_ended", state.active)
     state.active = (state.active + 1) % state.num_players
@@ -59,7 +66,7 @@ def pass_turn(state, events):
     begin_turn(state, events)
 
 
-def check_win(state, events):
+def check_win(state: State, events: list[Event]):
     """R#20: the active player wins as soon as he holds 3 victory points."""
     if state.winner is None and state.variant.has_won(state.players[state.active]):
         state.winner = state.active
@@ -74,7 +81,7 @@ def check_win(state, events):
 # --- the roll ---------------------------------------------------------------
 
 
-def roll_production(state, events):
+def roll_production(state: State, events: list[Event]) -> None:
     value = state.rng.die()
     event(events, "die_rolled", state.active, purpose="production", value=value)
     order = turn_order(state)
@@ -95,13 +102,13 @@ def roll_production(state, events):
     resume(state, events)
 
 
-def current_step(state):
+def current_step(state: State):
     """``"production"`` or the event name being resolved."""
     face = state.last_roll.get("event")
     return "production" if face is None else EVENTS[face]
 
 
-def resume(state, events):
+def resume(state: State, events: list[Event]) -> None:
     """Resolve queued seats until one must decide; then ``main``."""
     resolve = _RESOLVERS[current_step(state)]
     queue = state.queue
@@ -113,7 +120,7 @@ def resume(state, events):
     state.choice = None
 
 
-def ask(state, seat, phase, kind, options, **extra):
+def ask(state, seat, phase, kind, options, **extra) -> None:
     state.phase = phase
     state.choice = {"seat": seat, "kind": kind, "options": tuple(options), **extra}
 
@@ -121,14 +128,14 @@ def ask(state, seat, phase, kind, options, **extra):
 # --- production -------------------------------------------------------------
 
 
-def production_options(state, seat, number):
+def production_options(state: State, seat: int, number):
     """(options, branch commodity) for ``seat`` on production ``number``
     (1-5): the commodities it may take, a crowned branch's twice."""
     player = state.players[seat]
     home = ISLANDS[ISLAND_IDS[seat]]["production"][number]
     stacks = state.stacks
     tile = player.branch_offices[number - 1]
-    branch = TILE_COMMODITY[tile] if tile is not None else None
+    branch = state.variant.tiles.commodity[tile] if tile is not None else None
     if home == "?":
         # a branch office on the ? bridge (a variant's) adds its commodity
         return [c for c in COMMODITIES if stacks[c] > 0] + (
@@ -140,7 +147,7 @@ def production_options(state, seat, number):
     return options, branch
 
 
-def _resolve_production(state, seat, events):
+def _resolve_production(state: State, seat: int, events: list[Event]):
     options, branch = production_options(state, seat, state.last_roll["production"])
     if len(options) >= 2:
         ask(state, seat, "production", "production", options, branch=branch)
@@ -154,7 +161,7 @@ def _resolve_production(state, seat, events):
     return False
 
 
-def give(state, seat, commodity, source, events):
+def give(state: State, seat: int, commodity, source, events: list[Event]) -> None:
     take(state, state.players[seat], commodity)
     event(events, "commodity_taken", seat, commodity=commodity, source=source)
 
@@ -162,7 +169,7 @@ def give(state, seat, commodity, source, events):
 # --- golden times -----------------------------------------------------------
 
 
-def _resolve_golden_times(state, seat, events):
+def _resolve_golden_times(state: State, seat: int, events: list[Event]):
     options = [c for c in COMMODITIES if state.stacks[c] > 0]
     if len(options) >= 2:
         ask(state, seat, "golden_times", "golden_times", options)
@@ -177,7 +184,7 @@ def _resolve_golden_times(state, seat, events):
 # --- pirates ----------------------------------------------------------------
 
 
-def tile_loss_options(player):
+def tile_loss_options(player: Player):
     """Distinct tiles a pirate victim may give up: each branch office, a TA."""
     out = [
         {"tile": "branch_office", "bridge": b + 1}
@@ -189,7 +196,7 @@ def tile_loss_options(player):
     return out
 
 
-def _settled_by_protection_or_gold(state, seat, owed, shield, reason, events):
+def _settled_by_protection_or_gold(state: State, seat: int, owed, shield, reason, events: list[Event]):
     """Pirates and fire alike: nothing owed, a protecting building, or paying
     in full settles the event (R#14: no partial payment). False when the
     seat cannot pay and must lose something instead."""
@@ -206,7 +213,7 @@ def _settled_by_protection_or_gold(state, seat, owed, shield, reason, events):
     return False
 
 
-def _resolve_pirates(state, seat, events):
+def _resolve_pirates(state: State, seat: int, events: list[Event]):
     player = state.players[seat]
     if _settled_by_protection_or_gold(state, seat, island_tiles(player), "smithy", "pirates", events):
         return False
@@ -217,7 +224,7 @@ def _resolve_pirates(state, seat, events):
     return lose_tile(state, seat, options[0], events)
 
 
-def lose_tile(state, seat, option, events):
+def lose_tile(state: State, seat: int, option, events: list[Event]):
     """Remove the tile, shuffle it into the reserve, place the top tile.
 
     Returns True when the reserve placement waits for the active player.
@@ -227,10 +234,10 @@ def lose_tile(state, seat, option, events):
         bridge = option["bridge"]
         tile = player.branch_offices[bridge - 1]
         player.set_branch_office(bridge - 1, None)
-        event(events, "tile_lost", seat, tile=tile_public(tile), bridge=bridge)
+        event(events, "tile_lost", seat, tile=state.variant.tiles.public(tile), bridge=bridge)
     else:
         tile = player.pop_trade_agreement()
-        event(events, "tile_lost", seat, tile=tile_public(tile))
+        event(events, "tile_lost", seat, tile=state.variant.tiles.public(tile))
     if state.variant.owns_tile(tile):
         return state.variant.lose_own_tile(state, seat, tile, events)
     state.reserve = state.reserve + [tile]  # a new list: clones share the old one
@@ -238,7 +245,7 @@ def lose_tile(state, seat, option, events):
     return place_from_reserve(state, events)
 
 
-def farthest_free_spaces(state):
+def farthest_free_spaces(state: State):
     """R#13: free island spaces (any mark) that tie as farthest from start."""
     # reserve tiles stay on the main board; a variant may close spaces
     closed = state.variant.closed_spaces
@@ -249,7 +256,7 @@ def farthest_free_spaces(state):
     return [i for i in free if FARTHEST_KEY[i] == best]
 
 
-def place_from_reserve(state, events):
+def place_from_reserve(state: State, events: list[Event]):
     candidates = farthest_free_spaces(state)
     if not candidates or not state.reserve:
         return False
@@ -260,7 +267,7 @@ def place_from_reserve(state, events):
     return False
 
 
-def put_reserve_tile(state, space, events):
+def put_reserve_tile(state: State, space, events: list[Event]) -> None:
     state.spaces[space] = state.reserve[0]
     state.reserve = state.reserve[1:]
     state.seen[space] = ()
@@ -271,23 +278,23 @@ def put_reserve_tile(state, space, events):
 # --- fire -------------------------------------------------------------------
 
 
-def _resolve_fire(state, seat, events):
+def _resolve_fire(state: State, seat: int, events: list[Event]):
     owed = outside_red(state.players[seat])
     if not _settled_by_protection_or_gold(state, seat, owed, "fire_brigade", "fire", events):
         remove_last_inhabitant(state, seat, events)
     return False
 
 
-def remove_last_inhabitant(state, seat, events):
+def remove_last_inhabitant(state: State, seat: int, events: list[Event]) -> None:
     """Slots fill strictly in order (R#3): the last occupied is the newest."""
     player = state.players[seat]
     index = max(i for i, k in enumerate(player.slots) if k is not None)
     kind = player.slots[index]
     player.set_slot(index, None)
-    data = {"slot": index + 1, "kind": kind}
+    data: dict[str, Any] = {"slot": index + 1, "kind": kind}
     under = index - (len(player.slots) - len(player.buildings))
-    if under >= 0 and player.buildings[under] is not None:
-        building = player.buildings[under]
+    building = player.buildings[under] if under >= 0 else None
+    if building is not None:
         player.set_building(under, None)
         state.buildings = {**state.buildings, building: state.buildings[building] + 1}
         data["building"] = building

@@ -5,18 +5,25 @@ hand, and the identity of tiles he looked at on their current space. Never
 the generator, the reserve/box order or content, other hands, or the queue.
 """
 
-from .data import ISLAND_IDS, ISLANDS, TILE_BACKS, tile_public
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .data import ISLAND_IDS, ISLANDS
+
+if TYPE_CHECKING:
+    from .state import State
 
 
-def _space_view(state, geo, index, viewer):
+def _space_view(state: State, geo, index, viewer):
     tile = state.spaces[index]
     r, c = geo.spaces[index]
     if tile is None:
         shown = None
     elif viewer is not None and viewer in state.seen[index]:
-        shown = tile_public(tile)
+        shown = state.variant.tiles.public(tile)
     else:
-        shown = {"back": TILE_BACKS[tile]}
+        shown = {"back": state.variant.tiles.backs[tile]}
     # Who looked is public: everyone at the table sees a ship discover a tile.
     return {"space": [r, c], "mark": geo.marks[index], "tile": shown, "seen_by": list(state.seen[index])}
 
@@ -36,7 +43,7 @@ def _island_template(island_id):
 _ISLANDS = [_island_template(island_id) for island_id in ISLAND_IDS]
 
 
-def _island(seat):
+def _island(seat: int):
     t = _ISLANDS[seat]
     return {
         "id": t["id"],
@@ -46,7 +53,7 @@ def _island(seat):
     }
 
 
-def _player_view(state, seat, viewer):
+def _player_view(state: State, seat: int, viewer):
     p = state.players[seat]
     held = state.variant.goals(p)
     out = {
@@ -64,17 +71,18 @@ def _player_view(state, seat, viewer):
     # The public part of the player's dump (state.Player.dump), tiles shown face up.
     out["slots"] = list(p.slots)
     out["buildings"] = list(p.buildings)
+    public = state.variant.tiles.public
     out["branch_offices"] = {
-        str(b + 1): (tile_public(t) if t is not None else None) for b, t in enumerate(p.branch_offices)
+        str(b + 1): (public(t) if t is not None else None) for b, t in enumerate(p.branch_offices)
     }
-    out["trade_agreements"] = [tile_public(t) for t in p.trade_agreements]
+    out["trade_agreements"] = [public(t) for t in p.trade_agreements]
     out["ships"] = p.ships_dump()
     out["turn"] = p.turn_dump()
     state.variant.view_player(p, seat == viewer, out)
     return out
 
 
-def _choice_view(state):
+def _choice_view(state: State):
     choice = state.choice
     if choice is None:
         return None
@@ -86,14 +94,14 @@ def _choice_view(state):
     return out
 
 
-def build_view(state, viewer, to_act):
+def build_view(state: State, viewer, to_act):
     geo = state.variant.geometry
     discovery = None
     if state.discovery is not None:
         space = state.discovery["space"]
         discovery = {"ship": state.discovery["ship"], "space": list(geo.spaces[space])}
         if viewer is not None and viewer == state.active:
-            discovery["tile"] = tile_public(state.spaces[space])
+            discovery["tile"] = state.variant.tiles.public(state.spaces[space])
     out = {
         "game": "anno1503",
         "options": dict(state.options),
@@ -112,7 +120,7 @@ def build_view(state, viewer, to_act):
         "buildings": dict(state.buildings),
         "reserve_size": len(state.reserve),
         # Used treasures were shown when taken, so they are public knowledge.
-        "removed": [tile_public(t) for t in state.removed],
+        "removed": [state.variant.tiles.public(t) for t in state.removed],
         "spaces": [_space_view(state, geo, i, viewer) for i in range(len(geo.spaces))],
         "discovery": discovery,
         "winner": state.winner,

@@ -61,6 +61,10 @@ Actions without a place (pass, keep_hand, commit_soldiers, ...) are left to
 buttons.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..svg import document, group
 from .boxes import now_box
 from .cards import cards_under_map
@@ -69,6 +73,10 @@ from .look import BACKGROUND, DEFS, MAP_Y, MARGIN, WIDTH, rect
 from .map import MAP_H, draw_map
 from .panels import player_panel
 from .words import phase_text, player_name
+
+if TYPE_CHECKING:
+    from ...core import View
+
 
 CLICK_TARGETS = {
     "place_estate": [["region", "region", False]],
@@ -97,7 +105,7 @@ CLICK_TARGETS = {
 }
 
 
-def render(view, viewer=None):
+def render(view: View, viewer: int | None | None = None):
     """The SVG document of an Anno 1452 ``view`` as ``viewer`` (a seat or None) sees it."""
     cards_svg, cards_h = cards_under_map(view, viewer, MAP_Y + MAP_H + 12)
     right_svg, right_bottom = _right_column(view, viewer)
@@ -117,7 +125,7 @@ def render(view, viewer=None):
     )
 
 
-def _right_column(view, viewer):
+def _right_column(view: View, viewer: int | None):
     """ "Now", the players' panels and the legend, top to bottom; returns (svg, bottom)."""
     box, h = now_box(view, viewer, MAP_Y)
     parts, y = [box], MAP_Y + h + 10
@@ -130,7 +138,7 @@ def _right_column(view, viewer):
     return group(*parts), y + 2 + h
 
 
-def _description(view, viewer):
+def _description(view: View, viewer: int | None):
     """The document's ``<desc>``: the state in a sentence, for screen readers."""
     who = "a spectator" if viewer is None else player_name(view, viewer)
     players = "; ".join(

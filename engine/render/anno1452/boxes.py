@@ -7,6 +7,10 @@ whose decision it is and what, the battle, the trade, the evaluation
 round's Special Actions and the result.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...games.anno1452.data import OTTOKAR_ID
 from ..svg import INK, el, fit, group, ink_on, place, seat_colour, text, text_width, title, wrap
 from .look import (
@@ -30,13 +34,17 @@ from .look import (
 )
 from .words import DECISION_TEXTS, EFFECT_NAMES, battle_title, card_name, estate_name, player_name, seats_text
 
+if TYPE_CHECKING:
+    from ...core import View
+
+
 CARTOUCHE_W = 300
 
 
 # --- "The Empire" ---
 
 
-def empire_cartouche(view, x, bottom):
+def empire_cartouche(view: View, x, bottom):
     """The cartouche standing on ``bottom``; it grows upwards with what it has to say."""
     inner = CARTOUCHE_W - 28
     rows, y = [], 50
@@ -77,7 +85,7 @@ def empire_cartouche(view, x, bottom):
     )
 
 
-def _empire_lines(view, width):
+def _empire_lines(view: View, width):
     """(line, colour) under the turn order: Ottokar, the cards, treaties (wrapped to ``width``)."""
     lines = []
     if view["ottokar"]:
@@ -90,7 +98,7 @@ def _empire_lines(view, width):
     return lines
 
 
-def _crown_row(view, role, label, y, width):
+def _crown_row(view: View, role, label, y, width):
     seat = view[role]
     if seat is None:
         return group(crown(14, y - 11, DIM_CROWN), text(34, y, f"{label}: none", size=13, fill=FAINT))
@@ -113,7 +121,7 @@ def _crown_row(view, role, label, y, width):
     )
 
 
-def _order_row(view, heading, seats, y, width, choosing=False):
+def _order_row(view: View, heading, seats, y, width, choosing=False):
     """Chips in turn order; while the next order is chosen its places are clickable."""
     n = max(1, len(seats))
     w = (width - 4 * (n - 1)) / n
@@ -158,7 +166,7 @@ def _order_row(view, heading, seats, y, width, choosing=False):
     return group(*parts)
 
 
-def _ottokar_text(view):
+def _ottokar_text(view: View):
     estates = [
         e for region in view["regions"] for e in region["slots"] if e is not None and e["owner"] == OTTOKAR_ID
     ]
@@ -168,7 +176,7 @@ def _ottokar_text(view):
     )
 
 
-def _treaty_lines(view):
+def _treaty_lines(view: View):
     lines = []
     if view["landfrieden"]:
         lines.append(f"Landfrieden: the Estates of {seats_text(view, view['landfrieden'])} are safe")
@@ -180,7 +188,7 @@ def _treaty_lines(view):
 # --- "Now" ---
 
 
-def now_box(view, viewer, y):
+def now_box(view: View, viewer: int | None, y):
     """The box at the top of the right column; returns (svg, height)."""
     rows, cy = [], 48
     for content, seat, bold in _now_lines(view, viewer):
@@ -203,7 +211,7 @@ def now_box(view, viewer, y):
     ), height
 
 
-def _now_lines(view, viewer):
+def _now_lines(view: View, viewer: int | None):
     """(text, seat for a colour chip or None, bold) lines about what is going on."""
     lines = []
     result = view["result"]
@@ -232,7 +240,7 @@ def _now_lines(view, viewer):
     return lines or [("Nothing to decide", None, False)]
 
 
-def _battle_lines(view):
+def _battle_lines(view: View):
     b = view["battle"]
     soldiers, hits = b.get("soldiers", {}), b.get("hits", {})
     reactions = ", ".join(
@@ -262,7 +270,7 @@ def _side_text(side):
     return ", ".join(parts) or "nothing"
 
 
-def _trade_lines(view):
+def _trade_lines(view: View):
     lines = []
     trade = view["trade"]
     if trade:
@@ -296,7 +304,7 @@ def _trade_lines(view):
     return lines
 
 
-def _evaluation_lines(view):
+def _evaluation_lines(view: View):
     lines = []
     if view["er_used"]:
         lines.append((f"Special Actions played this ER: {seats_text(view, view['er_used'])}", None, False))

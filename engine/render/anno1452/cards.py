@@ -6,14 +6,25 @@ are put into words from their requirements; the other cards' short texts
 are in ``data/anno1452_card_texts.json``.
 """
 
+from __future__ import annotations
+
 import json
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...games.anno1452.data import CARDS
 from ..svg import INK, el, fit, group, place, text, title, wrap
 from .look import CARD_KINDS, FAINT, MAP_X, PANEL, SEPIA, SERIF, bare_text, rect
 from .map import MAP_W
+
+if TYPE_CHECKING:
+    pass
+
+
+if TYPE_CHECKING:
+    from ...core import View
+
 
 CARD_W, CARD_H, CARD_GAP = 154, 148, 12
 EFFECT_TEXTS = json.loads(
@@ -136,7 +147,7 @@ def _card_face(card, w):
     return title(summary) + group(*parts, font_size=11)
 
 
-def _card_row(cards, y, heading, open_cards=False):
+def _card_row(cards, y: float, heading, open_cards=False):
     """A heading and rows of face-up cards under the map; returns (svg, height)."""
     per_row = max(1, min(len(cards), int((MAP_W + CARD_GAP) // (CARD_W + CARD_GAP))))
     parts = [_heading(y, heading)]
@@ -157,11 +168,11 @@ def _card_row(cards, y, heading, open_cards=False):
     return group(*parts), 24 + rows * (CARD_H + 10)
 
 
-def _heading(y, content):
+def _heading(y: float, content):
     return text(MAP_X, y + 15, content, size=16, weight="bold", fill=SEPIA, font_family=SERIF)
 
 
-def cards_under_map(view, viewer, y):
+def cards_under_map(view: View, viewer: int | None, y):
     """The viewer's hand (a seat's view holds it) and the open cards; returns (svg, height)."""
     parts, height = [], 0
     players = view["players"]

@@ -1,6 +1,9 @@
 """The page's header (the year, the round, the options, the time table) and the legend."""
 
+from __future__ import annotations
+
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ...games.anno1452.data import ROWS
 from ..svg import INK, el, group, legend, mix, place, seat_colour, text, title
@@ -27,8 +30,11 @@ from .look import (
 )
 from .words import SCENARIOS, phase_text
 
+if TYPE_CHECKING:
+    from ...core import View
 
-def header(view):
+
+def header(view: View):
     options = view["options"]
     subtitle = (
         f"{options['rules'].capitalize()} rules · {SCENARIOS.get(options['scenario'], options['scenario'])}"
@@ -51,7 +57,7 @@ def header(view):
     )
 
 
-def _year_track(view):
+def _year_track(view: View):
     """The time table: one cell per row; past rows faded, the current one dark, the final one framed."""
     w = (WIDTH - 2 * MARGIN) / len(ROWS)
     final = next((i for i, row in enumerate(ROWS) if row["year"] == view["final_year"]), len(ROWS) - 1)
@@ -138,7 +144,7 @@ def _legend_swatches():
     )
 
 
-def legend_box(view, viewer, y):
+def legend_box(view: View, viewer: int | None, y):
     """The legend at the foot of the right column; returns (svg, height)."""
     extra = _legend_swatches() if view["ottokar"] else _legend_swatches()[1:]
     height = (len(view["players"]) + len(extra)) * 18 + 34

@@ -4,10 +4,17 @@ Every other module draws with these names, so a colour or a measure is
 changed in one place.
 """
 
+from __future__ import annotations
+
 from html import escape
+from typing import TYPE_CHECKING
 
 from ...games.anno1452.data import OTTOKAR_ID
 from ..svg import el, seat_colour
+
+if TYPE_CHECKING:
+    pass
+
 
 # --- page geometry: the map on the left, the "Now" box, panels and legend on the right ---
 
@@ -66,7 +73,7 @@ def use(shape, x=None, y=None, **values):
     return el("use", href=f"#a1452-{shape}", x=x, y=y, **values)
 
 
-def crown(x, y, fill):
+def crown(x: float, y: float, fill):
     """A small crown (King, Anti-King, coronation years) with its top-left at ``(x, y)``."""
     return el("path", d=f"M{x:g},{y + 8:g}l1-7 3.5,4 2.5-5 2.5,5 3.5-4 1,7Z", fill=fill)
 

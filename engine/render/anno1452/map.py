@@ -6,10 +6,13 @@ change during a match (slot positions, border and coast paths) is computed
 once at import.
 """
 
+from __future__ import annotations
+
 import json
 import math
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...games.anno1452.data import MAX_ESTATES, REGION_NAMES
 from ..svg import INK, el, group, ink_on, mix, place, ref, seat_colour, text, text_width, title
@@ -31,6 +34,14 @@ from .look import (
     use,
 )
 from .words import battle_title, estate_name, player_name
+
+if TYPE_CHECKING:
+    pass
+
+
+if TYPE_CHECKING:
+    from ...core import View
+
 
 LAYOUT = json.loads((Path(__file__).parents[1] / "data" / "anno1452_layout.json").read_text(encoding="utf-8"))
 MAP_W, MAP_H = LAYOUT["size"]
@@ -93,9 +104,31 @@ COAST_PATH = _path(COAST_EDGES)
 # --- drawing ---
 
 
-def draw_map(view):
+def _line(d, colour, width, class_, **style):
+    """A path drawn over the regions that never takes a click."""
+    return el(
+        "path",
+        d=d,
+        fill="none",
+        stroke=colour,
+        stroke_width=width,
+        **style,
+        stroke_linecap="round",
+        pointer_events="none",
+        class_=class_,
+    )
+
+
+# The region borders (dashed) and the coast: the same on every map.
+_BORDERS_AND_COAST = _line(BORDER_PATH, BORDER, 1.6, "borders", stroke_dasharray="6 4") + _line(
+    COAST_PATH, COAST, 2.4, "coast", stroke_linejoin="round"
+)
+
+
+def draw_map(view: View):
     """The map at its place on the page, with the Empire's cartouche in its south-western sea."""
-    free, taken = [], []
+    free: list[str] = []
+    taken: list[str] = []
     for r, region in enumerate(view["regions"]):
         for s, estate in enumerate(region["slots"]):
             (free if estate is None else taken).append(_slot(view, r, s, estate))
@@ -107,28 +140,7 @@ def draw_map(view):
         _sea(),
         group(*(_region(view, r) for r in range(len(view["regions"]))), class_="regions"),
         # Borders and coast are drawn over the regions, whose fills would hide shared edges.
-        el(
-            "path",
-            d=BORDER_PATH,
-            fill="none",
-            stroke=BORDER,
-            stroke_width=1.6,
-            stroke_dasharray="6 4",
-            stroke_linecap="round",
-            pointer_events="none",
-            class_="borders",
-        ),
-        el(
-            "path",
-            d=COAST_PATH,
-            fill="none",
-            stroke=COAST,
-            stroke_width=2.4,
-            stroke_linejoin="round",
-            stroke_linecap="round",
-            pointer_events="none",
-            class_="coast",
-        ),
+        _BORDERS_AND_COAST,
         # Free slots and Estates share their styles through their layer's attributes.
         group(*free, fill=LAND, stroke=BORDER, stroke_width=1.2, stroke_dasharray="3 2", class_="free"),
         group(
@@ -164,7 +176,7 @@ def _sea():
     )
 
 
-def _region(view, r):
+def _region(view: View, r):
     region = view["regions"][r]
     holder = region["principality"]
     built = sum(1 for e in region["slots"] if e is not None and e["city"])
@@ -189,7 +201,7 @@ def _region(view, r):
     )
 
 
-def _region_name(name, holder, x, y):
+def _region_name(name, holder, x: float, y: float):
     """The region's name; on a banner in the holder's colour when it is a Principality."""
     if holder is None:
         return text(x, y, name, size=15, anchor="middle", weight="bold", fill=SEPIA, font_family=SERIF)
@@ -201,7 +213,7 @@ def _region_name(name, holder, x, y):
     )
 
 
-def _towers(cx, y, built, allowed):
+def _towers(cx, y: float, built, allowed):
     """One small tower per City the region allows; built ones filled."""
     x0 = cx - (allowed * 16 - 4) / 2
     return group(
@@ -212,7 +224,7 @@ def _towers(cx, y, built, allowed):
     )
 
 
-def _slot(view, r, s, estate):
+def _slot(view: View, r, s, estate):
     """One Estate slot, drawn even when free: a client clicks it to settle or attack there."""
     x, y = SLOTS[r][s]
     name = estate_name((r, s))
@@ -254,7 +266,7 @@ def _slot_centre(at):
     return x + SLOT_W / 2, y + SLOT_H / 2 + 2
 
 
-def _battle_arrow(view):
+def _battle_arrow(view: View):
     """A red arrow from the attacking Estate to its target; a ring when Soldiers attack alone."""
     battle = view["battle"]
     if not battle or battle.get("target") is None:

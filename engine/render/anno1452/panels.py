@@ -4,6 +4,10 @@ The panel is the one element that carries ``data-seat``: a client hangs the
 actions aimed at a seat (an offer, Kindbett) on it.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..svg import (
     INK,
     el,
@@ -21,6 +25,14 @@ from ..svg import (
 from .look import BORDER, LINE, PANEL, RIGHT_W, RIGHT_X, SEPIA, WASH, bare_text, rect
 from .words import card_name, seats_text
 
+if TYPE_CHECKING:
+    from typing import Any
+
+
+if TYPE_CHECKING:
+    from ...core import View
+
+
 # Fixed columns, so the players' numbers line up from panel to panel.
 STATS = (
     ("gold", "gold", 22),
@@ -32,7 +44,7 @@ STATS = (
 )
 
 
-def player_panel(view, viewer, seat, y):
+def player_panel(view: View, viewer: int | None, seat, y):
     """The panel of ``seat`` at height ``y``; returns (svg, height taken)."""
     player = view["players"][seat]
     colour = seat_colour(seat)
@@ -68,7 +80,7 @@ def player_panel(view, viewer, seat, y):
     return place(RIGHT_X, y, *parts, data_seat=seat, class_="player"), height + 2
 
 
-def _badges(view, viewer, seat):
+def _badges(view: View, viewer: int | None, seat):
     """(label, fill) badges for a panel's first row, most important first."""
     out = []
     if seat == viewer:
@@ -88,7 +100,7 @@ def _badges(view, viewer, seat):
     return out
 
 
-def _badge_row(badges, right, y):
+def _badge_row(badges, right, y: float):
     """Pills aligned right from ``right``; returns (svg, width taken) so the name can be fitted."""
     parts, x = [], right
     for label, fill in badges:
@@ -100,7 +112,7 @@ def _badge_row(badges, right, y):
     return group(*parts, font_size=12, font_weight="bold", text_anchor="middle"), right - x
 
 
-def _stat_row(player, y):
+def _stat_row(player: dict[str, Any], y: float):
     return group(
         *(
             el(
@@ -117,7 +129,7 @@ def _stat_row(player, y):
     )
 
 
-def _holdings(view, player):
+def _holdings(view: View, player):
     """The panel's lines under the numbers: Principalities, Titles, marriage, hand, pacts."""
     titles = ", ".join(card_name(c) for c in player["titles"]) or "none"
     marriage = player["marriage"]
@@ -144,7 +156,7 @@ def _holdings(view, player):
     return lines
 
 
-def _panel_title(viewer, player):
+def _panel_title(viewer: int | None, player):
     """The panel's tooltip: everything on it in one sentence, for screen readers too."""
     seat = player["seat"]
     hand = len(player["hand"]) if "hand" in player else player["hand_size"]

@@ -5,8 +5,16 @@ player's name, else "Seat 1", "Seat 2"... counted from 1); Ottokar, the
 neutral power of the Ottokar scenarios, by his own name.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...games.anno1452.data import CARDS, OTTOKAR_ID, REGION_NAMES
 from ..svg import seat_name
+
+if TYPE_CHECKING:
+    from ...core import View
+
 
 DECISION_TEXTS = {
     "place_initial": "place an initial Estate",
@@ -26,7 +34,7 @@ EFFECT_NAMES = {c["effect"]: c["name"] for c in CARDS if "effect" in c}
 SCENARIOS = {"standard": "standard set-up", "ottokar_a": "Ottokar set-up A", "ottokar_b": "Ottokar set-up B"}
 
 
-def player_name(view, seat):
+def player_name(view: View, seat):
     """A seat's name; ``OTTOKAR_ID`` is Ottokar, ``None`` nobody."""
     if seat == OTTOKAR_ID:
         return "Ottokar"
@@ -35,7 +43,7 @@ def player_name(view, seat):
     return seat_name(view["players"][seat])
 
 
-def seats_text(view, seats):
+def seats_text(view: View, seats):
     return ", ".join(player_name(view, s) for s in seats) or "nobody"
 
 
@@ -49,7 +57,7 @@ def card_name(card):
     return CARDS[card]["name"]
 
 
-def phase_text(view):
+def phase_text(view: View):
     phase = view["phase"]
     if phase == "setup":
         return "Set-up"
@@ -60,7 +68,7 @@ def phase_text(view):
     return "Game over"
 
 
-def battle_title(view):
+def battle_title(view: View):
     """The battle in a sentence (the map's arrow and the "Now" box both say it)."""
     b = view["battle"]
     source = f" from {estate_name(b['from'])}" if b.get("from") is not None else " with Soldiers alone"

@@ -23,7 +23,7 @@ What is drawn, top to bottom (and where):
   the supply under it (``supply``): commodity stacks, public buildings,
   reserve, and with the expansion the pirate and aristocrat piles and
   aristocrat buildings;
-- one panel per seat (``panels``, ``aristocrat``): the home island (7
+- one panel per seat (``panels``, ``expansion.aristocrat``): the home island (7
   inhabitant slots, 1-2 red and 3-7 green, public buildings under 4-7, the
   production table with its bridges and branch offices), trade agreements,
   the warehouse, ships in stock and, with the expansion, the aristocrat
@@ -62,13 +62,22 @@ a 4-player base match, 50-63 KB with the expansion (4 players, late in the
 match).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..svg import INK, document, group
 from .board import board
 from .header import header
 from .layout import WIDTH
 from .panels import panel
 from .supply import board_legend, supply
+from .variants import look_of
 from .words import phase_words, seat_names, seat_note
+
+if TYPE_CHECKING:
+    from ...core import View
+
 
 CLICK_TARGETS = {
     "lose_tile": [["bridge", "bridge", True]],
@@ -80,26 +89,24 @@ CLICK_TARGETS = {
     "take_tile": [["bridge", "bridge", True], ["slot", "slot", True]],
     "big_branch_office": [["target", "seat", False]],
     "discard": [["commodity", "commodity", True]],
-    # Pirates & Aristocrats: the Library's slot, the ship to repair.
+    # A variant's actions (Pirates & Aristocrats): the Library's slot, the ship to repair.
     "build_aristocrat": [["slot", "slot", True]],
     "repair_ship": [["ship", "ship", True]],
     "play_card": [["ship", "ship", True]],
 }
 
-EXPANSION = "pirates_aristocrats"
 
-
-def render(view, viewer=None):
+def render(view: View, viewer: int | None | None = None):
     """The SVG document of an Anno 1503 ``view`` as seen by ``viewer`` (a seat, or None)."""
     names = seat_names(view)
-    expansion = view["options"].get("expansion") == EXPANSION
-    sea, lay = board(view, names, expansion)
+    look = look_of(view)
+    sea, lay = board(view, names, look)
     body = group(
-        header(view, names, viewer),
+        header(view, names, viewer, look),
         group(sea, class_="board"),
         group(supply(view, lay), class_="supply"),
         *(panel(p, view, names, viewer, i, lay) for i, p in enumerate(view["players"])),
-        board_legend(view, names, viewer, lay, expansion),
+        board_legend(view, names, viewer, lay),
         # What the labels inherit (look.label): 11 px ink.
         font_size=11,
         fill=INK,
@@ -109,22 +116,22 @@ def render(view, viewer=None):
         WIDTH,
         lay.height,
         f"Anno 1503, turn {view.get('turn')}",
-        _description(view, names, viewer, expansion),
+        _description(view, names, viewer, look),
         body,
         click_targets=CLICK_TARGETS,
         class_="a15",
     )
 
 
-def _description(view, names, viewer, expansion):
+def _description(view: View, names: list[str], viewer: int | None, look):
     return (
         f"Anno 1503 board, {view['num_players']} players"
-        f"{' with Pirates & Aristocrats' if expansion else ''}, turn {view.get('turn')}, "
+        f"{look.subtitle}, turn {view.get('turn')}, "
         f"phase {phase_words(view)}, seen by {_who(view, names, viewer)}."
     )
 
 
-def _who(view, names, viewer):
+def _who(view: View, names: list[str], viewer: int | None):
     if viewer is None:
         return "a spectator"
     if 0 <= viewer < len(names):

@@ -7,15 +7,24 @@ empty sea square: one ``<use>``), and a ship is drawn inside its square's
 group, so a click on a ship also reaches its square.
 """
 
-from functools import lru_cache
+from __future__ import annotations
 
-from ...games.anno1503.data import DOLPHIN
-from ...games.anno1503.expansion.data import PIRATE_DOLPHIN
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
 from ..svg import el, ref, title
-from .layout import ISLETS, PIRATE_COL, layout, square_kinds
+from .layout import EAST_COL, layout
 from .look import AP_BADGE, DANGER, HIGHLIGHT, SEA_LINE, WHITE, ink_class, label, tile_colours
 from .symbols import defs, slot_defs
 from .words import name_of, ship_number, ship_words, tile_name, tile_words
+
+if TYPE_CHECKING:
+    from typing import Any
+
+
+if TYPE_CHECKING:
+    from ...core import View
+
 
 _KIND_TITLES = {
     "sea": "Sea square",
@@ -27,30 +36,31 @@ _SEA_MARKS = {"start": "#a15-anchor", "dolphin": "#a15-dolphin", "pirate": "#a15
 _SEA_CLASSES = {"start": "start", "pirate": "pir"}
 
 
-def board(view, names, expansion):
+def board(view: View, names: list[str], look):
     """The sea with this view's tiles and ships; returns ``(svg, layout)``."""
-    lay, squares, frame = _static_board(expansion, view["num_players"])
+    lay, squares, frame = _static_board(look, view["num_players"])
     s = lay.square
     spaces = {tuple(sp["space"]): sp for sp in view["spaces"]}
-    ships = _ships_by_square(view, names)
-    marks = _square_marks(view, s)
+    ships = _ships_by_square(view, names, look)
+    marks = _square_marks(view, s, look)
     out = [frame, slot_defs(view)]
     for sq, kind, head, body, bare in squares:
         mark, note = marks.get(sq, ("", ""))
         if bare and not mark and sq not in ships:
             out.append(bare)
             continue
-        out += [head, _square_inside(sq, kind, body, spaces.get(sq), note, s, names), mark]
+        out += [head, _square_inside(sq, kind, body, spaces.get(sq), note, s, names, look), mark]
         if sq in ships:
             out.append(_ships_on_square(ships[sq], s))
         out.append("</g>")
     return "".join(out), lay
 
 
-def _square_inside(sq, kind, body, space, note, s, names):
+def _square_inside(sq, kind, body, space, note, s, names: list[str], look):
     """A square's title and fixed picture, and on an island space its tile."""
-    if kind == "port":
-        return title(f"Port {ref(*sq)}: new ships may start beside it{note}") + body + _port(s)
+    special = look.special_square(kind, sq, body, s, note)
+    if special is not None:
+        return special
     if kind == "space":
         content, words = ("", f"Island space {ref(*sq)}")
         if space is not None:
@@ -63,7 +73,7 @@ def _square_inside(sq, kind, body, space, note, s, names):
 
 
 @lru_cache(maxsize=8)
-def _static_board(expansion, num_players):
+def _static_board(look, num_players):
     """``(layout, ((sq, kind, head, body, bare), ...), frame)`` for one set of options.
 
     ``head`` opens the square's group (with ``data-space``); ``body`` is its
@@ -72,8 +82,8 @@ def _static_board(expansion, num_players):
     plain sea square with nothing on it. ``frame`` (the symbols, the edges
     and their coordinates) is drawn once under the squares.
     """
-    lay = layout(expansion, num_players)
-    squares = tuple(_fixed_square(lay, sq, kind) for sq, kind in square_kinds(expansion).items())
+    lay = layout(look, num_players)
+    squares = tuple(_fixed_square(lay, sq, kind) for sq, kind in look.square_kinds().items())
     return lay, squares, defs(lay, num_players) + _board_frame(lay)
 
 
@@ -83,8 +93,8 @@ def _fixed_square(lay, sq, kind):
     head = f'<g data-space="{key}" transform="translate({x},{y})">'
     if kind in ("space", "port"):
         # Sand on the sea; the title depends on the tile, so it comes per view.
-        return sq, kind, head, el("use", href=f"#a15-s{ISLETS.get(sq, 2)}"), None
-    look = _SEA_CLASSES.get(kind, "psea" if sq[1] >= PIRATE_COL else "sea")
+        return sq, kind, head, el("use", href=f"#a15-s{lay.look.islets.get(sq, 2)}"), None
+    look = _SEA_CLASSES.get(kind, "psea" if sq[1] >= EAST_COL else "sea")
     body = (
         title(f"{_KIND_TITLES[kind]} {key}")
         + el("use", href="#a15-q", class_=look)
@@ -105,7 +115,7 @@ def _sea_mark(kind, s):
 
 
 def _board_frame(lay):
-    """The edges of the seas, the coordinates along them and, with the expansion, the passage."""
+    """The edges of the main sea, the coordinates along them, and the variant's (``board_frame``)."""
     s = lay.square
     parts = [
         el(
@@ -125,40 +135,14 @@ def _board_frame(lay):
         el("tspan", str(r), x=lay.board_x - 8, y=lay.board_y + r * s + s // 2 + 4) for r in range(5)
     )
     parts += [el("text", columns, y=lay.board_y - 8, class_="m u"), el("text", rows, class_="e u")]
-    if lay.expansion:
-        parts.append(_pirate_sea_frame(lay))
+    parts.append(lay.look.board_frame(lay))
     return "".join(parts)
-
-
-def _pirate_sea_frame(lay):
-    s = lay.square
-    px, py = lay.xy(0, PIRATE_COL)
-    (ax, ay), (bx, _) = lay.xy(*DOLPHIN), lay.xy(*PIRATE_DOLPHIN)
-    return "".join(
-        [
-            el("rect", x=px - 4, y=py - 4, width=6 * s + 8, height=6 * s + 8, rx=8, fill="#22384f"),
-            el("rect", x=px, y=py, width=6 * s, height=6 * s, fill="url(#a15-psea)"),
-            # The main board has no row 5: its number sits by the pirate sea only.
-            label(px - 8, lay.board_y + 5 * s + s / 2 + 4, 5, "e u"),
-            # The only passage between the seas: a dashed wake across the gap.
-            el(
-                "path",
-                d=f"M{ax + s - 4} {ay + s // 2}H{bx + 4}",
-                stroke=WHITE,
-                stroke_width=4,
-                stroke_dasharray="6 5",
-                stroke_linecap="round",
-            ),
-            label(lay.board_x + 6 * s, lay.board_y + 5 * s + 20, "Main board", "m u f13"),
-            label(px + 3 * s, py + 6 * s + 20, "Pirate sea", "m b f13"),
-        ]
-    )
 
 
 # --- tiles ---------------------------------------------------------------------------
 
 
-def _space_content(space, s, names):
+def _space_content(space, s, names: list[str]):
     """Tile (face up / back / none) and seen-by dots of an island space; and its title."""
     r, c = space["space"]
     tile = space.get("tile")
@@ -169,7 +153,7 @@ def _space_content(space, s, names):
         parts.append(_face_up_tile(tile, 5, s / 2 - 17, s - 10, 34))
         words = f"{tile_name(tile)} (back {tile.get('back')}), seen by you"
     else:
-        parts.append(el("use", href=f"#a15-{'cback' if c >= PIRATE_COL else 'back'}{tile['back']}"))
+        parts.append(el("use", href=f"#a15-{'cback' if c >= EAST_COL else 'back'}{tile['back']}"))
         words = f"tile face down, back {tile['back']}"
     seen = space.get("seen_by") or []
     for i, seat in enumerate(seen):
@@ -179,7 +163,7 @@ def _space_content(space, s, names):
     return "".join(parts), f"Island space {ref(r, c)}: {words}"
 
 
-def _face_up_tile(tile, x, y, w, h):
+def _face_up_tile(tile: dict[str, Any], x: float, y: float, w, h):
     line1, line2 = tile_words(tile)[0]
     fill, ink = tile_colours(tile)
     return (
@@ -189,19 +173,10 @@ def _face_up_tile(tile, x, y, w, h):
     )
 
 
-def _port(s):
-    """The expansion's port: a wooden pier on the island space."""
-    pier = (
-        f"M{s * 0.22:.0f} {s * 0.34:.0f}h{s * 0.56:.0f}v{s * 0.13:.0f}h-{s * 0.56:.0f}z"
-        f"M{s * 0.43:.0f} {s * 0.1:.0f}h{s * 0.14:.0f}v{s * 0.56:.0f}h-{s * 0.14:.0f}z"
-    )
-    return el("path", d=pier, fill="#8d6e4a") + label(s / 2, s - 7, "Port", "m b")
-
-
 # --- ships ----------------------------------------------------------------------------
 
 
-def ship_glyph(seat, index, ap, damaged, with_ap=True):
+def ship_glyph(seat: int, index, ap, damaged, with_ap=True):
     """A ship: seat-coloured hull, white sail with its number, AP badge; red cross when damaged."""
     # 12 px inside the glyph: a ship drawn at 0.92 scale (four on a square) still reads at 11.
     parts = [el("use", href=f"#a15-ship{seat}"), label(0, -1, ship_number(index), "m b", font_size=12)]
@@ -215,18 +190,12 @@ def ship_glyph(seat, index, ap, damaged, with_ap=True):
     return "".join(parts)
 
 
-def damaged_ships(player):
-    """Per ship whether it is damaged (only with the expansion)."""
-    aristocrat = player.get("aristocrat")
-    return aristocrat["damaged"] if aristocrat else (False, False)
-
-
-def _ships_by_square(view, names):
+def _ships_by_square(view: View, names: list[str], look):
     """``{square: [(seat, index, ship, damaged, name), ...]}`` of the ships at sea."""
-    ships = {}
+    ships: dict[tuple[int, int], list[Any]] = {}
     for player in view["players"]:
         seat = player["seat"]
-        damaged = damaged_ships(player)
+        damaged = look.damaged_ships(player)
         for index, ship in enumerate(player["ships"]):
             if ship["at"] is not None:
                 ships.setdefault(tuple(ship["at"]), []).append(
@@ -276,7 +245,7 @@ def _ships_on_square(ships, s):
 # --- outlines ---------------------------------------------------------------------------
 
 
-def _square_marks(view, s):
+def _square_marks(view: View, s, look):
     """``{square: (outline, title note)}`` for the squares the match is about now:
     a choice's options, a discovery, a sea battle."""
     marks = {}
@@ -287,15 +256,15 @@ def _square_marks(view, s):
     discovery = view.get("discovery")
     if discovery:
         marks[tuple(discovery["space"])] = (_outline(s, HIGHLIGHT), "; being discovered")
-    battle = _battle_square(view)
+    battle = _battle_square(view, look)
     if battle is not None:
         marks[battle] = (_outline(s, DANGER, "battle"), "; sea battle here")
     return marks
 
 
-def _battle_square(view):
+def _battle_square(view: View, look):
     """Where a sea battle is fought: a lair's space, else the attacked ship's square."""
-    combat = (view.get("expansion") or {}).get("combat")
+    combat = look.combat(view)
     if not combat:
         return None
     at = combat.get("space")

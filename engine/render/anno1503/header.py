@@ -5,18 +5,26 @@ coloured runs (``look.spans``), cut with an ellipsis where it would pass
 its room.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...games.anno1503.data import EVENTS
 from ..svg import INK, fit, group, ref, seat_colour, title
 from .layout import MARGIN, WIDTH
 from .look import DANGER, MUTED, fit_runs, runs_width, spans
 from .words import CHOICES, phase_words, plain, ship_number, tile_name
 
+if TYPE_CHECKING:
+    from ...core import View
+
+
 # Runs of spaces collapse in SVG text: words are kept apart by a dot.
 SEP = "  ·  "
 NAME_ROOM = 170  # about 18 bold letters: a long name leaves room for the rest of a line
 
 
-def header(view, names, viewer):
+def header(view: View, names: list[str], viewer: int | None, look):
     """Line 1: turn, phase, roll; on its right a battle, or who is looking. Line 2: the status."""
     line = _turn_runs(view)
     full = WIDTH - 2 * MARGIN
@@ -24,7 +32,7 @@ def header(view, names, viewer):
     room = full - runs_width(line, 18) - 24
     return (
         spans(MARGIN, 30, line, "f18")
-        + spans(WIDTH - MARGIN, 30, fit_runs(_looker_runs(view, names, viewer), 14, room), "f14 e")
+        + spans(WIDTH - MARGIN, 30, fit_runs(_looker_runs(view, names, viewer, look), 14, room), "f14 e")
         # The full status as a title: the line may be cut.
         + group(
             title("".join(content for content, _, _ in status)),
@@ -33,7 +41,7 @@ def header(view, names, viewer):
     )
 
 
-def _turn_runs(view):
+def _turn_runs(view: View):
     roll = view.get("last_roll") or {}
     runs = [
         ("Anno 1503", INK, True),
@@ -48,9 +56,9 @@ def _turn_runs(view):
     return runs
 
 
-def _looker_runs(view, names, viewer):
+def _looker_runs(view: View, names: list[str], viewer: int | None, look):
     """A sea battle in progress, else whose picture this is."""
-    combat = (view.get("expansion") or {}).get("combat")
+    combat = look.combat(view)
     if combat:
         return _combat_runs(combat, names)
     if viewer is not None and 0 <= viewer < len(names):
@@ -58,7 +66,7 @@ def _looker_runs(view, names, viewer):
     return [("Spectator view", MUTED, False)]
 
 
-def _status_runs(view, names):
+def _status_runs(view: View, names: list[str]):
     """The winner, else who is active and who is to act on what, a discovery, the queue."""
     if view.get("winner") is not None:
         return [
@@ -109,7 +117,7 @@ def _option_words(option):
     return plain(option)
 
 
-def _combat_runs(combat, names):
+def _combat_runs(combat, names: list[str]):
     runs = [
         ("Battle: ", DANGER, True),
         _name_run(names, combat.get("seat")),
@@ -136,14 +144,14 @@ def _combat_runs(combat, names):
 # --- runs ---------------------------------------------------------------------------
 
 
-def _name_run(names, seat, bold=True):
+def _name_run(names: list[str], seat, bold=True):
     """A seat's name in its colour (cut to a sensible length), or a muted "nobody"."""
     if seat is None or not 0 <= seat < len(names):
         return ("nobody", MUTED, False)
     return (fit(names[seat], NAME_ROOM, 14, bold), seat_colour(seat), bold)
 
 
-def _seat_list(names, seats, bold=True):
+def _seat_list(names: list[str], seats, bold=True):
     """Seats' names in their colours, separated by commas."""
     runs = []
     for i, seat in enumerate(seats):

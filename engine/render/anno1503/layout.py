@@ -1,17 +1,11 @@
-"""Where things go: the picture's size, the sea's squares, the supply and the panels."""
+"""Where things go: the picture's size, the sea's squares, the supply and the panels.
+
+A variant's look (``variant.BaseLook``) gives the board's size and squares.
+"""
 
 from functools import lru_cache
 
-from ...games.anno1503.data import DOLPHIN, MARKS, SEA, SPACES, START
-from ...games.anno1503.expansion.data import (
-    PIRATE_COL,
-    PIRATE_DOLPHIN,
-    PIRATE_SPACES,
-    PIRATE_SQUARES,
-    PORT,
-    X_GEO,
-    X_SEA,
-)
+from ...games.anno1503.data import COLS
 
 WIDTH = 1360
 MARGIN = 16
@@ -19,35 +13,35 @@ HEADER_H = 78
 PANEL_GAP = 16
 PANEL_W = (WIDTH - 2 * MARGIN - PANEL_GAP) // 2
 BASE_PANEL_H = 246
-X_PANEL_H = 352  # with the aristocrat island
+BASE_SUPPLY_H = 58
 SLOT_W, SLOT_H = 56, 48  # an inhabitant slot (its picture is a symbol)
-# Islets printed on each island space (2-4), main board and pirate sea.
-ISLETS = {**dict(zip(SPACES, MARKS)), **dict(zip(PIRATE_SPACES, X_GEO.marks[len(SPACES) :]))}
+# Squares from this column on lie on a board east of the main board (past ``gap``).
+EAST_COL = COLS
 
 
 class Layout:
-    """Where the sea, legend, supply and panels go for one set of options."""
+    """Where the sea, legend, supply and panels go for one look and player count."""
 
-    def __init__(self, expansion, num_players):
-        self.expansion = expansion
-        self.square = 56 if expansion else 80
-        self.gap = 28 if expansion else 0  # between the main board and the pirate sea
+    def __init__(self, look, num_players):
+        self.look = look
+        self.square = look.square
+        self.gap = look.gap
         self.board_x = MARGIN + 22  # room for row numbers
         self.board_y = HEADER_H + 26  # room for column numbers
-        self.rows, self.cols = (6, 18) if expansion else (5, 12)
+        self.rows, self.cols = look.rows, look.cols
         self.board_w = self.cols * self.square + self.gap
         self.board_h = self.rows * self.square
         self.legend_x = self.board_x + self.board_w + 28
         self.supply_y = self.board_y + self.board_h + 24
-        self.supply_h = 86 if expansion else 58
+        self.supply_h = look.supply_h
         self.panels_y = self.supply_y + self.supply_h + 10
-        self.panel_h = X_PANEL_H if expansion else BASE_PANEL_H
+        self.panel_h = look.panel_h
         panel_rows = (num_players + 1) // 2
         self.height = self.panels_y + panel_rows * (self.panel_h + PANEL_GAP)
 
     def xy(self, r, c):
-        """Top-left corner of square ``[r, c]``; the pirate sea sits east past the gap."""
-        x = self.board_x + c * self.square + (self.gap if c >= PIRATE_COL else 0)
+        """Top-left corner of square ``[r, c]``; a board east of the main one sits past the gap."""
+        x = self.board_x + c * self.square + (self.gap if c >= EAST_COL else 0)
         return x, self.board_y + r * self.square
 
     def panel_xy(self, index):
@@ -59,25 +53,5 @@ class Layout:
 
 
 @lru_cache(maxsize=16)
-def layout(expansion, num_players):
-    return Layout(expansion, num_players)
-
-
-def square_kinds(expansion):
-    """``{(r, c): kind}`` for every square of the board, main board first."""
-    sea = X_SEA if expansion else SEA
-    spaces = set(SPACES) | (set(PIRATE_SPACES) if expansion else set())
-    kinds = {}
-    for sq in sorted(sea | spaces, key=lambda s: (s[1] >= PIRATE_COL, s[0], s[1])):
-        kinds[sq] = _square_kind(sq, spaces, expansion)
-    return kinds
-
-
-def _square_kind(sq, spaces, expansion):
-    if sq in spaces:
-        return "port" if expansion and sq == PORT else "space"
-    if sq == START:
-        return "start"
-    if sq in (DOLPHIN, PIRATE_DOLPHIN):
-        return "dolphin"
-    return "pirate" if sq in PIRATE_SQUARES else "sea"
+def layout(look, num_players):
+    return Layout(look, num_players)

@@ -6,9 +6,16 @@ inherit 11 px ink from the picture's root group: hundreds of labels then
 cost a class each instead of four presentation attributes.
 """
 
+from __future__ import annotations
+
 from html import escape
+from typing import TYPE_CHECKING
 
 from ..svg import INK, el, fit, group, text_width, title
+
+if TYPE_CHECKING:
+    from typing import Any
+
 
 # --- palette --------------------------------------------------------------------
 
@@ -79,11 +86,11 @@ def commodity_colours(name):
     return COMMODITY_COLOURS.get(name, (WHITE, INK))
 
 
-def tile_colours(tile):
+def tile_colours(tile: dict[str, Any]):
     """``(fill, ink)`` of a face-up tile: an office takes its commodity's colour."""
     if tile.get("kind") in ("branch_office", "luxury_office"):
         return commodity_colours(tile.get("commodity"))
-    return TILE_COLOURS.get(tile.get("kind"), (WHITE, INK))
+    return TILE_COLOURS.get(tile.get("kind", ""), (WHITE, INK))
 
 
 def ink_class(ink, base="m"):
@@ -135,7 +142,7 @@ def runs_width(runs, size):
 CHIP_H = 18
 
 
-def chip(x, y, caption, fill=None, cls=None, text_cls="m", hint=None):
+def chip(x: float, y: float, caption, fill=None, cls=None, text_cls="m", hint=None):
     """A rounded label as wide as its text, with an optional title; returns (element, width)."""
     width = round(text_width(caption, 11, bold="b" in text_cls.split()) + 12)
     shape = el("rect", x=x, y=y, width=width, height=CHIP_H, rx=9, fill=fill, class_=cls) + label(
@@ -144,7 +151,7 @@ def chip(x, y, caption, fill=None, cls=None, text_cls="m", hint=None):
     return (group(title(hint), shape) if hint else shape), width
 
 
-def chip_row(x, y, chips, gap=6):
+def chip_row(x: float, y: float, chips, gap=6):
     """Chips ``(caption, fill, cls, text_cls)`` left to right from ``x``; returns (elements, next x)."""
     out = []
     for caption, fill, cls, text_cls in chips:
@@ -154,7 +161,7 @@ def chip_row(x, y, chips, gap=6):
     return out, x
 
 
-def track(x, y, filled, total, step, size, colour, round_cells=False):
+def track(x: float, y: float, filled, total, step, size, colour, round_cells=False):
     """A row of ``total`` cells (squares, or dots), the first ``filled`` solid, the rest hollow.
 
     Drawn with dashed strokes, so it costs two short paths whatever the

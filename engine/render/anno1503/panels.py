@@ -6,9 +6,12 @@ commodity with its bridge below (a branch office, a free gray bridge, or
 none). Only the viewer's own warehouse is drawn card by card.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..svg import INK, el, fit, group, place, ref, seat_colour, seat_colour_name, text_width, title
-from .aristocrat import aristocrat_island
-from .board import damaged_ships, ship_glyph
+from .board import ship_glyph
 from .layout import PANEL_W, SLOT_H, SLOT_W
 from .look import (
     DANGER,
@@ -26,6 +29,14 @@ from .look import (
 from .symbols import slot_href
 from .words import BUILDING_SHORT, GOAL_LABELS, plain, seat_note, ship_number, ship_words, tile_name
 
+if TYPE_CHECKING:
+    from typing import Any
+
+
+if TYPE_CHECKING:
+    from ...core import View
+
+
 SLOT_STEP = 60
 ISLAND_X, ISLAND_Y = 12, 70
 ISLAND_W = 7 * SLOT_STEP + 12
@@ -36,7 +47,7 @@ TITLE_BAR_H = 34
 NAME_ROOM = 240  # about 23 bold letters at 16 px: the status pill and the gold still fit beside
 
 
-def panel(player, view, names, viewer, index, lay):
+def panel(player, view: View, names: list[str], viewer: int | None, index, lay):
     """The seat's panel, a ``data-seat`` group at its place in the grid of panels."""
     seat = player["seat"]
     x, y = lay.panel_xy(index)
@@ -54,17 +65,17 @@ def panel(player, view, names, viewer, index, lay):
             stroke="#a9c07d",
         ),
         _slots(player, seat),
-        _bridges(player, seat, lay.expansion),
+        _bridges(player, seat, lay.look.free_bridge),
         _warehouse(player, seat, SIDE_X, ISLAND_Y + 12),
         _stock_and_turn(player, seat, names[seat], SIDE_X, ISLAND_Y + 112),
     ]
-    if lay.expansion and player.get("aristocrat"):
-        parts.append(aristocrat_island(player, 12, ISLAND_Y + ISLAND_H + 10, PANEL_W - 24))
-        parts.append(_damaged_note(player))
+    extra = lay.look.panel_parts(player, ISLAND_Y + ISLAND_H + 10, PANEL_W - 24)
+    if extra:
+        parts += [*extra, _damaged_note(player, lay.look)]
     return place(x, y, *parts, data_seat=seat, class_="panel")
 
 
-def _title_bar(player, view, name, you, height):
+def _title_bar(player, view: View, name, you, height):
     """The frame in the seat's colour, its name (and "you"), a status pill, gold and VP."""
     seat = player["seat"]
     colour = seat_colour(seat)
@@ -105,7 +116,7 @@ def _title_bar(player, view, name, you, height):
     return "".join(parts)
 
 
-def _status(view, seat):
+def _status(view: View, seat):
     """Whether the seat is to act, active or the winner: words for the pill."""
     status = []
     if seat in (view.get("to_act") or []):
@@ -117,7 +128,7 @@ def _status(view, seat):
     return " · ".join(status)
 
 
-def _goal_row(player, x, y):
+def _goal_row(player: dict[str, Any], x: float, y: float):
     goals = player["goals"]
     held = [GOAL_LABELS.get(g, g) for g, done in goals.items() if done]
     parts = [
@@ -144,7 +155,7 @@ def _slot_colour(slot):
     return RED_SLOT if slot <= 2 else GREEN_SLOT
 
 
-def _slots(player, seat):
+def _slots(player: dict[str, Any], seat: int):
     """The 7 inhabitant slots (clickable ``data-slot``), their numbers and the building sites."""
     parts = []
     for slot, kind in enumerate(player["slots"], start=1):
@@ -167,7 +178,7 @@ def _slots(player, seat):
     return "".join(parts)
 
 
-def _public_buildings(buildings, y):
+def _public_buildings(buildings, y: float):
     """The sites under slots 4..7, built or free; one title tells the row."""
     words = ", ".join(f"slot {4 + j}: {plain(b or 'free site')}" for j, b in enumerate(buildings))
     parts = [title(f"Public buildings under the slots: {words}")]
@@ -183,7 +194,7 @@ def _public_buildings(buildings, y):
     return group(*parts)
 
 
-def _bridges(player, seat, expansion):
+def _bridges(player: dict[str, Any], seat: int, free_bridge):
     """The production table: per die number the home commodity, and its bridge below."""
     island = player["island"]
     gray = set(island["gray_bridges"])
@@ -212,7 +223,7 @@ def _bridges(player, seat, expansion):
     for n in range(1, 6):
         x = ISLAND_X + 10 + (n - 1) * BRIDGE_STEP
         office = player["branch_offices"].get(str(n))
-        parts.append(_bridge(seat, n, office, n in gray, expansion, x, y + 24))
+        parts.append(_bridge(seat, n, office, n in gray, free_bridge, x, y + 24))
     return "".join(parts)
 
 
@@ -224,7 +235,7 @@ _FREE_BRIDGES = {
 }
 
 
-def _bridge(seat, n, office, is_gray, expansion, x, y):
+def _bridge(seat: int, n, office, is_gray, free_bridge, x: float, y: float):
     """Bridge ``n`` of the home island (``data-bridge``): its office, or a free gray bridge, or none."""
     target = ref(seat, n)
     if office:
@@ -238,15 +249,15 @@ def _bridge(seat, n, office, is_gray, expansion, x, y):
             label(45, 16, office.get("commodity", ""), ink_class(ink, "m b")),
             data_bridge=target,
         )
-    # The any-commodity number has no gray bridge; with the expansion a luxury office may go there.
-    href, words = _FREE_BRIDGES["gray" if is_gray else "luxury" if expansion else "none"]
+    # The any-commodity number has no gray bridge; a variant may use it (``free_bridge``).
+    href, words = _FREE_BRIDGES["gray" if is_gray else free_bridge]
     return el("use", title(f"Bridge {n}: {words}"), href=href, x=x, y=y, data_bridge=target)
 
 
 # --- beside the island ------------------------------------------------------------------
 
 
-def _warehouse(player, seat, x, y):
+def _warehouse(player: dict[str, Any], seat: int, x: float, y: float):
     """The own hand in full (clickable ``data-commodity`` cards); another seat's only as a count."""
     parts = [label(x, y, "Warehouse", "b f13")]
     hand = player.get("hand")
@@ -300,7 +311,7 @@ def _card(name, count):
     )
 
 
-def _stock_and_turn(player, seat, name, x, y):
+def _stock_and_turn(player: dict[str, Any], seat: int, name, x: float, y: float):
     """Trade agreements, ships in stock (``data-ship``) and this turn's purchases, under the warehouse."""
     agreements = player["trade_agreements"]
     parts = [
@@ -328,9 +339,9 @@ def _stock_and_turn(player, seat, name, x, y):
     return "".join(parts)
 
 
-def _damaged_note(player):
+def _damaged_note(player: dict[str, Any], look):
     """Which ships are damaged, in red beside the island ("" when none)."""
-    damaged = [str(ship_number(i)) for i, d in enumerate(damaged_ships(player)) if d]
+    damaged = [str(ship_number(i)) for i, d in enumerate(look.damaged_ships(player)) if d]
     if not damaged:
         return ""
     return label(SIDE_X, ISLAND_Y + 166, f"Damaged ship {', '.join(damaged)}", "b", fill=DANGER)

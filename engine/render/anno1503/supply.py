@@ -4,16 +4,17 @@ The supply has one title per row: the chips' own text already says what
 they hold.
 """
 
+from __future__ import annotations
+
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ..svg import el, fit, group, legend, text_width, title
 from .layout import MARGIN, WIDTH
 from .look import (
     AP_BADGE,
     COMMODITY_COLOURS,
-    DANGER,
     MUTED,
-    PIRATE_SQUARE_FILL,
     SEA_FILL,
     START_FILL,
     TILE_COLOURS,
@@ -22,14 +23,18 @@ from .look import (
     ink_class,
     label,
 )
-from .words import ARISTO_SHORT, BUILDING_SHORT, counts, tile_name
+from .words import BUILDING_SHORT, counts, tile_name
+
+if TYPE_CHECKING:
+    from ...core import View
+
 
 ROW_H = 27
 CHIPS_X = MARGIN + 84  # right of the row's heading
 
 
-def supply(view, lay):
-    """Stacks and reserve; public buildings; with the expansion its piles and buildings."""
+def supply(view: View, lay):
+    """Stacks and reserve; public buildings; the variant's supply (``supply_parts``)."""
     y = lay.supply_y
     stacks = view["stacks"]
     chips, x = chip_row(
@@ -66,8 +71,7 @@ def supply(view, lay):
             *chips,
         )
     )
-    if view.get("expansion"):
-        parts.append(_expansion_supply(view["expansion"], y + ROW_H))
+    parts += lay.look.supply_parts(view, y + ROW_H)
     return "".join(parts)
 
 
@@ -77,48 +81,18 @@ def _commodity_look(name):
     return fill, "ch", ink_class(ink)
 
 
-def _expansion_supply(x_view, y):
-    """The pirate and aristocrat piles, the luxury reserve, then the aristocrat buildings."""
-    piles = (
-        ("Pirate deck", x_view["pirate_deck_size"]),
-        ("Pirate discard", len(x_view.get("pirate_discard") or [])),
-        ("Aristocrat deck", x_view["aristocrat_deck_size"]),
-        ("Aristocrat discard", x_view["aristocrat_discard_size"]),
-        ("Luxury reserve", x_view["expansion_reserve_size"]),
-    )
-    chips, x = chip_row(CHIPS_X, y, [(f"{name} {count}", "#e6edf5", "ch", "m") for name, count in piles])
-    stock = x_view["aristocrat_buildings"]
-    buildings, _ = chip_row(
-        x + 8,
-        y,
-        [
-            (
-                f"{ARISTO_SHORT.get(name, name)} {count}",
-                None,
-                "ab" if count else "goal",
-                "m" if count else "m u",
-            )
-            for name, count in stock.items()
-        ],
-        gap=5,
-    )
-    return group(
-        title(f"Piles: {counts(piles)}"), label(MARGIN, y + 13, "Expansion", "b f13"), *chips
-    ) + group(title(f"Aristocrat buildings in the supply: {counts(stock.items())}"), *buildings)
-
-
 # --- legend ---------------------------------------------------------------------------
 
 
-def board_legend(view, names, viewer, lay, expansion):
+def board_legend(view: View, names: list[str], viewer: int | None, lay):
     """svg.legend beside the sea: the seats (names cut to the room left), then the board's marks."""
     # svg.legend writes "name (colour) - you" at 12 px after an 18-unit swatch.
     room = WIDTH - MARGIN - lay.legend_x - 18 - text_width(" (orange) - you", 12)
     players = [{"seat": p["seat"], "name": fit(names[p["seat"]], room, 12)} for p in view["players"]]
-    return legend(lay.legend_x, lay.board_y + 14, players, viewer, _legend_rows(expansion))
+    return legend(lay.legend_x, lay.board_y + 14, players, viewer, _legend_rows(lay.look))
 
 
-def _swatch(fill=None, cls=None, caption=None):
+def swatch(fill=None, cls=None, caption=None):
     out = el("rect", width=14, height=14, y=-11, rx=2, fill=fill, class_=cls or "ch")
     if caption is not None:
         out += label(7, 0, caption, "m b w")
@@ -126,27 +100,19 @@ def _swatch(fill=None, cls=None, caption=None):
 
 
 @lru_cache(maxsize=2)
-def _legend_rows(expansion):
+def _legend_rows(look):
     rows = [
-        (_swatch(SEA_FILL), "Sea square"),
-        (_swatch(START_FILL), "Start square (new ships)"),
-        (_swatch(cls="sand"), "Island space (no tile)"),
-        (_swatch(cls="back", caption="2"), "Face-down tile: back number"),
-        (_swatch(COMMODITY_COLOURS["spice"][0]), "Branch office (its commodity)"),
-        (_swatch(TILE_COLOURS["trade_agreement"][0]), "Trade agreement"),
-        (_swatch(TILE_COLOURS["treasure_gold"][0]), "Treasure (gold or upgrade)"),
+        (swatch(SEA_FILL), "Sea square"),
+        (swatch(START_FILL), "Start square (new ships)"),
+        (swatch(cls="sand"), "Island space (no tile)"),
+        (swatch(cls="back", caption="2"), "Face-down tile: back number"),
+        (swatch(COMMODITY_COLOURS["spice"][0]), "Branch office (its commodity)"),
+        (swatch(TILE_COLOURS["trade_agreement"][0]), "Trade agreement"),
+        (swatch(TILE_COLOURS["treasure_gold"][0]), "Treasure (gold or upgrade)"),
         (
             el("circle", cx=7, cy=-4, r=7, fill=AP_BADGE, class_="ch") + label(7, 0, "3", "m b"),
             "Ship: AP left",
         ),
         (el("circle", cx=7, cy=-4, r=3.5, fill=MUTED), "Dot: who looked at a tile"),
     ]
-    if expansion:
-        rows += [
-            (_swatch(PIRATE_SQUARE_FILL), "Pirate square"),
-            (_swatch(cls="cback", caption="3"), "Pirate-sea tile (back)"),
-            (_swatch(COMMODITY_COLOURS["silk"][0]), "Luxury office"),
-            (_swatch(TILE_COLOURS["lair"][0]), "Pirate lair"),
-            (el("path", d="M1-10l12 12M13-10l-12 12", stroke=DANGER, stroke_width=3), "Damaged ship"),
-        ]
-    return tuple(rows)
+    return (*rows, *look.legend_rows())

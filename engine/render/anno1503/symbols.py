@@ -6,7 +6,10 @@ classes. Ids all start ``a15-``, so a page with two pictures of different
 games does not mix them up.
 """
 
+from __future__ import annotations
+
 from functools import cache
+from typing import TYPE_CHECKING
 
 from ..svg import INK, el, seat_colour
 from .layout import SLOT_H, SLOT_W
@@ -28,10 +31,48 @@ from .look import (
     WHITE,
 )
 
+if TYPE_CHECKING:
+    from ...core import View
+
 
 def defs(lay, num_players):
     """The style sheet and every symbol but the slots (see ``slot_defs``)."""
     return el("defs", el("style", STYLE), _sea_defs(lay), _island_defs(lay.square), _piece_defs(num_players))
+
+
+# The printed marks of special sea squares: anchor (start), dolphin, skull (pirates).
+_SEA_MARK_DEFS = (
+    el(
+        "g",
+        el(
+            "path",
+            d="M0 -8v22m-10-8a10 10 0 0 0 20 0m-15-11h10",
+            fill="none",
+            stroke=WHITE,
+            stroke_width=3,
+            stroke_linecap="round",
+        ),
+        el("circle", cy=-12, r=3.5, fill="none", stroke=WHITE, stroke_width=2.5),
+        id="a15-anchor",
+        opacity=0.8,
+    )
+    + el(
+        "path",
+        d="M-15 6q8-18 24-10q4 2 6 0q-2 6-6 5q-10-6-18 7z",
+        fill=WHITE,
+        fill_opacity=0.6,
+        id="a15-dolphin",
+    )
+    + el(
+        "g",
+        el("circle", cy=-3, r=10, fill=WHITE),
+        el("rect", x=-6, y=4, width=12, height=7, rx=2, fill=WHITE),
+        el("circle", cx=-4, cy=-3, r=3, fill=PIRATE_SQUARE_FILL),
+        el("circle", cx=4, cy=-3, r=3, fill=PIRATE_SQUARE_FILL),
+        id="a15-skull",
+        opacity=0.85,
+    )
+)
 
 
 def _sea_defs(lay):
@@ -52,36 +93,7 @@ def _sea_defs(lay):
         el("pattern", el("rect", width=s, height=s, fill=SEA_FILL), wave, id="a15-sea", **pattern)
         + el("pattern", el("rect", width=s, height=s, fill=PIRATE_SEA_FILL), wave, id="a15-psea", **pattern)
         + el("rect", width=s, height=s, id="a15-q")
-        + el(
-            "g",
-            el(
-                "path",
-                d="M0 -8v22m-10-8a10 10 0 0 0 20 0m-15-11h10",
-                fill="none",
-                stroke=WHITE,
-                stroke_width=3,
-                stroke_linecap="round",
-            ),
-            el("circle", cy=-12, r=3.5, fill="none", stroke=WHITE, stroke_width=2.5),
-            id="a15-anchor",
-            opacity=0.8,
-        )
-        + el(
-            "path",
-            d="M-15 6q8-18 24-10q4 2 6 0q-2 6-6 5q-10-6-18 7z",
-            fill=WHITE,
-            fill_opacity=0.6,
-            id="a15-dolphin",
-        )
-        + el(
-            "g",
-            el("circle", cy=-3, r=10, fill=WHITE),
-            el("rect", x=-6, y=4, width=12, height=7, rx=2, fill=WHITE),
-            el("circle", cx=-4, cy=-3, r=3, fill=PIRATE_SQUARE_FILL),
-            el("circle", cx=4, cy=-3, r=3, fill=PIRATE_SQUARE_FILL),
-            id="a15-skull",
-            opacity=0.85,
-        )
+        + _SEA_MARK_DEFS
     )
 
 
@@ -131,6 +143,22 @@ def _island_defs(s):
     return sands + backs
 
 
+# The bridge kinds of a home island's production table (``#a15-gray``, ``-nob``, ``-lux``).
+_BRIDGE_DEFS = "".join(
+    el(
+        "g",
+        el("rect", width=78, height=24, rx=4, fill=fill, stroke=stroke, stroke_dasharray=dash),
+        el("text", caption, x=39, y=16, text_anchor="middle", fill=ink),
+        id=f"a15-{name}",
+    )
+    for name, caption, fill, stroke, dash, ink in (
+        ("gray", "gray bridge", "#b5b5b5", "#7a7a7a", None, INK),
+        ("nob", "no bridge", "none", "#b5b5b5", "4 3", MUTED),
+        ("lux", "luxury only", "none", "#b5b5b5", "4 3", MUTED),
+    )
+)
+
+
 def _piece_defs(num_players):
     """Per seat colour a hull and sail (``#a15-ship0``) and a seen-by dot (``#a15-d0``);
     the bridge kinds, a card back, an office's house."""
@@ -153,26 +181,13 @@ def _piece_defs(num_players):
         )
         for seat in range(num_players)
     )
-    bridges = "".join(
-        el(
-            "g",
-            el("rect", width=78, height=24, rx=4, fill=fill, stroke=stroke, stroke_dasharray=dash),
-            el("text", caption, x=39, y=16, text_anchor="middle", fill=ink),
-            id=f"a15-{name}",
-        )
-        for name, caption, fill, stroke, dash, ink in (
-            ("gray", "gray bridge", "#b5b5b5", "#7a7a7a", None, INK),
-            ("nob", "no bridge", "none", "#b5b5b5", "4 3", MUTED),
-            ("lux", "luxury only", "none", "#b5b5b5", "4 3", MUTED),
-        )
-    )
     dots = "".join(
         el("circle", r=3.5, fill=seat_colour(seat), stroke=WHITE, id=f"a15-d{seat}")
         for seat in range(num_players)
     )
     return (
         ships
-        + bridges
+        + _BRIDGE_DEFS
         + dots
         + el("rect", width=30, height=40, rx=4, fill="#7a5236", stroke=WHITE, stroke_width=1.2, id="a15-card")
         + el("path", d="M6 19v-7l6-6l6 6v7z", id="a15-bo", opacity=0.8)
@@ -191,7 +206,7 @@ def slot_href(slot, kind):
     return "#a15-{}-{}".format(*slot_look(slot, kind))
 
 
-def slot_defs(view):
+def slot_defs(view: View):
     """The slot looks this view needs: ten looks would cost more than the slots they serve."""
     looks = {slot_look(i + 1, kind) for p in view["players"] for i, kind in enumerate(p["slots"])}
     return el("defs", *(_slot_def(look) for look in sorted(looks)))

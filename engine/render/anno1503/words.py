@@ -1,6 +1,18 @@
 """What the picture calls things: phases, choices, buildings, goals, tiles and seats."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..svg import seat_name
+
+if TYPE_CHECKING:
+    from typing import Any
+
+
+if TYPE_CHECKING:
+    from ...core import View
+
 
 PHASES = {
     "production": "production",
@@ -56,7 +68,7 @@ GOAL_LABELS = {
 }
 
 
-def phase_words(view):
+def phase_words(view: View):
     return PHASES.get(view["phase"], view["phase"])
 
 
@@ -70,7 +82,7 @@ def counts(items):
     return ", ".join(f"{plain(k)} {v}" for k, v in items)
 
 
-def tile_words(tile):
+def tile_words(tile: dict[str, Any]):
     """Two short lines naming a face-up tile, and its full description for a title."""
     kind = tile.get("kind")
     if kind == "branch_office":
@@ -91,7 +103,7 @@ def tile_words(tile):
     return (str(kind), ""), str(kind)
 
 
-def tile_name(tile):
+def tile_name(tile: dict[str, Any]):
     """A face-up tile in words, for titles and the status line."""
     return tile_words(tile)[1]
 
@@ -106,16 +118,16 @@ def ship_words(name, index):
     return f"{name}'s ship {ship_number(index)}"
 
 
-def seat_names(view):
+def seat_names(view: View):
     """Every seat's name by seat number, as the web client names them."""
     return [seat_name(player) for player in view["players"]]
 
 
-def seat_note(player):
+def seat_note(player: dict[str, Any]):
     """After a chosen name, " (seat 2)" for a title; nothing after "Seat 2", which says it already."""
     return f" (seat {player['seat'] + 1})" if player.get("name") else ""
 
 
-def name_of(names, seat):
+def name_of(names: list[str], seat):
     """A seat's name, or "nobody" for no seat."""
     return names[seat] if seat is not None and 0 <= seat < len(names) else "nobody"

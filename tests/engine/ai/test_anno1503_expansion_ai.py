@@ -8,7 +8,9 @@ import engine
 from engine.ai import get_player
 from engine.ai.anno1503.players import sample_state
 from engine.ai.anno1503.policy import score_actions
-from engine.games.anno1503.data import TILE_BACKS
+from engine.games.anno1503.expansion.data import TILE_BACKS
+from engine.games.anno1503.expansion.hooks import EXPANSION_RULES
+from engine.games.anno1503.variant import BASE_GAME
 from engine.rng import Rng, mix_seed
 
 from . import support
@@ -163,15 +165,7 @@ def test_pirates_are_fought_when_strong_and_paid_off_when_weak():
 def test_expansion_actions_are_scored_by_their_value():
     """In some position the best action is an expansion one (manor, cannon,
     aristocrat building...): the policy does not treat them as neutral."""
-    expansion_types = {
-        "buy_cannon",
-        "build_manor",
-        "build_aristocrat",
-        "sell_luxury",
-        "repair_ship",
-        "play_card",
-        "exchange_card",
-    }
+    expansion_types = set(EXPANSION_RULES.decision_types["main"]) - set(BASE_GAME.decision_types["main"])
     picked = set()
     for state in positions(2, seed=5, count=80, every=3):
         seat = GAME.to_act(state)[0]

@@ -7,7 +7,7 @@ ran through a pirate square it then refused to enter.
 """
 
 import engine
-from engine.ai.anno1503.expansion.evaluate import _STEPS, _targets, x_progress
+from engine.ai.anno1503.expansion.evaluate import _STEPS, _targets, progress
 from engine.ai.anno1503.values import merchant_progress
 from engine.games.anno1503.expansion.data import ARISTO_COSTS, PIRATE_SQUARES
 
@@ -49,5 +49,5 @@ def test_only_the_three_best_inhabitants_count_towards_merchants():
     def edit(dump, player):
         player["slots"] = ["merchant", "merchant", "settler", "settler", "settler", "settler"]
 
-    home, _ = x_progress(_seat0(edit).players[0])
+    home, _ = progress(_seat0(edit).players[0])
     assert home[0] == merchant_progress(["merchant", "merchant", "settler"]) < 0.9

@@ -10,23 +10,34 @@ Damaged ships and a pending pirate battle count against the seat.
 Like ``evaluate`` it reads only what the seat may know.
 """
 
-import heapq
+from __future__ import annotations
 
-from ....games.anno1503.data import DEVELOP, PIONEER_COST, SHIP_COST, SPACES, TILE_BACKS, TILE_KINDS
+import heapq
+from typing import TYPE_CHECKING, Any
+
+from ....games.anno1503.data import DEVELOP, PIONEER_COST, SHIP_COST, SPACES
 from ....games.anno1503.expansion.data import (
     ARISTO_COSTS,
     COMBAT_DIE,
     EXPANSION_TILES,
+    GEOMETRY,
     LUXURIES,
     MANOR_COSTS,
     MAX_LAIRS,
     PIRATE_SQUARES,
     REPAIR_COST,
+    TILE_BACKS,
+    TILE_KINDS,
     TILE_STRENGTH,
-    X_GEO,
 )
 from ....games.anno1503.expansion.rules import cannons
 from ..values import _INHABITANT, WIN, _inhabitant_value, merchant_progress
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ....games.anno1503.state import Player, State
+
 
 # Entering a pirate square ends the ship's move (its AP drop to 0) and
 # starts a battle: it costs about a turn's sailing, not one step. Without
@@ -54,9 +65,9 @@ def weighted_sea_steps(neighbours, pirate_squares, pirate_step=_PIRATE_STEP):
     return out
 
 
-_STEPS = weighted_sea_steps(X_GEO.sea_neighbours, PIRATE_SQUARES)
-_SHORE = {}
-for _sq, _spaces in X_GEO.adjacent_spaces.items():
+_STEPS = weighted_sea_steps(GEOMETRY.sea_neighbours, PIRATE_SQUARES)
+_SHORE: dict[int, list[tuple[int, int]]] = {}
+for _sq, _spaces in GEOMETRY.adjacent_spaces.items():
     for _i in _spaces:
         _SHORE.setdefault(_i, []).append(_sq)
 _EXPANSION = frozenset(EXPANSION_TILES)
@@ -95,7 +106,7 @@ def win_probability(mine, theirs):
     return wins / (wins + losses) if wins + losses else 0.5
 
 
-def x_progress(player, extra_lairs=0):
+def progress(player: Player, extra_lairs=0):
     """Home goals then aristocrat goals, as fractions in [0, 1].
 
     The last manor step and the third aristocrat site need a defeated lair:
@@ -115,25 +126,25 @@ def x_progress(player, extra_lairs=0):
     )
 
 
-def x_goal_score(home, aristo):
+def goal_score(home, aristo):
     home, aristo = sorted(home, reverse=True), sorted(aristo, reverse=True)
     done = sum(1 for v in home + aristo if v >= 1.0)
     rest = _OUTSIDE * (home[1] + home[2]) + _THIRD_ARISTO * aristo[2]
     return home[0] + aristo[0] + aristo[1] + rest + _DONE_BONUS * done
 
 
-def _targets(player, supply=None):
+def _targets(player: Player, supply=None):
     """(cost, gain) of the seat's next steps towards goals still open: the
     next manor step, the aristocrat building closest to paid (of those left
     in the ``supply``), a ship (lairs are won at sea), a repair, and
     inhabitants while no home goal is held."""
     x = player.part
-    home, aristo = x_progress(player)
-    now = x_goal_score(home, aristo)
+    home, aristo = progress(player)
+    now = goal_score(home, aristo)
     card = _CARD_UNIT if len(x.cards) < 4 else 0.0
     out = []
     if x.manor < len(MANOR_COSTS):
-        out.append((MANOR_COSTS[x.manor], x_goal_score(home, _bumped(aristo, 2, 1 / 9)) - now + card))
+        out.append((MANOR_COSTS[x.manor], goal_score(home, _bumped(aristo, 2, 1 / 9)) - now + card))
     # only buildings still to be had: cards kept for a building another
     # seat took are dead weight (the seat then never bought the card it lacked)
     open_costs = [
@@ -143,7 +154,7 @@ def _targets(player, supply=None):
     ]
     if len(x.buildings) < 3 and open_costs:
         cost = max(open_costs, key=lambda c: sum(min(player.hand[k], n) for k, n in c))
-        out.append((cost, x_goal_score(home, _bumped(aristo, 0, 1 / 3)) - now))
+        out.append((cost, goal_score(home, _bumped(aristo, 0, 1 / 3)) - now))
     if player.ship_at.count(None) == 2 and len(x.lairs) < MAX_LAIRS:
         out.append((SHIP_COST, _FLEET))
     if any(x.damaged):
@@ -159,10 +170,11 @@ def _targets(player, supply=None):
     return out
 
 
-def x_hand_value(player, supply=None):
+def hand_value(player: Player, supply=None):
     """A card a next step needs is worth a share of the step's gain (the best
     such step); spares about what they sell for; past the limit, nothing."""
-    needed, worth = {}, {}
+    needed: dict[str, Any] = {}
+    worth: dict[str, Any] = {}
     for cost, gain in _targets(player, supply):
         n = sum(k for _, k in cost)
         for card, k in cost:
@@ -177,12 +189,12 @@ def x_hand_value(player, supply=None):
     return sum(units[:_HAND_LIMIT]) + 0.005 * sum(units[_HAND_LIMIT:])
 
 
-def lair_value(player, tile, home, aristo):
+def lair_value(player: Player, tile, home, aristo):
     """Expected worth of attacking lair ``tile``: won, a goal step; lost, a damaged ship."""
     if len(player.part.lairs) >= MAX_LAIRS:
         return 0.0
     p = win_probability(cannons(player), TILE_STRENGTH[tile])
-    gain = x_goal_score(*x_progress(player, extra_lairs=1)) - x_goal_score(home, aristo)
+    gain = goal_score(*progress(player, extra_lairs=1)) - goal_score(home, aristo)
     return p * (gain + 0.05) - (1 - p) * _DAMAGED
 
 
@@ -192,15 +204,15 @@ def _bumped(values, i, delta):
     return out
 
 
-class XTileBeliefs:
+class TileBeliefs:
     """Expected worth of face-down tiles for ``seat``, by board and back."""
 
-    def __init__(self, state, seat):
+    def __init__(self, state: State, seat: int):
         player = state.players[seat]
         self.player = player
-        self.home, self.aristo = x_progress(player)
+        self.home, self.aristo = progress(player)
         free_bridge = player.branch_offices.count(None) > 0
-        gain_agreement = x_goal_score(_bumped(self.home, 2, 1 / 3), self.aristo) - x_goal_score(
+        gain_agreement = goal_score(_bumped(self.home, 2, 1 / 3), self.aristo) - goal_score(
             self.home, self.aristo
         )
         self.kind_values = {
@@ -221,7 +233,7 @@ class XTileBeliefs:
                 known.add(tile)
                 self.mine[i] = self.seen_value(tile)
         backs = set(range(2, state.num_players + 1))
-        sums = {}
+        sums: dict[tuple[bool, int], tuple[float, int]] = {}
         for t, b in enumerate(TILE_BACKS):
             if b in backs and t not in known:
                 key = (t in _EXPANSION, b)
@@ -242,7 +254,7 @@ class XTileBeliefs:
             return lair_value(self.player, tile, self.home, self.aristo)
         return self.kind_values.get(TILE_KINDS[tile], 0.0)
 
-    def space_value(self, state, space):
+    def space_value(self, state: State, space):
         tile = state.spaces[space]
         if tile is None:
             return 0.0
@@ -251,7 +263,7 @@ class XTileBeliefs:
         return self.by_back.get((space >= _BASE_SPACE_COUNT, TILE_BACKS[tile]), 0.0)
 
 
-def x_ship_value(state, player, ship, beliefs):
+def ship_value(state: State, player: Player, ship, beliefs):
     """A sound ship is worth having while lairs are to win; more near a good tile."""
     if player.part.damaged[ship]:
         return -_DAMAGED
@@ -273,13 +285,13 @@ def x_ship_value(state, player, ship, beliefs):
     return fleet + best
 
 
-def _offices(player):
+def _offices(player: Player):
     """Branch offices produce (luxury offices a luxury): income, not a goal."""
     held = [TILE_KINDS[t] for t in player.branch_offices if t is not None]
     return sum(_OFFICE_VALUE.get(kind, 0.0) for kind in held)
 
 
-def _means(player):
+def _means(player: Player):
     """Gold, cannons and aristocrat cards: what the next goals are bought with."""
     x = player.part
     value = _GOLD_UNIT * min(player.gold, _GOLD_USEFUL) + _GOLD_SPARE * max(player.gold - _GOLD_USEFUL, 0)
@@ -288,16 +300,16 @@ def _means(player):
     return value + _CARD_UNIT * min(len(x.cards), 4)
 
 
-def x_evaluate(state, seat, beliefs=None):
+def evaluate(state: State, seat: int, beliefs=None):
     if state.winner is not None:
         return WIN if state.winner == seat else -WIN
     player = state.players[seat]
     if beliefs is None:
-        beliefs = XTileBeliefs(state, seat)
-    home, aristo = x_progress(player)
-    value = x_goal_score(home, aristo) + _inhabitant_value(player) + _means(player) + _offices(player)
-    value += x_hand_value(player, state.part.aristocrat_buildings)
-    ships = [x_ship_value(state, player, s, beliefs) for s in (0, 1)]
+        beliefs = TileBeliefs(state, seat)
+    home, aristo = progress(player)
+    value = goal_score(home, aristo) + _inhabitant_value(player) + _means(player) + _offices(player)
+    value += hand_value(player, state.part.aristocrat_buildings)
+    ships = [ship_value(state, player, s, beliefs) for s in (0, 1)]
     value += max(ships) + sum(min(v, 0.0) for v in ships)
     combat = state.part.combat
     if combat is not None and combat["seat"] == seat and combat["kind"] == "pirate":
@@ -305,7 +317,7 @@ def x_evaluate(state, seat, beliefs=None):
     return value
 
 
-def x_public_strength(state, seat):
+def public_strength(state: State, seat: int):
     player = state.players[seat]
-    home, aristo = x_progress(player)
-    return x_goal_score(home, aristo) + _inhabitant_value(player) + 0.04 * min(player.hand_size(), 5)
+    home, aristo = progress(player)
+    return goal_score(home, aristo) + _inhabitant_value(player) + 0.04 * min(player.hand_size(), 5)

@@ -8,13 +8,21 @@ Also: whether to fight a lair just found (S3 §6.3: fight or put it back)
 and whether a seen tile is worth discovering again.
 """
 
-from ....games.anno1503.data import TILE_KINDS
-from ....games.anno1503.expansion.data import LUXURIES, PIRATE_CARDS, XRULES
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ....games.anno1503.expansion.data import CONTENT, LUXURIES, PIRATE_CARDS, TILE_KINDS
 from ....games.anno1503.expansion.rules import cannons
-from .evaluate import _DAMAGED, _FLEET, _GOLD_UNIT, lair_value, win_probability, x_progress, x_ship_value
+from .evaluate import _DAMAGED, _FLEET, _GOLD_UNIT, lair_value, progress, ship_value, win_probability
+
+if TYPE_CHECKING:
+    from ....core import Action
+    from ....games.anno1503.state import Player, State
+
 
 # The expansion's actions whose result the policy values by applying them.
-X_APPLIED = frozenset(
+APPLIED = frozenset(
     (
         "buy_cannon",
         "build_manor",
@@ -27,7 +35,7 @@ X_APPLIED = frozenset(
         "respond",
     )
 )
-_PAY = XRULES["pay_off_pirates"]
+_PAY = CONTENT["pay_off_pirates"]
 _LOSS = {"give": 0.08, "damage": _DAMAGED + 0.05, "half_gold": None}
 _REWARD_GOODS = 0.07  # a card won (a luxury counts a little more)
 
@@ -42,12 +50,12 @@ def _reward(card):
     return value
 
 
-def _loss(card, player):
+def _loss(card, player: Player):
     loss = _LOSS[card["loss"]]
     return _GOLD_UNIT * (player.gold // 2) if loss is None else loss
 
 
-def respond_score(state, seat, action, base):
+def respond_score(state: State, seat: int, action: Action, base):
     """The expected value of an answer to a pirate attack or a Sea Hero tie."""
     option = action["option"]
     combat = state.part.combat
@@ -62,16 +70,16 @@ def respond_score(state, seat, action, base):
     return base + p * _reward(card) - (1 - p) * _loss(card, player)
 
 
-def attack_score(state, seat, base):
+def attack_score(state: State, seat: int, base):
     """Fighting the lair just discovered: its worth weighed by the odds (a
     goal step if won, a damaged ship if lost). Below zero, putting the tile
     back (``return_tile``, valued like any move) is the better answer."""
     player = state.players[seat]
     tile = state.spaces[state.discovery["space"]]
-    return base + lair_value(player, tile, *x_progress(player))
+    return base + lair_value(player, tile, *progress(player))
 
 
-def worth_taking(state, seat, ship, space, beliefs):
+def worth_taking(state: State, seat: int, ship, space, beliefs):
     """Whether a tile the seat has seen is worth discovering again.
 
     A lair is worth finding again when fighting it is (its value already
@@ -86,6 +94,6 @@ def worth_taking(state, seat, ship, space, beliefs):
         return False
     # what the ship is worth without this tile to aim at
     kept = beliefs.mine.pop(space, None)
-    without = x_ship_value(state, state.players[seat], ship, beliefs)
+    without = ship_value(state, state.players[seat], ship, beliefs)
     beliefs.mine[space] = kept
     return value > without

@@ -12,30 +12,32 @@ What a seat's view hides, and how it is filled in:
   reserve (shuffled; the view gives only its size).
 """
 
-from ....games.anno1503.data import TILE_BACKS
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ....games.anno1503.expansion.data import (
     CARD_DECK,
-    EXPANSION,
+    CONTENT,
     EXPANSION_TILES,
+    GEOMETRY,
+    LUXURIES,
     PIRATE_CARDS,
-    X_GEO,
-    XRULES,
+    TILE_BACKS,
 )
 
-LUXURY_STACK_SIZE = XRULES["luxury_stack_size"]
+if TYPE_CHECKING:
+    from ....core import View
+    from ....rng import Rng
 
 
-def is_expansion_view(view):
-    return (view.get("options") or {}).get("expansion") == EXPANSION
+# The luxury stacks (the commodity stacks are the base game's).
+STACK_SIZES = dict.fromkeys(LUXURIES, CONTENT["luxury_stack_size"])
 
 
-def is_expansion_state(state):
-    return state.variant.name == EXPANSION
-
-
-def located_expansion_tiles(view):
+def located_expansion_tiles(view: View):
     """Tile ids the view places outside spaces: lairs held, the lair in combat."""
-    known = set()
+    known: set[int] = set()
     for p in view["players"]:
         known.update(t["id"] for t in p["aristocrat"]["lairs"])
     combat = view["expansion"]["combat"]
@@ -44,7 +46,7 @@ def located_expansion_tiles(view):
     return known
 
 
-def deal_cards(view, seat, rng):
+def deal_cards(view: View, seat: int, rng: Rng):
     """(hands by seat, discard, deck) of aristocrat cards consistent with the view."""
     pool = list(CARD_DECK)
     for card in view["players"][seat]["aristocrat"]["cards"]:
@@ -64,7 +66,7 @@ def deal_cards(view, seat, rng):
     return hands, discard, pool
 
 
-def pirate_piles(view, rng):
+def pirate_piles(view: View, rng: Rng):
     """(deck, discard) of pirate card ids; only the deck order is unknown."""
     x = view["expansion"]
     discard = [c["id"] for c in x["pirate_discard"]]
@@ -79,7 +81,7 @@ def pirate_piles(view, rng):
     return deck, discard
 
 
-def unknown_expansion_tiles(view, known, backs):
+def unknown_expansion_tiles(view: View, known, backs):
     """Expansion tiles of the used backs not located (``known``: located ids)."""
     return [t for t in EXPANSION_TILES if TILE_BACKS[t] in backs and t not in known]
 
@@ -90,7 +92,7 @@ def combat_dump(combat):
         return None
     out = dict(combat)
     if "space" in out:
-        out["space"] = X_GEO.space_index[tuple(out["space"])]
+        out["space"] = GEOMETRY.space_index[tuple(out["space"])]
     if "tile" in out:
         out["tile"] = out["tile"]["id"]
     if "card" in out:
@@ -111,7 +113,7 @@ def player_aristocrat(entry, cards):
     }
 
 
-def expansion_top_level(view, seat, rng, expansion_reserve):
+def expansion_top_level(view: View, seat: int, rng: Rng, expansion_reserve):
     """The top-level dump keys of the expansion."""
     hands, discard, deck = deal_cards(view, seat, rng)
     pirate_deck, pirate_discard = pirate_piles(view, rng)

@@ -18,8 +18,9 @@ for this expansion; the full list is in ``variant.py`` and DESIGN.md
     derived quantities (prices, goals, cannons), card draws, the expansion reserve.
 ``combat``
     sea battles: pirate cards and pirate lairs.
-``actions``
-    the expansion's action specs, and ``widen`` (the base actions'
+``actions``, ``actions_cards``, ``vocabulary``
+    the expansion's action specs (the aristocrat island; cards, battles and
+    lairs); ``widen`` (the base actions'
     parameters in an expansion match's vocabulary).
 ``view``
     the aristocrat islands and expansion piles as a seat sees them.

@@ -7,18 +7,35 @@ pending; decisions are the generic ``respond`` action of the seat named in
 rolls for the pirate/lair side) and every roll is a public event.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ....kit import event
-from ..data import tile_public
 from ..rules import pay, take
 from ..turn import ask
-from .data import HAND_KEYS, PIRATE_CARDS, PIRATE_SEATS, PORT_SEA, TILE_STRENGTH, X_GEO, XRULES
+from .data import (
+    CONTENT,
+    GEOMETRY,
+    HAND_KEYS,
+    PIRATE_CARDS,
+    PIRATE_SEATS,
+    PORT_SEA,
+    TILE_STRENGTH,
+    tile_public,
+)
 from .rules import cannons, combat_roll, left_of
 
-_PAY_OFF = XRULES["pay_off_pirates"]
-_GIVE_GOLD = XRULES["give_gold"]
+if TYPE_CHECKING:
+    from ....core import Event
+    from ..state import State
 
 
-def done(state):
+_PAY_OFF = CONTENT["pay_off_pirates"]
+_GIVE_GOLD = CONTENT["give_gold"]
+
+
+def done(state: State) -> None:
     state.part.combat = None
     state.choice = None
     state.phase = "main"
@@ -27,7 +44,7 @@ def done(state):
 # --- pirate squares ---------------------------------------------------------
 
 
-def enter_pirate_square(state, seat, ship, events):
+def enter_pirate_square(state: State, seat: int, ship, events: list[Event]) -> None:
     """Entering a pirate square ends the move; the left neighbour draws."""
     player = state.players[seat]
     player.ship_ap[ship] = 0
@@ -46,7 +63,7 @@ def enter_pirate_square(state, seat, ship, events):
         _name_pirate(state, seat, card, events)
 
 
-def _name_pirate(state, seat, card, events):
+def _name_pirate(state: State, seat: int, card, events: list[Event]) -> None:
     combat = state.part.combat
     who = card["pirate"]
     pirate = None if who == "as_strong" else (seat + PIRATE_SEATS[who]) % state.num_players
@@ -62,7 +79,7 @@ def _name_pirate(state, seat, card, events):
     fight(state, events)
 
 
-def pirate_attack_answer(state, option, events):
+def pirate_attack_answer(state: State, option, events: list[Event]) -> None:
     seat = state.part.combat["seat"]
     if option == "pay":
         state.players[seat].gold -= _PAY_OFF
@@ -72,7 +89,7 @@ def pirate_attack_answer(state, option, events):
         fight(state, events)
 
 
-def finish_pirate_card(state, events):
+def finish_pirate_card(state: State, events: list[Event]) -> None:
     card = PIRATE_CARDS[state.part.combat["card"]]
     state.part.pirate_discard.append(card["id"])
     if card.get("reshuffle"):
@@ -87,7 +104,7 @@ def finish_pirate_card(state, events):
 # --- the battle -------------------------------------------------------------
 
 
-def fight(state, events):
+def fight(state: State, events: list[Event]):
     """Roll until decided; a tie asks the attacker about a Sea Hero."""
     combat = state.part.combat
     seat = combat["seat"]
@@ -112,7 +129,7 @@ def fight(state, events):
             return None
 
 
-def sea_hero_answer(state, option, events):
+def sea_hero_answer(state: State, option, events: list[Event]):
     if option == "reroll":
         return fight(state, events)
     seat = state.part.combat["seat"]
@@ -123,7 +140,7 @@ def sea_hero_answer(state, option, events):
     return resolve(state, True, events)
 
 
-def resolve(state, won, events):
+def resolve(state: State, won, events: list[Event]) -> None:
     combat = state.part.combat
     event(events, "battle_won" if won else "battle_lost", combat["seat"], kind=combat["kind"])
     if combat["kind"] == "lair":
@@ -137,7 +154,7 @@ def resolve(state, won, events):
 # --- pirate card effects ----------------------------------------------------------
 
 
-def _pirate_reward(state, events):
+def _pirate_reward(state: State, events: list[Event]) -> None:
     seat = state.part.combat["seat"]
     player = state.players[seat]
     for what, n in PIRATE_CARDS[state.part.combat["card"]]["win"].items():
@@ -150,7 +167,7 @@ def _pirate_reward(state, events):
     finish_pirate_card(state, events)
 
 
-def _pirate_penalty(state, events):
+def _pirate_penalty(state: State, events: list[Event]):
     combat = state.part.combat
     seat, player = combat["seat"], state.players[combat["seat"]]
     loss = PIRATE_CARDS[combat["card"]]["loss"]
@@ -173,7 +190,7 @@ def _pirate_penalty(state, events):
     finish_pirate_card(state, events)
 
 
-def give_penalty(state, option, events):
+def give_penalty(state: State, option, events: list[Event]) -> None:
     """S3 "Perte 1 marchandise ou 1 marchandise de luxe ou payer 5 Or": the
     card goes back to its stack, the gold to the bank (no player gains)."""
     seat = state.part.combat["seat"]
@@ -187,7 +204,7 @@ def give_penalty(state, option, events):
     finish_pirate_card(state, events)
 
 
-def damage_beside_port(state, seat, ship, events):
+def damage_beside_port(state: State, seat: int, ship, events: list[Event]) -> None:
     """Ruling §2.14 #7: the first port-adjacent sea square in data order."""
     player = state.players[seat]
     player.ship_at[ship] = PORT_SEA[0]
@@ -196,7 +213,7 @@ def damage_beside_port(state, seat, ship, events):
     event(events, "ship_damaged", seat, ship=ship, at=list(PORT_SEA[0]))
 
 
-def _offer(state, seat, card, events):
+def _offer(state: State, seat: int, card, events: list[Event]) -> None:
     player = state.players[seat]
     options = [c for c in card["offer"] if state.stacks[c] > 0 and player.gold >= card["price"]]
     if options:
@@ -205,7 +222,7 @@ def _offer(state, seat, card, events):
     finish_pirate_card(state, events)
 
 
-def offer_answer(state, option, events):
+def offer_answer(state: State, option, events: list[Event]) -> None:
     combat = state.part.combat
     seat = combat["seat"]
     if option != "decline":
@@ -222,10 +239,10 @@ def offer_answer(state, option, events):
 # --- lairs --------------------------------------------------------------------------
 
 
-def attack_lair(state, seat, ship, space, events):
+def attack_lair(state: State, seat: int, ship, space, events: list[Event]) -> None:
     tile = state.spaces[space]
     roller = left_of(state, seat)
-    r, c = X_GEO.spaces[space]
+    r, c = GEOMETRY.spaces[space]
     state.seen[space] = tuple(range(state.num_players))  # the attack shows the lair to all
     state.part.combat = {
         "kind": "lair",
@@ -241,7 +258,7 @@ def attack_lair(state, seat, ship, space, events):
     fight(state, events)
 
 
-def _lair_result(state, won, events):
+def _lair_result(state: State, won, events: list[Event]) -> None:
     combat = state.part.combat
     seat, ship, space = combat["seat"], combat["ship"], combat["space"]
     player = state.players[seat]

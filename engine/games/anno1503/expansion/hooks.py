@@ -1,28 +1,41 @@
 """``Expansion``: the Pirates & Aristocrats answers at the base rules' hook
 points (``variant.BaseGame`` lists them; DESIGN.md "Expansion")."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ....kit import event
 from ..data import BRIDGES
 from ..rules import buy_price
-from ..variant import BaseGame
+from ..variant import BaseGame, decision_order
+from . import actions, actions_cards
 from .combat import enter_pirate_square
 from .data import (
     CARD_HAND_LIMIT,
     EXPANSION,
+    GEOMETRY,
     HAND_KEYS,
     LUXURIES,
     PIRATE_SQUARES,
     PORT_INDEX,
     PORT_SEA,
     TILE_CROWN,
-    X_GEO,
+    TILE_SET,
 )
-from .rules import lose_luxury_office, luxury_price, put_expansion_tile, x_goals, x_has_won, x_points
+from .rules import goals, has_won, lose_luxury_office, luxury_price, points, put_expansion_tile
 from .setup import set_up_expansion
 from .state import AristocratIsland, ExpansionPiles
 from .view import aristocrat_view, expansion_view
+from .vocabulary import widen
 
-_EXTRA_MAIN = (
+if TYPE_CHECKING:
+    from ....core import Event
+    from ..state import Player, State
+
+
+# DESIGN.md "Expansion" order: after the base types.
+OWN_TYPES = (
     "buy_cannon",
     "build_manor",
     "build_aristocrat",
@@ -30,14 +43,16 @@ _EXTRA_MAIN = (
     "repair_ship",
     "play_card",
     "exchange_card",
+    "respond",
+    "discard_card",
+    "attack_lair",
 )
-_BASE_MAIN = BaseGame.phase_types["main"]
-PHASE_TYPES = {
-    **BaseGame.phase_types,
-    "main": _BASE_MAIN[:-1] + _EXTRA_MAIN + _BASE_MAIN[-1:],  # end_turn stays last
-    "tile_decision": BaseGame.phase_types["tile_decision"] + ("attack_lair",),  # S3 §6.3
-    "sea_battle": ("respond",),
-    "card_discard": ("discard_card",),
+DECISION_MEMBERS = {
+    **BaseGame.decision_members,
+    "main": BaseGame.decision_members["main"] | frozenset(OWN_TYPES[:7]),
+    "tile_decision": BaseGame.decision_members["tile_decision"] | {"attack_lair"},  # S3 §6.3
+    "sea_battle": frozenset(("respond",)),
+    "card_discard": frozenset(("discard_card",)),
 }
 
 
@@ -45,19 +60,27 @@ class Expansion(BaseGame):
     """Aristokraten und Piraten: pirate sea, aristocrat island, luxuries."""
 
     name = EXPANSION
-    geometry = X_GEO
+    option_text = "'pirates_aristocrats' adds Aristokraten und Piraten (pirate sea, aristocrat island, luxury goods; see DESIGN.md)"
+    action_types = BaseGame.action_types + OWN_TYPES
+    specs = actions.SPECS + actions_cards.SPECS
+    tiles = TILE_SET
+    geometry = GEOMETRY
     hand_keys = HAND_KEYS
     space_choices = BaseGame.space_choices + ("pirate_sea_placement",)
     closed_spaces = frozenset((PORT_INDEX,))  # the port covers its island space
     ship_starts = PORT_SEA  # new ships may start beside the port (§2.2)
     office_kinds = BaseGame.office_kinds + ("luxury_office",)
-    phase_types = PHASE_TYPES
+    decision_members = DECISION_MEMBERS
+    decision_types = decision_order(action_types, DECISION_MEMBERS)
     active_phases = BaseGame.active_phases | {"card_discard"}
     win_reason = "expansion_goals"
 
+    def widen(self, spec):
+        return widen(spec)
+
     # --- state part ---------------------------------------------------------
 
-    def set_up(self, state, backs):
+    def set_up(self, state: State, backs) -> None:
         set_up_expansion(state, backs)
 
     def load_match_part(self, data):
@@ -68,13 +91,13 @@ class Expansion(BaseGame):
 
     # --- turn -----------------------------------------------------------------
 
-    def on_turn_started(self, state, player):
+    def on_turn_started(self, state: State, player: Player) -> None:
         x = player.part
         x.reset_turn()
         # a damaged ship lies until repaired
         player.ship_ap = [0 if hurt else ap for hurt, ap in zip(x.damaged, player.ship_ap)]
 
-    def on_end_turn(self, state, seat, events):
+    def on_end_turn(self, state: State, seat: int, events: list[Event]):
         cards = state.players[seat].part.cards
         if len(cards) <= CARD_HAND_LIMIT:
             return False
@@ -88,29 +111,29 @@ class Expansion(BaseGame):
     def owns_tile(self, tile):
         return TILE_CROWN[tile]
 
-    def lose_own_tile(self, state, seat, tile, events):
+    def lose_own_tile(self, state: State, seat: int, tile, events: list[Event]):
         return lose_luxury_office(state, seat, tile, events)
 
-    def place_own_tile(self, state, seat, space, events):
+    def place_own_tile(self, state: State, seat: int, space, events: list[Event]) -> None:
         put_expansion_tile(state, space, events, seat)
 
-    def price_of(self, player, commodity):
+    def price_of(self, player: Player, commodity):
         """Luxury: 10 less lair/Theatre discounts; trade agreements count only
         for the six commodities (§2.12)."""
         return luxury_price(player) if commodity in LUXURIES else buy_price(player)
 
     # --- sea ----------------------------------------------------------------
 
-    def ship_problem(self, player, ship):
+    def ship_problem(self, player: Player, ship):
         return "ship_damaged" if player.part.damaged[ship] else None
 
-    def on_ship_moved(self, state, seat, ship, events):
+    def on_ship_moved(self, state: State, seat: int, ship, events: list[Event]) -> None:
         state.players[seat].part.sailed = True
         # ruling §2.14 #3: only entering a pirate square triggers it
         if state.players[seat].ship_at[ship] in PIRATE_SQUARES:
             enter_pirate_square(state, seat, ship, events)
 
-    def on_discover(self, player):
+    def on_discover(self, player: Player):
         x = player.part
         x.sailed = True
         if x.free_discovery:
@@ -130,19 +153,19 @@ class Expansion(BaseGame):
 
     # --- scoring and views ------------------------------------------------------
 
-    def has_won(self, player):
-        return x_has_won(player)
+    def has_won(self, player: Player) -> bool:
+        return has_won(player)
 
-    def goals(self, player):
-        return x_goals(player)
+    def goals(self, player: Player):
+        return goals(player)
 
-    def scores(self, state):
-        return {str(i): x_points(p) for i, p in enumerate(state.players)}
+    def scores(self, state: State):
+        return {str(i): points(p) for i, p in enumerate(state.players)}
 
-    def view_player(self, player, own, out):
+    def view_player(self, player: Player, own, out) -> None:
         out["aristocrat"] = aristocrat_view(player, own)
 
-    def view_match(self, state, out):
+    def view_match(self, state: State, out) -> None:
         out["expansion"] = expansion_view(state)
 
 

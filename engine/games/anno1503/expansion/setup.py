@@ -4,27 +4,35 @@ Runs after the base layout and before the start rolls, so the base game's
 draws from the generator are untouched when the option is off.
 """
 
-from ..data import MAX_SHIPS, TILE_BACKS
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..data import MAX_SHIPS
 from ..state import Player
 from .data import (
     ARISTO_BUILDINGS,
     ARISTO_BY_BACK,
     CARD_DECK,
+    CONTENT,
     EXPANSION_TILES,
+    GEOMETRY,
     HAND_KEYS,
     LUXURIES,
     PIRATE_CARDS,
     PIRATE_SPACE_INDICES,
     PORT_INDEX,
-    X_GEO,
-    XRULES,
+    TILE_BACKS,
 )
 from .state import AristocratIsland, ExpansionPiles
 
+if TYPE_CHECKING:
+    from ..state import Player, State
 
-def set_up_expansion(s, backs):
+
+def set_up_expansion(s: State, backs) -> None:
     _settler_and_citizen(s)
-    s.stacks.update(dict.fromkeys(LUXURIES, XRULES["luxury_stack_size"]))
+    s.stacks.update(dict.fromkeys(LUXURIES, CONTENT["luxury_stack_size"]))
     piles = ExpansionPiles.__new__(ExpansionPiles)
     # the draws from the generator in this order (a replay depends on it)
     piles.aristocrat_buildings = _aristocrat_supply(backs)
@@ -37,10 +45,10 @@ def set_up_expansion(s, backs):
     s.part = piles
 
 
-def _settler_and_citizen(s):
+def _settler_and_citizen(s: State) -> None:
     for i, old in enumerate(s.players):
         hand = {c: n for c, n in old.hand.items() if n}
-        p = Player.new(old.gold, hand, XRULES["start_slots"], HAND_KEYS, AristocratIsland.new(MAX_SHIPS))
+        p = Player.new(old.gold, hand, CONTENT["start_slots"], HAND_KEYS, AristocratIsland.new(MAX_SHIPS))
         p.ship_at, p.ship_ap = old.ship_at, old.ship_ap
         s.players[i] = p
 
@@ -53,12 +61,12 @@ def _aristocrat_supply(backs):
     return supply
 
 
-def _shuffled(s, items):
+def _shuffled(s: State, items):
     s.rng.shuffle(items)
     return items
 
 
-def _lay_out_pirate_sea(s, backs):
+def _lay_out_pirate_sea(s: State, backs):
     """Expansion tiles by back on the pirate board only; the port replaces
     its island space (it never holds a tile). Returns the expansion reserve;
     stacks of unused backs are not used at all (like the base box)."""
@@ -75,7 +83,7 @@ def _lay_out_pirate_sea(s, backs):
         stack = [t for t in EXPANSION_TILES if TILE_BACKS[t] == back]
         s.rng.shuffle(stack)
         for i in PIRATE_SPACE_INDICES:
-            if X_GEO.marks[i] == back and stack:
+            if GEOMETRY.marks[i] == back and stack:
                 s.spaces[i] = stack.pop()
         reserve.extend(stack)
     s.rng.shuffle(reserve)

@@ -7,6 +7,8 @@ dump is unchanged from the dicts they replace: the island is the player's
 ``"aristocrat"`` entry, the piles are top-level keys of the match dump.
 """
 
+from typing import Any
+
 TURN_FLAGS = ("luxury_sold", "exchanged", "sailed", "free_discovery")
 # top-level dump keys of the expansion, in dump order (DESIGN.md)
 PILE_KEYS = (
@@ -39,6 +41,16 @@ class AristocratIsland:
         "manor",
         "sailed",
     )
+    buildings: list[str]
+    cannons: int
+    cards: list[str]
+    damaged: list[bool]
+    exchanged: bool
+    free_discovery: bool
+    lairs: list[int]
+    luxury_sold: bool
+    manor: int
+    sailed: bool
 
     @classmethod
     def new(cls, ships):
@@ -49,7 +61,7 @@ class AristocratIsland:
         x.reset_turn()
         return x
 
-    def reset_turn(self):
+    def reset_turn(self) -> None:
         self.luxury_sold = self.exchanged = self.sailed = self.free_discovery = False
 
     def clone(self):
@@ -74,7 +86,7 @@ class AristocratIsland:
             "free_discovery": self.free_discovery,
         }
 
-    def dump_into(self, player_out):
+    def dump_into(self, player_out) -> None:
         player_out["aristocrat"] = {
             "manor": self.manor,
             "cannons": self.cannons,
@@ -111,6 +123,13 @@ class ExpansionPiles:
     """
 
     __slots__ = PILE_KEYS
+    aristocrat_buildings: dict[str, int]
+    expansion_reserve: list[int]
+    pirate_deck: list[int]
+    pirate_discard: list[int]
+    aristocrat_deck: list[str]
+    aristocrat_discard: list[str]
+    combat: dict[str, Any] | None
 
     def clone(self):
         x = ExpansionPiles.__new__(ExpansionPiles)
@@ -123,7 +142,7 @@ class ExpansionPiles:
         x.combat = None if self.combat is None else self.combat.copy()
         return x
 
-    def dump_into(self, state_out):
+    def dump_into(self, state_out) -> None:
         state_out["aristocrat_buildings"] = dict(self.aristocrat_buildings)
         state_out["expansion_reserve"] = list(self.expansion_reserve)
         state_out["pirate_deck"] = list(self.pirate_deck)

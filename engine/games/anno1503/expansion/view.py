@@ -2,12 +2,18 @@
 only for its owner, others a count) and the public expansion piles (sizes of
 hidden decks, the open pirate discards, the battle in progress)."""
 
-from ..data import tile_public
-from .data import PIRATE_CARDS, X_GEO
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .data import GEOMETRY, PIRATE_CARDS, tile_public
 from .rules import cannons
 
+if TYPE_CHECKING:
+    from ..state import Player, State
 
-def aristocrat_view(player, own):
+
+def aristocrat_view(player: Player, own):
     x = player.part
     out = {
         "manor": x.manor,
@@ -25,13 +31,13 @@ def aristocrat_view(player, own):
     return out
 
 
-def expansion_view(state):
+def expansion_view(state: State):
     piles = state.part
     combat = piles.combat
     if combat is not None:
         combat = dict(combat)
         if "space" in combat:
-            combat["space"] = list(X_GEO.spaces[combat["space"]])
+            combat["space"] = list(GEOMETRY.spaces[combat["space"]])
         if "tile" in combat:
             combat["tile"] = tile_public(combat["tile"])
         if "card" in combat:

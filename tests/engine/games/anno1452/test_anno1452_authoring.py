@@ -23,7 +23,7 @@ def test_the_step_table_is_complete_without_importing_the_game():
         "from engine.games.anno1452 import flow, battle, evaluation, trade\n"
         "owned = {**flow._TIME_TABLE_STEPS, **evaluation.STEPS, **battle.STEPS, **trade.STEPS}\n"
         "assert set(flow.STEPS) == set(owned), sorted(set(owned) ^ set(flow.STEPS))\n"
-        "assert {'trade', 'offer_reply'} <= set(flow.DECISION_ACTIONS)\n"
+        "assert {'trade', 'offer_reply'} <= set(flow.DECISION_TYPES)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[4])
 

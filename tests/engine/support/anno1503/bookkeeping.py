@@ -14,6 +14,8 @@ from .components import (
     CARDS_PER_LUXURY,
     CITIZEN_MERCHANT_TILES,
     COMMODITIES,
+    EXPANSION_SPACE_COUNT,
+    EXPANSION_TILE_COUNT,
     GOALS_TO_WIN,
     LUXURIES,
     MANOR_STEPS,
@@ -24,8 +26,6 @@ from .components import (
     SITES,
     SPACE_COUNT,
     TILE_COUNT,
-    X_SPACE_COUNT,
-    X_TILE_COUNT,
 )
 
 
@@ -233,7 +233,7 @@ def expansion_has_won(p):
 def expansion_problems(dump):
     problems = [*_commodity_problems(dump), *_player_problems(dump), *_building_problems(dump)]
     problems += _sale_problems(dump)
-    problems += _tile_problems(dump, X_TILE_COUNT, X_SPACE_COUNT)
+    problems += _tile_problems(dump, EXPANSION_TILE_COUNT, EXPANSION_SPACE_COUNT)
     if dump["spaces"]["2,8"] is not None:
         problems.append("a tile lies on the port")
     for c in LUXURIES:

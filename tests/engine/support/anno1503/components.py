@@ -19,8 +19,8 @@ GOALS_TO_WIN = 3
 
 LUXURIES = ("silk", "marble", "gems")
 CARDS_PER_LUXURY = 10  # §2.1
-X_TILE_COUNT = TILE_COUNT + 21  # §2.1: 21 crown tiles
-X_SPACE_COUNT = SPACE_COUNT + 14  # the port's space stays listed, always empty (§2.2, §2.3)
+EXPANSION_TILE_COUNT = TILE_COUNT + 21  # §2.1: 21 crown tiles
+EXPANSION_SPACE_COUNT = SPACE_COUNT + 14  # the port's space stays listed, always empty (§2.2, §2.3)
 PIRATE_CARD_COUNT = 10  # §2.11
 PIRATE_CARD_KINDS = ("aggressive", "peaceful")
 ARISTOCRAT_CARDS = {"explorer": 4, "builder": 4, "inventor": 4, "engineer": 4, "sea_hero": 4}  # §2.10

@@ -1,5 +1,8 @@
 """How the seeded Anno 1503 matches of the invariant suite are played."""
 
+from engine.games.anno1503.expansion.hooks import EXPANSION_RULES
+from engine.games.anno1503.variant import BASE_GAME
+
 from ..variants import Variant
 from .components import LUXURIES
 from .secrets import PERTURBATIONS, PERTURBATIONS_EXPANSION
@@ -78,40 +81,10 @@ MATCH_VARIANTS = (
         coverage="anno1503 expansion",
     ),
 )
-_BASE_TYPES = frozenset(
-    {
-        "choose_commodity",
-        "lose_tile",
-        "place_reserve_tile",
-        "build_ship",
-        "place_pioneer",
-        "develop",
-        "sell",
-        "buy",
-        "move_ship",
-        "discover",
-        "take_tile",
-        "return_tile",
-        "big_branch_office",
-        "end_turn",
-        "discard",
-    }
-)
+# Every action type each variant offers (its action_types, the one list of them).
 COVERAGE = {
-    "anno1503 base": _BASE_TYPES,
-    "anno1503 expansion": _BASE_TYPES
-    | {
-        "buy_cannon",
-        "build_manor",
-        "build_aristocrat",
-        "sell_luxury",
-        "repair_ship",
-        "play_card",
-        "exchange_card",
-        "respond",
-        "discard_card",
-        "attack_lair",
-    },
+    "anno1503 base": frozenset(BASE_GAME.action_types),
+    "anno1503 expansion": frozenset(EXPANSION_RULES.action_types),
 }
 
 

@@ -1,14 +1,22 @@
 """The expansion's aristocrat island in a seat's panel: manor, cannons, buildings, lairs, cards."""
 
-from ..svg import INK, el, fit, group, place, title
-from .look import ARISTO, TILE_COLOURS, chip, label, track
-from .words import ARISTO_SHORT, plain, tile_name
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...svg import INK, el, fit, group, place, title
+from ..look import ARISTO, TILE_COLOURS, chip, label, track
+from ..words import ARISTO_SHORT, plain, tile_name
+
+if TYPE_CHECKING:
+    from typing import Any
+
 
 ISLAND_H = 94
 SITE_W = 74
 
 
-def aristocrat_island(player, x, y, width):
+def aristocrat_island(player: dict[str, Any], x: float, y: float, width):
     """The island of ``width`` at ``(x, y)``: manor and cannons, then buildings and lairs, then cards."""
     a = player["aristocrat"]
     parts = [
@@ -40,7 +48,7 @@ def aristocrat_island(player, x, y, width):
     return "".join(parts)
 
 
-def _sites(buildings, x, y):
+def _sites(buildings, x: float, y: float):
     """Three building sites; the third (the skull) needs a defeated lair. One title tells the row."""
     built = ", ".join(plain(b) for b in buildings) or "none"
     parts = [
@@ -62,7 +70,7 @@ def _sites(buildings, x, y):
     return group(*parts)
 
 
-def _lairs(lairs, x, y):
+def _lairs(lairs, x: float, y: float):
     """The defeated lairs as chips of their strength, each titled in full."""
     parts = [label(x, y + 13, "Lairs", "u")]
     for i, lair in enumerate(lairs):
@@ -81,7 +89,7 @@ def _lairs(lairs, x, y):
     return "".join(parts)
 
 
-def _cards(a, x, y, width):
+def _cards(a, x: float, y: float, width):
     """The own aristocrat cards by name; another seat's only as a count."""
     parts = [label(x, y + 13, "Cards", "u")]
     cards = a.get("cards")
