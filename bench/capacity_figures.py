@@ -46,8 +46,8 @@ import redis  # noqa: E402
 from http_bench import Gunicorn, Http, MoveClient, Phase, cpu_seconds, process_tree  # noqa: E402
 
 import engine  # noqa: E402
-from service.redis_process import RedisProcess  # noqa: E402
-from service.storage import actions_key, events_key, match_key  # noqa: E402
+from launcher.redis_process import RedisProcess  # noqa: E402
+from service.storage.store import actions_key, events_key, match_key  # noqa: E402
 
 GAMES = {"anno1503": {}, "anno1452": {}}  # default options, 4 seats
 LEVELS = ("random", "easy", "medium")

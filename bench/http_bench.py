@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from service.redis_process import RedisProcess, free_port  # noqa: E402
+from launcher.redis_process import RedisProcess, free_port  # noqa: E402
 
 GAME_ID = "anno1503"
 TRIVIAL_BODY = {"action": {"type": "buy", "commodity": "spice"}, "version": 17}

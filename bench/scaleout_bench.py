@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import orjson  # noqa: E402
 from http_bench import Gunicorn, MoveClient, Phase, summarize  # noqa: E402
 
-from service.redis_process import RedisProcess  # noqa: E402
+from launcher.redis_process import RedisProcess  # noqa: E402
 from tests.cluster.servers import ClusterServers, SentinelServers  # noqa: E402
 
 # Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.

@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import http_bench
 from http_bench import Gunicorn, Http, MoveClient, Phase, process_tree, summarize
 
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 
 
 def rss_kb(pids):

@@ -8,7 +8,7 @@ for gunicorn); ``python -m service.worker`` runs an AI worker;
 
 def create_app(config=None):
     """The Flask app (imported lazily so ``service.worker`` does not load Flask)."""
-    from .app import create_app as _create_app
+    from service.http.app import create_app as _create_app
 
     return _create_app(config)
 

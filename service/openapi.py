@@ -7,8 +7,8 @@
 
 import sys
 
-from .app import create_app
-from .spec import spec_yaml
+from service.http.app import create_app
+from service.spec.document import spec_yaml
 
 
 def main():

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from service.redis_process import RedisProcess  # noqa: E402  (needs the root on sys.path)
+from launcher.redis_process import RedisProcess  # noqa: E402  (needs the root on sys.path)
 
 # The seeded matches' report and coverage check: hooks that must run on the
 # xdist controller, which only loads this conftest (tests/engine/match_report.py).

@@ -24,7 +24,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 from tests.ops.stack import launch  # noqa: F401  (a fixture: test_make_run_on_modes.py)
 from tests.service.conftest import make_app, run_ai_jobs
 from tests.service.helpers import worker_process

@@ -25,8 +25,8 @@ from collections import Counter
 import pytest
 import redis
 
-from service.redis_process import RedisProcess
-from service.storage import match_key
+from launcher.redis_process import RedisProcess
+from service.storage.store import match_key
 from tests.service.live import LiveServer, RqWorker
 
 from .chaos import HTTP_TIMEOUT_S, Player, replay_check, wait_finished

@@ -6,8 +6,8 @@ import time
 
 import redis
 
-from service.live import Subscriber, hub_of
-from service.storage import live_channel
+from service.live.hub import Subscriber, hub_of
+from service.storage.store import live_channel
 from tests.service.helpers import bearer, create
 
 

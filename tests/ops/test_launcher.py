@@ -1,4 +1,4 @@
-"""`python -m service.devserver` (what `make run` starts), end to end.
+"""`python -m launcher.devserver` (what `make run` starts), end to end.
 
 Every test uses private ports and a scratch var dir (``TABULA_*`` variables),
 so it never touches a `make run` of the developer nor the Redis on 6379.
@@ -18,8 +18,8 @@ import psutil
 import pytest
 import requests
 
-from service import devserver, supervision
-from service.redis_process import RedisProcess, free_port
+from launcher import devserver, supervision
+from launcher.redis_process import RedisProcess, free_port
 
 from .stack import ROOT, alive, cmdlines, wait_gone
 
@@ -219,7 +219,7 @@ def test_sigterm_twice_while_stdout_is_slow_stops_cleanly(tmp_path):
     read_fd, write_fd = os.pipe()
     fcntl.fcntl(write_fd, F_SETPIPE_SZ, 4096)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "service.devserver"], cwd=ROOT, env=env, stdout=write_fd, stderr=write_fd
+        [sys.executable, "-m", "launcher.devserver"], cwd=ROOT, env=env, stdout=write_fd, stderr=write_fd
     )
     filler_fd = os.dup(write_fd)
     os.close(write_fd)

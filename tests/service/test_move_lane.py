@@ -1,7 +1,7 @@
 """The move lane answers exactly what the documented (Flask, flask-smorest) path does.
 
-A plain ``POST /v1/matches/{id}/actions`` is answered by service/move_lane.py
-in front of Flask (no webargs, no marshmallow dump: service/fast_dump.py).
+A plain ``POST /v1/matches/{id}/actions`` is answered by service/http/move_lane.py
+in front of Flask (no webargs, no marshmallow dump: service/spec/fast_dump.py).
 These tests drive the same requests through both lanes and compare what comes
 back: status, headers and bytes.
 """
@@ -14,13 +14,13 @@ import pytest
 from marshmallow import ValidationError
 
 import engine
-import service.move_lane as move_lane
-from service.documents import _result
-from service.fast_dump import UnsupportedSchema, compile_dump
-from service.move_lane import plain_arguments
-from service.playing import Submission, submit_action
-from service.routes.playing import ActionHeadersSchema
-from service.schemas import MAX_SEED, ActionResultSchema, MatchSchema, PostActionSchema, ResultSchema
+import service.http.move_lane as move_lane
+from service.http.move_lane import plain_arguments
+from service.http.routes.playing import ActionHeadersSchema
+from service.model.documents import _result
+from service.play.moves import Submission, submit_action
+from service.spec.fast_dump import UnsupportedSchema, compile_dump
+from service.spec.schemas import MAX_SEED, ActionResultSchema, MatchSchema, PostActionSchema, ResultSchema
 
 from .conftest import make_app
 from .helpers import bearer, create, humans

@@ -2,7 +2,7 @@
 
 import random
 
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 
 from .conftest import make_app
 from .helpers import bearer, create

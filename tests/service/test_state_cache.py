@@ -7,8 +7,8 @@ import pytest
 import redis
 
 import engine
-from service.state_cache import EngineStateCache, engine_state
-from service.storage import match_key
+from service.runtime.state_cache import EngineStateCache, engine_state
+from service.storage.store import match_key
 
 from .conftest import make_app
 from .helpers import bearer, create, humans

@@ -3,7 +3,7 @@
 import pytest
 from redis.crc import key_slot
 
-from service.storage import Change, actions_key, events_key, idem_key, match_key
+from service.storage.store import Change, actions_key, events_key, idem_key, match_key
 
 from .helpers import create
 

@@ -1,0 +1,83 @@
+"""Helpers shared by the route modules."""
+
+import flask_smorest
+from flask import current_app, request
+
+from service.http.bodies import BodyParser
+from service.model.tokens import bearer_token
+from service.spec.schemas import ErrorSchema
+
+BEARER = [{"bearer": []}]
+OPTIONAL_BEARER = [{"bearer": []}, {}]
+
+ERROR_TEXT = {
+    400: "`bad_request`: the body is not JSON, or not an object.",
+    401: "`unauthorized`: token missing, unknown or revoked.",
+    403: "`forbidden`: the token is for another match.",
+    404: "`not_found`: unknown game or match.",
+    409: "`illegal_action`, `not_your_turn`, `game_over`, `version_conflict` or `seat_taken`.",
+    412: "`precondition_failed`: If-Match differs from the current version.",
+    413: "`payload_too_large`: the body is over the limit.",
+    429: (
+        "`rate_limited`: over the request window of the token (or of the client address, for "
+        "requests without a live token), or over the creations window; see `Retry-After`."
+    ),
+    503: "`unavailable`: storage unreachable; nothing was changed.",
+}
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint reading JSON bodies as service/http/bodies.py does
+    (the move lane reads them alike): routes with a JSON body use it."""
+
+    ARGUMENTS_PARSER = BodyParser()
+
+
+def services():
+    return current_app.extensions["tabula"]
+
+
+def token():
+    return bearer_token(request.headers)
+
+
+def documents_errors(blp, *statuses, conflict=None):
+    """Decorator adding the listed error responses (schema Error) to the spec.
+
+    ``conflict`` describes this route's 409 codes (default: all of them).
+    """
+
+    def decorate(func):
+        for status in sorted(set(statuses) | {429, 503}, reverse=True):
+            text = conflict if status == 409 and conflict else ERROR_TEXT[status]
+            headers = RETRY_AFTER if status == 429 else None
+            func = blp.alt_response(status, schema=ErrorSchema, description=text, headers=headers)(func)
+        return func
+
+    return decorate
+
+
+RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds until the window that refused the request ends.",
+        "schema": {"type": "integer", "minimum": 1},
+    }
+}
+
+
+def entity_tags(value):
+    """Parse an ``If-Match``/``If-None-Match`` list (``"17"``, ``W/"17", "18.3"``, ``*``).
+
+    Returns ``"*"`` or the set of tags listed, without ``W/`` and quotes.
+    """
+    if value.strip() == "*":
+        return "*"
+    return {entry.strip().removeprefix("W/").strip('"') for entry in value.split(",")}
+
+
+def version_header(value):
+    """``entity_tags`` read as match versions: ``"*"`` or the set of versions
+    listed; entries that cannot be a version are dropped (so they never match).
+    """
+    tags = entity_tags(value)
+    return tags if tags == "*" else {int(tag) for tag in tags if tag.isdigit()}

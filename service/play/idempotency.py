@@ -1,0 +1,66 @@
+"""Idempotency-Key records: a retried request gets its first response again.
+
+A request with an ``Idempotency-Key`` (a move or a resign) stores its
+response in the commit that applies it (storage.py, the commit script),
+under a key of its match made from the hash of the bearer token and the hash
+of the Idempotency-Key: only the caller holding that token can find it, and
+it is found without resolving the token to a seat first. That is what a
+retry needs when the first attempt revoked the token (a resign, a seat
+handed to the AI) and its answer was lost or was a 503 (REDIS_WAIT_REPLICAS
+unconfirmed, the change stored): the retry is answered from the record,
+before the token check would refuse it with 401.
+
+The record holds a fingerprint of the request (operation and body): the same
+key with another body, or for another operation, is 422.
+"""
+
+import hashlib
+import json
+
+from service.model.errors import validation
+from service.model.tokens import hash_token
+from service.storage.store import idem_key
+
+
+def fingerprint(body):
+    """SHA-256 of the request body in a canonical form (sorted keys).
+
+    stdlib json, not orjson: the body is not validated yet and may hold
+    integers beyond 64 bits, which orjson refuses.
+    """
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+# A resign has no body; its fingerprint names the operation, so a key used
+# for a move and then for a resign (or the other way) is refused.
+RESIGN_FINGERPRINT = fingerprint({"operation": "resign"})
+
+
+def record_key(match_id, token, idempotency_key):
+    """The record of ``idempotency_key`` sent with ``token`` in ``match_id``
+    (None without a key or a token)."""
+    if idempotency_key is None or not token:
+        return None
+    key_hash = hashlib.sha256(idempotency_key.encode("utf-8")).hexdigest()
+    return idem_key(match_id, hash_token(token), key_hash)
+
+
+def replayed(record, expected_fingerprint):
+    """The stored response of ``record`` for a request of ``expected_fingerprint``;
+    422 when the key was used with another body."""
+    if record["fp"] != expected_fingerprint:
+        raise validation(
+            "Idempotency-Key was already used with another body",
+            fields={"Idempotency-Key": ["reused with a different request body"]},
+        )
+    return record["response"]
+
+
+def stored_response(services, key, expected_fingerprint):
+    """The first response of a retried request, or None when ``key`` (see
+    ``record_key``; None: no record) names nothing stored."""
+    if key is None:
+        return None
+    record = services.store.read_idempotency(key)
+    return None if record is None else replayed(record, expected_fingerprint)

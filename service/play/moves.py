@@ -1,0 +1,292 @@
+"""Playing: the legal actions of a seat, and the one path that applies an action.
+
+``submit_action`` is used by every sender (a person over HTTP, an AI job, a
+turn timeout later): validate against the game's action schema, check the
+turn and legality in the engine, then store state, events, the replay log
+and the idempotency record in one atomic commit with the version check.
+"""
+
+import orjson
+
+import engine
+from service.model.documents import (
+    engine_events,
+    match_body,
+    new_event,
+    public_event,
+    refresh_deadlines,
+    refresh_play_status,
+    touch,
+)
+from service.model.errors import (
+    ApiError,
+    from_engine,
+    not_found,
+    precondition_failed,
+    validation,
+    version_conflict,
+)
+from service.play import idempotency
+from service.play.commits import Plan, change_match
+from service.runtime import metrics
+from service.runtime.state_cache import engine_state
+from service.spec.actions import validate_action
+from service.storage.store import Change
+
+
+def legal_actions(services, match_id, seat, stored=None):
+    """GET /v1/matches/{id}/actions -> ``{"game", "status", "version", "seat", "actions"}``.
+
+    ``stored``: the match as the route already read it (saves a round trip).
+    """
+    if stored is None:
+        stored = services.store.load(match_id)
+    if stored is None:
+        raise not_found("match", match_id=match_id)
+    doc = stored.doc
+    actions = []
+    if doc["status"] == "active" and seat in doc["to_act"]:
+        game = engine.get_game(doc["game"])
+        actions = game.legal_actions(engine_state(services, game, stored), seat)
+    return {
+        "game": doc["game"],
+        "status": doc["status"],
+        "version": doc["version"],
+        "seat": seat,
+        "actions": actions,
+    }
+
+
+class Submission:
+    """One action as sent: who, what, and the client's concurrency guards.
+
+    ``if_match`` is the set of versions of an If-Match header, or "*".
+    An AI sends ``choose`` instead of ``action``: a function of
+    ``(game, doc, state)`` called on the state the commit is checked against,
+    so deciding costs no extra read. ``respond=False`` skips building the
+    HTTP response (and ``schedule_ai=False`` the next AI job) for the AI loop.
+    ``timed_out``: the turn timer's decision for a human seat (timers.py).
+    ``record_key``: the Idempotency-Key's record (service/play/idempotency.py),
+    and ``record_checked`` when the caller has just found none there.
+    """
+
+    def __init__(
+        self,
+        seat,
+        action=None,
+        version=None,
+        if_match=None,
+        record_key=None,
+        body=None,
+        choose=None,
+        respond=True,
+        schedule_ai=True,
+        timed_out=False,
+        record_checked=False,
+    ):
+        self.seat = seat
+        self.action = action
+        self.version = version
+        self.if_match = if_match
+        self.record_key = record_key
+        self.record_checked = record_checked
+        # Only an idempotency record needs the fingerprint (hashing costs).
+        self.fingerprint = None
+        if record_key is not None:
+            self.fingerprint = idempotency.fingerprint(body if body is not None else {"action": action})
+        self.choose = choose
+        self.respond = respond
+        self.schedule_ai = schedule_ai
+        self.timed_out = timed_out
+        # The match's version when this submission was first planned: a turn
+        # time-out of its seat after that means the decision was made for it.
+        self.first_seen_version = None
+
+
+def submit_action(services, match_id, submission, stored=None):
+    """Apply one action; returns ``{"version", "events", "match"}``
+    (``{"version", "doc"}`` when ``submission.respond`` is False).
+
+    ``stored``: the match as the caller already read it, planned against
+    first (a conflicting commit re-reads it).
+
+    Raises 409 (game_over, not_your_turn, version_conflict, illegal_action),
+    412 (If-Match), 422 (malformed action, or an idempotency key reused with
+    another body).
+    """
+    record_key = submission.record_key
+    checked = submission.record_checked
+
+    def replay_of(record):
+        return idempotency.replayed(record, submission.fingerprint)
+
+    def plan(stored):
+        nonlocal checked
+        if not checked:  # a conflict's new attempt looks again: the winner may be our retry
+            response = idempotency.stored_response(services, record_key, submission.fingerprint)
+            if response is not None:
+                return Plan(response)
+        checked = False
+        return _plan_action(services, stored, submission, record_key, replay_of)
+
+    return change_match(services, match_id, plan, schedule_ai=submission.schedule_ai, first=stored)
+
+
+def _check_guards(doc, submission):
+    version = doc["version"]
+    if submission.if_match not in (None, "*") and version not in submission.if_match:
+        raise precondition_failed(version)
+    if submission.version is not None and submission.version != version:
+        raise version_conflict(version)
+    if doc["status"] == "finished":
+        raise ApiError(409, "game_over", "the match is over")
+    if doc["status"] == "waiting":
+        raise ApiError(
+            409, "not_your_turn", "the match has not started: seats are still open", seat=submission.seat
+        )
+
+
+def _refused_action(game, action, problems):
+    """The error for an action ``game``'s schema refuses (``problems``): 409
+    ``illegal_action`` (reason ``other_game_action``) when it is a well-formed
+    action of another game, which the API's schema (the union of every game's
+    actions) accepts; else 422 ``validation_error``."""
+    for other_id in engine.list_games():
+        if other_id != game.id and not validate_action(engine.get_game(other_id), action):
+            return ApiError(
+                409,
+                "illegal_action",
+                f"an action of {other_id}; this match plays {game.id}",
+                reason="other_game_action",
+                game=game.id,
+            )
+    return validation("the action does not match its schema", fields=problems)
+
+
+def _check_action(game, action):
+    problems = validate_action(game, action)
+    if problems:
+        raise _refused_action(game, action, problems)
+
+
+def _plan_action(services, stored, submission, record_key, replay_of):
+    doc = stored.doc
+    game = engine.get_game(doc["game"])
+    if submission.choose is None:
+        # A malformed action is refused (422) whatever the match's state: before
+        # If-Match (412), version and turn (409), which judge a well-formed one.
+        _check_action(game, submission.action)
+    _check_guards(doc, submission)
+    _check_not_timed_out(doc, submission)
+    state = engine_state(services, game, stored)
+    action = submission.action
+    if submission.choose is not None:
+        action = submission.choose(game, doc, state)
+        _check_action(game, action)
+    try:
+        new_state, events = game.apply(state, submission.seat, action)
+    except engine.EngineError as error:
+        raise from_engine(error) from None
+    doc["version"] += 1
+    before = list(doc["to_act"])
+    numbered = _count_time_out(doc, submission)
+    numbered += engine_events(doc, doc["version"], events)
+    refresh_play_status(game, doc, new_state, actor=submission.seat)
+    revoked = []
+    if submission.timed_out and _timed_out_too_often(services, doc, submission.seat):
+        numbered.append(_hand_to_ai(doc, submission.seat))
+        refresh_deadlines(doc, before, submission.seat)
+        revoked = services.store.seat_token_hashes(stored.id, submission.seat)
+    touch(doc)
+    response = {"version": doc["version"], "doc": doc}
+    if submission.respond:
+        response = {
+            "version": doc["version"],
+            "events": [public_event(seq, v, e, submission.seat) for seq, v, e in numbered],
+            "match": match_body(game, doc, new_state, submission.seat),
+        }
+    change = Change(
+        doc=doc,
+        state=game.dump(new_state),
+        events=numbered,
+        action={"seat": submission.seat, "action": action},
+        idem_key=record_key,
+        idem_value=orjson.dumps({"fp": submission.fingerprint, "response": response}) if record_key else None,
+        del_tokens=revoked,
+    )
+    return Plan(
+        response,
+        change,
+        on_duplicate=replay_of,
+        state_after=new_state,
+        revoked_token_hashes=revoked,
+        on_commit=lambda: metrics.move_accepted(game.id),
+    )
+
+
+def _check_not_timed_out(doc, submission):
+    """A person's action races with its own turn timer: exactly one applies.
+
+    If the timer made this seat's decision after the request was first
+    planned (its commit lost the race and is being planned again), the
+    person's action is refused rather than applied to the next decision.
+    """
+    if submission.choose is not None:
+        return
+    if submission.first_seen_version is None:
+        submission.first_seen_version = doc["version"]
+        return
+    timed_out_at = (doc.get("timed_out_at") or {}).get(str(submission.seat), -1)
+    if timed_out_at > submission.first_seen_version:
+        raise ApiError(
+            409,
+            "illegal_action",
+            "your decision timed out: the AI made it for you",
+            reason="turn_timed_out",
+            seat=submission.seat,
+            version=doc["version"],
+        )
+
+
+def _count_time_out(doc, submission):
+    """The ``turn_timed_out`` event of a timer's decision (as a list), and the
+    seat's count of time-outs in a row (a person's own action resets it)."""
+    key = str(submission.seat)
+    counts = doc.setdefault("timeouts", {})
+    if not submission.timed_out:
+        if submission.choose is None:
+            counts.pop(key, None)
+        return []
+    counts[key] = counts.get(key, 0) + 1
+    doc.setdefault("timed_out_at", {})[key] = doc["version"]
+    doc["seq"] += 1
+    return [
+        new_event(
+            doc["seq"],
+            doc["version"],
+            "turn_timed_out",
+            submission.seat,
+            {"consecutive": counts[key], "level": "medium"},
+        )
+    ]
+
+
+def _timed_out_too_often(services, doc, seat):
+    return (
+        doc["seats"][seat]["kind"] == "human"
+        and doc["timeouts"].get(str(seat), 0) >= services.config["TURN_TIMEOUTS_TO_AI"]
+    )
+
+
+def _hand_to_ai(doc, seat):
+    """The seat goes to the ``medium`` AI for good, as on resign (a loss; its
+    tokens are revoked); returns the ``seat_handed_to_ai`` event."""
+    doc["seats"][seat].update(kind="ai", level="medium", resigned=True)
+    doc["seq"] += 1
+    return new_event(
+        doc["seq"],
+        doc["version"],
+        "seat_handed_to_ai",
+        seat,
+        {"level": "medium", "reason": "turn_timeouts", "timeouts": doc["timeouts"][str(seat)]},
+    )
