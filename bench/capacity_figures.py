@@ -47,7 +47,7 @@ from http_bench import Gunicorn, Http, MoveClient, Phase, cpu_seconds, process_t
 
 import engine  # noqa: E402
 from launcher.redis_process import RedisProcess  # noqa: E402
-from service.storage.store import actions_key, events_key, match_key  # noqa: E402
+from service.storage.keys import actions_key, events_key, match_key  # noqa: E402
 
 GAMES = {"anno1503": {}, "anno1452": {}}  # default options, 4 seats
 LEVELS = ("random", "easy", "medium")

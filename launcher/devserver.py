@@ -56,7 +56,7 @@ from launcher.supervision import (
     seconds_text,
     supervisord_config,
 )
-from service.storage import redis_modes
+from service.storage import redis_modes, targets
 
 
 @dataclass
@@ -206,17 +206,17 @@ def check_redis_settings(settings):
         "RQ_REDIS_URL": settings.rq_redis_url,
     }
     try:
-        redis_modes.check_roles(config)
-    except redis_modes.ConfigError as exc:
+        targets.check_roles(config)
+    except targets.ConfigError as exc:
         raise LaunchError(str(exc)) from None
     if settings.redis_url is not None:
-        _answers_or_fail("REDIS_URL", redis_modes.parse_target(settings.redis_url, settings.redis_mode))
+        _answers_or_fail("REDIS_URL", targets.parse_target(settings.redis_url, settings.redis_mode))
     if settings.rq_redis_url is not None:
-        queue = redis_modes.queue_target(settings.rq_redis_url)
+        queue = targets.queue_target(settings.rq_redis_url)
         client = _answers_or_fail("RQ_REDIS_URL", queue)
         try:
             redis_modes.refuse_cluster_queue(client)
-        except redis_modes.ConfigError as exc:
+        except targets.ConfigError as exc:
             raise LaunchError(str(exc)) from None
         finally:
             client.close()
@@ -229,7 +229,7 @@ def _answers_or_fail(setting, target):
         client.ping()
         return client
     except Exception as exc:  # noqa: BLE001  (RedisError, OSError, RedisCluster's own kinds)
-        raise LaunchError(f"{setting}={redis_modes.safe_url(target.url)} does not answer: {exc}") from None
+        raise LaunchError(f"{setting}={targets.safe_url(target.url)} does not answer: {exc}") from None
 
 
 def private_redis(settings):

@@ -22,7 +22,8 @@ from service.runtime import metrics
 from service.runtime.config import load_config
 from service.runtime.services import Services
 from service.spec.actions import register_in_spec
-from service.spec.schemas import ErrorSchema, register_request_schemas
+from service.spec.create_match import register_request_schemas
+from service.spec.schemas import ErrorSchema
 
 log = logging.getLogger(__name__)
 

@@ -37,7 +37,7 @@ from service.http.routes.playing import ActionHeadersSchema, post_action
 from service.model.errors import ApiError
 from service.model.tokens import bearer_token
 from service.spec.fast_dump import compile_dump
-from service.spec.schemas import ActionResultSchema, PostActionSchema
+from service.spec.play_schemas import ActionResultSchema, PostActionSchema
 
 _ROUTE = re.compile(r"/v1/matches/([^/]+)/actions")
 # The Flask URL rule of the route: the lane's requests are measured and

@@ -15,7 +15,7 @@ import redis
 from service.model.errors import ApiError, not_found
 from service.play import ai
 from service.play.deadlines import commit_deadline, due_ms
-from service.storage.store import Change
+from service.storage.records import Change
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ import json
 
 from service.model.errors import validation
 from service.model.tokens import hash_token
-from service.storage.store import idem_key
+from service.storage.keys import idem_key
 
 
 def fingerprint(body):

@@ -28,7 +28,7 @@ from service.model.tokens import hash_token, load_for_viewer, new_token, require
 from service.play import ai, idempotency
 from service.play.commits import Plan, change_match, create_match_record
 from service.runtime.state_cache import engine_state
-from service.storage.store import Change
+from service.storage.records import Change
 
 log = logging.getLogger(__name__)
 

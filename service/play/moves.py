@@ -31,7 +31,7 @@ from service.play.commits import Plan, change_match
 from service.runtime import metrics
 from service.runtime.state_cache import engine_state
 from service.spec.actions import validate_action
-from service.storage.store import Change
+from service.storage.records import Change
 
 
 def legal_actions(services, match_id, seat, stored=None):

@@ -24,7 +24,7 @@ from service.model.tokens import new_token, require_seat
 from service.play.commits import Plan, after_commit, change_match
 from service.play.matches import new_match
 from service.runtime.state_cache import engine_state
-from service.storage.store import Change
+from service.storage.records import Change
 
 
 def _claim(services, match_id):

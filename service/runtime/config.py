@@ -7,7 +7,7 @@ what tests use.
 
 import os
 
-from service.storage.redis_modes import check_roles
+from service.storage.targets import check_roles
 
 DEFAULTS = {
     # Match state, tokens, lobby, rate-limit counters and the live streams'
@@ -109,7 +109,7 @@ def _convert(key, raw):
 def load_config(overrides=None):
     """Defaults < environment < ``overrides``; returns a plain dict.
 
-    Raises ``redis_modes.ConfigError`` for Redis settings that cannot work
+    Raises ``targets.ConfigError`` for Redis settings that cannot work
     (e.g. REDIS_MODE=cluster without an RQ_REDIS_URL)."""
     config = dict(DEFAULTS)
     for key in DEFAULTS:

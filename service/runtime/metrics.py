@@ -48,7 +48,7 @@ from prometheus_client.core import GaugeMetricFamily
 import engine
 from service.model.errors import code_for_status
 from service.runtime import logs
-from service.storage import store as storage
+from service.storage import keys as storage_keys
 
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 disable_created_metrics()  # no `_created` series: less to write, less to scrape
@@ -302,9 +302,9 @@ class _ScrapeTimeCollector:
         try:
             depth = queue_client.llen(svc.queue.key)
             pipe = store_client.pipeline(transaction=False)
-            for status in storage.STATUSES:
+            for status in storage_keys.STATUSES:
                 for game in games:
-                    pipe.zcard(storage.lobby_key(status, game))
+                    pipe.zcard(storage_keys.lobby_key(status, game))
             counts = pipe.execute()
         except redis.RedisError:
             up.add_metric([], 0)
@@ -319,7 +319,7 @@ class _ScrapeTimeCollector:
             "tabula_matches", "Matches by status and game.", labels=["status", "game"]
         )
         counts = iter(counts)
-        for status in storage.STATUSES:
+        for status in storage_keys.STATUSES:
             for game in games:
                 matches.add_metric([status, game], next(counts))
         yield matches

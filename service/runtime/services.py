@@ -10,9 +10,10 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from service.runtime.state_cache import EngineStateCache
-from service.storage import redis_modes
+from service.storage import redis_modes, targets
 from service.storage.breaker import Breaker, connection_class
-from service.storage.store import Store, threads_are_greenlets
+from service.storage.store import Store
+from service.storage.transport import threads_are_greenlets
 
 # Loaded engine states kept per process (one per match, least recently used
 # evicted): a loaded state is a few kilobytes, so a few megabytes at most.
@@ -20,7 +21,7 @@ ENGINE_STATE_CACHE_SIZE = 512
 
 
 def redis_client(target, socket_timeout, breaker=None, max_connections=None):
-    """A client of ``target`` (redis_modes.Target: standalone, Sentinel or
+    """A client of ``target`` (targets.Target: standalone, Sentinel or
     Cluster) that fails fast when Redis is down or hangs (-> 503), not after
     minutes.
 
@@ -64,8 +65,8 @@ class Services:
         self.config = config
         timeout = config["REDIS_SOCKET_TIMEOUT_S"]
         self.breaker = Breaker()
-        self.target = redis_modes.parse_target(config["REDIS_URL"], config.get("REDIS_MODE") or "standalone")
-        self.queue_target = redis_modes.queue_target(config["RQ_REDIS_URL"])
+        self.target = targets.parse_target(config["REDIS_URL"], config.get("REDIS_MODE") or "standalone")
+        self.queue_target = targets.queue_target(config["RQ_REDIS_URL"])
         self.redis = redis_client(self.target, timeout, self.breaker, config.get("REDIS_MAX_CONNECTIONS"))
         if worker:
             # An RQ worker's own client: RQ sets the timeouts its blocking

@@ -40,7 +40,7 @@ from service.play import ai
 from service.runtime import logs, metrics
 from service.runtime.config import load_config
 from service.runtime.services import Services
-from service.storage import redis_modes
+from service.storage import redis_modes, targets
 from service.worker import ai_jobs, sweeper
 
 log = logging.getLogger("service.worker")
@@ -227,7 +227,7 @@ def main():
     logs.configure(level=level)
     try:
         config = load_config()
-    except redis_modes.ConfigError as exc:
+    except targets.ConfigError as exc:
         log.error("bad Redis settings: %s", exc)
         return 2
     metrics.configure(config["METRICS"])
@@ -243,7 +243,7 @@ def main():
     thread.start()
     try:
         work(services, stop, status, logging_level=level)
-    except redis_modes.ConfigError as exc:
+    except targets.ConfigError as exc:
         log.error("bad Redis settings: %s", exc)
         return 2
     finally:

@@ -20,8 +20,9 @@ import time
 import pytest
 import redis
 
-from service.live.hub import Subscriber, hub_of
-from service.storage.store import live_channel, match_key
+from service.live.feeds import Subscriber
+from service.live.hub import hub_of
+from service.storage.keys import live_channel, match_key
 from tests.service.conftest import make_app
 from tests.service.helpers import bearer, create
 

@@ -26,7 +26,7 @@ import pytest
 import redis
 
 from launcher.redis_process import RedisProcess
-from service.storage.store import match_key
+from service.storage.keys import match_key
 from tests.service.live import LiveServer, RqWorker
 
 from .chaos import HTTP_TIMEOUT_S, Player, replay_check, wait_finished

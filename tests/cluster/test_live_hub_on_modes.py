@@ -6,8 +6,9 @@ import time
 
 import redis
 
-from service.live.hub import Subscriber, hub_of
-from service.storage.store import live_channel
+from service.live.feeds import Subscriber
+from service.live.hub import hub_of
+from service.storage.keys import live_channel
 from tests.service.helpers import bearer, create
 
 

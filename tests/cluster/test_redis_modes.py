@@ -5,7 +5,7 @@ import re
 import pytest
 
 from service.runtime.config import load_config
-from service.storage.redis_modes import ConfigError, parse_target, queue_target
+from service.storage.targets import ConfigError, parse_target, queue_target
 
 
 def test_sentinel_url_names_sentinels_service_db_and_passwords():

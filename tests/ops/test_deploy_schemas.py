@@ -26,7 +26,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from service.storage.redis_modes import check_roles
+from service.storage.targets import check_roles
 from tests.npm_tools import npm_installed
 
 ROOT = Path(__file__).resolve().parents[2]

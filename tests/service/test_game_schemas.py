@@ -22,9 +22,9 @@ import pytest
 import engine
 from service import create_app
 from service.model.documents import public_event, view_for
+from service.spec.create_match import seat_count_rules
 from service.spec.document import spec_dict
 from service.spec.games import SERVICE_EVENTS, add_game_schemas, camel
-from service.spec.schemas import seat_count_rules
 
 from .helpers import bearer, create
 

@@ -13,7 +13,7 @@ from prometheus_client.parser import text_string_to_metric_families
 import service.http.move_lane as move_lane
 from launcher.redis_process import RedisProcess
 from service.runtime import metrics
-from service.storage import store as storage
+from service.storage import keys as storage
 from service.worker import ai_jobs
 from service.worker.runner import build_worker
 

@@ -20,7 +20,8 @@ from service.http.routes.playing import ActionHeadersSchema
 from service.model.documents import _result
 from service.play.moves import Submission, submit_action
 from service.spec.fast_dump import UnsupportedSchema, compile_dump
-from service.spec.schemas import MAX_SEED, ActionResultSchema, MatchSchema, PostActionSchema, ResultSchema
+from service.spec.play_schemas import ActionResultSchema, PostActionSchema
+from service.spec.schemas import MAX_SEED, MatchSchema, ResultSchema
 
 from .conftest import make_app
 from .helpers import bearer, create, humans

@@ -14,8 +14,8 @@ import service.spec.document
 from service import gunicorn_worker
 from service.model import errors
 from service.spec.actions import validate_action
+from service.spec.create_match import option_combinations, option_defaults, seat_count_rules
 from service.spec.document import spec_yaml
-from service.spec.schemas import option_combinations, option_defaults, seat_count_rules
 
 from .conftest import make_app
 

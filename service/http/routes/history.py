@@ -5,7 +5,7 @@ from flask_smorest import Blueprint
 
 from service.http.routes.common import OPTIONAL_BEARER, documents_errors, services, token
 from service.play import history
-from service.spec.schemas import EventListSchema, EventsQuerySchema, ReplaySchema
+from service.spec.play_schemas import EventListSchema, EventsQuerySchema, ReplaySchema
 
 blp = Blueprint(
     "events",

@@ -15,9 +15,8 @@ from service.http.routes.common import (
     version_header,
 )
 from service.play import boards, matches, rematch
+from service.spec.play_schemas import BoardHeadersSchema, BoardQuerySchema
 from service.spec.schemas import (
-    BoardHeadersSchema,
-    BoardQuerySchema,
     CreatedMatchSchema,
     CreateMatchSchema,
     JoinedSchema,

@@ -9,7 +9,7 @@ from service.http.routes.common import BEARER, Blueprint, documents_errors, serv
 from service.model.tokens import hash_token, seat_in
 from service.play import idempotency
 from service.play.moves import Submission, legal_actions, submit_action
-from service.spec.schemas import ActionListSchema, ActionResultSchema, PostActionSchema
+from service.spec.play_schemas import ActionListSchema, ActionResultSchema, PostActionSchema
 
 blp = Blueprint(
     "playing", __name__, url_prefix="/v1/matches", description="The legal actions of your seat; post one."

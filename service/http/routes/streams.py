@@ -11,14 +11,10 @@ from service.http.routes.common import (
     services,
     token,
 )
-from service.live import hub as live
+from service.live import streams as live
 from service.model.errors import ApiError
-from service.spec.schemas import (
-    ErrorSchema,
-    StreamHeadersSchema,
-    StreamQuerySchema,
-    StreamTicketSchema,
-)
+from service.spec.play_schemas import StreamHeadersSchema, StreamQuerySchema, StreamTicketSchema
+from service.spec.schemas import ErrorSchema
 
 blp = Blueprint(
     "streams",
