@@ -6,7 +6,7 @@ from pathlib import Path
 
 import grimp
 
-PACKAGES = ("engine", "service", "tabula_client")
+PACKAGES = ("engine", "service", "launcher", "tabula_client")
 CLIENT_SOURCE = Path(__file__).resolve().parents[2] / "client" / "src"
 
 
