@@ -17,7 +17,7 @@ from service.http import bodies, cors, guards
 from service.http.json_provider import OrjsonProvider
 from service.http.move_lane import MoveLane
 from service.http.routes import catalogue, history, matches, ops, playing, streams, web
-from service.model.errors import ApiError, from_http_exception, unexpected_error_body
+from service.model.errors import ApiError, api_error, from_engine, from_http_exception, unexpected_error_body
 from service.runtime import metrics
 from service.runtime.config import load_config
 from service.runtime.services import Services
@@ -144,11 +144,18 @@ def _unexpected(error):
     return response
 
 
+def _engine_error(error):
+    # The one place an engine error becomes HTTP (errors.from_engine's table).
+    return _api_error(from_engine(error))
+
+
 def error_response(error):
-    """The response the app's error handlers give ``error`` (an ApiError or
-    any other exception); needs an app context. For service/http/move_lane.py,
-    which answers outside Flask's request handling."""
-    return _api_error(error) if isinstance(error, ApiError) else _unexpected(error)
+    """The response the app's error handlers give ``error`` (an ApiError, an
+    engine error or any other exception); needs an app context. For
+    service/http/move_lane.py, which answers outside Flask's request handling."""
+    if isinstance(error, (ApiError, engine.EngineError)):
+        return _api_error(api_error(error))
+    return _unexpected(error)
 
 
 def _spec_kwargs():
@@ -184,6 +191,7 @@ def create_app(config=None):
     app.before_request(bodies.check_json_body)
     app.after_request(guards.count_unread_charge)
     app.register_error_handler(ApiError, _api_error)
+    app.register_error_handler(engine.EngineError, _engine_error)
     app.register_error_handler(Exception, _unexpected)
     app.extensions["tabula_cors"] = cors.install(app, settings["CORS_ORIGINS"])
     app.wsgi_app = MoveLane(app, app.wsgi_app, error_response)

@@ -1,6 +1,6 @@
 """The rate limit every request passes before its route.
 
-Rate limit (service/http/rate_limit.py): ``RATE_LIMIT`` requests per
+Rate limit (service/storage/rate_limit.py): ``RATE_LIMIT`` requests per
 ``RATE_LIMIT_WINDOW_S`` per known bearer token, else per client address,
 and ``CREATE_RATE_LIMIT`` match creations per address. Routes on the hot
 path count in the same round trip as their first read of the match
@@ -14,10 +14,10 @@ The body checks that follow it are in service/http/bodies.py.
 import redis
 from flask import current_app, g, request
 
-from service.http.rate_limit import RateCharge, create_window, request_window
 from service.http.routes.ops import DOCS_ASSETS_PREFIX
 from service.http.routes.web import CLIENT_PREFIX
 from service.model.tokens import bearer_token, hash_token
+from service.storage.rate_limit import RateCharge, create_window, request_window
 
 EXEMPT_PATHS = frozenset(
     {"/", "/play", "/healthz", "/readyz", "/openapi.yaml", "/openapi.json", "/docs", "/metrics"}

@@ -7,7 +7,7 @@ and a Response object: about 250 µs of a move's 650 µs in process, two
 thirds of what the operation itself (read, rules, commit) costs. This
 middleware sits in front of ``app.wsgi_app`` and answers the requests it can
 answer exactly as the Flask route would, with the same operation
-(``routes.playing.post_action``), the same rate-limit count, the same
+(``play.moves.play_move``, which the route calls too), the same rate-limit count, the same
 response bytes and, for every error, the app's own error response.
 
 It takes only plain requests, those for which webargs' result is certain:
@@ -33,11 +33,11 @@ from marshmallow import ValidationError
 from service.http.bodies import json_object, size_unsized_body
 from service.http.cors import cors_headers
 from service.http.guards import request_charges, route_defers_rate_limit
-from service.http.routes.playing import ActionHeadersSchema, post_action
 from service.model.errors import ApiError
 from service.model.tokens import bearer_token
+from service.play.moves import play_move
 from service.spec.fast_dump import compile_dump
-from service.spec.play_schemas import ActionResultSchema, PostActionSchema
+from service.spec.play_schemas import ActionHeadersSchema, ActionResultSchema, PostActionSchema
 
 _ROUTE = re.compile(r"/v1/matches/([^/]+)/actions")
 # The Flask URL rule of the route: the lane's requests are measured and
@@ -203,5 +203,5 @@ class MoveLane:
 
     def _answer(self, move, charge):
         """The 200 response body of ``move``; raises what the route would raise."""
-        result = post_action(self.services, move.bearer, charge, move.headers, move.body, move.match_id)
+        result = play_move(self.services, move.bearer, charge, move.headers, move.body, move.match_id)
         return self.app.json.response_bytes(_dump_action_result(result))

@@ -108,8 +108,13 @@ class StreamBody:
         if self.finished:
             yield from self._final()
             return
-        # Live. Once the match ends, wait up to STREAM_REMATCH_WAIT_S for a
-        # rematch to announce (``end_by``), then end.
+        yield from self._live()
+
+    def _live(self):
+        """Live events from the hub, keep-alives while none come. Once the
+        match ends, wait up to STREAM_REMATCH_WAIT_S for a rematch to
+        announce (``end_by``), then end."""
+        sub = self.sub
         end_by = None
         while True:
             if sub.overflow:
@@ -134,24 +139,31 @@ class StreamBody:
                     return
                 end_by = end_by or time.monotonic() + self.rematch_wait_s
                 continue
-            seq, data, etype, seat = item
-            if seq <= sub.cursor:
-                continue  # the catch-up already sent it
-            if seq > sub.cursor + 1:  # a gap: read it
-                for gseq, gdata, gtype, gseat in self._read(sub.cursor, seq - 1):
-                    sub.cursor = gseq
-                    yield gdata
-                    if self._resigned(gtype, gseat):
-                        yield from self._final(resigned=True)
-                        return
-            sub.cursor = seq
-            yield data
-            if self._resigned(etype, seat):
-                yield from self._final(resigned=True)
+            if (yield from self._deliver(*item)):
                 return
-            if etype == "rematch_created":
-                yield from self._final()
-                return
+
+    def _deliver(self, seq, data, etype, seat):
+        """Send one live event, after any gap before it (read from the store);
+        returns True when the stream ends with it."""
+        sub = self.sub
+        if seq <= sub.cursor:
+            return False  # the catch-up already sent it
+        if seq > sub.cursor + 1:  # a gap: read it
+            for gseq, gdata, gtype, gseat in self._read(sub.cursor, seq - 1):
+                sub.cursor = gseq
+                yield gdata
+                if self._resigned(gtype, gseat):
+                    yield from self._final(resigned=True)
+                    return True
+        sub.cursor = seq
+        yield data
+        if self._resigned(etype, seat):
+            yield from self._final(resigned=True)
+            return True
+        if etype == "rematch_created":
+            yield from self._final()
+            return True
+        return False
 
     def _behind(self):
         return {

@@ -99,11 +99,18 @@ _ENGINE_STATUS = {
 
 
 def from_engine(error):
-    """The ApiError for an ``engine.EngineError``."""
+    """The ApiError for an ``engine.EngineError``: the one mapping of the
+    engine's errors, used by the app's error handler (http/app.py) and the
+    worker's jobs (``api_error``); operations let engine errors rise."""
     for cls, (status, code) in _ENGINE_STATUS.items():
         if isinstance(error, cls):
             return ApiError(status, code, error.message, **error.details)
     return ApiError(409, "illegal_action", error.message, reason=error.code, **error.details)
+
+
+def api_error(error):
+    """``error`` (an ApiError or an ``engine.EngineError``) as an ApiError."""
+    return from_engine(error) if isinstance(error, engine.EngineError) else error
 
 
 # werkzeug HTTP status -> contract code, for errors raised by Flask itself.

@@ -29,6 +29,7 @@ conflict means the decision was made: the job stops).
 import logging
 import time
 
+import redis
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 
@@ -69,6 +70,19 @@ def schedule(services, doc, at_front=False):
         )
     except DuplicateJobError:
         return None
+
+
+def schedule_after_commit(services, committed):
+    """After a commit: enqueue the AI decision pending in the document it
+    committed (``commits.Committed``; none when nothing was). Best effort,
+    never an error: the change is stored, and a missed job is found by the
+    stall check and the sweeper."""
+    if committed.doc is None:
+        return
+    try:
+        schedule(services, committed.doc)
+    except redis.RedisError:
+        log.warning("could not enqueue the AI decision of match %s", committed.doc["id"], exc_info=True)
 
 
 def recover_if_stalled(services, doc, now_ms=None):

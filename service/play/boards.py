@@ -23,7 +23,7 @@ def board_tag(version, step=None):
 
 def get_board(services, match_id, token, step=None, cached_tags=()):
     """``(ETag, svg or None)``: None when ``cached_tags`` (If-None-Match, as
-    ``routes.common.entity_tags`` reads it) holds the picture's tag or is ``"*"``."""
+    ``model.etags.entity_tags`` reads it) holds the picture's tag or is ``"*"``."""
     stored, viewer = load_for_viewer(services.store, match_id, token)
     doc = stored.doc
     tag = board_tag(doc["version"], step)

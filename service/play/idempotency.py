@@ -17,6 +17,8 @@ key with another body, or for another operation, is 422.
 import hashlib
 import json
 
+import orjson
+
 from service.model.errors import validation
 from service.model.tokens import hash_token
 from service.storage.keys import idem_key
@@ -37,30 +39,52 @@ def fingerprint(body):
 RESIGN_FINGERPRINT = fingerprint({"operation": "resign"})
 
 
-def record_key(match_id, token, idempotency_key):
-    """The record of ``idempotency_key`` sent with ``token`` in ``match_id``
-    (None without a key or a token)."""
-    if idempotency_key is None or not token:
-        return None
-    key_hash = hashlib.sha256(idempotency_key.encode("utf-8")).hexdigest()
-    return idem_key(match_id, hash_token(token), key_hash)
+class Record:
+    """The Idempotency-Key record of one request: where it is stored and the
+    fingerprint a retry must match. The request's operation looks it up
+    before anything else (``stored_response``), ``commits.change_match``
+    again after a lost race, and the commit script stores it (``value``) or
+    finds it there (``replayed``)."""
+
+    __slots__ = ("fingerprint", "key")
+
+    def __init__(self, key, fingerprint):
+        self.key = key
+        self.fingerprint = fingerprint
+
+    @classmethod
+    def of(cls, match_id, token, idempotency_key, body):
+        """The record of ``idempotency_key`` sent with ``token`` in ``match_id``
+        for a request of ``body`` (a ``fingerprint`` or the body to take one
+        of); None without a key or a token."""
+        if idempotency_key is None or not token:
+            return None
+        key_hash = hashlib.sha256(idempotency_key.encode("utf-8")).hexdigest()
+        fp = body if isinstance(body, str) else fingerprint(body)
+        return cls(idem_key(match_id, hash_token(token), key_hash), fp)
+
+    def stored_response(self, store):
+        """The first response of a retried request, or None when nothing is stored."""
+        record = store.read_idempotency(self.key)
+        return None if record is None else self.replayed(record)
+
+    def replayed(self, record):
+        """The stored response of ``record`` (the stored value); 422 when the
+        key was used with another body."""
+        if record["fp"] != self.fingerprint:
+            raise validation(
+                "Idempotency-Key was already used with another body",
+                fields={"Idempotency-Key": ["reused with a different request body"]},
+            )
+        return record["response"]
+
+    def value(self, response):
+        """What the commit stores: the fingerprint and the response."""
+        return orjson.dumps({"fp": self.fingerprint, "response": response})
 
 
-def replayed(record, expected_fingerprint):
-    """The stored response of ``record`` for a request of ``expected_fingerprint``;
-    422 when the key was used with another body."""
-    if record["fp"] != expected_fingerprint:
-        raise validation(
-            "Idempotency-Key was already used with another body",
-            fields={"Idempotency-Key": ["reused with a different request body"]},
-        )
-    return record["response"]
-
-
-def stored_response(services, key, expected_fingerprint):
-    """The first response of a retried request, or None when ``key`` (see
-    ``record_key``; None: no record) names nothing stored."""
-    if key is None:
-        return None
-    record = services.store.read_idempotency(key)
-    return None if record is None else replayed(record, expected_fingerprint)
+def change_fields(record, response):
+    """The ``idem_key`` and ``idem_value`` of a commit's Change (None, None without a record)."""
+    if record is None:
+        return {"idem_key": None, "idem_value": None}
+    return {"idem_key": record.key, "idem_value": record.value(response)}

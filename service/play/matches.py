@@ -8,7 +8,6 @@ import logging
 import secrets
 from dataclasses import dataclass
 
-import orjson
 import redis
 
 import engine
@@ -23,7 +22,7 @@ from service.model.documents import (
     summary,
     touch,
 )
-from service.model.errors import ApiError, from_engine, validation
+from service.model.errors import ApiError, validation
 from service.model.tokens import hash_token, load_for_viewer, new_token, require_seat
 from service.play import ai, idempotency
 from service.play.commits import Plan, change_match, create_match_record
@@ -31,13 +30,6 @@ from service.runtime.state_cache import engine_state
 from service.storage.records import Change
 
 log = logging.getLogger(__name__)
-
-
-def _game(game_id):
-    try:
-        return engine.get_game(game_id)
-    except engine.UnknownGameError as error:
-        raise from_engine(error) from None
 
 
 def _resolved_options(game, num_players, options):
@@ -53,10 +45,7 @@ def _resolved_options(game, num_players, options):
         choices = spec.get("choices") if isinstance(spec, dict) else None
         if choices is not None and value not in choices:
             raise validation("invalid option", fields={"options": {name: [f"one of {choices}"]}})
-    try:
-        return game.resolve_options(num_players, options)
-    except engine.EngineError as error:
-        raise from_engine(error) from None
+    return game.resolve_options(num_players, options)
 
 
 def _seat_docs(requested, issue_tokens=True):
@@ -98,7 +87,7 @@ def _dice(config, body):
 
 def create_match(services, body):
     """POST /v1/matches -> ``{"match", "tokens"}`` (the match as a spectator sees it)."""
-    game = _game(body["game"])
+    game = engine.get_game(body["game"])
     count = len(body["seats"])
     if not game.min_players <= count <= game.max_players:
         raise validation(
@@ -107,9 +96,11 @@ def create_match(services, body):
         )
     options = _resolved_options(game, count, body["options"])
     new = new_match(game, options, body["seats"], _dice(services.config, body), body["turn_timeout_s"])
-    create_match_record(
+    committed = create_match_record(
         services, new.doc, new.change(game, set_tokens=new.token_hashes), list(new.token_hashes)
     )
+    ai.schedule_after_commit(services, committed)
+    committed.answer()
     return {"match": match_body(game, new.doc, new.state, None), "tokens": new.tokens}
 
 
@@ -134,10 +125,7 @@ def new_match(game, options, seat_requests, dice, turn_timeout_s, match_id=None,
     The set-up's events (its dice, draws and shuffles a player may learn
     of) open the match's event log at version 0, private parts kept.
     """
-    try:
-        state, setup_events = game.setup_with_events(len(seat_requests), options, dice.seed)
-    except engine.EngineError as error:
-        raise from_engine(error) from None
+    state, setup_events = game.setup_with_events(len(seat_requests), options, dice.seed)
     seats, issued, hashes = _seat_docs(seat_requests, tokens)
     created_at, created_ms = now()
     doc = {
@@ -230,7 +218,7 @@ def join_match(services, match_id, body):
         # A join leaves the engine state as it is, at the new revision.
         return Plan({"seat": seat, "token": token}, change, [token_hash], state_after=state)
 
-    return change_match(services, match_id, plan)
+    return _committed(services, change_match(services, match_id, plan))
 
 
 def resign(services, match_id, token, idempotency_key=None):
@@ -238,25 +226,14 @@ def resign(services, match_id, token, idempotency_key=None):
 
     With an ``idempotency_key``, a retry gets the first answer again, though
     the token it carries was revoked by that first resign."""
-    key = idempotency.record_key(match_id, token, idempotency_key)
-    replay = idempotency.stored_response(services, key, idempotency.RESIGN_FINGERPRINT)
+    record = idempotency.Record.of(match_id, token, idempotency_key, idempotency.RESIGN_FINGERPRINT)
+    replay = None if record is None else record.stored_response(services.store)
     if replay is not None:
         return replay
     seat = require_seat(services.store, match_id, token)
     token_hash = hash_token(token)
 
-    def replay_of(record):
-        return idempotency.replayed(record, idempotency.RESIGN_FINGERPRINT)
-
-    checked = True  # just read: nothing stored
-
     def plan(stored):
-        nonlocal checked
-        if not checked:  # a conflict's new attempt: the winner may be our first attempt
-            replayed = idempotency.stored_response(services, key, idempotency.RESIGN_FINGERPRINT)
-            if replayed is not None:
-                return Plan(replayed)
-        checked = False
         doc = stored.doc
         if doc["status"] == "finished":
             raise ApiError(409, "game_over", "the match is over")
@@ -269,17 +246,14 @@ def resign(services, match_id, token, idempotency_key=None):
         refresh_play_status(game, doc, state)
         touch(doc)
         response = match_body(game, doc, state, None)
-        change = Change(
-            doc=doc,
-            events=[event],
-            del_tokens=[token_hash],
-            idem_key=key,
-            idem_value=orjson.dumps({"fp": idempotency.RESIGN_FINGERPRINT, "response": response})
-            if key
-            else None,
-        )
-        return Plan(
-            response, change, on_duplicate=replay_of, state_after=state, revoked_token_hashes=[token_hash]
-        )
+        fields = idempotency.change_fields(record, response)
+        change = Change(doc=doc, events=[event], del_tokens=[token_hash], **fields)
+        return Plan(response, change, state_after=state, revoked_token_hashes=[token_hash])
 
-    return change_match(services, match_id, plan)
+    return _committed(services, change_match(services, match_id, plan, record=record))
+
+
+def _committed(services, committed):
+    """The answer of a committed change, once the AI's turn it may bring is scheduled."""
+    ai.schedule_after_commit(services, committed)
+    return committed.answer()

@@ -6,8 +6,6 @@ turn and legality in the engine, then store state, events, the replay log
 and the idempotency record in one atomic commit with the version check.
 """
 
-import orjson
-
 import engine
 from service.model.documents import (
     engine_events,
@@ -20,17 +18,19 @@ from service.model.documents import (
 )
 from service.model.errors import (
     ApiError,
-    from_engine,
     not_found,
     precondition_failed,
     validation,
     version_conflict,
 )
-from service.play import idempotency
+from service.model.etags import version_header
+from service.model.tokens import hash_token, seat_in
+from service.play import ai, idempotency
 from service.play.commits import Plan, change_match
 from service.runtime import metrics
 from service.runtime.state_cache import engine_state
 from service.spec.actions import validate_action
+from service.storage.rate_limit import load_charged
 from service.storage.records import Change
 
 
@@ -66,8 +66,7 @@ class Submission:
     so deciding costs no extra read. ``respond=False`` skips building the
     HTTP response (and ``schedule_ai=False`` the next AI job) for the AI loop.
     ``timed_out``: the turn timer's decision for a human seat (timers.py).
-    ``record_key``: the Idempotency-Key's record (service/play/idempotency.py),
-    and ``record_checked`` when the caller has just found none there.
+    ``record``: the request's Idempotency-Key record (idempotency.Record).
     """
 
     def __init__(
@@ -76,24 +75,17 @@ class Submission:
         action=None,
         version=None,
         if_match=None,
-        record_key=None,
-        body=None,
+        record=None,
         choose=None,
         respond=True,
         schedule_ai=True,
         timed_out=False,
-        record_checked=False,
     ):
         self.seat = seat
         self.action = action
         self.version = version
         self.if_match = if_match
-        self.record_key = record_key
-        self.record_checked = record_checked
-        # Only an idempotency record needs the fingerprint (hashing costs).
-        self.fingerprint = None
-        if record_key is not None:
-            self.fingerprint = idempotency.fingerprint(body if body is not None else {"action": action})
+        self.record = record
         self.choose = choose
         self.respond = respond
         self.schedule_ai = schedule_ai
@@ -103,33 +95,70 @@ class Submission:
         self.first_seen_version = None
 
 
+def _load_charged(services, bearer, charge, match_id):
+    """The match as the bearer's token sees it: one Redis round trip, which
+    also counts the request for the rate limit (``charge``: the route's
+    deferred count, storage.rate_limit.RateCharge, or None)."""
+    return load_charged(services.store, match_id, hash_token(bearer) if bearer else None, charge)
+
+
+def list_moves(services, bearer, charge, match_id):
+    """GET /v1/matches/{id}/actions for the bearer's seat (404, 401, 403 first);
+    ``charge`` as in ``play_move``."""
+    stored = _load_charged(services, bearer, charge, match_id)
+    seat = seat_in(services.store, stored, match_id, bearer)
+    return legal_actions(services, match_id, seat, stored)
+
+
+def play_move(services, bearer, charge, headers, body, match_id):
+    """POST /v1/matches/{id}/actions, by either door (the Flask route and the
+    move lane, service/http/move_lane.py): ``headers`` and ``body`` as
+    ActionHeadersSchema and PostActionSchema load them; ``charge``: the
+    request's deferred rate-limit count (storage.rate_limit.RateCharge or
+    None), taken in the same round trip as the match's read.
+
+    A retry with an Idempotency-Key gets its first answer before the token is
+    checked: that first attempt may have revoked it (its seat went to the AI).
+    """
+    stored = _load_charged(services, bearer, charge, match_id)
+    record = idempotency.Record.of(match_id, bearer, headers.get("idempotency_key"), body)
+    if stored is not None and record is not None:
+        replay = record.stored_response(services.store)
+        if replay is not None:
+            return replay
+    if_match = headers.get("if_match")
+    submission = Submission(
+        seat_in(services.store, stored, match_id, bearer),
+        body["action"],
+        version=body.get("version"),
+        if_match=version_header(if_match) if if_match is not None else None,
+        record=record,
+    )
+    return submit_action(services, match_id, submission, stored)
+
+
 def submit_action(services, match_id, submission, stored=None):
     """Apply one action; returns ``{"version", "events", "match"}``
     (``{"version", "doc"}`` when ``submission.respond`` is False).
 
-    ``stored``: the match as the caller already read it, planned against
-    first (a conflicting commit re-reads it).
+    ``stored``: the match as the caller already read it (and looked the
+    submission's record up in), planned against first (a conflicting commit
+    re-reads it).
 
     Raises 409 (game_over, not_your_turn, version_conflict, illegal_action),
     412 (If-Match), 422 (malformed action, or an idempotency key reused with
     another body).
     """
-    record_key = submission.record_key
-    checked = submission.record_checked
-
-    def replay_of(record):
-        return idempotency.replayed(record, submission.fingerprint)
-
-    def plan(stored):
-        nonlocal checked
-        if not checked:  # a conflict's new attempt looks again: the winner may be our retry
-            response = idempotency.stored_response(services, record_key, submission.fingerprint)
-            if response is not None:
-                return Plan(response)
-        checked = False
-        return _plan_action(services, stored, submission, record_key, replay_of)
-
-    return change_match(services, match_id, plan, schedule_ai=submission.schedule_ai, first=stored)
+    committed = change_match(
+        services,
+        match_id,
+        lambda stored: _plan_action(services, stored, submission),
+        first=stored,
+        record=submission.record,
+    )
+    if submission.schedule_ai:
+        ai.schedule_after_commit(services, committed)
+    return committed.answer()
 
 
 def _check_guards(doc, submission):
@@ -169,7 +198,7 @@ def _check_action(game, action):
         raise _refused_action(game, action, problems)
 
 
-def _plan_action(services, stored, submission, record_key, replay_of):
+def _plan_action(services, stored, submission):
     doc = stored.doc
     game = engine.get_game(doc["game"])
     if submission.choose is None:
@@ -183,10 +212,31 @@ def _plan_action(services, stored, submission, record_key, replay_of):
     if submission.choose is not None:
         action = submission.choose(game, doc, state)
         _check_action(game, action)
-    try:
-        new_state, events = game.apply(state, submission.seat, action)
-    except engine.EngineError as error:
-        raise from_engine(error) from None
+    new_state, events = game.apply(state, submission.seat, action)
+    numbered, revoked = _log_move(services, stored, game, new_state, events, submission)
+    response = _response(game, doc, new_state, numbered, submission)
+    change = Change(
+        doc=doc,
+        state=game.dump(new_state),
+        events=numbered,
+        action={"seat": submission.seat, "action": action},
+        del_tokens=revoked,
+        **idempotency.change_fields(submission.record, response),
+    )
+    return Plan(
+        response,
+        change,
+        state_after=new_state,
+        revoked_token_hashes=revoked,
+        on_commit=lambda: metrics.move_accepted(game.id),
+    )
+
+
+def _log_move(services, stored, game, new_state, events, submission):
+    """The match document after the move (in place): the version, the
+    numbered events, who decides now; a seat timed out too often goes to the
+    AI. Returns ``(numbered events, token hashes revoked)``."""
+    doc = stored.doc
     doc["version"] += 1
     before = list(doc["to_act"])
     numbered = _count_time_out(doc, submission)
@@ -198,30 +248,17 @@ def _plan_action(services, stored, submission, record_key, replay_of):
         refresh_deadlines(doc, before, submission.seat)
         revoked = services.store.seat_token_hashes(stored.id, submission.seat)
     touch(doc)
-    response = {"version": doc["version"], "doc": doc}
-    if submission.respond:
-        response = {
-            "version": doc["version"],
-            "events": [public_event(seq, v, e, submission.seat) for seq, v, e in numbered],
-            "match": match_body(game, doc, new_state, submission.seat),
-        }
-    change = Change(
-        doc=doc,
-        state=game.dump(new_state),
-        events=numbered,
-        action={"seat": submission.seat, "action": action},
-        idem_key=record_key,
-        idem_value=orjson.dumps({"fp": submission.fingerprint, "response": response}) if record_key else None,
-        del_tokens=revoked,
-    )
-    return Plan(
-        response,
-        change,
-        on_duplicate=replay_of,
-        state_after=new_state,
-        revoked_token_hashes=revoked,
-        on_commit=lambda: metrics.move_accepted(game.id),
-    )
+    return numbered, revoked
+
+
+def _response(game, doc, new_state, numbered, submission):
+    if not submission.respond:
+        return {"version": doc["version"], "doc": doc}
+    return {
+        "version": doc["version"],
+        "events": [public_event(seq, v, e, submission.seat) for seq, v, e in numbered],
+        "match": match_body(game, doc, new_state, submission.seat),
+    }
 
 
 def _check_not_timed_out(doc, submission):

@@ -21,7 +21,8 @@ from service.model.dice import Dice
 from service.model.documents import match_body, new_event, touch
 from service.model.errors import ApiError
 from service.model.tokens import new_token, require_seat
-from service.play.commits import Plan, after_commit, change_match
+from service.play import ai
+from service.play.commits import Committed, Plan, change_match, update_indexes
 from service.play.matches import new_match
 from service.runtime.state_cache import engine_state
 from service.storage.records import Change
@@ -45,7 +46,9 @@ def _claim(services, match_id):
         touch(doc)
         return Plan((doc["rematch"], doc), Change(doc=doc, events=[event]))
 
-    return change_match(services, match_id, plan)
+    committed = change_match(services, match_id, plan)
+    ai.schedule_after_commit(services, committed)
+    return committed.answer()
 
 
 def _seat_requests(old):
@@ -78,7 +81,8 @@ def _ensure_created(services, old, new_id):
     result = services.store.commit(new_id, None, new.change(game))
     if result.outcome != "OK":
         return False  # another call created it a moment ago
-    after_commit(services, new.doc)
+    update_indexes(services, new.doc)
+    ai.schedule_after_commit(services, Committed(None, new.doc))
     return True
 
 
@@ -92,7 +96,7 @@ def _issue_token(services, match_id, seat):
         change = Change(doc=stored.doc, set_tokens={token_hash: seat})
         return Plan(match_body(game, stored.doc, state, seat), change, [token_hash])
 
-    return token, change_match(services, match_id, plan, schedule_ai=False)
+    return token, change_match(services, match_id, plan).answer()
 
 
 def rematch(services, match_id, token):

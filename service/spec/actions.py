@@ -1,12 +1,16 @@
-"""One marshmallow schema per action type, built from the engine's domains.
+"""One description of each game's actions, from which everything the service
+knows of an action comes.
 
 ``engine.params`` describes each parameter once (OneOf, IntRange, Square,
-Optional); this module turns those descriptions into marshmallow fields that
-validate requests, and into the JSON Schema ``openapi.yaml`` documents
-(``game_action_components``), so a new game needs no service change: its
-actions appear as a discriminated union (``<Game>Action``, ``oneOf`` +
-``discriminator`` on ``type``) of closed schemas, and requests are validated
-against the same domains.
+Optional: ``Domain.describe()``). Here each parameter kind is one class
+(``Param``) that turns such a description into the three forms the service
+needs, side by side so they cannot drift apart: the marshmallow field that
+validates a request, the quick check that accepts a well-formed action
+without marshmallow (the hot path), and the JSON Schema ``openapi.yaml``
+documents. An ``ActionDescription`` gathers one action type's parameters.
+A new game needs no service change: its actions appear as a discriminated
+union (``<Game>Action``, ``oneOf`` + ``discriminator`` on ``type``) of
+closed schemas, and requests are validated against the same domains.
 
     >>> import engine
     >>> schemas = action_schemas(engine.get_game("anno1503"))
@@ -34,6 +38,135 @@ def component_name(game_id, action_type=None):
     return _camel(game_id) + (_camel(action_type) if action_type else "") + "Action"
 
 
+# --- one parameter, three forms ---------------------------------------------
+#
+# The quick check (``accepts``) is stricter than the field: when it says yes,
+# the schema finds no problem; when it says no, the schema runs and gives its
+# exact messages (tests/service/test_action_schemas.py holds them to that).
+# The JSON Schema is written here rather than converted from the marshmallow
+# field, so that code generators get what they type best: `type` as a
+# `const` (a literal, not a one-value enum class), each enum of a game named
+# once as a component (`Anno1503Commodity`) and referenced, a nullable
+# parameter as `anyOf: [<schema>, null]`, a square as a `[row, col]` tuple.
+
+
+class Param:
+    """One parameter of an action, as its ``Domain.describe()`` says; a kind
+    this module does not know yet accepts any JSON value (the engine still
+    checks it) rather than refuse to start the service."""
+
+    def __init__(self, domain):
+        self.domain = domain
+        self.optional = domain.get("optional", False)
+        self.description = domain.get("description") or ""
+
+    def field(self):
+        """The marshmallow field that loads it."""
+        common = {
+            "required": not self.optional,
+            "allow_none": self.optional,
+            "metadata": {"description": self.description},
+        }
+        return self._field(common)
+
+    def accepts(self):
+        """``value -> bool``: True only for values the field loads as they are."""
+        check = self._check()
+        if self.optional:
+            return lambda v: v is None or check(v)
+        return check
+
+    def json_schema(self, enum_names):
+        """Its documented JSON Schema (``enum_names``: the game's enum components)."""
+        schema, description = self._json(enum_names), self._json_description()
+        if self.optional:
+            schema = {"anyOf": [schema, {"type": "null"}]}
+        return {**schema, "description": description} if description else schema
+
+    def _field(self, common):
+        log.warning("no schema for parameter kind %r; documented as any value", self.domain["kind"])
+        return ma.fields.Raw(**common)
+
+    def _check(self):
+        return lambda v: True  # a Raw field: any value
+
+    def _json(self, enum_names):
+        return {}
+
+    def _json_description(self):
+        return self.description
+
+
+class EnumParam(Param):
+    def __init__(self, domain):
+        super().__init__(domain)
+        self.values = tuple(domain["values"])
+
+    def _field(self, common):
+        return ma.fields.String(validate=validate.OneOf(self.domain["values"]), **common)
+
+    def _check(self):
+        values = self.values
+        return lambda v: type(v) is str and v in values
+
+    def _json(self, enum_names):
+        return _ref(enum_names[self.values])
+
+
+class IntParam(Param):
+    def _field(self, common):
+        low, high = self.domain["min"], self.domain["max"]
+        return ma.fields.Integer(strict=True, validate=validate.Range(low, high), **common)
+
+    def _check(self):
+        low, high = self.domain["min"], self.domain["max"]
+        return lambda v: type(v) is int and low <= v <= high
+
+    def _json(self, enum_names):
+        return {"type": "integer", "minimum": self.domain["min"], "maximum": self.domain["max"]}
+
+
+class SquareParam(Param):
+    def __init__(self, domain):
+        super().__init__(domain)
+        self.rows, self.cols = domain["rows"], domain["cols"]
+
+    def _field(self, common):
+        rows, cols = self.rows, self.cols
+        item = ma.fields.Integer(strict=True, validate=validate.Range(0, max(rows, cols) - 1))
+        return ma.fields.List(item, validate=[validate.Length(2, 2), _square_validator(rows, cols)], **common)
+
+    def _check(self):
+        rows, cols = self.rows, self.cols
+
+        def check(v):
+            return (
+                type(v) is list
+                and len(v) == 2
+                and type(v[0]) is int
+                and type(v[1]) is int
+                and 0 <= v[0] < rows
+                and 0 <= v[1] < cols
+            )
+
+        return check
+
+    def _json(self, enum_names):
+        return {
+            "type": "array",
+            "minItems": 2,
+            "maxItems": 2,
+            "prefixItems": [
+                {"type": "integer", "minimum": 0, "maximum": self.rows - 1, "description": "row"},
+                {"type": "integer", "minimum": 0, "maximum": self.cols - 1, "description": "column"},
+            ],
+        }
+
+    def _json_description(self):
+        where = f"[row, col]: row 0..{self.rows - 1}, col 0..{self.cols - 1}. "
+        return (where + self.description).strip()
+
+
 def _square_validator(rows, cols):
     def check(value):
         if len(value) == 2 and not (0 <= value[0] < rows and 0 <= value[1] < cols):
@@ -42,50 +175,90 @@ def _square_validator(rows, cols):
     return check
 
 
-def _field_for(domain):
-    """A marshmallow field for one ``Domain.describe()`` output."""
-    optional = domain.get("optional", False)
-    common = {
-        "required": not optional,
-        "allow_none": optional,
-        "metadata": {"description": domain.get("description") or ""},
-    }
-    kind = domain["kind"]
-    if kind == "enum":
-        return ma.fields.String(validate=validate.OneOf(domain["values"]), **common)
-    if kind == "int":
-        return ma.fields.Integer(strict=True, validate=validate.Range(domain["min"], domain["max"]), **common)
-    if kind == "square":
-        rows, cols = domain["rows"], domain["cols"]
-        item = ma.fields.Integer(strict=True, validate=validate.Range(0, max(rows, cols) - 1))
-        return ma.fields.List(item, validate=[validate.Length(2, 2), _square_validator(rows, cols)], **common)
-    # A domain kind this module does not know yet: accept any JSON value here
-    # (the engine still checks it) rather than refuse to start the service.
-    log.warning("no schema for parameter kind %r; documented as any value", kind)
-    return ma.fields.Raw(**common)
+PARAM_KINDS = {"enum": EnumParam, "int": IntParam, "square": SquareParam}
+
+
+def param(domain):
+    """The Param of one ``Domain.describe()`` output."""
+    return PARAM_KINDS.get(domain["kind"], Param)(domain)
+
+
+# --- one action type ----------------------------------------------------------
+
+
+class ActionDescription:
+    """One action type of one game (``game.describe_actions()[type]``): its
+    parameters, and from them its marshmallow schema, its quick check and
+    its JSON Schema."""
+
+    def __init__(self, game_id, action_type, described):
+        self.game_id = game_id
+        self.type = action_type
+        self.description = described.get("description") or action_type
+        self.params = {name: param(domain) for name, domain in described["params"].items()}
+
+    def schema_class(self):
+        """A closed marshmallow Schema (``unknown = RAISE``) named as its component."""
+        fields = {
+            "type": ma.fields.String(
+                required=True, validate=validate.OneOf([self.type]), metadata={"description": "action type"}
+            )
+        }
+        for name, p in self.params.items():
+            fields[name] = p.field()
+
+        class Meta:
+            unknown = ma.RAISE
+
+        cls = type(component_name(self.game_id, self.type), (ma.Schema,), {**fields, "Meta": Meta})
+        cls.__doc__ = self.description
+        return cls
+
+    def accepts(self):
+        """``action -> bool``: True only for an action its schema loads as it is."""
+        checks = {name: p.accepts() for name, p in self.params.items()}
+        required = frozenset(name for name, p in self.params.items() if not p.optional)
+        allowed = frozenset(checks) | {"type"}
+        action_type = self.type
+
+        def check(action):
+            if action.get("type") != action_type or not action.keys() <= allowed:
+                return False
+            if not required <= action.keys():
+                return False
+            return all(checks[name](value) for name, value in action.items() if name != "type")
+
+        return check
+
+    def json_schema(self, enum_names):
+        """The documented JSON Schema of this action type."""
+        properties = {"type": {"const": self.type, "type": "string", "description": "action type"}}
+        for name, p in self.params.items():
+            properties[name] = p.json_schema(enum_names)
+        required = ["type"] + [name for name, p in self.params.items() if not p.optional]
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": properties,
+            "required": required,
+            "description": self.description,
+        }
+
+
+@cache
+def descriptions(game_id):
+    """``{action_type: ActionDescription}`` of one game (cached per game id)."""
+    game = engine.get_game(game_id)
+    return {t: ActionDescription(game_id, t, d) for t, d in game.describe_actions().items()}
 
 
 def _schema_for(game_id, action_type, described):
-    fields = {
-        "type": ma.fields.String(
-            required=True, validate=validate.OneOf([action_type]), metadata={"description": "action type"}
-        )
-    }
-    for name, domain in described["params"].items():
-        fields[name] = _field_for(domain)
-
-    class Meta:
-        unknown = ma.RAISE
-
-    cls = type(component_name(game_id, action_type), (ma.Schema,), {**fields, "Meta": Meta})
-    cls.__doc__ = described.get("description") or action_type
-    return cls
+    return ActionDescription(game_id, action_type, described).schema_class()
 
 
 @cache
 def _schemas_by_game(game_id):
-    game = engine.get_game(game_id)
-    return {t: _schema_for(game_id, t, d) for t, d in game.describe_actions().items()}
+    return {t: d.schema_class() for t, d in descriptions(game_id).items()}
 
 
 def action_schemas(game):
@@ -100,8 +273,14 @@ def _validators_by_game(game_id):
     return {t: cls() for t, cls in _schemas_by_game(game_id).items()}
 
 
+@cache
+def _plain_checks_by_game(game_id):
+    return {t: d.accepts() for t, d in descriptions(game_id).items()}
+
+
 def validate_action(game, action):
-    """Return the ``{field: [messages]}`` problems of ``action``, or {}."""
+    """Return the ``{field: [messages]}`` problems of ``action``, or {}: the
+    quick check first, marshmallow's messages when it says no."""
     if not isinstance(action, dict):
         return {"action": ["must be an object"]}
     validators = _validators_by_game(game.id)
@@ -114,94 +293,20 @@ def validate_action(game, action):
     return schema.validate(action)
 
 
-# --- a quick accept for well-formed actions ------------------------------------
-#
-# Every move is validated, and marshmallow's load walks a lot of generic code
-# for a handful of parameters. The checks below are built from the same
-# domain descriptions as the schemas and are stricter than them: when one
-# says yes, the schema finds no problem; when it says no, the schema runs and
-# gives its exact messages (tests/service/test_action_schemas.py holds them
-# to that).
+# --- the documented form: the game's components --------------------------------
 
 
-def _plain_value_check(domain):
-    """``value -> bool``: True only for values the domain's field loads as they are."""
-    kind = domain["kind"]
-    if kind == "enum":
-        values = tuple(domain["values"])
-
-        def check(v):
-            return type(v) is str and v in values
-    elif kind == "int":
-        low, high = domain["min"], domain["max"]
-
-        def check(v):
-            return type(v) is int and low <= v <= high
-    elif kind == "square":
-        rows, cols = domain["rows"], domain["cols"]
-
-        def check(v):
-            return (
-                type(v) is list
-                and len(v) == 2
-                and type(v[0]) is int
-                and type(v[1]) is int
-                and 0 <= v[0] < rows
-                and 0 <= v[1] < cols
-            )
-    else:
-
-        def check(v):
-            return True  # a Raw field: any value
-
-    if domain.get("optional", False):
-        return lambda v: v is None or check(v)
-    return check
-
-
-def _plain_action_check(action_type, described):
-    checks = {name: _plain_value_check(domain) for name, domain in described["params"].items()}
-    required = frozenset(
-        name for name, domain in described["params"].items() if not domain.get("optional", False)
-    )
-    allowed = frozenset(checks) | {"type"}
-
-    def check(action):
-        if action.get("type") != action_type or not action.keys() <= allowed:
-            return False
-        if not required <= action.keys():
-            return False
-        return all(checks[name](value) for name, value in action.items() if name != "type")
-
-    return check
-
-
-@cache
-def _plain_checks_by_game(game_id):
-    game = engine.get_game(game_id)
-    return {t: _plain_action_check(t, d) for t, d in game.describe_actions().items()}
-
-
-# --- the documented form: JSON Schema written from the same domain descriptions ---
-#
-# The components are written here rather than converted from the marshmallow
-# classes, so that code generators get what they type best: `type` as a
-# `const` (a literal, not a one-value enum class), each enum of a game named
-# once as a component (`Anno1503Commodity`) and referenced, a nullable
-# parameter as `anyOf: [<schema>, null]`, a square as a `[row, col]` tuple.
-
-
-def _enum_components(game_id, described_actions):
+def _enum_components(game_id, actions):
     """``{tuple(values): component name}`` for every enum of one game's actions.
 
     An enum is named after its parameter (``Anno1503Commodity``); the enum
     used most takes a name first, and one whose name is taken is named after
     its action too (``Anno1503PlayCardCard``)."""
     uses = {}
-    for action_type, described in described_actions.items():
-        for param, domain in described["params"].items():
-            if domain["kind"] == "enum":
-                uses.setdefault(tuple(domain["values"]), []).append((action_type, param))
+    for action_type, action in actions.items():
+        for name, p in action.params.items():
+            if isinstance(p, EnumParam):
+                uses.setdefault(p.values, []).append((action_type, name))
     names, taken = {}, set()
     for values, where in sorted(uses.items(), key=lambda item: -len(item[1])):
         candidates = [_camel(game_id) + _camel(param) for _, param in where]
@@ -216,62 +321,16 @@ def _ref(name):
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _square_json(domain):
-    rows, cols = domain["rows"], domain["cols"]
-    return {
-        "type": "array",
-        "minItems": 2,
-        "maxItems": 2,
-        "prefixItems": [
-            {"type": "integer", "minimum": 0, "maximum": rows - 1, "description": "row"},
-            {"type": "integer", "minimum": 0, "maximum": cols - 1, "description": "column"},
-        ],
-    }
-
-
-def _param_json(domain, enum_names):
-    kind, description = domain["kind"], domain.get("description") or ""
-    if kind == "enum":
-        schema = _ref(enum_names[tuple(domain["values"])])
-    elif kind == "int":
-        schema = {"type": "integer", "minimum": domain["min"], "maximum": domain["max"]}
-    elif kind == "square":
-        schema = _square_json(domain)
-        description = (
-            f"[row, col]: row 0..{domain['rows'] - 1}, col 0..{domain['cols'] - 1}. " + description
-        ).strip()
-    else:  # an unknown kind: any value, as _field_for accepts it
-        schema = {}
-    if domain.get("optional", False):
-        schema = {"anyOf": [schema, {"type": "null"}]}
-    return {**schema, "description": description} if description else schema
-
-
-def action_json_schema(action_type, described, enum_names):
-    """The documented JSON Schema of one action type."""
-    properties = {"type": {"const": action_type, "type": "string", "description": "action type"}}
-    for name, domain in described["params"].items():
-        properties[name] = _param_json(domain, enum_names)
-    required = ["type"] + [n for n, d in described["params"].items() if not d.get("optional", False)]
-    return {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": properties,
-        "required": required,
-        "description": described.get("description") or action_type,
-    }
-
-
 def game_action_components(game):
     """``{component name: schema}``: one game's named enums, one schema per
     action type and their union ``<Game>Action`` (discriminated on ``type``)."""
-    described_actions = game.describe_actions()
-    enum_names = _enum_components(game.id, described_actions)
+    actions = descriptions(game.id)
+    enum_names = _enum_components(game.id, actions)
     components = {name: {"type": "string", "enum": list(values)} for values, name in enum_names.items()}
     mapping = {}
-    for action_type, described in described_actions.items():
+    for action_type, action in actions.items():
         name = component_name(game.id, action_type)
-        components[name] = action_json_schema(action_type, described, enum_names)
+        components[name] = action.json_schema(enum_names)
         mapping[action_type] = f"#/components/schemas/{name}"
     components[component_name(game.id)] = {
         "description": f"An action of {game.title or game.id}: one schema per `type`.",

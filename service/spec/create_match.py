@@ -184,41 +184,15 @@ def create_match_components(converter):
     base = converter.schema2jsonschema(CreateMatchSchema)
     components, mapping = {}, {}
     for game in GAMES:
-        variants, named = [], set()
-        for low, high, allowed in _seat_count_groups(game.id):
-            variant = copy.deepcopy(base)
-            properties = variant["properties"]
-            properties["game"] = {"type": "string", "const": game.id, "description": game.title}
-            properties["options"] = _options_schema(
-                game, allowed, named, seat_count_defaults(game, low, high)
-            )
-            properties["seats"].update(minItems=low, maxItems=high)
-            if "required" in properties["options"]:
-                variant["required"] = [*variant["required"], "options"]
-            variant["allOf"] = [copy.deepcopy(_REPRODUCIBLE_NEEDS_SEED)]
-            # A description, not a `title`: generators name classes after titles.
-            variant["description"] = (
-                f"{game.title}, {low} seats" if low == high else f"{game.title}, {low} to {high} seats"
-            )
-            variants.append(variant)
+        named = set()
+        variants = [_seat_count_variant(base, game, group, named) for group in _seat_count_groups(game.id)]
         for option in sorted(named):
             components[_option_component(game, option)] = {
                 "enum": list(game.options[option]["choices"]),
                 "description": f"Choices of the {game.title} option `{option}`.",
             }
         name = _camel_id(game.id) + "CreateMatch"
-        if len(variants) == 1:
-            components[name] = variants[0]
-        else:  # each variant a component of its own: generators name classes after them
-            refs = []
-            for variant, (low, high, _) in zip(variants, _seat_count_groups(game.id)):
-                seats = f"{low}Seats" if low == high else f"{low}To{high}Seats"
-                components[f"{name}{seats}"] = variant
-                refs.append(ref(f"{name}{seats}"))
-            components[name] = {
-                "anyOf": refs,
-                "description": f"{game.title}: what each number of seats allows.",
-            }
+        components.update(_game_components(game, name, variants))
         mapping[game.id] = f"#/components/schemas/{name}"
     # No `discriminator`: a game with several seat-count variants maps to an
     # anyOf, which a discriminator mapping may not name (openapi-typescript
@@ -228,6 +202,39 @@ def create_match_components(converter):
         "seat counts (an unknown `game` is 404 `not_found`).",
         "oneOf": [{"$ref": ref} for ref in mapping.values()],
     }
+    return components
+
+
+def _seat_count_variant(base, game, group, named):
+    """``CreateMatch`` of ``game`` for one group of seat counts (``(low, high,
+    allowed)``); adds the options it names a component for to ``named``."""
+    low, high, allowed = group
+    variant = copy.deepcopy(base)
+    properties = variant["properties"]
+    properties["game"] = {"type": "string", "const": game.id, "description": game.title}
+    properties["options"] = _options_schema(game, allowed, named, seat_count_defaults(game, low, high))
+    properties["seats"].update(minItems=low, maxItems=high)
+    if "required" in properties["options"]:
+        variant["required"] = [*variant["required"], "options"]
+    variant["allOf"] = [copy.deepcopy(_REPRODUCIBLE_NEEDS_SEED)]
+    # A description, not a `title`: generators name classes after titles.
+    variant["description"] = (
+        f"{game.title}, {low} seats" if low == high else f"{game.title}, {low} to {high} seats"
+    )
+    return variant
+
+
+def _game_components(game, name, variants):
+    """``<Game>CreateMatch`` (``name``): its one variant, or an ``anyOf`` of
+    one component per seat-count variant (generators name classes after them)."""
+    if len(variants) == 1:
+        return {name: variants[0]}
+    components, refs = {}, []
+    for variant, (low, high, _) in zip(variants, _seat_count_groups(game.id)):
+        seats = f"{low}Seats" if low == high else f"{low}To{high}Seats"
+        components[f"{name}{seats}"] = variant
+        refs.append(ref(f"{name}{seats}"))
+    components[name] = {"anyOf": refs, "description": f"{game.title}: what each number of seats allows."}
     return components
 
 

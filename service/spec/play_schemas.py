@@ -47,6 +47,23 @@ class PostActionSchema(ma.Schema):
     )
 
 
+class ActionHeadersSchema(ma.Schema):
+    if_match = ma.fields.String(
+        data_key="If-Match",
+        metadata={"description": '`"<version>"`: refused with 412 unless the match is at that version.'},
+    )
+    idempotency_key = ma.fields.String(
+        data_key="Idempotency-Key",
+        validate=ma.validate.Length(1, 255),
+        metadata={
+            "description": (
+                "Same key and body within 24 h: the first response "
+                "again, nothing applied twice; other body: 422."
+            )
+        },
+    )
+
+
 class EventSchema(ma.Schema):
     """One logged event, redacted for the viewer.
 

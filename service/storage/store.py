@@ -255,25 +255,10 @@ class Store:
         trip, whatever the commit's outcome: an early entry only costs the
         sweeper a look.
         """
-        args = [expected_rev or ""]
-        fields = {"doc": orjson.dumps(change.doc)}
-        if change.state is not None:
-            fields["state"] = orjson.dumps(change.state)
-        for token_hash, seat in (change.set_tokens or {}).items():
-            fields[f"tok:{token_hash}"] = str(seat)
-        args.append(len(fields))
-        for name, value in fields.items():
-            args += [name, value]
-        deleted = [f"tok:{h}" for h in change.del_tokens or ()]
-        args += [len(deleted), *deleted]
-        events = change.events or []
-        args.append(len(events))
-        for seq, version, event in events:
-            args += [seq, version, orjson.dumps(event)]
-        args.append(orjson.dumps(change.action) if change.action is not None else "")
         if self._publish is None:
             self._publish = publish_command(self.redis)
-        args += [
+        args = [
+            *_change_args(expected_rev, change),
             change.idem_value or "",
             self.idempotency_ttl_s,
             self._publish,
@@ -391,3 +376,24 @@ def _count(replies):
 def _events_after(match_id, after, limit):
     """XRANGE's arguments: the events of ``match_id`` with seq > ``after``, at most ``limit``."""
     return events_key(match_id), f"0-{after + 1}", "+", limit
+
+
+def _change_args(expected_rev, change):
+    """commit.lua's ARGV up to the action (its header comment has the layout)."""
+    args = [expected_rev or ""]
+    fields = {"doc": orjson.dumps(change.doc)}
+    if change.state is not None:
+        fields["state"] = orjson.dumps(change.state)
+    for token_hash, seat in (change.set_tokens or {}).items():
+        fields[f"tok:{token_hash}"] = str(seat)
+    args.append(len(fields))
+    for name, value in fields.items():
+        args += [name, value]
+    deleted = [f"tok:{h}" for h in change.del_tokens or ()]
+    args += [len(deleted), *deleted]
+    events = change.events or []
+    args.append(len(events))
+    for seq, version, event in events:
+        args += [seq, version, orjson.dumps(event)]
+    args.append(orjson.dumps(change.action) if change.action is not None else "")
+    return args

@@ -15,7 +15,7 @@ import time
 import engine
 from engine.rng import mix_seed
 from service.model.documents import pending_ai_seat, view_for
-from service.model.errors import ApiError
+from service.model.errors import ApiError, api_error
 from service.play.ai import schedule
 from service.play.moves import Submission, submit_action
 from service.runtime import metrics
@@ -78,7 +78,8 @@ def play_ai_turn(match_id, version):
             doc = submit_action(services, match_id, submission)["doc"]
             version = doc["version"]
             outcome = "played"
-        except ApiError as error:
+        except (ApiError, engine.EngineError) as caught:
+            error = api_error(caught)
             # Someone else moved first (a resign, a join...): the newer version
             # has its own job. Anything else is a bug worth a log line.
             level = logging.INFO if error.code == "version_conflict" else logging.ERROR

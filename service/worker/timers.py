@@ -15,7 +15,8 @@ after ``TURN_TIMEOUTS_TO_AI`` in a row the AI keeps the seat
 
 import logging
 
-from service.model.errors import ApiError
+import engine
+from service.model.errors import ApiError, api_error
 from service.play.moves import Submission, submit_action
 from service.worker import ai_jobs
 
@@ -48,7 +49,8 @@ def fire_due(services, doc, now_ms, on_timeout=None):
         )
         try:
             doc = submit_action(services, doc["id"], submission)["doc"]
-        except ApiError as error:
+        except (ApiError, engine.EngineError) as caught:
+            error = api_error(caught)
             # The person (or another seat) moved first: the next sweep looks again.
             log.info(
                 "turn timer of seat %s in %s at v%s not applied: %s",

@@ -130,7 +130,7 @@ def test_app_log_lines_carry_the_request_id(client, monkeypatch, captured):
     def explode(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(move_lane, "post_action", explode)
+    monkeypatch.setattr(move_lane, "play_move", explode)
     match_id, token, body = _started(client)
     response = client.post(
         f"/v1/matches/{match_id}/actions", json=body, headers={**bearer(token), "X-Request-ID": "boom-1"}

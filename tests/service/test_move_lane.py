@@ -16,11 +16,10 @@ from marshmallow import ValidationError
 import engine
 import service.http.move_lane as move_lane
 from service.http.move_lane import plain_arguments
-from service.http.routes.playing import ActionHeadersSchema
 from service.model.documents import _result
 from service.play.moves import Submission, submit_action
 from service.spec.fast_dump import UnsupportedSchema, compile_dump
-from service.spec.play_schemas import ActionResultSchema, PostActionSchema
+from service.spec.play_schemas import ActionHeadersSchema, ActionResultSchema, PostActionSchema
 from service.spec.schemas import MAX_SEED, MatchSchema, ResultSchema
 
 from .conftest import make_app
@@ -183,7 +182,7 @@ def test_an_unexpected_error_in_the_lane_is_the_apps_500(redis_server, monkeypat
     def explode(*args, **kwargs):
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(move_lane, "post_action", explode)
+    monkeypatch.setattr(move_lane, "play_move", explode)
     response = client.post(
         f"/v1/matches/{created['match']['id']}/actions",
         json={"action": {"type": "pass"}},

@@ -6,7 +6,6 @@ from flask_smorest import Blueprint
 import engine
 from engine.ai import LEVELS
 from service.http.routes.common import documents_errors
-from service.model.errors import from_engine
 from service.spec.actions import component_name
 from service.spec.schemas import GameSchema
 
@@ -34,7 +33,4 @@ class GameById(MethodView):
     @documents_errors(blp, 404)
     def get(self, game_id):
         """One game: players, options, AI levels."""
-        try:
-            return _describe(engine.get_game(game_id))
-        except engine.UnknownGameError as error:
-            raise from_engine(error) from None
+        return _describe(engine.get_game(game_id))

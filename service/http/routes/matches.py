@@ -9,11 +9,10 @@ from service.http.routes.common import (
     OPTIONAL_BEARER,
     Blueprint,
     documents_errors,
-    entity_tags,
     services,
     token,
-    version_header,
 )
+from service.model.etags import entity_tags, version_header
 from service.play import boards, matches, rematch
 from service.spec.play_schemas import BoardHeadersSchema, BoardQuerySchema
 from service.spec.schemas import (
