@@ -29,6 +29,7 @@ the gevent worker class is asked for (module ``__getattr__``).
 
 import json
 from http import HTTPStatus
+from typing import Any
 
 from gunicorn import util
 from gunicorn.workers.gthread import ThreadWorker
@@ -111,9 +112,12 @@ class JsonErrors:
     """Mixin for a gunicorn worker class: the contract's JSON body on the
     errors gunicorn answers itself (put it before the worker class)."""
 
+    cfg: Any  # the worker class's
+    log: Any
+
     def handle_error(self, req, client, addr, exc):
         recorder = _StatusRecorder()
-        super().handle_error(req, recorder, addr, exc)  # status, logs, access log
+        super().handle_error(req, recorder, addr, exc)  # type: ignore[misc]  # status, logs, access log
         status, reason = recorder.status()
         document = error_document(status, reason, exc, self.cfg)
         try:

@@ -194,9 +194,11 @@ def create_app(config=None):
     app.register_error_handler(engine.EngineError, _engine_error)
     app.register_error_handler(Exception, _unexpected)
     app.extensions["tabula_cors"] = cors.install(app, settings["CORS_ORIGINS"])
-    app.wsgi_app = MoveLane(app, app.wsgi_app, error_response)
+    app.wsgi_app = MoveLane(app, app.wsgi_app, error_response)  # type: ignore[method-assign]
     # Outermost: the request id, metrics and request log of both lanes.
     metrics.configure(settings["METRICS"])
     app.after_request(metrics.flask_after_request)
-    app.wsgi_app = metrics.RequestObserver(app.wsgi_app, request_log=bool(settings["REQUEST_LOG"]))
+    app.wsgi_app = metrics.RequestObserver(  # type: ignore[method-assign]
+        app.wsgi_app, request_log=bool(settings["REQUEST_LOG"])
+    )
     return app

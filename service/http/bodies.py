@@ -30,6 +30,7 @@ import io
 import json
 import re
 from decimal import Decimal
+from typing import Any
 
 from flask import request
 from webargs import core
@@ -104,8 +105,8 @@ def _lone_surrogates(body):
     """``{path: message}`` for each string of ``body`` (keys included) holding a
     lone surrogate, at most ``MAX_REPORTED``; a path is a tuple of keys (list
     indices as strings). Iterative: json.loads nests deeper than the stack."""
-    found = {}
-    pending = [((), body)]
+    found: dict = {}
+    pending: list[tuple[tuple[str, ...], Any]] = [((), body)]
     while pending and len(found) < MAX_REPORTED:
         path, value = pending.pop()
         if isinstance(value, str):
@@ -128,7 +129,7 @@ def _lone_surrogates(body):
 
 def _nested(found):
     """``{path: message}`` as webargs nests its field errors: {"a": {"0": {"b": [...]}}}."""
-    fields = {}
+    fields: dict = {}
     for path, message in sorted(found.items()):
         node = fields
         for key in path[:-1]:

@@ -26,18 +26,28 @@ stream), where the documented path answers it, its errors included.
 
 import io
 import re
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
-from flask import Flask
+import marshmallow as ma
+from flask import Flask, Response
 from marshmallow import ValidationError
 
 from service.http.bodies import json_object, size_unsized_body
 from service.http.cors import cors_headers
 from service.http.guards import request_charges, route_defers_rate_limit
+from service.http.json_provider import OrjsonProvider
 from service.model.errors import ApiError
 from service.model.tokens import bearer_token
 from service.play.moves import play_move
 from service.spec.fast_dump import compile_dump
 from service.spec.play_schemas import ActionHeadersSchema, ActionResultSchema, PostActionSchema
+from service.storage.rate_limit import RateCharge
+
+# WSGI's own types (PEP 3333): the environ, start_response and an application.
+Environ = dict[str, Any]
+StartResponse = Callable[..., Any]
+WSGIApp = Callable[[Environ, StartResponse], Iterable[bytes]]
 
 _ROUTE = re.compile(r"/v1/matches/([^/]+)/actions")
 # The Flask URL rule of the route: the lane's requests are measured and
@@ -49,7 +59,9 @@ _dump_action_result = compile_dump(ActionResultSchema())
 class PlainMove:
     """A plain move request, read off the WSGI environ."""
 
-    def __init__(self, match_id, bearer, headers, body, address):
+    def __init__(
+        self, match_id: str, bearer: str, headers: dict[str, Any], body: dict[str, Any], address: str
+    ) -> None:
         self.match_id = match_id
         self.bearer = bearer
         self.headers = headers  # as ActionHeadersSchema loads them
@@ -57,11 +69,11 @@ class PlainMove:
         self.address = address  # the client's, as Flask's request.remote_addr
 
 
-def _header(environ, name):
+def _header(environ: Environ, name: str) -> str | None:
     return environ.get("HTTP_" + name.upper().replace("-", "_"))
 
 
-def _field_keys(schema):
+def _field_keys(schema: ma.Schema) -> dict[str, ma.fields.Field]:
     """``{request key: field}`` of a marshmallow schema instance."""
     return {field.data_key or name: field for name, field in schema.fields.items()}
 
@@ -72,7 +84,7 @@ _BODY_FIELDS = _field_keys(PostActionSchema())
 _HEADER_FIELDS = _field_keys(ActionHeadersSchema())
 
 
-def _loads(field, value):
+def _loads(field: ma.fields.Field, value: Any) -> Any:
     """``field``'s value for ``value``, or _INVALID where it would refuse it."""
     try:
         return field.deserialize(value)
@@ -83,11 +95,11 @@ def _loads(field, value):
 _INVALID = object()
 
 
-def _load_fields(fields, values):
+def _load_fields(fields: dict[str, ma.fields.Field], values: dict[str, Any]) -> dict[str, Any] | None:
     """``{attribute: value}`` as the schema loads ``values`` (the keys present
     in the request), or None where one is refused or a required one missing:
     left to Flask's documented answer."""
-    loaded = {}
+    loaded: dict[str, Any] = {}
     for key, field in fields.items():
         if key not in values:
             if field.required:
@@ -96,11 +108,13 @@ def _load_fields(fields, values):
         value = _loads(field, values[key])
         if value is _INVALID:
             return None
-        loaded[field.attribute or field.name] = value
+        loaded[cast(str, field.attribute or field.name)] = value  # a bound field has a name
     return loaded
 
 
-def plain_arguments(body, header):
+def plain_arguments(
+    body: dict[str, Any], header: Callable[[str], str | None]
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """``(headers, body)`` as the two ``@blp.arguments`` of ``Actions.post``
     would load them, when they certainly accept the request; else None.
     ``body``: the parsed JSON object; ``header(name)``: a header's value or None."""
@@ -112,11 +126,11 @@ def plain_arguments(body, header):
     return None if loaded_body is None or headers is None else (headers, loaded_body)
 
 
-def _is_json(content_type):
+def _is_json(content_type: str) -> bool:
     return content_type.partition(";")[0].strip().lower() == "application/json"
 
 
-def _read_body(environ, max_length):
+def _read_body(environ: Environ, max_length: int | None) -> bytes | None:
     """The request body, or None when it is not one to read here (no length,
     over the limit, cut short). What is read is put back for Flask."""
     length = environ.get("CONTENT_LENGTH", "")
@@ -128,7 +142,7 @@ def _read_body(environ, max_length):
     return raw if len(raw) == size else None
 
 
-def _json_object(raw):
+def _json_object(raw: bytes) -> dict[str, Any] | None:
     """``raw`` as bodies.json_object reads it (as check_json_body does, for
     Flask), when it accepts it; else None: Flask answers its 400 or 422, after
     the rate-limit count, as for any other route."""
@@ -138,7 +152,7 @@ def _json_object(raw):
         return None
 
 
-def plain_move(environ, max_length):
+def plain_move(environ: Environ, max_length: int | None) -> PlainMove | None:
     """The environ's request as a PlainMove, or None when it is not plain."""
     if environ.get("REQUEST_METHOD") != "POST":
         return None
@@ -160,15 +174,18 @@ def plain_move(environ, max_length):
 class MoveLane:
     """WSGI middleware: plain moves here, every other request to ``flask_wsgi``."""
 
-    def __init__(self, app: Flask, flask_wsgi, error_response):
+    def __init__(
+        self, app: Flask, flask_wsgi: WSGIApp, error_response: Callable[[BaseException], Response]
+    ) -> None:
         self.app = app
+        self.json = cast(OrjsonProvider, app.json)
         self.flask_wsgi = flask_wsgi
         self.error_response = error_response  # exception -> Response, in an app context
         self.services = app.extensions["tabula"]
         self.endpoint = next(rule.endpoint for rule in app.url_map.iter_rules() if rule.rule == ROUTE_RULE)
         self.defers = route_defers_rate_limit(app.view_functions, self.endpoint)
 
-    def __call__(self, environ, start_response):
+    def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
         # Every request enters here: a chunked body gets its length (or one
         # over the limit, for both lanes' 413) before either lane reads it.
         size_unsized_body(environ, self.app.config["MAX_CONTENT_LENGTH"])
@@ -177,7 +194,7 @@ class MoveLane:
         # route makes itself (guards.request_charges); others go the
         # documented way, which counts them first.
         charge, immediate = (None, True) if move is None else self._charges(move)
-        if immediate:
+        if move is None or immediate:
             return self.flask_wsgi(environ, start_response)
         environ["tabula.route"] = ROUTE_RULE
         environ["tabula.match_id"] = move.match_id
@@ -192,16 +209,16 @@ class MoveLane:
         # What Flask sends for the route's return value: app.json.response(),
         # and flask-cors' headers.
         start_response(
-            "200 OK", [("Content-Type", self.app.json.mimetype), ("Content-Length", str(len(data))), *cors]
+            "200 OK", [("Content-Type", self.json.mimetype), ("Content-Length", str(len(data))), *cors]
         )
         return [data]
 
-    def _charges(self, move):
+    def _charges(self, move: PlainMove) -> tuple[RateCharge | None, list[RateCharge]]:
         return request_charges(
             self.services.config, self.endpoint, "POST", move.bearer, move.address, self.defers
         )
 
-    def _answer(self, move, charge):
+    def _answer(self, move: PlainMove, charge: RateCharge | None) -> bytes:
         """The 200 response body of ``move``; raises what the route would raise."""
         result = play_move(self.services, move.bearer, charge, move.headers, move.body, move.match_id)
-        return self.app.json.response_bytes(_dump_action_result(result))
+        return self.json.response_bytes(_dump_action_result(result))

@@ -22,7 +22,7 @@ class Subscriber:
         self.viewer = viewer
         self.sse = sse
         self.cursor = cursor  # last seq handed to the client
-        self.queue = deque()
+        self.queue: deque = deque()
         self.wake = threading.Event()
         self.overflow = False
         self.limit = limit
@@ -71,7 +71,7 @@ class Link:
 def hand_out(subscribers, events, doc):
     """Render each event once per (viewer, format) present and push it to
     every subscriber not past it; the end of a finished match after."""
-    rendered = {}
+    rendered: dict = {}
     for seq, version, event in events:
         rendered.clear()
         for sub in subscribers:

@@ -5,10 +5,12 @@ through the store and hands them out to that match's streams."""
 
 import contextlib
 import logging
+import threading
+from typing import Any
 
 import redis
 
-from service.live.feeds import CATCH_UP_PAGE, hand_out
+from service.live.feeds import CATCH_UP_PAGE, Feed, Link, hand_out
 
 log = logging.getLogger(__name__)
 
@@ -18,7 +20,18 @@ class Listening:
     ``_lock``, ``_dispatch_lock``, ``_feeds``, ``_pending``, ``_links``,
     ``_closed`` and ``_drop`` (the keeper's hand-over)."""
 
-    def _listen(self, link):
+    services: Any
+    _lock: threading.RLock
+    _dispatch_lock: threading.Lock
+    _feeds: dict[bytes, Feed]
+    _pending: dict[tuple[Link, bytes], int]
+    _links: dict[str, Link]
+    _closed: bool
+
+    def _drop(self, feed: Feed, link: Link) -> None:
+        raise NotImplementedError  # the hub's
+
+    def _listen(self, link: Link) -> None:
         """Read ``link`` until it fails; its feeds go to the keeper."""
         try:
             self._read_loop(link)
@@ -39,7 +52,7 @@ class Listening:
     def _read_loop(self, link):
         conn = link.conn
         while link.alive:
-            notified = {}
+            notified: dict = {}
             self._read_one(link, notified)
             # Drain what is already here, then read all of it in one round trip.
             while conn.can_read(timeout=0):

@@ -98,7 +98,7 @@ _ENGINE_STATUS = {
 }
 
 
-def from_engine(error):
+def from_engine(error: engine.EngineError) -> ApiError:
     """The ApiError for an ``engine.EngineError``: the one mapping of the
     engine's errors, used by the app's error handler (http/app.py) and the
     worker's jobs (``api_error``); operations let engine errors rise."""

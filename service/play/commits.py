@@ -8,14 +8,22 @@ is simply re-planned. The loop returns what it committed; what follows a
 commit (the AI's next turn) is its caller's.
 """
 
+from __future__ import annotations
+
 import logging
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import redis
 
 from service.model.errors import ApiError, not_found
 from service.play.deadlines import commit_deadline, due_ms
-from service.storage.records import Change, CommitResult
+from service.storage.records import Change, CommitResult, StoredMatch
+
+if TYPE_CHECKING:
+    from service.play.idempotency import Record
+    from service.runtime.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -26,14 +34,14 @@ MAX_ATTEMPTS = 25
 class Plan:
     """What to write (``change``, None for a read-only answer) and what to answer."""
 
-    response: object
+    response: Any
     change: Change | None = None
     new_token_hashes: list = field(default_factory=list)
     revoked_token_hashes: list = field(default_factory=list)
     # The engine state ``change`` stores, kept in this process's cache once
     # committed (the next move of the match then skips loading it).
-    state_after: object = None
-    on_commit: object = None  # called once this plan's commit won (metrics)
+    state_after: Any = None
+    on_commit: Callable[[], None] | None = None  # called once this plan's commit won (metrics)
 
 
 @dataclass
@@ -43,11 +51,11 @@ class Committed:
     schedules what follows a commit (the AI's turn: ``ai.schedule_after_commit``)
     and then takes the ``answer()``."""
 
-    response: object
+    response: Any
     doc: dict | None = None
     result: CommitResult | None = None
 
-    def answer(self):
+    def answer(self) -> Any:
         """The response; the 503 of a commit too few replicas confirmed
         (``REDIS_WAIT_REPLICAS``), raised after the caller's follow-ups."""
         if self.result is not None:
@@ -55,7 +63,13 @@ class Committed:
         return self.response
 
 
-def change_match(services, match_id, plan_change, first=None, record=None):
+def change_match(
+    services: Services,
+    match_id: str,
+    plan_change: Callable[[StoredMatch], Plan],
+    first: StoredMatch | None = None,
+    record: Record | None = None,
+) -> Committed:
     """Run ``plan_change(stored) -> Plan`` until its commit wins; returns Committed.
 
     ``first``: the match as the caller already read it, used for the first
@@ -80,7 +94,13 @@ def change_match(services, match_id, plan_change, first=None, record=None):
     raise ApiError(503, "unavailable", "the match is too busy; retry", retry=True)
 
 
-def _attempt(services, match_id, stored, plan_change, record):
+def _attempt(
+    services: Services,
+    match_id: str,
+    stored: StoredMatch,
+    plan_change: Callable[[StoredMatch], Plan],
+    record: Record | None,
+) -> Committed | None:
     """Plan a change of ``stored`` and commit it; None when another writer won."""
     old_status = stored.doc["status"]
     old_due = due_ms(stored.doc, services.config)  # the plan changes the doc in place
@@ -105,13 +125,15 @@ def _attempt(services, match_id, stored, plan_change, record):
             moved=doc["status"] != old_status or tokens_moved,
         )
         return Committed(plan.response, doc, result)
-    if result.outcome == "DUP":
+    if result.outcome == "DUP" and record is not None:  # only a request with a record meets one
         result.raise_if_unreplicated()
         return Committed(record.replayed(result.payload))
     return None
 
 
-def create_match_record(services, doc, change, new_token_hashes):
+def create_match_record(
+    services: Services, doc: dict, change: Change, new_token_hashes: list[str]
+) -> Committed:
     """Commit a new match (fails if the id exists, which random ids make
     unlikely); returns Committed, as ``change_match``."""
     result = services.store.commit(doc["id"], None, change, commit_deadline(None, doc, services.config))
@@ -121,7 +143,13 @@ def create_match_record(services, doc, change, new_token_hashes):
     return Committed(None, doc, result)
 
 
-def update_indexes(services, doc, new_token_hashes=(), revoked_token_hashes=(), moved=True):
+def update_indexes(
+    services: Services,
+    doc: dict,
+    new_token_hashes: Iterable[str] = (),
+    revoked_token_hashes: Iterable[str] = (),
+    moved: bool = True,
+) -> None:
     """The lobby and token indexes after a commit: best effort, never an error.
 
     The change is already stored, so failing the request now would lie

@@ -14,8 +14,11 @@ The record holds a fingerprint of the request (operation and body): the same
 key with another body, or for another operation, is 422.
 """
 
+from __future__ import annotations
+
 import hashlib
 import json
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -23,8 +26,11 @@ from service.model.errors import validation
 from service.model.tokens import hash_token
 from service.storage.keys import idem_key
 
+if TYPE_CHECKING:
+    from service.storage.store import Store
 
-def fingerprint(body):
+
+def fingerprint(body: Any) -> str:
     """SHA-256 of the request body in a canonical form (sorted keys).
 
     stdlib json, not orjson: the body is not validated yet and may hold
@@ -48,12 +54,12 @@ class Record:
 
     __slots__ = ("fingerprint", "key")
 
-    def __init__(self, key, fingerprint):
+    def __init__(self, key: str, fingerprint: str) -> None:
         self.key = key
         self.fingerprint = fingerprint
 
     @classmethod
-    def of(cls, match_id, token, idempotency_key, body):
+    def of(cls, match_id: str, token: str | None, idempotency_key: str | None, body: Any) -> Record | None:
         """The record of ``idempotency_key`` sent with ``token`` in ``match_id``
         for a request of ``body`` (a ``fingerprint`` or the body to take one
         of); None without a key or a token."""
@@ -63,12 +69,12 @@ class Record:
         fp = body if isinstance(body, str) else fingerprint(body)
         return cls(idem_key(match_id, hash_token(token), key_hash), fp)
 
-    def stored_response(self, store):
+    def stored_response(self, store: Store) -> Any:
         """The first response of a retried request, or None when nothing is stored."""
         record = store.read_idempotency(self.key)
         return None if record is None else self.replayed(record)
 
-    def replayed(self, record):
+    def replayed(self, record: dict) -> Any:
         """The stored response of ``record`` (the stored value); 422 when the
         key was used with another body."""
         if record["fp"] != self.fingerprint:
@@ -78,12 +84,12 @@ class Record:
             )
         return record["response"]
 
-    def value(self, response):
+    def value(self, response: Any) -> bytes:
         """What the commit stores: the fingerprint and the response."""
         return orjson.dumps({"fp": self.fingerprint, "response": response})
 
 
-def change_fields(record, response):
+def change_fields(record: Record | None, response: Any) -> dict[str, Any]:
     """The ``idem_key`` and ``idem_value`` of a commit's Change (None, None without a record)."""
     if record is None:
         return {"idem_key": None, "idem_value": None}

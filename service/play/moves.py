@@ -6,6 +6,11 @@ turn and legality in the engine, then store state, events, the replay log
 and the idempotency record in one atomic commit with the version check.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 import engine
 from service.model.documents import (
     engine_events,
@@ -31,10 +36,19 @@ from service.runtime import metrics
 from service.runtime.state_cache import engine_state
 from service.spec.actions import validate_action
 from service.storage.rate_limit import load_charged
-from service.storage.records import Change
+from service.storage.records import Change, StoredMatch
+
+if TYPE_CHECKING:
+    from service.runtime.services import Services
+    from service.storage.rate_limit import RateCharge
+
+# An AI's decision: ``(game, doc, state) -> action``, made on the state the commit checks.
+Chooser = Callable[[Any, dict, Any], Any]
 
 
-def legal_actions(services, match_id, seat, stored=None):
+def legal_actions(
+    services: Services, match_id: str, seat: int, stored: StoredMatch | None = None
+) -> dict[str, Any]:
     """GET /v1/matches/{id}/actions -> ``{"game", "status", "version", "seat", "actions"}``.
 
     ``stored``: the match as the route already read it (saves a round trip).
@@ -71,16 +85,16 @@ class Submission:
 
     def __init__(
         self,
-        seat,
-        action=None,
-        version=None,
-        if_match=None,
-        record=None,
-        choose=None,
-        respond=True,
-        schedule_ai=True,
-        timed_out=False,
-    ):
+        seat: int,
+        action: Any = None,
+        version: int | None = None,
+        if_match: set[int] | str | None = None,
+        record: idempotency.Record | None = None,
+        choose: Chooser | None = None,
+        respond: bool = True,
+        schedule_ai: bool = True,
+        timed_out: bool = False,
+    ) -> None:
         self.seat = seat
         self.action = action
         self.version = version
@@ -95,14 +109,18 @@ class Submission:
         self.first_seen_version = None
 
 
-def _load_charged(services, bearer, charge, match_id):
+def _load_charged(
+    services: Services, bearer: str | None, charge: RateCharge | None, match_id: str
+) -> StoredMatch | None:
     """The match as the bearer's token sees it: one Redis round trip, which
     also counts the request for the rate limit (``charge``: the route's
     deferred count, storage.rate_limit.RateCharge, or None)."""
     return load_charged(services.store, match_id, hash_token(bearer) if bearer else None, charge)
 
 
-def list_moves(services, bearer, charge, match_id):
+def list_moves(
+    services: Services, bearer: str | None, charge: RateCharge | None, match_id: str
+) -> dict[str, Any]:
     """GET /v1/matches/{id}/actions for the bearer's seat (404, 401, 403 first);
     ``charge`` as in ``play_move``."""
     stored = _load_charged(services, bearer, charge, match_id)
@@ -110,7 +128,14 @@ def list_moves(services, bearer, charge, match_id):
     return legal_actions(services, match_id, seat, stored)
 
 
-def play_move(services, bearer, charge, headers, body, match_id):
+def play_move(
+    services: Services,
+    bearer: str | None,
+    charge: RateCharge | None,
+    headers: dict[str, Any],
+    body: dict[str, Any],
+    match_id: str,
+) -> Any:
     """POST /v1/matches/{id}/actions, by either door (the Flask route and the
     move lane, service/http/move_lane.py): ``headers`` and ``body`` as
     ActionHeadersSchema and PostActionSchema load them; ``charge``: the
@@ -137,7 +162,9 @@ def play_move(services, bearer, charge, headers, body, match_id):
     return submit_action(services, match_id, submission, stored)
 
 
-def submit_action(services, match_id, submission, stored=None):
+def submit_action(
+    services: Services, match_id: str, submission: Submission, stored: StoredMatch | None = None
+) -> Any:
     """Apply one action; returns ``{"version", "events", "match"}``
     (``{"version", "doc"}`` when ``submission.respond`` is False).
 
@@ -161,7 +188,7 @@ def submit_action(services, match_id, submission, stored=None):
     return committed.answer()
 
 
-def _check_guards(doc, submission):
+def _check_guards(doc: dict, submission: Submission) -> None:
     version = doc["version"]
     if submission.if_match not in (None, "*") and version not in submission.if_match:
         raise precondition_failed(version)
@@ -175,7 +202,7 @@ def _check_guards(doc, submission):
         )
 
 
-def _refused_action(game, action, problems):
+def _refused_action(game: Any, action: Any, problems: dict) -> ApiError:
     """The error for an action ``game``'s schema refuses (``problems``): 409
     ``illegal_action`` (reason ``other_game_action``) when it is a well-formed
     action of another game, which the API's schema (the union of every game's
@@ -192,13 +219,13 @@ def _refused_action(game, action, problems):
     return validation("the action does not match its schema", fields=problems)
 
 
-def _check_action(game, action):
+def _check_action(game: Any, action: Any) -> None:
     problems = validate_action(game, action)
     if problems:
         raise _refused_action(game, action, problems)
 
 
-def _plan_action(services, stored, submission):
+def _plan_action(services: Services, stored: StoredMatch, submission: Submission) -> Plan:
     doc = stored.doc
     game = engine.get_game(doc["game"])
     if submission.choose is None:
@@ -232,7 +259,9 @@ def _plan_action(services, stored, submission):
     )
 
 
-def _log_move(services, stored, game, new_state, events, submission):
+def _log_move(
+    services: Services, stored: StoredMatch, game: Any, new_state: Any, events: list, submission: Submission
+) -> tuple[list, list[str]]:
     """The match document after the move (in place): the version, the
     numbered events, who decides now; a seat timed out too often goes to the
     AI. Returns ``(numbered events, token hashes revoked)``."""
@@ -251,7 +280,7 @@ def _log_move(services, stored, game, new_state, events, submission):
     return numbered, revoked
 
 
-def _response(game, doc, new_state, numbered, submission):
+def _response(game: Any, doc: dict, new_state: Any, numbered: list, submission: Submission) -> dict[str, Any]:
     if not submission.respond:
         return {"version": doc["version"], "doc": doc}
     return {
@@ -261,7 +290,7 @@ def _response(game, doc, new_state, numbered, submission):
     }
 
 
-def _check_not_timed_out(doc, submission):
+def _check_not_timed_out(doc: dict, submission: Submission) -> None:
     """A person's action races with its own turn timer: exactly one applies.
 
     If the timer made this seat's decision after the request was first
@@ -285,7 +314,7 @@ def _check_not_timed_out(doc, submission):
         )
 
 
-def _count_time_out(doc, submission):
+def _count_time_out(doc: dict, submission: Submission) -> list:
     """The ``turn_timed_out`` event of a timer's decision (as a list), and the
     seat's count of time-outs in a row (a person's own action resets it)."""
     key = str(submission.seat)
@@ -308,14 +337,14 @@ def _count_time_out(doc, submission):
     ]
 
 
-def _timed_out_too_often(services, doc, seat):
+def _timed_out_too_often(services: Services, doc: dict, seat: int) -> bool:
     return (
         doc["seats"][seat]["kind"] == "human"
         and doc["timeouts"].get(str(seat), 0) >= services.config["TURN_TIMEOUTS_TO_AI"]
     )
 
 
-def _hand_to_ai(doc, seat):
+def _hand_to_ai(doc: dict, seat: int) -> Any:
     """The seat goes to the ``medium`` AI for good, as on resign (a loss; its
     tokens are revoked); returns the ``seat_handed_to_ai`` event."""
     doc["seats"][seat].update(kind="ai", level="medium", resigned=True)

@@ -21,6 +21,7 @@ import os
 import re
 import sys
 from datetime import UTC, datetime
+from typing import Any
 
 import orjson
 import structlog
@@ -31,7 +32,7 @@ REQUEST_LOGGER = "tabula.request"
 # X-Request-ID: what we accept from a client (else we make a new one).
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._:@+=/-]{1,128}")
 
-_configured = {}
+_configured: dict = {}
 
 
 def _dumps(obj, **_kw):
@@ -66,13 +67,13 @@ def formatter(fmt=None):
         if fmt == "json"
         else structlog.dev.ConsoleRenderer(colors=False)
     )
-    processors = [structlog.stdlib.ProcessorFormatter.remove_processors_meta]
+    processors: list[Any] = [structlog.stdlib.ProcessorFormatter.remove_processors_meta]
     if fmt == "json":
         processors.append(structlog.processors.format_exc_info)
     result = structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=_shared_processors(), processors=[*processors, renderer]
     )
-    result._tabula_format = fmt
+    result._tabula_format = fmt  # type: ignore[attr-defined]  # read by the gunicorn hook
     return result
 
 
@@ -90,7 +91,7 @@ def configure(fmt=None, level=None, stream=None, process=None):
     )
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(formatter(fmt))
-    handler._tabula = True  # ours: replaced by the next configure
+    handler._tabula = True  # type: ignore[attr-defined]  # ours: replaced by the next configure
     root = logging.getLogger()
     for old in [h for h in root.handlers if getattr(h, "_tabula", False) or stream is None]:
         root.removeHandler(old)

@@ -169,7 +169,7 @@ class ai_decision:  # used as a context manager, like a function
 
 
 # Label lookups cost more than the write itself: children are kept per labels.
-_children = {}
+_children: dict = {}
 
 
 def _child(metric, *labels):
@@ -225,7 +225,7 @@ class RequestObserver:
         code_token = _error_code.set(None)
         log_tokens = logs.bind(request_id=rid)
         header = ("X-Request-ID", rid)
-        done = []
+        done: list = []
 
         def observed_start_response(status, headers, exc_info=None):
             if not done:

@@ -20,6 +20,7 @@ closed schemas, and requests are validated against the same domains.
 
 import logging
 from functools import cache
+from typing import Any
 
 import marshmallow as ma
 from marshmallow import validate
@@ -302,7 +303,7 @@ def _enum_components(game_id, actions):
     An enum is named after its parameter (``Anno1503Commodity``); the enum
     used most takes a name first, and one whose name is taken is named after
     its action too (``Anno1503PlayCardCard``)."""
-    uses = {}
+    uses: dict = {}
     for action_type, action in actions.items():
         for name, p in action.params.items():
             if isinstance(p, EnumParam):
@@ -326,7 +327,9 @@ def game_action_components(game):
     action type and their union ``<Game>Action`` (discriminated on ``type``)."""
     actions = descriptions(game.id)
     enum_names = _enum_components(game.id, actions)
-    components = {name: {"type": "string", "enum": list(values)} for values, name in enum_names.items()}
+    components: dict[str, Any] = {
+        name: {"type": "string", "enum": list(values)} for values, name in enum_names.items()
+    }
     mapping = {}
     for action_type, action in actions.items():
         name = component_name(game.id, action_type)

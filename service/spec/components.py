@@ -13,6 +13,7 @@
 """
 
 import copy
+from typing import Any
 
 from apispec.ext.marshmallow.common import make_schema_key, resolve_schema_instance
 
@@ -103,7 +104,9 @@ _ERROR_VARIANTS = {
 
 
 def _error_variant(codes, properties, required, description):
-    details = {"type": "object", "properties": properties} if properties else dict(_OPEN_DETAILS)
+    details: dict[str, Any] = (
+        {"type": "object", "properties": properties} if properties else dict(_OPEN_DETAILS)
+    )
     if required:
         details["required"] = list(required)
     code = (

@@ -159,7 +159,7 @@ def _options_schema(game, allowed, named, defaults):
 
 def _seat_count_groups(game_id):
     """Consecutive seat counts that allow the same options: [(low, high, allowed)]."""
-    groups = []
+    groups: list = []
     for seats, allowed in seat_count_rules(game_id).items():
         if any(not choices for choices in allowed.values()):
             continue  # no match of this size sets up at all
@@ -184,7 +184,7 @@ def create_match_components(converter):
     base = converter.schema2jsonschema(CreateMatchSchema)
     components, mapping = {}, {}
     for game in GAMES:
-        named = set()
+        named: set = set()
         variants = [_seat_count_variant(base, game, group, named) for group in _seat_count_groups(game.id)]
         for option in sorted(named):
             components[_option_component(game, option)] = {

@@ -17,6 +17,7 @@ round trips); the well-kept breaker libraries wrap function calls instead.
 
 import threading
 import time
+from typing import Any
 
 import redis
 
@@ -28,17 +29,17 @@ class StorageUnavailable(redis.ConnectionError):
 class Breaker:
     """Closed (calls go through), open (calls fail fast), or probing."""
 
-    def __init__(self, cooldown_s=1.0):
+    def __init__(self, cooldown_s: float = 1.0) -> None:
         self.cooldown_s = cooldown_s
         self._lock = threading.Lock()
-        self._open_until = None  # monotonic time; None while closed
-        self._probe_thread = None
+        self._open_until: float | None = None  # monotonic time; None while closed
+        self._probe_thread: int | None = None
 
     @property
-    def is_open(self):
+    def is_open(self) -> bool:
         return self._open_until is not None
 
-    def before_call(self):
+    def before_call(self) -> None:
         """Raise ``StorageUnavailable`` unless this call may go to the server."""
         if self._open_until is None:
             return  # closed: no lock on the hot path
@@ -49,14 +50,14 @@ class Breaker:
                 raise StorageUnavailable("storage did not answer in time moments ago")
             self._probe_thread = threading.get_ident()  # this call is the probe
 
-    def answered(self):
+    def answered(self) -> None:
         if self._open_until is None:
             return
         with self._lock:
             self._open_until = None
             self._probe_thread = None
 
-    def failed(self, timed_out):
+    def failed(self, timed_out: bool) -> None:
         """A call failed: a timeout opens the breaker; any failure of the
         probe keeps it open for another cooldown."""
         if not timed_out and self._open_until is None:
@@ -66,11 +67,11 @@ class Breaker:
             self._probe_thread = None
 
 
-def connection_class(breaker):
+def connection_class(breaker: Breaker) -> type[redis.Connection]:
     """A ``redis.Connection`` subclass that reports to ``breaker``."""
 
     class BreakerConnection(redis.Connection):
-        def send_packed_command(self, command, check_health=True):
+        def send_packed_command(self, command: Any, check_health: bool = True) -> None:
             breaker.before_call()
             try:
                 super().send_packed_command(command, check_health)
@@ -82,7 +83,7 @@ def connection_class(breaker):
                     breaker.failed(timed_out=False)
                 raise
 
-        def read_response(self, *args, **kwargs):
+        def read_response(self, *args: Any, **kwargs: Any) -> Any:
             try:
                 response = super().read_response(*args, **kwargs)
             except redis.TimeoutError:

@@ -56,47 +56,47 @@ import zlib
 STATUSES = ("waiting", "active", "finished")
 
 
-def match_key(match_id):
+def match_key(match_id: str) -> str:
     return f"match:{{{match_id}}}"
 
 
-def events_key(match_id):
+def events_key(match_id: str) -> str:
     return f"match:{{{match_id}}}:events"
 
 
-def actions_key(match_id):
+def actions_key(match_id: str) -> str:
     return f"match:{{{match_id}}}:actions"
 
 
-def live_channel(match_id):
+def live_channel(match_id: str) -> str:
     return f"match:{{{match_id}}}:live"
 
 
-def ticket_key(match_id, ticket_hash):
+def ticket_key(match_id: str, ticket_hash: str) -> str:
     return f"match:{{{match_id}}}:ticket:{ticket_hash}"
 
 
-def idem_key(match_id, token_hash, key_hash):
+def idem_key(match_id: str, token_hash: str, key_hash: str) -> str:
     return f"match:{{{match_id}}}:idem:{token_hash}:{key_hash}"
 
 
-def lobby_key(status, game):
+def lobby_key(status: str | None, game: str | None) -> str:
     return f"lobby:{status or '*'}:{game or '*'}"
 
 
-def token_index_key(token_hash):
+def token_index_key(token_hash: str) -> str:
     return f"token:{{{token_hash}}}"
 
 
 DEADLINE_SHARDS = 16
 
 
-def deadline_shard_keys(shard):
+def deadline_shard_keys(shard: int) -> tuple[str, str]:
     """The sorted set and version hash of one shard of the index (one slot)."""
     return f"deadlines:{{{shard}}}", f"deadlines:{{{shard}}}:v"
 
 
-def deadline_keys(match_id):
+def deadline_keys(match_id: str) -> tuple[str, str]:
     """The keys of ``match_id``'s shard."""
     return deadline_shard_keys(zlib.crc32(match_id.encode("utf-8")) % DEADLINE_SHARDS)
 
@@ -104,10 +104,10 @@ def deadline_keys(match_id):
 RETENTION_SHARDS = 16
 
 
-def retention_shard_key(shard):
+def retention_shard_key(shard: int) -> str:
     return f"retention:{{{shard}}}"
 
 
-def retention_key(match_id):
+def retention_key(match_id: str) -> str:
     """The retention index shard of ``match_id`` (one slot, like the deadlines')."""
     return retention_shard_key(zlib.crc32(match_id.encode("utf-8")) % RETENTION_SHARDS)

@@ -14,10 +14,17 @@ the hot path; only an unknown token costs a second round trip, for its
 address.
 """
 
+from __future__ import annotations
+
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 from service.model.errors import ApiError
+
+if TYPE_CHECKING:
+    from service.storage.records import StoredMatch
+    from service.storage.store import Store
 
 
 @dataclass(frozen=True)
@@ -28,10 +35,10 @@ class Window:
     seconds: int
     what: str = "requests"
 
-    def key(self, identity, now):
+    def key(self, identity: str, now: float) -> str:
         return f"ratelimit:{self.what}:{identity}:{int(now // self.seconds)}"
 
-    def error_if_over(self, count, now):
+    def error_if_over(self, count: int, now: float) -> ApiError | None:
         """The 429 for ``count`` requests in the window of ``now``, or None."""
         if count <= self.limit:
             return None
@@ -46,11 +53,11 @@ class Window:
         )
 
 
-def request_window(config):
+def request_window(config: dict[str, Any]) -> Window:
     return Window(config["RATE_LIMIT"], config["RATE_LIMIT_WINDOW_S"])
 
 
-def create_window(config):
+def create_window(config: dict[str, Any]) -> Window:
     return Window(config["CREATE_RATE_LIMIT"], config["RATE_LIMIT_WINDOW_S"], "creations")
 
 
@@ -58,7 +65,9 @@ class RateCharge:
     """One request to count against its window: its token's when the token is
     known, else its address's."""
 
-    def __init__(self, window, address, token_hash=None, now=None):
+    def __init__(
+        self, window: Window, address: str, token_hash: str | None = None, now: float | None = None
+    ) -> None:
         self.window = window
         self.address = address
         self.token_hash = token_hash
@@ -66,12 +75,12 @@ class RateCharge:
         self.ttl = window.seconds + 1
 
     @classmethod
-    def configured(cls, window, address, token_hash=None):
+    def configured(cls, window: Window, address: str, token_hash: str | None = None) -> RateCharge | None:
         """The charge of one request, or None when ``window`` is off."""
         return cls(window, address, token_hash) if window.limit > 0 else None
 
     @property
-    def key(self):
+    def key(self) -> str:
         """The counter this charge tries first (the token's, if it has one).
 
         The token's counter carries the token's hash tag, so the script that
@@ -80,31 +89,34 @@ class RateCharge:
             return self.window.key(f"t:{{{self.token_hash}}}", self.now)
         return self._address_key()
 
-    def _address_key(self):
+    def _address_key(self) -> str:
         return self.window.key(f"a:{self.address}", self.now)
 
-    def count_with(self, store):
+    def count_with(self, store: Store) -> int:
         """Count this request (its address's window if its token is unknown)."""
         count = store.count(self.key, self.ttl, self.token_hash)
         return self.settle(store, count)
 
-    def settle(self, store, count):
+    def settle(self, store: Store, count: int | None) -> int:
         """The count, after ``count`` came back None for an unknown token:
         then the request is counted against the address instead."""
         if count is None:
-            count = store.count(self._address_key(), self.ttl)
+            # Without a known_token the window is always counted: an int.
+            return cast(int, store.count(self._address_key(), self.ttl))
         return count
 
-    def error_if_over(self, count):
+    def error_if_over(self, count: int) -> ApiError | None:
         return self.window.error_if_over(count, self.now)
 
-    def enforce(self, count):
+    def enforce(self, count: int) -> None:
         error = self.error_if_over(count)
         if error is not None:
             raise error
 
 
-def load_charged(store, match_id, token_hash, charge):
+def load_charged(
+    store: Store, match_id: str, token_hash: str | None, charge: RateCharge | None
+) -> StoredMatch | None:
     """``store.load`` plus the rate-limit count ``charge`` (None: none), one
     round trip (two for an unknown token).
 

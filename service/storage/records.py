@@ -3,6 +3,7 @@
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import orjson
 
@@ -20,7 +21,7 @@ class StoredMatch:
     token_seat: int | None = None  # seat of the token asked for in ``load``
 
     @cached_property
-    def state(self):
+    def state(self) -> Any:
         """The engine's dump, as stored (JSON-decoded)."""
         return orjson.loads(self.state_json)
 
@@ -31,22 +32,24 @@ class Change:
 
     doc: dict
     state: dict | None = None
-    events: list = None  # [(seq, version, engine_event_dict)]
+    events: list | None = None  # [(seq, version, engine_event_dict)]
     action: dict | None = None  # {"seat", "action"} for the replay log
-    set_tokens: dict = None  # token hash -> seat
-    del_tokens: list = None  # token hashes
+    set_tokens: dict | None = None  # token hash -> seat
+    del_tokens: list | None = None  # token hashes
     idem_key: str | None = None
     idem_value: bytes | None = None
 
 
 class CommitResult:
-    def __init__(self, outcome, payload=None, replicas=None, wanted=0):
+    def __init__(
+        self, outcome: str, payload: Any = None, replicas: int | None = None, wanted: int = 0
+    ) -> None:
         self.outcome = outcome  # "OK" | "CONFLICT" | "DUP"
         self.payload = payload  # OK: the new rev; DUP: the stored idempotency value
         self.replicas = replicas  # replicas that confirmed it (WAIT), None: not asked
         self.wanted = wanted
 
-    def raise_if_unreplicated(self):
+    def raise_if_unreplicated(self) -> None:
         """The 503 of a commit fewer replicas confirmed than ``REDIS_WAIT_REPLICAS``."""
         if self.replicas is not None and self.replicas < self.wanted and self.outcome in ("OK", "DUP"):
             raise ApiError(
@@ -60,7 +63,7 @@ class CommitResult:
             )
 
 
-def parse_events(entries):
+def parse_events(entries: list) -> list[tuple[int, int, dict]]:
     """XRANGE entries of an event stream as ``[(seq, version, event)]``."""
     return [
         (int(entry_id.split(b"-")[1]), int(fields[b"v"]), orjson.loads(fields[b"e"]))

@@ -7,6 +7,8 @@ Every client made here keeps the timeouts the service relies on
 """
 
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import redis
 from redis.cluster import ClusterNode, RedisCluster
@@ -20,12 +22,12 @@ from redis.event import (
 from redis.exceptions import RedisClusterException
 from redis.sentinel import Sentinel, SentinelManagedConnection
 
-from service.storage.targets import ConfigError
+from service.storage.targets import ConfigError, Target
 
 # --- clients ----------------------------------------------------------------
 
 
-def client(target, **options):
+def client(target: Target, **options: Any) -> Any:
     """A redis-py client for ``target``: ``redis.Redis`` (standalone, or the
     current primary of a Sentinel service) or ``RedisCluster``.
 
@@ -42,7 +44,7 @@ def client(target, **options):
     return redis.Redis.from_url(target.url, **options)
 
 
-def _sentinel_manager(target, socket_timeout=2.0):
+def _sentinel_manager(target: Target, socket_timeout: float = 2.0) -> Sentinel:
     return Sentinel(
         list(target.hosts),
         sentinel_kwargs={
@@ -60,11 +62,11 @@ class SentinelConnection(SentinelManagedConnection):
     waits for forever (seen: RQ's warm shutdown interrupts its blocking
     dequeue, then its clean-up hangs)."""
 
-    def read_response(self, *args, **kwargs):
+    def read_response(self, *args: Any, **kwargs: Any) -> Any:
         kwargs.setdefault("disconnect_on_error", True)
         return super().read_response(*args, **kwargs)
 
-    def connect_check_health(self, *args, **kwargs):
+    def connect_check_health(self, *args: Any, **kwargs: Any) -> None:
         # redis-py 8 reconnects a dropped connection here (send_packed_command),
         # not through connect(), so to the address it had: after a failover,
         # the dead primary's. Ask Sentinel where the primary is now first.
@@ -73,7 +75,7 @@ class SentinelConnection(SentinelManagedConnection):
         return super().connect_check_health(*args, **kwargs)
 
 
-def _sentinel_primary(target, **options):
+def _sentinel_primary(target: Target, **options: Any) -> redis.Redis:
     options.pop("connection_pool", None)
     connection_class = options.pop("connection_class", None)
     if target.tls:
@@ -92,13 +94,13 @@ def _sentinel_primary(target, **options):
     )
 
 
-def _cluster(target, **options):
+def _cluster(target: Target, **options: Any) -> "LazyCluster":
     options.pop("connection_pool", None)
     options.pop("health_check_interval", None)  # per node pool: keep redis-py's default
     return LazyCluster(target, options)
 
 
-def _unreachable(exc):
+def _unreachable(exc: BaseException) -> redis.ConnectionError:
     # No node reachable to read the slot map from: "unreachable" (503) to
     # every caller, like a standalone server that is down.
     return redis.ConnectionError(f"Redis Cluster unreachable: {exc}")
@@ -121,10 +123,10 @@ class LazyCluster:
     rebuild (every client built shares one event dispatcher).
     """
 
-    def __init__(self, target, options):
+    def __init__(self, target: Target, options: dict[str, Any]) -> None:
         self._target = target
         self._options = options
-        self._client = None
+        self._client: RedisCluster | None = None
         self._lock = threading.Lock()
         self.events = EventDispatcher()
         self.encoder = Encoder(
@@ -133,7 +135,7 @@ class LazyCluster:
             options.get("decode_responses", False),
         )
 
-    def current(self):
+    def current(self) -> RedisCluster:
         """The ``RedisCluster``, built now if there is none yet."""
         client = self._client
         if client is None:
@@ -143,7 +145,7 @@ class LazyCluster:
                 client = self._client
         return client
 
-    def _build(self):
+    def _build(self) -> RedisCluster:
         (host, port), *others = self._target.hosts
         # Given a URL, redis-py builds each node's pool from the options (so a
         # connection_class, the breaker's, reaches every node's connections).
@@ -160,40 +162,40 @@ class LazyCluster:
         except RedisClusterException as exc:
             raise _unreachable(exc) from exc
 
-    def forget(self, client):
+    def forget(self, client: RedisCluster) -> None:
         """Drop ``client`` (if still the current one): built anew on next use."""
         with self._lock:
             if self._client is client:
                 self._client = None
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.current(), name)
 
-    def get_encoder(self):
+    def get_encoder(self) -> Encoder:
         return self.encoder
 
-    def register_script(self, script):
-        return Script(self, script)
+    def register_script(self, script: str) -> Script:
+        return Script(self, script)  # type: ignore[arg-type]  # it stands in for the cluster client
 
-    def close(self):
+    def close(self) -> None:
         client, self._client = self._client, None
         if client is not None:
             client.close()
 
 
-def is_cluster_client(client_):
+def is_cluster_client(client_: Any) -> bool:
     return isinstance(client_, (RedisCluster, LazyCluster))
 
 
 class _SlotMapListener(EventListenerInterface):
-    def __init__(self, callback):
+    def __init__(self, callback: Callable[[], None]) -> None:
         self.callback = callback
 
-    def listen(self, event):
+    def listen(self, event: object) -> None:
         self.callback()
 
 
-def watch_slot_map(client_, callback):
+def watch_slot_map(client_: Any, callback: Callable[[], None]) -> None:
     """Call ``callback()`` (no I/O in it: it runs in the thread that read the
     map) whenever a cluster client's slot map changes: a refresh, or a MOVED
     that redis-py applied. Nothing for other clients."""
@@ -201,7 +203,7 @@ def watch_slot_map(client_, callback):
         client_.events.register_listeners({AfterSlotsCacheRefreshEvent: [_SlotMapListener(callback)]})
 
 
-def refuse_cluster_queue(queue_client):
+def refuse_cluster_queue(queue_client: Any) -> None:
     """Raise ``ConfigError`` when the queue's server runs in cluster mode
     (an RQ_REDIS_URL of ``redis://`` pointing at a cluster node)."""
     try:
@@ -218,7 +220,7 @@ def refuse_cluster_queue(queue_client):
 # --- routing (cluster) ------------------------------------------------------
 
 
-def node_pool(client_, key):
+def node_pool(client_: Any, key: Any) -> Any:
     """The connection pool of the server that holds ``key``: the client's
     own pool, or on a cluster the pool of the primary of ``key``'s slot."""
     if is_cluster_client(client_):
@@ -227,7 +229,7 @@ def node_pool(client_, key):
     return client_.connection_pool
 
 
-def pubsub_address(client_, channel):
+def pubsub_address(client_: Any, channel: bytes) -> tuple[str, dict[str, Any]]:
     """``(name, connection kwargs)`` of the server whose pub/sub carries
     ``channel``: the primary of its slot on a cluster (sharded pub/sub), the
     current primary of a Sentinel service, else the one server."""
@@ -239,7 +241,7 @@ def pubsub_address(client_, channel):
     return name, kwargs
 
 
-def refresh_topology(client_, reconnect=True):
+def refresh_topology(client_: Any, reconnect: bool = True) -> None:
     """Read the cluster's slot map again (after MOVED, or a failed node).
 
     ``reconnect=False`` (a routine check, nothing failed) leaves the queried

@@ -5,7 +5,9 @@ Everything is JSON (orjson), never pickle.
 """
 
 import time
+from collections.abc import Iterable
 from importlib import resources
+from typing import Any
 
 import orjson
 import redis
@@ -30,18 +32,29 @@ from service.storage.keys import (
     ticket_key,
     token_index_key,
 )
-from service.storage.records import CommitResult, StoredMatch, parse_events
-from service.storage.transport import UNAVAILABLE_REPLIES, Transport, publish_command
+from service.storage.records import Change, CommitResult, StoredMatch, parse_events
+from service.storage.transport import UNAVAILABLE_REPLIES, Command, Transport, publish_command
+
+# A deadline index write: ``(version, due ms)`` (due None: clear the entry).
+Deadline = tuple[int, int | None]
+# An event as read back: ``(seq, version, event)``.
+Event = tuple[int, int, dict]
 
 
-def _script(client, name):
+def _script(client: Any, name: str) -> Any:
     return client.register_script(resources.files("service.storage").joinpath(f"lua/{name}").read_text())
 
 
 class Store:
     """Match storage on one redis-py client (not decoding responses)."""
 
-    def __init__(self, client, idempotency_ttl_s=24 * 3600, wait=None, finished_ttl_s=0):
+    def __init__(
+        self,
+        client: Any,
+        idempotency_ttl_s: int = 24 * 3600,
+        wait: tuple[int, int] | None = None,
+        finished_ttl_s: int = 0,
+    ) -> None:
         self.redis = client
         self.idempotency_ttl_s = idempotency_ttl_s
         self.finished_ttl_s = finished_ttl_s  # FINISHED_MATCH_TTL_S; 0: keep for ever
@@ -50,9 +63,9 @@ class Store:
         self._count_known = _script(client, "count_known.lua")
         self._deadline = _script(client, "deadline.lua")
         self.transport = Transport(client)
-        self._publish = None  # publish_command(), decided on the first commit
+        self._publish: str | None = None  # publish_command(), decided on the first commit
 
-    def _scripted_round_trip(self, *commands, retry=True):
+    def _scripted_round_trip(self, *commands: Command, retry: bool = True) -> list[Any]:
         """The replies of ``commands`` (``Transport.replies``), raising the first error
         reply. Commands may call our scripts by EVALSHA: they are loaded when
         the server lacks them (a restarted or another
@@ -75,7 +88,9 @@ class Store:
                 raise reply
         return replies
 
-    def _eval_commit(self, match_id, keys, args, deadline=None):
+    def _eval_commit(
+        self, match_id: str, keys: list[str], args: list[Any], deadline: Deadline | None = None
+    ) -> tuple[Any, Any]:
         """EVALSHA of commit.lua, after the deadline index write ``deadline``
         (``(version, due ms)``, or None) in the same round trip."""
         commands = [("EVALSHA", self._commit.sha, len(keys), *keys, *args)]
@@ -92,7 +107,7 @@ class Store:
 
     # --- the deadline index ------------------------------------------------
 
-    def _deadline_command(self, match_id, version, due_ms):
+    def _deadline_command(self, match_id: str, version: int, due_ms: int | None) -> Command:
         return (
             "EVALSHA",
             self._deadline.sha,
@@ -103,12 +118,12 @@ class Store:
             "" if due_ms is None else int(due_ms),
         )
 
-    def set_deadline(self, match_id, version, due_ms):
+    def set_deadline(self, match_id: str, version: int, due_ms: int | None) -> bool:
         """Write (``due_ms`` None: clear) a match's entry unless a newer version
         wrote it; True when written."""
         return self._scripted_round_trip(self._deadline_command(match_id, version, due_ms))[0] == 1
 
-    def due_matches(self, now_ms, limit):
+    def due_matches(self, now_ms: int, limit: int) -> list[str]:
         """Ids of matches whose entry is due by ``now_ms``, earliest first per
         shard, at most ``limit`` per shard (one round trip)."""
         pipe = self.redis.pipeline(transaction=False)
@@ -118,12 +133,12 @@ class Store:
 
     # --- rate-limit counters ----------------------------------------------
 
-    def _counter_commands(self, counter_key, ttl_s, known_token):
+    def _counter_commands(self, counter_key: str, ttl_s: int, known_token: str | None) -> list[Command]:
         if known_token is None:
             return [("INCR", counter_key), ("EXPIRE", counter_key, ttl_s, "NX")]
         return [("EVALSHA", self._count_known.sha, 2, token_index_key(known_token), counter_key, ttl_s)]
 
-    def count(self, counter_key, ttl_s, known_token=None):
+    def count(self, counter_key: str, ttl_s: int, known_token: str | None = None) -> int | None:
         """INCR a rate-limit window (TTL set on first use); returns the count.
 
         ``known_token``: count only if that token hash is a live token's;
@@ -133,7 +148,7 @@ class Store:
 
     # --- reading ---------------------------------------------------------
 
-    def load(self, match_id, token_hash=None):
+    def load(self, match_id: str, token_hash: str | None = None) -> StoredMatch | None:
         """The match, or None when there is none with this id.
 
         With ``token_hash``, the seat that token acts for comes in the same
@@ -142,7 +157,14 @@ class Store:
         values = self.redis.hmget(match_key(match_id), self._load_fields(token_hash))
         return self._stored(match_id, token_hash, values)
 
-    def load_counted(self, match_id, token_hash, counter_key, counter_ttl_s, known_token=None):
+    def load_counted(
+        self,
+        match_id: str,
+        token_hash: str | None,
+        counter_key: str,
+        counter_ttl_s: int,
+        known_token: str | None = None,
+    ) -> tuple[StoredMatch | None, int | None]:
         """``(load(match_id, token_hash), count(counter_key, ...))`` in one round trip.
 
         A pipeline, not one script, so the counter's slot and the match's may
@@ -156,11 +178,11 @@ class Store:
         return self._stored(match_id, token_hash, replies[-1]), _count(replies[:-1])
 
     @staticmethod
-    def _load_fields(token_hash):
+    def _load_fields(token_hash: str | None) -> list[str]:
         return ["rev", "doc", "state"] + ([f"tok:{token_hash}"] if token_hash else [])
 
     @staticmethod
-    def _stored(match_id, token_hash, values):
+    def _stored(match_id: str, token_hash: str | None, values: list[Any]) -> StoredMatch | None:
         rev, doc, state = values[:3]
         if rev is None or doc is None:
             return None
@@ -169,24 +191,24 @@ class Store:
             match_id, rev.decode(), orjson.loads(doc), state, None if seat is None else int(seat)
         )
 
-    def probe(self, match_id, token_hash):
+    def probe(self, match_id: str, token_hash: str) -> tuple[bool, int | None]:
         """``(exists, seat of the token or None)`` in one round trip."""
         rev, seat = self.redis.hmget(match_key(match_id), "rev", f"tok:{token_hash}")
         return rev is not None, None if seat is None else int(seat)
 
-    def load_doc(self, match_id):
+    def load_doc(self, match_id: str) -> dict | None:
         """Only the document of a match (no engine state), or None."""
         raw = self.redis.hget(match_key(match_id), "doc")
         return None if raw is None else orjson.loads(raw)
 
-    def load_docs(self, match_ids):
+    def load_docs(self, match_ids: list[str]) -> list[dict | None]:
         """Docs of several matches (None for missing ones), one round trip."""
         pipe = self.redis.pipeline(transaction=False)
         for match_id in match_ids:
             pipe.hget(match_key(match_id), "doc")
         return [orjson.loads(raw) if raw else None for raw in pipe.execute()]
 
-    def seat_token_hashes(self, match_id, seat):
+    def seat_token_hashes(self, match_id: str, seat: int) -> list[str]:
         """The hashes of the live tokens of ``seat`` in ``match_id``."""
         fields = self.redis.hgetall(match_key(match_id))
         return [
@@ -195,16 +217,18 @@ class Store:
             if name.startswith(b"tok:") and int(value) == seat
         ]
 
-    def token_match(self, token_hash):
+    def token_match(self, token_hash: str) -> str | None:
         """The match id a token was issued for (revoked ones included), or None."""
         raw = self.redis.get(token_index_key(token_hash))
         return None if raw is None else raw.decode()
 
-    def read_events(self, match_id, after, limit):
+    def read_events(self, match_id: str, after: int, limit: int) -> list[Event]:
         """``[(seq, version, event)]`` with seq > ``after``, at most ``limit``."""
         return parse_events(self.redis.xrange(*_events_after(match_id, after, limit)))
 
-    def read_new_events(self, positions, limit):
+    def read_new_events(
+        self, positions: list[tuple[str, int]], limit: int
+    ) -> list[tuple[list[Event], dict | None]]:
         """``[(events, doc)]``, one per ``(match_id, after)`` of ``positions``, in
         one pipelined round trip: its events as ``read_events`` gives them, and
         its document (None when the match is gone)."""
@@ -218,19 +242,19 @@ class Store:
             for entries, raw_doc in zip(replies[::2], replies[1::2], strict=True)
         ]
 
-    def put_ticket(self, match_id, ticket_hash, token_hash, ttl_s):
+    def put_ticket(self, match_id: str, ticket_hash: str, token_hash: str, ttl_s: int) -> None:
         self.redis.set(ticket_key(match_id, ticket_hash), token_hash, ex=ttl_s)
 
-    def take_ticket(self, match_id, ticket_hash):
+    def take_ticket(self, match_id: str, ticket_hash: str) -> str | None:
         """The token hash a ticket stands for, deleting it (single use); None
         when unknown, used or expired."""
         raw = self.redis.getdel(ticket_key(match_id, ticket_hash))
         return None if raw is None else raw.decode()
 
-    def read_actions(self, match_id):
+    def read_actions(self, match_id: str) -> list[dict]:
         return [orjson.loads(raw) for raw in self.redis.lrange(actions_key(match_id), 0, -1)]
 
-    def read_idempotency(self, key):
+    def read_idempotency(self, key: str) -> dict | None:
         """The record stored under ``key`` (None: none). With ``wait`` set, the
         same round trip WAITs on the record's node, so a record whose commit
         was answered 503 (too few replicas confirmed it) is answered 503 again
@@ -246,7 +270,9 @@ class Store:
 
     # --- writing ---------------------------------------------------------
 
-    def commit(self, match_id, expected_rev, change, deadline=None):
+    def commit(
+        self, match_id: str, expected_rev: str | None, change: Change, deadline: Deadline | None = None
+    ) -> CommitResult:
         """Write ``change`` if the match is still at ``expected_rev``.
 
         ``expected_rev`` None creates the match (fails if it exists). One
@@ -273,7 +299,7 @@ class Store:
         ]
         reply, replicas = self._eval_commit(match_id, keys, args, deadline)
         outcome = reply[0].decode()
-        payload = reply[1] if len(reply) > 1 else None
+        payload: Any = reply[1] if len(reply) > 1 else None
         if outcome == "DUP":
             payload = orjson.loads(payload)
         elif outcome == "OK":
@@ -282,7 +308,9 @@ class Store:
             raise RuntimeError(f"event seq out of order in match {match_id}: stream ends at {payload!r}")
         return CommitResult(outcome, payload, replicas, self.wait[0] if self.wait else 0)
 
-    def after_commit(self, doc, new_token_hashes=(), revoked_token_hashes=()):
+    def after_commit(
+        self, doc: dict, new_token_hashes: Iterable[str] = (), revoked_token_hashes: Iterable[str] = ()
+    ) -> None:
         """Update the cross-slot indexes (lobby, token index); idempotent."""
         pipe = self.redis.pipeline(transaction=False)
         score = doc["created_ms"]
@@ -303,7 +331,7 @@ class Store:
             self._expire_with_match(pipe, doc)
         pipe.execute()
 
-    def _expire_with_match(self, pipe, doc):
+    def _expire_with_match(self, pipe: Any, doc: dict) -> None:
         """Queue on ``pipe`` what makes a finished match's cross-slot entries
         follow its keys out: its live tokens' index entries expire with them,
         and the retention index tells ``prune_expired`` when to drop it from
@@ -315,7 +343,7 @@ class Store:
         expires_ms = int(time.time() * 1000) + ttl_s * 1000
         pipe.zadd(retention_key(doc["id"]), {f"{doc['game']}:{doc['id']}": expires_ms})
 
-    def prune_expired(self, now_ms, limit=100):
+    def prune_expired(self, now_ms: int, limit: int = 100) -> int:
         """Drop from the lobby indexes the finished matches whose keys have
         expired by ``now_ms``, at most ``limit`` per retention shard; returns
         how many. An entry whose match is still there (a later change renewed
@@ -347,7 +375,9 @@ class Store:
         pipe.execute()
         return pruned
 
-    def lobby_page(self, status, game, offset, limit):
+    def lobby_page(
+        self, status: str | None, game: str | None, offset: int, limit: int
+    ) -> tuple[list[str], int]:
         """``(match_ids, total)`` newest first; a page past the end is empty.
 
         Redis takes range indexes as signed 64-bit integers (a larger one is
@@ -362,26 +392,26 @@ class Store:
         ids, total = pipe.execute()
         return [i.decode() for i in ids], total
 
-    def active_match_ids(self, start=0, count=1000):
+    def active_match_ids(self, start: int = 0, count: int = 1000) -> list[str]:
         """Active matches, newest first, from ``start``."""
         ids = self.redis.zrevrange(lobby_key("active", None), start, start + count - 1)
         return [i.decode() for i in ids]
 
 
-def _count(replies):
+def _count(replies: list[Any]) -> int | None:
     """The count of ``_counter_commands``' replies (INCR's, or the script's)."""
     return None if replies[0] == -1 else replies[0]
 
 
-def _events_after(match_id, after, limit):
+def _events_after(match_id: str, after: int, limit: int) -> tuple[str, str, str, int]:
     """XRANGE's arguments: the events of ``match_id`` with seq > ``after``, at most ``limit``."""
     return events_key(match_id), f"0-{after + 1}", "+", limit
 
 
-def _change_args(expected_rev, change):
+def _change_args(expected_rev: str | None, change: Change) -> list[Any]:
     """commit.lua's ARGV up to the action (its header comment has the layout)."""
-    args = [expected_rev or ""]
-    fields = {"doc": orjson.dumps(change.doc)}
+    args: list[Any] = [expected_rev or ""]
+    fields: dict[str, bytes | str] = {"doc": orjson.dumps(change.doc)}
     if change.state is not None:
         fields["state"] = orjson.dumps(change.state)
     for token_hash, seat in (change.set_tokens or {}).items():

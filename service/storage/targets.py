@@ -19,7 +19,8 @@ is refused at start-up (``ConfigError``, ``refuse_cluster_queue``).
 """
 
 from dataclasses import dataclass, field
-from urllib.parse import parse_qs, unquote, urlsplit
+from typing import Any
+from urllib.parse import SplitResult, parse_qs, unquote, urlsplit
 
 MODES = ("standalone", "sentinel", "cluster")
 SENTINEL_SCHEMES = ("redis+sentinel", "rediss+sentinel")
@@ -47,11 +48,11 @@ class Target:
     extra: dict = field(default_factory=dict)
 
     @property
-    def is_cluster(self):
+    def is_cluster(self) -> bool:
         return self.mode == "cluster"
 
 
-def _hosts(netloc, default_port):
+def _hosts(netloc: str, default_port: int) -> tuple[tuple[str, int], ...]:
     hosts = []
     for part in netloc.split(","):
         host, _, port = part.strip().rpartition(":")
@@ -61,7 +62,7 @@ def _hosts(netloc, default_port):
     return tuple(hosts)
 
 
-def _split_userinfo(netloc):
+def _split_userinfo(netloc: str) -> tuple[str | None, str | None, str]:
     userinfo, _, hosts = netloc.rpartition("@")
     username = password = None
     if userinfo:
@@ -70,7 +71,7 @@ def _split_userinfo(netloc):
     return username, password, hosts
 
 
-def parse_target(url, mode="standalone"):
+def parse_target(url: str, mode: str = "standalone") -> Target:
     """The ``Target`` of ``url`` in ``mode``; ``ConfigError`` when they disagree."""
     if mode not in MODES:
         raise ConfigError(f"REDIS_MODE={mode!r}: expected one of {', '.join(MODES)}")
@@ -104,7 +105,7 @@ def parse_target(url, mode="standalone"):
     return Target("standalone", url)
 
 
-def _sentinel_target(url, parts):
+def _sentinel_target(url: str, parts: SplitResult) -> Target:
     username, password, netloc = _split_userinfo(parts.netloc)
     path = [p for p in parts.path.split("/") if p]
     if not path:
@@ -121,11 +122,11 @@ def _sentinel_target(url, parts):
         username=username,
         password=password,
         tls=parts.scheme.lower().startswith("rediss"),
-        sentinel_password=(query.get("sentinel_password") or [None])[0],
+        sentinel_password=next(iter(query.get("sentinel_password", [])), None),
     )
 
 
-def queue_target(url):
+def queue_target(url: str) -> Target:
     """The Target of ``RQ_REDIS_URL``: standalone or Sentinel, never a cluster."""
     scheme = urlsplit(url).scheme.lower()
     if scheme in CLUSTER_SCHEMES:
@@ -136,7 +137,7 @@ def queue_target(url):
     return parse_target(url, "sentinel" if scheme in SENTINEL_SCHEMES else "standalone")
 
 
-def check_roles(config):
+def check_roles(config: dict[str, Any]) -> None:
     """Raise ``ConfigError`` for a combination of settings that cannot work."""
     mode = config.get("REDIS_MODE") or "standalone"
     parse_target(config["REDIS_URL"], mode)
@@ -151,7 +152,7 @@ def check_roles(config):
         queue_target(rq_url)
 
 
-def safe_url(url):
+def safe_url(url: str) -> str:
     """``url`` without its password (for messages)."""
     parts = urlsplit(url)
     if "@" not in parts.netloc:

@@ -7,6 +7,8 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Sequence
+from typing import Any
 
 import hiredis
 import redis
@@ -21,15 +23,19 @@ from redis.exceptions import (
 
 from service.storage import redis_modes
 
+# One Redis command as sent (its name, then its arguments), and a round trip's commands.
+Command = tuple[Any, ...]
+Commands = Sequence[Command]
 
-def threads_are_greenlets():
+
+def threads_are_greenlets() -> bool:
     """True when gevent has patched ``threading`` (the gevent gunicorn worker):
     a ``threading.local`` is then one greenlet's, i.e. one request's."""
     monkey = sys.modules.get("gevent.monkey")
     return monkey is not None and monkey.is_module_patched("threading")
 
 
-def publish_command(client):
+def publish_command(client: Any) -> str:
     """``SPUBLISH`` on Redis >= 7 (a shard channel: on a cluster only the
     match's shard carries it), else ``PUBLISH``. A cluster always shards
     (REDIS_MODE=cluster needs Redis >= 7)."""
@@ -75,7 +81,7 @@ class Transport:
     """Round trips on one redis-py client (not decoding responses): the raw
     write-then-read of a move's read and every commit, routed by slot on a cluster."""
 
-    def __init__(self, client):
+    def __init__(self, client: Any) -> None:
         self.redis = client
         self._cluster = redis_modes.is_cluster_client(client)
         self._stale_topology = False
@@ -84,7 +90,7 @@ class Transport:
         # connection kept there would never go back to the pool.
         self._per_greenlet = threads_are_greenlets()
 
-    def replies(self, commands, retry):
+    def replies(self, commands: Commands, retry: bool) -> list[Any]:
         """Send ``commands`` in one write; return every reply as hiredis parses
         it (bytes, ints, lists), an error reply as its exception object (the
         commands after it were run all the same).
@@ -103,7 +109,7 @@ class Transport:
             return _pooled(self.redis.connection_pool, commands, retry)
         return _attempts(self._thread_connection(), _pack(commands), len(commands), retry)
 
-    def _routed_replies(self, commands, retry):
+    def _routed_replies(self, commands: Commands, retry: bool) -> list[Any]:
         """``replies`` on a cluster: each command to the primary of its key's
         slot (a WAIT to the node of the command before it), one write per
         node. A redirected command (nothing was run: see REDIRECT_ROUNDS) is
@@ -114,9 +120,9 @@ class Transport:
         if self._stale_topology:
             self._stale_topology = False
             redis_modes.refresh_topology(self.redis)
-        replies = [None] * len(commands)
+        replies: list[Any] = [None] * len(commands)
         todo = list(range(len(commands)))
-        asking = {}  # index -> the importing node an ASK named, for the next round
+        asking: dict = {}  # index -> the importing node an ASK named, for the next round
         pause = TRYAGAIN_PAUSE_S
         for attempt in range(REDIRECT_ROUNDS + 1):
             redirected = set()
@@ -140,9 +146,12 @@ class Transport:
                 pause = min(pause * 2, TRYAGAIN_PAUSE_MAX_S)
         return replies
 
-    def _route(self, commands, todo, asking):
+    def _route(
+        self, commands: Commands, todo: list[int], asking: dict[int, Any]
+    ) -> dict[int, tuple[Any, list[int]]]:
         """``{id(pool): (pool, [index...])}``: where each command goes."""
-        groups, key, pool = {}, None, None
+        groups: dict = {}
+        key, pool = None, None
         for i in todo:
             if i in asking:
                 pool = self.redis.get_redis_connection(asking[i]).connection_pool
@@ -152,7 +161,7 @@ class Transport:
             groups.setdefault(id(pool), (pool, []))[1].append(i)
         return groups
 
-    def _asked_nodes(self, redirects):
+    def _asked_nodes(self, redirects: dict[int, Exception]) -> dict[int, Any]:
         """``{index: node}`` of the ASK replies among ``redirects``."""
         asked = {}
         for i, reply in redirects.items():
@@ -167,7 +176,9 @@ class Transport:
             asked[i] = node
         return asked
 
-    def _send_routed(self, pool, commands, indexes, asking, retry):
+    def _send_routed(
+        self, pool: Any, commands: Commands, indexes: list[int], asking: dict[int, Any], retry: bool
+    ) -> list[Any]:
         """The replies of ``commands[indexes]`` on ``pool``'s node, an ASKING
         before each one an ASK sent there (its own reply left out)."""
         sent, mine = [], []
@@ -183,7 +194,7 @@ class Transport:
             raise
         return [out[k] for k in mine]
 
-    def _thread_connection(self):
+    def _thread_connection(self) -> Any:
         """This thread's own connection from the pool, kept rather than returned.
 
         Taking one from the pool and giving it back costs two lock rounds and
@@ -198,11 +209,11 @@ class Transport:
         return held[1]
 
 
-def _pack(commands):
+def _pack(commands: Commands) -> bytes:
     return b"".join(hiredis.pack_command(command) for command in commands)
 
 
-def _pooled(pool, commands, retry):
+def _pooled(pool: Any, commands: Commands, retry: bool) -> list[Any]:
     """``commands`` on a connection borrowed from ``pool`` for this call."""
     conn = pool.get_connection()
     try:
@@ -211,7 +222,7 @@ def _pooled(pool, commands, retry):
         pool.release(conn)
 
 
-def _routing_key(command):
+def _routing_key(command: Command) -> Any:
     """The key a command's slot is taken from (EVALSHA: its first KEYS
     entry); None for WAIT, which goes where the command before it went."""
     name = command[0]
@@ -222,7 +233,7 @@ def _routing_key(command):
     return command[1]
 
 
-def _attempts(conn, packed, replies, retry):
+def _attempts(conn: Any, packed: bytes, replies: int, retry: bool) -> list[Any]:
     if not retry:
         return _send_and_read(conn, packed, replies)
     return conn.retry.call_with_retry(
@@ -230,7 +241,7 @@ def _attempts(conn, packed, replies, retry):
     )
 
 
-def _send_and_read(conn, packed, replies):
+def _send_and_read(conn: Any, packed: bytes, replies: int) -> list[Any]:
     """One attempt of ``Transport.replies`` on ``conn``: every reply read, an
     error reply kept as its exception (so none is left pending)."""
     conn.send_packed_command([packed])

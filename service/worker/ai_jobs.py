@@ -25,7 +25,7 @@ from service.runtime.services import Services
 log = logging.getLogger(__name__)
 
 # The worker process binds its Services here at start-up (see worker.py).
-_bound = {}
+_bound: dict = {}
 
 
 def bind(services):

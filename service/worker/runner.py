@@ -30,6 +30,7 @@ import os
 import signal
 import threading
 import time
+from typing import Any
 
 import redis
 from rq import SimpleWorker, Worker
@@ -56,14 +57,14 @@ class _StopAware:
     up on Redis; ``main`` must only reconnect in the second case.
     """
 
-    stop_event = None  # a threading.Event, set per instance by build_worker
+    stop_event: Any = None  # a threading.Event, set per instance by build_worker
 
     def request_stop(self, signum, frame):
         self.stop_event.set()
-        super().request_stop(signum, frame)
+        super().request_stop(signum, frame)  # type: ignore[misc]  # RQ's Worker, after this mixin
 
     def _install_signal_handlers(self):
-        super()._install_signal_handlers()
+        super()._install_signal_handlers()  # type: ignore[misc]
         if self.stop_event.is_set():  # a signal came during RQ's start-up
             self._stop_requested = True
 
@@ -74,7 +75,7 @@ class _StopAware:
         args = job.args or ()
         tokens = logs.bind(job_id=job.id, match_id=args[0] if args else None)
         try:
-            return super().execute_job(job, queue)
+            return super().execute_job(job, queue)  # type: ignore[misc]
         finally:
             logs.unbind(tokens)
 

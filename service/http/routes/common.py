@@ -7,8 +7,8 @@ from service.http.bodies import BodyParser
 from service.model.tokens import bearer_token
 from service.spec.schemas import ErrorSchema
 
-BEARER = [{"bearer": []}]
-OPTIONAL_BEARER = [{"bearer": []}, {}]
+BEARER: list[dict] = [{"bearer": []}]
+OPTIONAL_BEARER: list[dict] = [{"bearer": []}, {}]
 
 ERROR_TEXT = {
     400: "`bad_request`: the body is not JSON, or not an object.",
