@@ -9,6 +9,7 @@ and the idempotency record in one atomic commit with the version check.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import engine
@@ -71,6 +72,7 @@ def legal_actions(
     }
 
 
+@dataclass
 class Submission:
     """One action as sent: who, what, and the client's concurrency guards.
 
@@ -83,30 +85,18 @@ class Submission:
     ``record``: the request's Idempotency-Key record (idempotency.Record).
     """
 
-    def __init__(
-        self,
-        seat: int,
-        action: Any = None,
-        version: int | None = None,
-        if_match: set[int] | str | None = None,
-        record: idempotency.Record | None = None,
-        choose: Chooser | None = None,
-        respond: bool = True,
-        schedule_ai: bool = True,
-        timed_out: bool = False,
-    ) -> None:
-        self.seat = seat
-        self.action = action
-        self.version = version
-        self.if_match = if_match
-        self.record = record
-        self.choose = choose
-        self.respond = respond
-        self.schedule_ai = schedule_ai
-        self.timed_out = timed_out
-        # The match's version when this submission was first planned: a turn
-        # time-out of its seat after that means the decision was made for it.
-        self.first_seen_version = None
+    seat: int
+    action: Any = None
+    version: int | None = None
+    if_match: set[int] | str | None = None
+    record: idempotency.Record | None = None
+    choose: Chooser | None = None
+    respond: bool = True
+    schedule_ai: bool = True
+    timed_out: bool = False
+    # The match's version when this submission was first planned: a turn
+    # time-out of its seat after that means the decision was made for it.
+    first_seen_version: int | None = field(default=None, init=False)
 
 
 def _load_charged(

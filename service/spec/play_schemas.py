@@ -47,20 +47,27 @@ class PostActionSchema(ma.Schema):
     )
 
 
+def idempotency_key_field(description):
+    """The ``Idempotency-Key`` header of a move or a resign."""
+    return ma.fields.String(
+        data_key="Idempotency-Key", validate=ma.validate.Length(1, 255), metadata={"description": description}
+    )
+
+
 class ActionHeadersSchema(ma.Schema):
     if_match = ma.fields.String(
         data_key="If-Match",
         metadata={"description": '`"<version>"`: refused with 412 unless the match is at that version.'},
     )
-    idempotency_key = ma.fields.String(
-        data_key="Idempotency-Key",
-        validate=ma.validate.Length(1, 255),
-        metadata={
-            "description": (
-                "Same key and body within 24 h: the first response "
-                "again, nothing applied twice; other body: 422."
-            )
-        },
+    idempotency_key = idempotency_key_field(
+        "Same key and body within 24 h: the first response again, nothing applied twice; other body: 422."
+    )
+
+
+class ResignHeadersSchema(ma.Schema):
+    idempotency_key = idempotency_key_field(
+        "Same key and token within 24 h: the first response again "
+        "(though the first resign revoked the token), nothing applied twice."
     )
 
 

@@ -1,6 +1,5 @@
 """Matches: create, lobby, read (ETag), join, resign."""
 
-import marshmallow as ma
 from flask import Response, request
 from flask.views import MethodView
 
@@ -14,7 +13,7 @@ from service.http.routes.common import (
 )
 from service.model.etags import entity_tags, version_header
 from service.play import boards, matches, rematch
-from service.spec.play_schemas import BoardHeadersSchema, BoardQuerySchema
+from service.spec.play_schemas import BoardHeadersSchema, BoardQuerySchema, ResignHeadersSchema
 from service.spec.schemas import (
     CreatedMatchSchema,
     CreateMatchSchema,
@@ -178,20 +177,6 @@ class Rematch(MethodView):
         shows `rematch` and logs `rematch_created`."""
         body, created = rematch.rematch(services(), match_id, token())
         return body, 201 if created else 200
-
-
-class ResignHeadersSchema(ma.Schema):
-    idempotency_key = ma.fields.String(
-        data_key="Idempotency-Key",
-        validate=ma.validate.Length(1, 255),
-        metadata={
-            "description": (
-                "Same key and token within 24 h: the first response again "
-                "(though the first resign revoked the token), nothing "
-                "applied twice."
-            )
-        },
-    )
 
 
 @blp.route("/<match_id>/resign")
