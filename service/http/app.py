@@ -11,13 +11,14 @@ import logging
 
 import flask_smorest
 from flask import Flask, jsonify
+from werkzeug.exceptions import HTTPException
 
 import engine
 from service.http import bodies, cors, guards
 from service.http.json_provider import OrjsonProvider
 from service.http.move_lane import MoveLane
 from service.http.routes import catalogue, history, matches, ops, playing, streams, web
-from service.model.errors import ApiError, api_error, from_engine, from_http_exception, unexpected_error_body
+from service.model.errors import ApiError, api_error, from_http_exception, unexpected_error_body
 from service.runtime import metrics
 from service.runtime.config import load_config
 from service.runtime.services import Services
@@ -103,12 +104,7 @@ class TabulaApi(flask_smorest.Api):
     ERROR_SCHEMA = ErrorSchema
 
     def handle_http_exception(self, error):
-        over_limit = guards.pending_rate_limit_error()
-        if over_limit is not None:
-            return _api_error(over_limit)
-        status, body, headers = from_http_exception(error)
-        metrics.note_error(body["error"])
-        return body, status, headers
+        return error_response(error)
 
 
 class TabulaFlask(Flask):
@@ -122,40 +118,31 @@ class TabulaFlask(Flask):
         return func
 
 
-def _api_error(error):
-    # A route that counts its request along with its read (rate_limit.load_charged)
-    # may fail before that read: count it now, and 429 wins as it would have.
+def error_response(error):
+    """The one way every error leaves the app: Flask's handlers (an ApiError,
+    an engine error, an HTTPException of Flask's own, anything else) and the
+    move lane (service/http/move_lane.py, in an app context). The request's
+    deferred rate-limit count, when its route failed before the read that
+    counts it (storage.rate_limit.load_charged), is counted first: its 429
+    wins, as it would have. Engine errors are mapped here, once
+    (errors.from_engine)."""
     error = guards.pending_rate_limit_error() or error
-    metrics.note_error(error.code)
-    response = jsonify(error.body())
-    response.status_code = error.status
-    response.headers.update(error.headers)
-    return response
-
-
-def _unexpected(error):
-    over_limit = guards.pending_rate_limit_error()
-    if over_limit is not None:
-        return _api_error(over_limit)
-    status, body = unexpected_error_body(error)
+    if isinstance(error, HTTPException):
+        # flask-smorest's handler: the body as a (body, status, headers) answer.
+        status, body, headers = from_http_exception(error)
+        metrics.note_error(body["error"])
+        return body, status, headers
+    if isinstance(error, ApiError | engine.EngineError):
+        error = api_error(error)
+        status, body, headers = error.status, error.body(), error.headers
+    else:
+        status, body = unexpected_error_body(error)
+        headers = {}
     metrics.note_error(body["error"])
     response = jsonify(body)
     response.status_code = status
+    response.headers.update(headers)
     return response
-
-
-def _engine_error(error):
-    # The one place an engine error becomes HTTP (errors.from_engine's table).
-    return _api_error(from_engine(error))
-
-
-def error_response(error):
-    """The response the app's error handlers give ``error`` (an ApiError, an
-    engine error or any other exception); needs an app context. For
-    service/http/move_lane.py, which answers outside Flask's request handling."""
-    if isinstance(error, (ApiError, engine.EngineError)):
-        return _api_error(api_error(error))
-    return _unexpected(error)
 
 
 def _spec_kwargs():
@@ -190,9 +177,8 @@ def create_app(config=None):
     app.before_request(guards.check_rate_limit)
     app.before_request(bodies.check_json_body)
     app.after_request(guards.count_unread_charge)
-    app.register_error_handler(ApiError, _api_error)
-    app.register_error_handler(engine.EngineError, _engine_error)
-    app.register_error_handler(Exception, _unexpected)
+    for kind in (ApiError, engine.EngineError, Exception):
+        app.register_error_handler(kind, error_response)
     app.extensions["tabula_cors"] = cors.install(app, settings["CORS_ORIGINS"])
     app.wsgi_app = MoveLane(app, app.wsgi_app, error_response)  # type: ignore[method-assign]
     # Outermost: the request id, metrics and request log of both lanes.

@@ -68,14 +68,22 @@ def check_rate_limit():
         services.config, request.endpoint, request.method, bearer_token(request.headers), _address(), defers
     )
     if deferred is not None:
-        g.rate_charge = deferred  # counted by the route, or by the error handlers
+        g.rate_charge = deferred  # taken once by deferred_charge()
     enforce_charges(services.store, immediate)
 
 
+def deferred_charge():
+    """The request's own rate-limit count that ``check_rate_limit`` deferred
+    to its route's first read, taken once: by the route for its operation
+    (which counts it with that read), else by the app's error response or
+    the after_request net. None when there is none (or it was taken)."""
+    return g.pop("rate_charge", None)
+
+
 def pending_rate_limit_error():
-    """For error handlers: count a deferred request its route never read for
-    (it failed first, e.g. a malformed body) and return its 429, if over."""
-    charge = g.pop("rate_charge", None)
+    """For the app's error response: count a deferred request its route never
+    read for (it failed first, e.g. a malformed body) and return its 429, if over."""
+    charge = deferred_charge()
     if charge is None:
         return None
     try:

@@ -1,8 +1,8 @@
 """Playing: list a seat's legal actions, post one."""
 
-from flask import g
 from flask.views import MethodView
 
+from service.http.guards import deferred_charge
 from service.http.routes.common import BEARER, Blueprint, documents_errors, services, token
 from service.play.moves import list_moves, play_move
 from service.spec.play_schemas import (
@@ -26,7 +26,7 @@ class Actions(MethodView):
     @documents_errors(blp, 401, 403, 404)
     def get(self, match_id):
         """Every legal action of your seat now (empty when you have nothing to decide)."""
-        return list_moves(services(), token(), g.pop("rate_charge", None), match_id)
+        return list_moves(services(), token(), deferred_charge(), match_id)
 
     @blp.doc(operationId="postAction", security=BEARER)
     @blp.arguments(ActionHeadersSchema(), location="headers")
@@ -51,4 +51,4 @@ class Actions(MethodView):
         """Play one action; every element of the action list can be posted unchanged."""
         # A plain request never gets here: service/http/move_lane.py answers it
         # with the same operation, without Flask's request machinery.
-        return play_move(services(), token(), g.pop("rate_charge", None), headers, body, match_id)
+        return play_move(services(), token(), deferred_charge(), headers, body, match_id)
