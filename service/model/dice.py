@@ -20,25 +20,28 @@ research): the client's seed is the engine seed and the commitment is
 Standard library only, so a verifier can copy ``engine_seed`` as it is.
 """
 
+from __future__ import annotations
+
 import hashlib
 import hmac
 import secrets
+from typing import Any
 
 FAIR = "fair"
 REPRODUCIBLE = "reproducible"
 SEED_BITS = 63
 
 
-def new_secret():
+def new_secret() -> str:
     """A fresh server secret, as 64 hex digits."""
     return secrets.token_hex(32)
 
 
-def sha256_hex(text):
+def sha256_hex(text: str) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def engine_seed(secret_hex, client_seed=None):
+def engine_seed(secret_hex: str, client_seed: int | None = None) -> int:
     """The engine seed of a fair match from its secret and the creator's seed."""
     message = b"tabula-dice:" + (b"" if client_seed is None else str(client_seed).encode("ascii"))
     digest = hmac.new(bytes.fromhex(secret_hex), message, hashlib.sha256).digest()
@@ -48,7 +51,9 @@ def engine_seed(secret_hex, client_seed=None):
 class Dice:
     """How one match's dice were made: what the doc stores and the replay shows."""
 
-    def __init__(self, mode, seed, commitment, secret=None, client_seed=None):
+    def __init__(
+        self, mode: str, seed: int, commitment: str, secret: str | None = None, client_seed: int | None = None
+    ) -> None:
         self.mode = mode
         self.seed = seed  # the engine's seed
         self.commitment = commitment
@@ -56,15 +61,15 @@ class Dice:
         self.client_seed = client_seed
 
     @classmethod
-    def fair(cls, client_seed=None):
+    def fair(cls, client_seed: int | None = None) -> Dice:
         secret = new_secret()
         return cls(FAIR, engine_seed(secret, client_seed), sha256_hex(secret), secret, client_seed)
 
     @classmethod
-    def reproducible(cls, seed):
+    def reproducible(cls, seed: int) -> Dice:
         return cls(REPRODUCIBLE, seed, sha256_hex(str(seed)))
 
-    def doc_fields(self):
+    def doc_fields(self) -> dict[str, Any]:
         """The match document's fields (``dice_secret`` is never shown before the end)."""
         return {
             "dice": self.mode,
@@ -75,16 +80,16 @@ class Dice:
         }
 
 
-def proof(doc):
+def proof(doc: dict) -> dict[str, Any] | None:
     """What the replay reveals to check a fair match's dice (None: reproducible)."""
     if doc.get("dice", REPRODUCIBLE) != FAIR:
         return None
     return {"server_secret": doc["dice_secret"], "client_seed": doc.get("client_seed")}
 
 
-def verify(replay):
+def verify(replay: dict) -> bool:
     """True when a replay's dice are the ones committed to before its first action."""
-    found = replay.get("proof")
+    found: Any = replay.get("proof")
     if replay["dice"] == REPRODUCIBLE:
         return found is None and sha256_hex(str(replay["seed"])) == replay["seed_commitment"]
     secret = found["server_secret"]

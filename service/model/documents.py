@@ -8,25 +8,26 @@ state is shown only through ``game.view`` and events only through
 
 import time
 from datetime import UTC, datetime
+from typing import Any
 
 import engine
 
 
-def now():
+def now() -> tuple[str, int]:
     """``(iso8601 string, epoch milliseconds)`` in UTC."""
     ms = int(time.time() * 1000)
     return iso_utc(ms), ms
 
 
-def touch(doc):
+def touch(doc: dict) -> None:
     doc["updated_at"], doc["updated_ms"] = now()
 
 
-def open_seats(doc):
+def open_seats(doc: dict) -> list[int]:
     return [s["seat"] for s in doc["seats"] if s["kind"] == "open"]
 
 
-def pending_ai_seat(doc):
+def pending_ai_seat(doc: dict) -> int | None:
     """The first seat to act that an AI plays, or None."""
     if doc["status"] != "active":
         return None
@@ -36,7 +37,7 @@ def pending_ai_seat(doc):
     return None
 
 
-def refresh_play_status(game, doc, state, actor=None):
+def refresh_play_status(game: Any, doc: dict, state: Any, actor: int | None = None) -> None:
     """Recompute ``status``, ``to_act``, ``result`` and the turn timers'
     ``deadlines`` from the engine state; ``actor``: the seat whose action
     this is (its next decision gets a fresh deadline)."""
@@ -55,7 +56,7 @@ def refresh_play_status(game, doc, state, actor=None):
     refresh_deadlines(doc, before, actor)
 
 
-def refresh_deadlines(doc, before, actor, now_ms=None):
+def refresh_deadlines(doc: dict, before: list[int], actor: int | None, now_ms: int | None = None) -> None:
     """Each pending human seat's deadline (epoch ms) when the match has a
     turn timer: a seat that just acted, or that was not pending before,
     starts a fresh decision; a seat still waiting on the same decision (others
@@ -73,13 +74,13 @@ def refresh_deadlines(doc, before, actor, now_ms=None):
     doc["deadlines"] = deadlines
 
 
-def iso_utc(ms):
+def iso_utc(ms: int) -> str:
     """Epoch milliseconds as ISO 8601 in UTC."""
     iso = datetime.fromtimestamp(ms / 1000, tz=UTC).isoformat(timespec="milliseconds")
     return iso.replace("+00:00", "Z")
 
 
-def _result(doc, outcome):
+def _result(doc: dict, outcome: Any) -> Any:
     """The engine's outcome, where a resigned seat counts as a loss."""
     resigned = [s["seat"] for s in doc["seats"] if s.get("resigned")]
     result = dict(outcome)
@@ -89,12 +90,12 @@ def _result(doc, outcome):
     return result
 
 
-def new_event(seq, version, etype, seat, data):
+def new_event(seq: int, version: int, etype: str, seat: int | None, data: dict) -> tuple[int, int, dict]:
     """A service-made event (joins, resignations), shaped like the engine's."""
     return (seq, version, {"type": etype, "seat": seat, "data": data})
 
 
-def engine_events(doc, version, events):
+def engine_events(doc: dict, version: int, events: list) -> list[tuple[int, int, dict]]:
     """Number engine events for storage: ``[(seq, version, event)]``; bumps ``doc['seq']``."""
     out = []
     for event in events:
@@ -103,7 +104,7 @@ def engine_events(doc, version, events):
     return out
 
 
-def public_event(seq, version, event, viewer):
+def public_event(seq: int, version: int, event: dict, viewer: int | None) -> dict[str, Any]:
     """The Event of the contract, redacted for ``viewer`` (seat or None)."""
     shown = engine.redact_event(event, viewer)
     return {
@@ -115,7 +116,7 @@ def public_event(seq, version, event, viewer):
     }
 
 
-def view_for(game, doc, state, viewer):
+def view_for(game: Any, doc: dict, state: Any, viewer: int | None) -> Any:
     """``game.view`` with the seats' names filled in."""
     view = game.view(state, viewer)
     players = view.get("players")
@@ -142,7 +143,7 @@ _SUMMARY_KEYS = (
 )
 
 
-def summary(doc):
+def summary(doc: dict) -> dict[str, Any]:
     """The lobby's MatchSummary."""
     body = {key: doc.get(key) for key in _SUMMARY_KEYS}
     # Matches stored before fair dice existed took the creator's seed as it was.
@@ -152,7 +153,7 @@ def summary(doc):
     return body
 
 
-def match_body(game, doc, state, viewer):
+def match_body(game: Any, doc: dict, state: Any, viewer: int | None) -> dict[str, Any]:
     """The contract's Match for ``viewer``."""
     body = summary(doc)
     body["you"] = viewer

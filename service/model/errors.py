@@ -6,6 +6,7 @@ are mapped here once (``from_engine``); flask-smorest's own format (webargs
 """
 
 import logging
+from typing import Any
 
 import redis
 
@@ -17,7 +18,9 @@ log = logging.getLogger(__name__)
 class ApiError(Exception):
     """An error the API answers on purpose."""
 
-    def __init__(self, status, code, message, headers=None, **details):
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None, **details: Any
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
@@ -25,7 +28,7 @@ class ApiError(Exception):
         self.details = details
         self.headers = headers or {}
 
-    def body(self):
+    def body(self) -> dict[str, Any]:
         return {"error": self.code, "message": self.message, "details": self.details}
 
 
@@ -57,29 +60,29 @@ ERROR_CODES = (
 )
 
 
-def not_found(what, **details):
+def not_found(what: str, **details: Any) -> ApiError:
     return ApiError(404, "not_found", f"{what} not found", **details)
 
 
-def unauthorized(message="a bearer token for this match is required"):
+def unauthorized(message: str = "a bearer token for this match is required") -> ApiError:
     return ApiError(401, "unauthorized", message, headers={"WWW-Authenticate": "Bearer"})
 
 
-def forbidden(message="this token is for another match"):
+def forbidden(message: str = "this token is for another match") -> ApiError:
     return ApiError(403, "forbidden", message)
 
 
-def validation(message, **details):
+def validation(message: str, **details: Any) -> ApiError:
     return ApiError(422, "validation_error", message, **details)
 
 
-def version_conflict(current_version):
+def version_conflict(current_version: int) -> ApiError:
     return ApiError(
         409, "version_conflict", "the match has moved on; reload it", current_version=current_version
     )
 
 
-def precondition_failed(current_version):
+def precondition_failed(current_version: int) -> ApiError:
     return ApiError(
         412,
         "precondition_failed",
@@ -108,7 +111,7 @@ def from_engine(error: engine.EngineError) -> ApiError:
     return ApiError(409, "illegal_action", error.message, reason=error.code, **error.details)
 
 
-def api_error(error):
+def api_error(error: ApiError | engine.EngineError) -> ApiError:
     """``error`` (an ApiError or an ``engine.EngineError``) as an ApiError."""
     return from_engine(error) if isinstance(error, engine.EngineError) else error
 
@@ -129,12 +132,12 @@ _HTTP_CODES = {
 }
 
 
-def code_for_status(status):
+def code_for_status(status: int) -> str:
     """The contract's error code for an HTTP error ``status``."""
     return _HTTP_CODES.get(status, "internal_error" if status >= 500 else "bad_request")
 
 
-def from_http_exception(error):
+def from_http_exception(error: Any) -> tuple[int, dict[str, Any], dict[str, str]]:
     """Map a werkzeug/webargs HTTPException to the contract's body."""
     status = error.code or 500
     code = code_for_status(status)
@@ -152,7 +155,7 @@ def from_http_exception(error):
     return status, {"error": code, "message": message, "details": details}, headers
 
 
-def unexpected_error_body(error):
+def unexpected_error_body(error: BaseException) -> tuple[int, dict[str, Any]]:
     """Generic 500 (a bug) or 503 (storage down); the trace goes to the log only."""
     # CLUSTERDOWN (a shard's primary failed, no replica promoted yet) and
     # TRYAGAIN (a slot mid-migration) pass within seconds: unavailable too.

@@ -1,7 +1,7 @@
 """A match's ``ETag`` is its version: ``If-Match`` / ``If-None-Match`` read as versions."""
 
 
-def entity_tags(value):
+def entity_tags(value: str) -> set[str] | str:
     """Parse an ``If-Match``/``If-None-Match`` list (``"17"``, ``W/"17", "18.3"``, ``*``).
 
     Returns ``"*"`` or the set of tags listed, without ``W/`` and quotes.
@@ -11,7 +11,7 @@ def entity_tags(value):
     return {entry.strip().removeprefix("W/").strip('"') for entry in value.split(",")}
 
 
-def version_header(value):
+def version_header(value: str) -> set[int] | str:
     """``entity_tags`` read as match versions: ``"*"`` or the set of versions
     listed; entries that cannot be a version are dropped (so they never match).
     """

@@ -8,6 +8,7 @@ than 401 for a valid token presented to another match.
 
 import hashlib
 import secrets
+from typing import Any, cast
 
 from service.model.errors import forbidden, not_found, unauthorized
 
@@ -17,17 +18,17 @@ from service.model.errors import forbidden, not_found, unauthorized
 TOKEN_PREFIX = "tab_"
 
 
-def new_token():
+def new_token() -> tuple[str, str]:
     """``(token, sha256 hex)``; only the hash is ever stored."""
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     return token, hash_token(token)
 
 
-def hash_token(token):
+def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def bearer_token(headers):
+def bearer_token(headers: Any) -> str | None:
     """The token of an ``Authorization: Bearer`` header, or None."""
     value = headers.get("Authorization", "")
     scheme, _, token = value.partition(" ")
@@ -36,7 +37,7 @@ def bearer_token(headers):
     return token.strip()
 
 
-def _resolve(store, match_id, token, required, seat):
+def _resolve(store: Any, match_id: str, token: str | None, required: bool, seat: int | None) -> int | None:
     """``seat`` is what the match maps the token to (None: unknown there)."""
     if token is None:
         if required:
@@ -50,7 +51,7 @@ def _resolve(store, match_id, token, required, seat):
     raise unauthorized("unknown or revoked token")
 
 
-def load_for_viewer(store, match_id, token):
+def load_for_viewer(store: Any, match_id: str, token: str | None) -> tuple[Any, int | None]:
     """``(stored match, seat or None)`` for a route open to spectators.
 
     404 for an unknown match; 401 for an unknown or revoked token (a bad
@@ -63,17 +64,22 @@ def load_for_viewer(store, match_id, token):
     return stored, _resolve(store, match_id, token, False, stored.token_seat)
 
 
-def require_seat(store, match_id, token):
+def require_seat(store: Any, match_id: str, token: str | None) -> int:
     """The seat a bearer token acts for in ``match_id`` (404, 401, 403 otherwise)."""
     exists, seat = store.probe(match_id, hash_token(token) if token else "-")
     if not exists:
         raise not_found("match", match_id=match_id)
-    return _resolve(store, match_id, token, True, seat)
+    return _required(store, match_id, token, seat)
 
 
-def seat_in(store, stored, match_id, token):
+def seat_in(store: Any, stored: Any, match_id: str, token: str | None) -> int:
     """``require_seat`` for a match already loaded with the token's hash
     (``stored`` None: 404); saves the probe's round trip."""
     if stored is None:
         raise not_found("match", match_id=match_id)
-    return _resolve(store, match_id, token, True, stored.token_seat)
+    return _required(store, match_id, token, stored.token_seat)
+
+
+def _required(store: Any, match_id: str, token: str | None, seat: int | None) -> int:
+    """``_resolve`` of a route that needs a seat: an int, or it raised."""
+    return cast(int, _resolve(store, match_id, token, True, seat))

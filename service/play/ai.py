@@ -26,8 +26,11 @@ version it was enqueued for, and each commit carries that version (a
 conflict means the decision was made: the job stops).
 """
 
+from __future__ import annotations
+
 import logging
 import time
+from typing import TYPE_CHECKING, Any
 
 import redis
 from rq.exceptions import DuplicateJobError, NoSuchJobError
@@ -35,6 +38,10 @@ from rq.job import Job, JobStatus
 
 from service.model.documents import pending_ai_seat
 from service.play import deadlines
+
+if TYPE_CHECKING:
+    from service.play.commits import Committed
+    from service.runtime.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -48,11 +55,11 @@ HEARTBEATS_KEY = "tabula:workers"
 HEARTBEAT_FORGET_S = 3600
 
 
-def job_id(match_id, version):
+def job_id(match_id: str, version: int) -> str:
     return f"ai-{match_id}-{version}"
 
 
-def schedule(services, doc, at_front=False):
+def schedule(services: Services, doc: dict, at_front: bool = False) -> Job | None:
     """Enqueue the AI decision pending in ``doc``, if any; duplicates are no-ops."""
     if pending_ai_seat(doc) is None:
         return None
@@ -72,7 +79,7 @@ def schedule(services, doc, at_front=False):
         return None
 
 
-def schedule_after_commit(services, committed):
+def schedule_after_commit(services: Services, committed: Committed) -> None:
     """After a commit: enqueue the AI decision pending in the document it
     committed (``commits.Committed``; none when nothing was). Best effort,
     never an error: the change is stored, and a missed job is found by the
@@ -85,7 +92,7 @@ def schedule_after_commit(services, committed):
         log.warning("could not enqueue the AI decision of match %s", committed.doc["id"], exc_info=True)
 
 
-def recover_if_stalled(services, doc, now_ms=None):
+def recover_if_stalled(services: Services, doc: dict, now_ms: int | None = None) -> bool:
     """Re-enqueue an AI decision that has not moved for ``AI_STALL_S`` seconds
     (by ``now_ms``, default now)."""
     if pending_ai_seat(doc) is None:
@@ -114,7 +121,7 @@ def recover_if_stalled(services, doc, now_ms=None):
     return True
 
 
-def _in_hand(services, job, idle_ms):
+def _in_hand(services: Services, job: Job, idle_ms: int) -> bool:
     """True when ``job`` is in the queue's list, or started (within
     ``JOB_TIMEOUT_S``) by a worker that is alive."""
     status = job.get_status(refresh=False)
@@ -126,7 +133,7 @@ def _in_hand(services, job, idle_ms):
     return age is not None and age <= services.config["WORKER_SEEN_S"]
 
 
-def beat(services, worker_name):
+def beat(services: Services, worker_name: str) -> None:
     """Record that ``worker_name`` is alive (read by /readyz and the recovery
     of jobs a dead worker held)."""
     now = time.time()
@@ -136,12 +143,12 @@ def beat(services, worker_name):
     pipe.execute()
 
 
-def forget(services, worker_name):
+def forget(services: Services, worker_name: str) -> None:
     """A worker that stops cleanly drops its heartbeat at once."""
     services.rq_redis.zrem(HEARTBEATS_KEY, worker_name)
 
 
-def worker_beat_age(services, worker_name):
+def worker_beat_age(services: Services, worker_name: str | None) -> float | None:
     """Seconds since ``worker_name``'s last heartbeat, or None."""
     if not worker_name:
         return None
@@ -149,7 +156,7 @@ def worker_beat_age(services, worker_name):
     return None if score is None else time.time() - score
 
 
-def alive_workers(services, client=None):
+def alive_workers(services: Services, client: Any = None) -> int:
     """How many workers beat within ``WORKER_SEEN_S``."""
     client = client or services.rq_redis
     return client.zcount(HEARTBEATS_KEY, time.time() - services.config["WORKER_SEEN_S"], "+inf")

@@ -7,6 +7,8 @@ re-run from the replay (the web client's step-through): once a match is
 over its replay is public, so an earlier position reveals nothing new.
 """
 
+from typing import Any
+
 import engine
 from engine.render import board_svg
 from engine.runner import replay
@@ -16,12 +18,14 @@ from service.model.tokens import load_for_viewer
 from service.runtime.state_cache import engine_state
 
 
-def board_tag(version, step=None):
+def board_tag(version: int, step: int | None = None) -> str:
     """The picture's entity tag (unquoted): the match version, and the step when one is drawn."""
     return str(version) if step is None else f"{version}.{step}"
 
 
-def get_board(services, match_id, token, step=None, cached_tags=()):
+def get_board(
+    services: Any, match_id: str, token: str | None, step: int | None = None, cached_tags: Any = ()
+) -> tuple[str, str | None]:
     """``(ETag, svg or None)``: None when ``cached_tags`` (If-None-Match, as
     ``model.etags.entity_tags`` reads it) holds the picture's tag or is ``"*"``."""
     stored, viewer = load_for_viewer(services.store, match_id, token)
@@ -35,7 +39,7 @@ def get_board(services, match_id, token, step=None, cached_tags=()):
     return etag, board_svg(view_for(game, doc, state, viewer), viewer)
 
 
-def _state_at(services, game, doc, step):
+def _state_at(services: Any, game: Any, doc: dict, step: int) -> Any:
     if doc["status"] != "finished":
         raise ApiError(
             409,

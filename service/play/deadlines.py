@@ -19,15 +19,16 @@ Two kinds of deadline share the index: a pending AI decision's stall time
 """
 
 import time
+from typing import Any
 
 from service.model.documents import pending_ai_seat
 
 
-def now_ms():
+def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def due_ms(doc, config):
+def due_ms(doc: dict, config: dict[str, Any]) -> int | None:
     """When ``doc`` next needs the sweeper (epoch ms), or None."""
     dues = []
     if pending_ai_seat(doc) is not None:
@@ -37,7 +38,7 @@ def due_ms(doc, config):
     return min(dues) if dues else None
 
 
-def commit_deadline(old_doc_due, new_doc, config):
+def commit_deadline(old_doc_due: int | None, new_doc: dict, config: dict[str, Any]) -> tuple[int, int] | None:
     """``(version, due ms)`` a commit of ``new_doc`` writes to the index, or
     None when the entry already there is early enough."""
     due = due_ms(new_doc, config)
@@ -46,7 +47,7 @@ def commit_deadline(old_doc_due, new_doc, config):
     return new_doc["version"], due
 
 
-def next_visit_ms(doc, config, now):
+def next_visit_ms(doc: dict, config: dict[str, Any], now: int) -> int | None:
     """The entry's new due time after a visit at ``now`` (None: remove it).
 
     A deadline already past was acted on in this visit: look again after

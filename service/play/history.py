@@ -1,12 +1,14 @@
 """Events (redacted per viewer) and the replay of a finished match."""
 
+from typing import Any
+
 from service.model.dice import proof
 from service.model.documents import public_event, summary
 from service.model.errors import ApiError, not_found
 from service.model.tokens import load_for_viewer
 
 
-def list_events(services, match_id, token, after, limit):
+def list_events(services: Any, match_id: str, token: str | None, after: int, limit: int) -> dict[str, Any]:
     """GET /v1/matches/{id}/events -> ``{"events", "last_seq", "more"}``."""
     stored, viewer = load_for_viewer(services.store, match_id, token)
     # One extra entry tells whether the limit cut the list.
@@ -18,7 +20,7 @@ def list_events(services, match_id, token, after, limit):
     return {"events": events, "last_seq": last_seq, "more": more}
 
 
-def replay(services, match_id):
+def replay(services: Any, match_id: str) -> dict[str, Any]:
     """GET /v1/matches/{id}/replay: the seed and every action, once finished.
 
     Before the end the answer is 409 ``illegal_action`` with

@@ -4,9 +4,12 @@ Each function is one operation called by one route; it raises ``ApiError``
 (or an engine error, mapped in errors.py) and returns plain dicts.
 """
 
+from __future__ import annotations
+
 import logging
 import secrets
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import redis
 
@@ -29,10 +32,15 @@ from service.play.commits import Plan, change_match, create_match_record
 from service.runtime.state_cache import engine_state
 from service.storage.records import Change
 
+if TYPE_CHECKING:
+    from service.play.commits import Committed
+    from service.runtime.services import Services
+    from service.storage.records import StoredMatch
+
 log = logging.getLogger(__name__)
 
 
-def _resolved_options(game, num_players, options):
+def _resolved_options(game: Any, num_players: int, options: dict[str, Any]) -> dict[str, Any]:
     """The match's complete options. Names and choices are checked against
     the catalogue here (the contract's field errors); the defaults of those
     left out come from the game, since some depend on the player count
@@ -48,7 +56,9 @@ def _resolved_options(game, num_players, options):
     return game.resolve_options(num_players, options)
 
 
-def _seat_docs(requested, issue_tokens=True):
+def _seat_docs(
+    requested: list[dict], issue_tokens: bool = True
+) -> tuple[list[dict], dict[str, str], dict[str, int]]:
     seats, tokens, hashes = [], {}, {}
     for index, seat in enumerate(requested):
         kind = seat["kind"]
@@ -68,7 +78,7 @@ def _seat_docs(requested, issue_tokens=True):
     return seats, tokens, hashes
 
 
-def _dice(config, body):
+def _dice(config: dict[str, Any], body: dict[str, Any]) -> Dice:
     """Fair dice unless the body asks for reproducible ones (which need a seed
     and a server that allows them)."""
     if body["dice"] == "fair":
@@ -85,7 +95,7 @@ def _dice(config, body):
     return Dice.reproducible(body["seed"])
 
 
-def create_match(services, body):
+def create_match(services: Services, body: dict[str, Any]) -> dict[str, Any]:
     """POST /v1/matches -> ``{"match", "tokens"}`` (the match as a spectator sees it)."""
     game = engine.get_game(body["game"])
     count = len(body["seats"])
@@ -114,12 +124,20 @@ class NewMatch:
     token_hashes: dict  # token hash -> seat
     events: list  # the set-up's events, numbered for storage: [(seq, version, event)]
 
-    def change(self, game, **fields):
+    def change(self, game: Any, **fields: Any) -> Change:
         """The commit that stores the match: doc, state and set-up events."""
         return Change(doc=self.doc, state=game.dump(self.state), events=self.events, **fields)
 
 
-def new_match(game, options, seat_requests, dice, turn_timeout_s, match_id=None, tokens=True):
+def new_match(
+    game: Any,
+    options: dict[str, Any],
+    seat_requests: list[dict],
+    dice: Dice,
+    turn_timeout_s: int,
+    match_id: str | None = None,
+    tokens: bool = True,
+) -> NewMatch:
     """A new match of ``game`` (``tokens``: one per human seat).
 
     The set-up's events (its dice, draws and shuffles a player may learn
@@ -150,7 +168,9 @@ def new_match(game, options, seat_requests, dice, turn_timeout_s, match_id=None,
     return NewMatch(doc, state, issued, hashes, events)
 
 
-def get_match(services, match_id, token, cached_versions=None):
+def get_match(
+    services: Services, match_id: str, token: str | None, cached_versions: set[int] | str | None = None
+) -> tuple[int, dict[str, Any] | None]:
     """GET /v1/matches/{id} -> ``(version, Match)`` for the bearer (or a spectator).
 
     The Match is None when ``cached_versions`` (If-None-Match: a set of
@@ -168,7 +188,9 @@ def get_match(services, match_id, token, cached_versions=None):
     return doc["version"], match_body(game, doc, engine_state(services, game, stored), viewer)
 
 
-def lobby(services, status, game_id, page, page_size):
+def lobby(
+    services: Services, status: str | None, game_id: str | None, page: int, page_size: int
+) -> tuple[list[dict], int]:
     """GET /v1/matches -> ``(summaries newest first, total)``."""
     if game_id is not None and game_id not in engine.list_games():
         return [], 0
@@ -186,7 +208,7 @@ def lobby(services, status, game_id, page, page_size):
     return items, total
 
 
-def _seat_to_join(doc, requested):
+def _seat_to_join(doc: dict, requested: int | None) -> int:
     if requested is not None:
         if requested >= len(doc["seats"]):
             raise validation("no such seat", fields={"seat": [f"seats are 0..{len(doc['seats']) - 1}"]})
@@ -199,11 +221,11 @@ def _seat_to_join(doc, requested):
     return free[0]
 
 
-def join_match(services, match_id, body):
+def join_match(services: Services, match_id: str, body: dict[str, Any]) -> Any:
     """POST /v1/matches/{id}/join -> ``{"seat", "token"}``."""
     token, token_hash = new_token()
 
-    def plan(stored):
+    def plan(stored: StoredMatch) -> Plan:
         doc = stored.doc
         seat = _seat_to_join(doc, body.get("seat"))
         doc["seats"][seat].update(kind="human", name=body.get("name"))
@@ -221,7 +243,7 @@ def join_match(services, match_id, body):
     return _committed(services, change_match(services, match_id, plan))
 
 
-def resign(services, match_id, token, idempotency_key=None):
+def resign(services: Services, match_id: str, token: str, idempotency_key: str | None = None) -> Any:
     """POST /v1/matches/{id}/resign -> the Match (spectator view: the token is revoked).
 
     With an ``idempotency_key``, a retry gets the first answer again, though
@@ -233,7 +255,7 @@ def resign(services, match_id, token, idempotency_key=None):
     seat = require_seat(services.store, match_id, token)
     token_hash = hash_token(token)
 
-    def plan(stored):
+    def plan(stored: StoredMatch) -> Plan:
         doc = stored.doc
         if doc["status"] == "finished":
             raise ApiError(409, "game_over", "the match is over")
@@ -253,7 +275,7 @@ def resign(services, match_id, token, idempotency_key=None):
     return _committed(services, change_match(services, match_id, plan, record=record))
 
 
-def _committed(services, committed):
+def _committed(services: Services, committed: Committed) -> Any:
     """The answer of a committed change, once the AI's turn it may bring is scheduled."""
     ai.schedule_after_commit(services, committed)
     return committed.answer()

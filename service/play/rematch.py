@@ -14,7 +14,10 @@ so a call that finds the id claimed but the match not there yet (the
 claimer died, or is still on its way) creates it itself.
 """
 
+from __future__ import annotations
+
 import secrets
+from typing import TYPE_CHECKING, Any
 
 import engine
 from service.model.dice import Dice
@@ -27,11 +30,15 @@ from service.play.matches import new_match
 from service.runtime.state_cache import engine_state
 from service.storage.records import Change
 
+if TYPE_CHECKING:
+    from service.runtime.services import Services
+    from service.storage.records import StoredMatch
 
-def _claim(services, match_id):
+
+def _claim(services: Services, match_id: str) -> tuple[str, dict]:
     """The rematch's id, claimed on the old match if no call did yet."""
 
-    def plan(stored):
+    def plan(stored: StoredMatch) -> Plan:
         doc = stored.doc
         if doc["status"] != "finished":
             raise ApiError(
@@ -51,7 +58,7 @@ def _claim(services, match_id):
     return committed.answer()
 
 
-def _seat_requests(old):
+def _seat_requests(old: dict) -> list[dict]:
     """The old match's seats as they are now, as a create request."""
     requests = []
     for seat in old["seats"]:
@@ -63,7 +70,7 @@ def _seat_requests(old):
     return requests
 
 
-def _ensure_created(services, old, new_id):
+def _ensure_created(services: Services, old: dict, new_id: str) -> bool:
     """Create the rematch ``new_id`` of ``old`` unless it exists; True if created now."""
     if services.store.load_doc(new_id) is not None:
         return False
@@ -86,11 +93,11 @@ def _ensure_created(services, old, new_id):
     return True
 
 
-def _issue_token(services, match_id, seat):
+def _issue_token(services: Services, match_id: str, seat: int) -> tuple[str, dict]:
     """A fresh token for ``seat`` of ``match_id``; returns ``(token, Match for it)``."""
     token, token_hash = new_token()
 
-    def plan(stored):
+    def plan(stored: StoredMatch) -> Plan:
         game = engine.get_game(stored.doc["game"])
         state = engine_state(services, game, stored)
         change = Change(doc=stored.doc, set_tokens={token_hash: seat})
@@ -99,7 +106,7 @@ def _issue_token(services, match_id, seat):
     return token, change_match(services, match_id, plan).answer()
 
 
-def rematch(services, match_id, token):
+def rematch(services: Services, match_id: str, token: str | None) -> tuple[dict[str, Any], bool]:
     """POST /v1/matches/{id}/rematch -> ``({"match", "seat", "token"}, created now)``."""
     seat = require_seat(services.store, match_id, token)
     new_id, old = _claim(services, match_id)
