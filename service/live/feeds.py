@@ -4,6 +4,7 @@ hand-out of a match's new events to its streams."""
 
 import threading
 from collections import deque
+from typing import Any
 
 from service.live.render import render_event
 
@@ -18,7 +19,7 @@ class Subscriber:
 
     __slots__ = ("cursor", "limit", "overflow", "queue", "sse", "viewer", "wake")
 
-    def __init__(self, viewer, sse, cursor, limit):
+    def __init__(self, viewer: int | None, sse: bool, cursor: int, limit: int) -> None:
         self.viewer = viewer
         self.sse = sse
         self.cursor = cursor  # last seq handed to the client
@@ -27,7 +28,7 @@ class Subscriber:
         self.overflow = False
         self.limit = limit
 
-    def push(self, item):
+    def push(self, item: tuple) -> None:
         if self.overflow:
             return
         if len(self.queue) >= self.limit:
@@ -42,13 +43,13 @@ class Feed:
 
     __slots__ = ("channel", "dropped_at", "dropped_by", "last_seq", "link", "ready", "subscribers")
 
-    def __init__(self, channel):
+    def __init__(self, channel: bytes) -> None:
         self.channel = channel
-        self.subscribers = set()
+        self.subscribers: set[Subscriber] = set()
         self.ready = threading.Event()
-        self.last_seq = None  # last seq the listener read (None: not yet known)
-        self.link = None  # the Link its subscription was sent on; None: none holds it now
-        self.dropped_by = None  # name of the server that last ended its subscription
+        self.last_seq: int | None = None  # last seq the listener read (None: not yet known)
+        self.link: Link | None = None  # the Link its subscription was sent on; None: none holds it now
+        self.dropped_by: str | None = None  # name of the server that last ended its subscription
         self.dropped_at = 0.0
 
 
@@ -57,18 +58,18 @@ class Link:
 
     __slots__ = ("alive", "conn", "name", "send_lock")
 
-    def __init__(self, name, conn):
+    def __init__(self, name: str, conn: Any) -> None:
         self.name = name
         self.conn = conn
         self.alive = True
         self.send_lock = threading.Lock()
 
-    def send(self, *args):
+    def send(self, *args: Any) -> None:
         with self.send_lock:
             self.conn.send_command(*args)
 
 
-def hand_out(subscribers, events, doc):
+def hand_out(subscribers: list[Subscriber], events: list[tuple[int, int, dict]], doc: dict | None) -> None:
     """Render each event once per (viewer, format) present and push it to
     every subscriber not past it; the end of a finished match after."""
     rendered: dict = {}

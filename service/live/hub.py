@@ -37,10 +37,11 @@ import logging
 import os
 import threading
 import time
+from typing import Any
 
 import redis
 
-from service.live.feeds import Feed, Link
+from service.live.feeds import Feed, Link, Subscriber
 from service.live.listener import Listening
 from service.storage import redis_modes
 from service.storage.keys import live_channel
@@ -78,22 +79,23 @@ class Hub(Listening):
     channel's messages on.
     """
 
-    def __init__(self, services):
+    def __init__(self, services: Any) -> None:
         self.services = services
         self._lock = threading.RLock()
         self._dispatch_lock = threading.Lock()
-        self._feeds = {}  # channel -> Feed
-        self._pending = {}  # (Link, channel) -> subscribe commands sent there not acknowledged yet
-        self._links = {}  # server name -> Link
-        self._pid = None
-        self._sharded = None
+        self._feeds: dict[bytes, Feed] = {}  # channel -> Feed
+        # (Link, channel) -> subscribe commands sent there not acknowledged yet
+        self._pending: dict[tuple[Link, bytes], int] = {}
+        self._links: dict[str, Link] = {}  # server name -> Link
+        self._pid: int | None = None
+        self._sharded: bool | None = None
         self._closed = False
         self._wake = threading.Event()
         self._refresh = False  # the keeper reads the slot map again first
         self._cluster = False
-        self._keeper = None
+        self._keeper: threading.Thread | None = None
 
-    def close(self):
+    def close(self) -> None:
         """Drop every pub/sub connection; the listeners end (Services.close)."""
         with self._lock:
             self._closed = True
@@ -106,7 +108,7 @@ class Hub(Listening):
 
     # --- the connections -----------------------------------------------
 
-    def _start(self):
+    def _start(self) -> None:
         """Forget the parent's connections in a forked child (its own)."""
         if self._pid == os.getpid():
             return
@@ -118,23 +120,25 @@ class Hub(Listening):
             self._sharded = publish_command(self.services.redis) == "SPUBLISH"
             self._cluster = redis_modes.is_cluster_client(self.services.redis)
             self._pid = os.getpid()
-            self._keeper = threading.Thread(target=self._keep, name="tabula-live-keeper", daemon=True)
+            keeper = self._keeper = threading.Thread(
+                target=self._keep, name="tabula-live-keeper", daemon=True
+            )
             redis_modes.watch_slot_map(self.services.redis, self._slot_map_changed)
-            self._keeper.start()
+            keeper.start()
 
-    def _slot_map_changed(self):
+    def _slot_map_changed(self) -> None:
         # The keeper's own refreshes wake nobody (it looks right after them).
         if threading.current_thread() is not self._keeper:
             self._wake.set()
 
-    def _owner(self, channel):
+    def _owner(self, channel: bytes) -> str:
         """The name of the server ``channel`` lives on now, as far as the
         client knows (no I/O)."""
         if self._cluster:
             return self.services.redis.get_node_from_key(channel).name
         return "primary"
 
-    def _link_for(self, channel):
+    def _link_for(self, channel: bytes) -> Link:
         """The Link of the server that carries ``channel`` (opened and its
         listener started on first use); call with ``_lock`` held."""
         client = self.services.redis
@@ -150,7 +154,7 @@ class Hub(Listening):
         return link
 
     @staticmethod
-    def _connect(kwargs):
+    def _connect(kwargs: dict[str, Any]) -> redis.Connection:
         conn = redis.Connection(
             **{k: v for k, v in kwargs.items() if k in ("host", "port", "db", "username", "password")},
             socket_timeout=None,
@@ -163,10 +167,10 @@ class Hub(Listening):
         return conn
 
     @property
-    def _sub_command(self):
+    def _sub_command(self) -> tuple[str, str]:
         return ("SSUBSCRIBE", "SUNSUBSCRIBE") if self._sharded else ("SUBSCRIBE", "UNSUBSCRIBE")
 
-    def _subscribe(self, feed):
+    def _subscribe(self, feed: Feed) -> None:
         """Send ``feed``'s subscription on its server's Link; ``_lock`` held."""
         link = self._link_for(feed.channel)
         key = (link, feed.channel)
@@ -174,7 +178,7 @@ class Hub(Listening):
         feed.link = link
         link.send(self._sub_command[0], feed.channel)
 
-    def _drop(self, feed, link):
+    def _drop(self, feed: Feed, link: Link) -> None:
         """``link`` holds ``feed``'s subscription no more; the keeper moves it
         (``_lock`` held)."""
         if feed.link is link:
@@ -184,7 +188,7 @@ class Hub(Listening):
 
     # --- streams come and go -------------------------------------------
 
-    def register(self, match_id, subscriber):
+    def register(self, match_id: str, subscriber: Subscriber) -> Feed:
         """Add a stream; returns once the channel's subscription is
         acknowledged (so a catch-up read after it misses nothing)."""
         self._start()
@@ -204,7 +208,7 @@ class Hub(Listening):
             raise redis.TimeoutError("the live channel subscription was not acknowledged")
         return feed
 
-    def unregister(self, match_id, subscriber):
+    def unregister(self, match_id: str, subscriber: Subscriber) -> None:
         channel = live_channel(match_id).encode()
         with self._lock:
             feed = self._feeds.get(channel)
@@ -216,13 +220,13 @@ class Hub(Listening):
                 if feed.link is not None:
                     self._unsubscribe(feed.link, channel)
 
-    def _unsubscribe(self, link, channel):
+    def _unsubscribe(self, link: Link, channel: bytes) -> None:
         try:
             link.send(self._sub_command[1], channel)
         except (redis.RedisError, OSError):
             pass  # a broken link: its listener ends and the keeper moves what is left
 
-    def note_seq(self, feed, seq):
+    def note_seq(self, feed: Feed, seq: int) -> None:
         """A stream's catch-up reached ``seq``: the listener starts there."""
         with self._lock:
             if feed.last_seq is None:
@@ -230,7 +234,7 @@ class Hub(Listening):
 
     # --- the keeper ----------------------------------------------------
 
-    def _keep(self):
+    def _keep(self) -> None:
         """Keep every feed subscribed where its channel lives (the class
         docstring says when this runs)."""
         retry_s = None  # set while some feed waits to be subscribed again
@@ -250,7 +254,7 @@ class Hub(Listening):
                 last_check = time.monotonic()
             retry_s = min((retry_s or RETRY_FIRST_S) * 2, RETRY_MAX_S) if waiting else None
 
-    def _repair(self, refresh):
+    def _repair(self, refresh: bool) -> bool:
         """Subscribe again where it lives now each feed whose Link is gone or
         is not its channel's server; read what they missed. True when some
         feed still waits (the slot map still names the server that dropped
@@ -285,13 +289,13 @@ class Hub(Listening):
             self._fetch({feed.channel: None for feed in moved})
         return waiting
 
-    def _in_place(self, feed):
+    def _in_place(self, feed: Feed) -> bool:
         link = feed.link
         return (
             link is not None and link.alive and (not self._cluster or self._owner(feed.channel) == link.name)
         )
 
-    def _move(self, feed):
+    def _move(self, feed: Feed) -> None:
         """Subscribe ``feed`` on its channel's server now (``_lock`` held)."""
         old = feed.link
         if old is not None and old.alive:
@@ -300,7 +304,7 @@ class Hub(Listening):
         self._subscribe(feed)
 
 
-def hub_of(services):
+def hub_of(services: Any) -> Hub:
     hub = getattr(services, "live_hub", None)
     if hub is None:
         hub = services.live_hub = Hub(services)

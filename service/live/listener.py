@@ -49,7 +49,7 @@ class Listening:
             for feed in self._feeds.values():
                 self._drop(feed, link)
 
-    def _read_loop(self, link):
+    def _read_loop(self, link: Link) -> None:
         conn = link.conn
         while link.alive:
             notified: dict = {}
@@ -60,7 +60,7 @@ class Listening:
             if notified:
                 self._fetch(notified)
 
-    def _read_one(self, link, notified):
+    def _read_one(self, link: Link, notified: dict[bytes, int | None]) -> None:
         try:
             message = link.conn.read_response(push_request=True)
         except redis.ResponseError:
@@ -77,7 +77,7 @@ class Listening:
             return
         self._handle(link, message, notified)
 
-    def _handle(self, link, message, notified):
+    def _handle(self, link: Link, message: Any, notified: dict[bytes, int | None]) -> None:
         if not isinstance(message, list) or len(message) < 3:
             return
         kind, channel = message[0], message[1]
@@ -111,7 +111,7 @@ class Listening:
                 if feed is not None and feed.link is link:
                     feed.ready.set()
 
-    def _fetch(self, notified):
+    def _fetch(self, notified: dict[bytes, int | None]) -> None:
         """Read the new events of every notified match once; hand them out."""
         with self._lock:
             work = []
@@ -133,7 +133,7 @@ class Listening:
         for (feed, _start), (events, doc) in zip(work, reads, strict=True):
             self._dispatch(feed, events, doc)
 
-    def _dispatch(self, feed, events, doc):
+    def _dispatch(self, feed: Feed, events: list[tuple[int, int, dict]], doc: dict | None) -> None:
         # Two reads of one match may overlap (a notification's, and the
         # keeper's after a move, both from the same last_seq): each event is
         # handed out once, in order, by whichever comes first.
@@ -147,7 +147,7 @@ class Listening:
             hand_out(subscribers, events, doc)
 
 
-def _match_id(channel):
+def _match_id(channel: bytes) -> str:
     # b"match:{<id>}:live"
     text = channel.decode()
     return text[text.index("{") + 1 : text.rindex("}")]

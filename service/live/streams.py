@@ -3,6 +3,8 @@ events, keep-alives, the end) and the two operations of the streams' routes."""
 
 import secrets
 import time
+from collections.abc import Generator, Iterator
+from typing import Any
 
 import engine
 from service.live.feeds import CATCH_UP_PAGE, Subscriber
@@ -21,7 +23,16 @@ class StreamBody:
     keep-alives, the end. ``close()`` (the server calls it when the client
     goes away or the stream ends) leaves the hub."""
 
-    def __init__(self, services, match_id, viewer, sse, after, first_match, finished):
+    def __init__(
+        self,
+        services: Any,
+        match_id: str,
+        viewer: int | None,
+        sse: bool,
+        after: int,
+        first_match: dict,
+        finished: bool,
+    ) -> None:
         config = services.config
         self.services = services
         self.hub = hub_of(services)
@@ -36,12 +47,12 @@ class StreamBody:
         self.feed = self.hub.register(match_id, self.sub)
         self._closed = False
 
-    def close(self):
+    def close(self) -> None:
         if not self._closed:
             self._closed = True
             self.hub.unregister(self.match_id, self.sub)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[bytes]:
         try:
             yield from self._messages()
         finally:
@@ -49,7 +60,7 @@ class StreamBody:
 
     # -- pieces --
 
-    def _read(self, after, upto=None):
+    def _read(self, after: int, upto: int | None = None) -> Iterator[tuple[int, bytes, str, int | None]]:
         """Stored events after ``after`` (up to ``upto``), rendered for this
         viewer: ``[(seq, bytes, type, seat)]``, in pages."""
         store = self.services.store
@@ -69,10 +80,10 @@ class StreamBody:
             if len(entries) < count:
                 return
 
-    def _resigned(self, etype, seat):
+    def _resigned(self, etype: str, seat: int | None) -> bool:
         return etype == "player_resigned" and self.viewer is not None and seat == self.viewer
 
-    def _final(self, resigned=False):
+    def _final(self, resigned: bool = False) -> Iterator[bytes]:
         """Events committed up to now (none after the viewer's resignation),
         then the final Match (for a resigned viewer: the spectator's, as the
         resign answer)."""
@@ -94,7 +105,7 @@ class StreamBody:
         state = engine_state(self.services, game, stored)
         yield render_match(match_body(game, doc, state, viewer), self.sse)
 
-    def _messages(self):
+    def _messages(self) -> Iterator[bytes]:
         sub = self.sub
         yield render_match(self.first_match, self.sse, first=True)
         # Catch-up: everything after the client's position.
@@ -110,7 +121,7 @@ class StreamBody:
             return
         yield from self._live()
 
-    def _live(self):
+    def _live(self) -> Iterator[bytes]:
         """Live events from the hub, keep-alives while none come. Once the
         match ends, wait up to STREAM_REMATCH_WAIT_S for a rematch to
         announce (``end_by``), then end."""
@@ -142,7 +153,7 @@ class StreamBody:
             if (yield from self._deliver(*item)):
                 return
 
-    def _deliver(self, seq, data, etype, seat):
+    def _deliver(self, seq: int, data: bytes, etype: str, seat: int | None) -> Generator[bytes, None, bool]:
         """Send one live event, after any gap before it (read from the store);
         returns True when the stream ends with it."""
         sub = self.sub
@@ -165,7 +176,7 @@ class StreamBody:
             return True
         return False
 
-    def _behind(self):
+    def _behind(self) -> dict[str, Any]:
         return {
             "error": "too_far_behind",
             "message": (
@@ -180,7 +191,7 @@ class StreamBody:
 # --- operations -------------------------------------------------------------
 
 
-def new_ticket(services, match_id, token):
+def new_ticket(services: Any, match_id: str, token: str) -> dict[str, str]:
     """POST /v1/matches/{id}/stream-ticket -> ``{"ticket", "expires_at"}``."""
     require_seat(services.store, match_id, token)
     ttl_s = int(services.config["STREAM_TICKET_TTL_S"])
@@ -189,7 +200,9 @@ def new_ticket(services, match_id, token):
     return {"ticket": ticket, "expires_at": iso_utc(int((time.time() + ttl_s) * 1000))}
 
 
-def open_stream(services, match_id, token, ticket, after, sse):
+def open_stream(
+    services: Any, match_id: str, token: str | None, ticket: str | None, after: int | None, sse: bool
+) -> StreamBody:
     """GET /v1/matches/{id}/stream -> a StreamBody (errors raised before any byte)."""
     store = services.store
     if ticket is not None:

@@ -11,6 +11,8 @@ seed, the version and the seat, so AI choices are reproducible.
 
 import logging
 import time
+from collections.abc import Callable
+from typing import Any
 
 import engine
 from engine.rng import mix_seed
@@ -28,22 +30,22 @@ log = logging.getLogger(__name__)
 _bound: dict = {}
 
 
-def bind(services):
+def bind(services: Services) -> None:
     """Make ``services`` the ones jobs of this process use."""
     _bound["services"] = services
 
 
-def _services():
+def _services() -> Services:
     if "services" not in _bound:
         bind(Services(load_config()))
     return _bound["services"]
 
 
-def chooser(seat):
+def chooser(seat: int) -> Callable[[Any, dict, Any], Any]:
     """The AI's decision function for ``seat``, called on the state the commit
     is checked against; a human seat (its turn timed out) gets ``medium``."""
 
-    def choose(game, doc, state):
+    def choose(game: Any, doc: dict, state: Any) -> Any:
         view = view_for(game, doc, state, seat)
         actions = game.legal_actions(state, seat)
         level = doc["seats"][seat]["level"] or "medium"
@@ -54,7 +56,7 @@ def chooser(seat):
     return choose
 
 
-def play_ai_turn(match_id, version):
+def play_ai_turn(match_id: str, version: int) -> str:
     """RQ job: play the AI decision pending at ``version``, and the ones after it.
 
     Consecutive AI decisions are played in this job for up to

@@ -59,16 +59,16 @@ class _StopAware:
 
     stop_event: Any = None  # a threading.Event, set per instance by build_worker
 
-    def request_stop(self, signum, frame):
+    def request_stop(self, signum: int, frame: Any) -> None:
         self.stop_event.set()
         super().request_stop(signum, frame)  # type: ignore[misc]  # RQ's Worker, after this mixin
 
-    def _install_signal_handlers(self):
+    def _install_signal_handlers(self) -> None:
         super()._install_signal_handlers()  # type: ignore[misc]
         if self.stop_event.is_set():  # a signal came during RQ's start-up
             self._stop_requested = True
 
-    def execute_job(self, job, queue):
+    def execute_job(self, job: Any, queue: Any) -> Any:
         """Count the job's wait in the queue; bind its id and match id to
         every log line while it runs."""
         metrics.job_picked_up(job.enqueued_at)
@@ -92,11 +92,11 @@ class _Status:
     """What the sweeper thread needs from the main thread: the name of the
     RQ worker that is working now (None while waiting for Redis)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.worker_name = None
 
 
-def _sweeper(services, interval_s, stop, status):
+def _sweeper(services: Services, interval_s: float, stop: threading.Event, status: _Status) -> None:
     """Beat ``status.worker_name``'s heartbeat and sweep due matches, every
     ``interval_s`` (the first time at once); one log line per outage."""
     backfilled = False
@@ -122,7 +122,7 @@ def _sweeper(services, interval_s, stop, status):
         stop.wait(interval_s)
 
 
-def build_worker(services, stop_event=None):
+def build_worker(services: Services, stop_event: threading.Event | None = None) -> Any:
     cls = TabulaForkWorker if os.environ.get("TABULA_WORKER_CLASS") == "fork" else TabulaSimpleWorker
     worker = cls([services.queue], connection=services.rq_redis, serializer=JSONSerializer)
     worker.stop_event = stop_event or threading.Event()
@@ -131,23 +131,23 @@ def build_worker(services, stop_event=None):
     return worker
 
 
-def _install_stop_handlers(stop):
+def _install_stop_handlers(stop: threading.Event) -> None:
     """Outside RQ's ``work()``: SIGINT/SIGTERM only set ``stop``."""
 
-    def handler(signum, frame):
+    def handler(signum: int, frame: Any) -> None:
         stop.set()
 
     signal.signal(signal.SIGINT, handler)
     signal.signal(signal.SIGTERM, handler)
 
 
-def _sleep(stop, seconds):
+def _sleep(stop: threading.Event, seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while not stop.is_set() and time.monotonic() < deadline:
         time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
 
 
-def wait_for_redis(services, stop, delay=RECONNECT_FIRST_S):
+def wait_for_redis(services: Services, stop: threading.Event, delay: float = RECONNECT_FIRST_S) -> bool:
     """Block until the queue's Redis answers PING (True) or ``stop`` is set (False)."""
     attempt = 0
     while not stop.is_set():
@@ -165,7 +165,7 @@ def wait_for_redis(services, stop, delay=RECONNECT_FIRST_S):
     return False
 
 
-def _beat_now(services, name):
+def _beat_now(services: Services, name: str) -> None:
     """A first heartbeat without waiting for the sweeper's next round."""
     try:
         ai.beat(services, name)
@@ -173,14 +173,14 @@ def _beat_now(services, name):
         pass  # RQ's start-up will say what is wrong
 
 
-def _forget(services, name):
+def _forget(services: Services, name: str) -> None:
     try:
         ai.forget(services, name)
     except redis.RedisError:
         pass  # the heartbeat goes stale by itself
 
 
-def work(services, stop, status, logging_level="INFO"):
+def work(services: Services, stop: threading.Event, status: _Status, logging_level: str = "INFO") -> None:
     """Run RQ workers until ``stop``: a new one each time RQ's loop ends
     without a stop request (it gives up on Redis errors outside its wait for
     a job: a timeout, a connection lost during a job or its clean-up)."""
@@ -221,7 +221,7 @@ def work(services, stop, status, logging_level="INFO"):
         pause = min(pause * 2, RECONNECT_MAX_S)
 
 
-def main():
+def main() -> int:
     level = os.environ.get("LOGLEVEL", "INFO")
     # LOG_FORMAT: JSON lines (default) or console; under `make run` each line
     # names its program (SUPERVISOR_PROCESS_NAME).

@@ -12,6 +12,7 @@ Each sweep also drops from the lobby the finished matches whose retention
 
 from service.play import ai, deadlines
 from service.runtime import metrics
+from service.runtime.services import Services
 from service.worker import timers
 
 # Due entries of the deadline index one sweep takes from each shard.
@@ -20,11 +21,11 @@ SWEEP_BATCH = 100
 LAST_VERSION = 1 << 62
 
 
-def _counted_timeout(doc):
+def _counted_timeout(doc: dict) -> None:
     metrics.turn_timed_out(doc["game"])
 
 
-def visit(services, doc, now):
+def visit(services: Services, doc: dict, now: int) -> tuple[int, int]:
     """Act on one due match; returns ``(AI decisions recovered, timers fired)``."""
     store = services.store
     recovered = int(ai.recover_if_stalled(services, doc, now))
@@ -33,7 +34,7 @@ def visit(services, doc, now):
     return recovered, fired
 
 
-def sweep(services, now_ms=None):
+def sweep(services: Services, now_ms: int | None = None) -> tuple[int, int]:
     """Visit every match whose entry is due; returns ``(recovered, fired)``."""
     store = services.store
     now = deadlines.now_ms() if now_ms is None else now_ms
@@ -50,7 +51,7 @@ def sweep(services, now_ms=None):
     return recovered, fired
 
 
-def backfill_deadlines(services, batch=1000):
+def backfill_deadlines(services: Services, batch: int = 1000) -> int:
     """Put every active match in the deadline index once (matches stored
     before the index existed); entries already there are kept. Runs once
     per Redis (a marker key), at a worker's start."""

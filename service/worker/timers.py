@@ -14,16 +14,18 @@ after ``TURN_TIMEOUTS_TO_AI`` in a row the AI keeps the seat
 """
 
 import logging
+from collections.abc import Callable
 
 import engine
 from service.model.errors import ApiError, api_error
 from service.play.moves import Submission, submit_action
+from service.runtime.services import Services
 from service.worker import ai_jobs
 
 log = logging.getLogger(__name__)
 
 
-def due_seats(doc, now_ms):
+def due_seats(doc: dict, now_ms: int) -> list[int]:
     """The pending human seats whose deadline passed by ``now_ms``, earliest first."""
     if doc["status"] != "active":
         return []
@@ -34,7 +36,9 @@ def due_seats(doc, now_ms):
     ]
 
 
-def fire_due(services, doc, now_ms, on_timeout=None):
+def fire_due(
+    services: Services, doc: dict, now_ms: int, on_timeout: Callable[[dict], None] | None = None
+) -> tuple[int, dict]:
     """Let the AI make each decision of ``doc`` whose deadline passed by
     ``now_ms`` (once per seat: a decision that follows is the next visit's);
     returns ``(how many, the match's latest document)``.
