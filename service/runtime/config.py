@@ -6,6 +6,7 @@ what tests use.
 """
 
 import os
+from typing import Any
 
 from service.storage.targets import check_roles
 
@@ -98,7 +99,7 @@ _INTS = {
 _FLOATS = {"STREAM_KEEPALIVE_S", "STREAM_REMATCH_WAIT_S", "REDIS_SOCKET_TIMEOUT_S", "AI_CHAIN_BUDGET_S"}
 
 
-def _convert(key, raw):
+def _convert(key: str, raw: str) -> Any:
     if key in _INTS:
         return int(raw)
     if key in _FLOATS:
@@ -106,7 +107,7 @@ def _convert(key, raw):
     return raw
 
 
-def load_config(overrides=None):
+def load_config(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """Defaults < environment < ``overrides``; returns a plain dict.
 
     Raises ``targets.ConfigError`` for Redis settings that cannot work

@@ -20,8 +20,9 @@ import logging
 import os
 import re
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import IO, Any
 
 import orjson
 import structlog
@@ -35,18 +36,18 @@ _REQUEST_ID = re.compile(r"[A-Za-z0-9._:@+=/-]{1,128}")
 _configured: dict = {}
 
 
-def _dumps(obj, **_kw):
+def _dumps(obj: Any, **_kw: Any) -> str:
     return orjson.dumps(obj, default=str).decode()
 
 
-def _add_process_name(logger, method, event_dict):
+def _add_process_name(logger: Any, method: str, event_dict: Any) -> Any:
     name = _configured.get("process")
     if name:
         event_dict.setdefault("process", name)
     return event_dict
 
 
-def _shared_processors():
+def _shared_processors() -> list[Any]:
     return [
         merge_contextvars,
         structlog.stdlib.add_log_level,
@@ -56,7 +57,7 @@ def _shared_processors():
     ]
 
 
-def formatter(fmt=None):
+def formatter(fmt: str | None = None) -> structlog.stdlib.ProcessorFormatter:
     """The stdlib Formatter of every handler: JSON or console, per ``fmt``
     (default: ``LOG_FORMAT``). gunicorn.conf.py's ``logconfig_dict`` uses it too."""
     fmt = (fmt or os.environ.get("LOG_FORMAT") or "json").lower()
@@ -77,7 +78,12 @@ def formatter(fmt=None):
     return result
 
 
-def configure(fmt=None, level=None, stream=None, process=None):
+def configure(
+    fmt: str | None = None,
+    level: str | None = None,
+    stream: IO[str] | None = None,
+    process: str | None = None,
+) -> logging.Handler:
     """Route every logger of this process through one handler on ``stream``
     (default stderr) in ``fmt`` (``LOG_FORMAT``: json or console) at ``level``
     (``LOGLEVEL``, INFO). ``process`` names the process in every line
@@ -103,11 +109,11 @@ def configure(fmt=None, level=None, stream=None, process=None):
     return handler
 
 
-def formatter_format(handler):
+def formatter_format(handler: logging.Handler) -> str | None:
     return getattr(handler.formatter, "_tabula_format", None)
 
 
-def request_id(header_value, new_id):
+def request_id(header_value: str | None, new_id: Callable[[], str]) -> str:
     """The request id: the client's ``X-Request-ID`` when it is sane (1 to 128
     of ``A-Z a-z 0-9 . _ : @ + = / -``), else ``new_id()``."""
     if header_value is not None and _REQUEST_ID.fullmatch(header_value):
@@ -115,13 +121,13 @@ def request_id(header_value, new_id):
     return new_id()
 
 
-def bind(**fields):
+def bind(**fields: Any) -> Any:
     """Bind ``fields`` to every log line of this context; returns the tokens
     for ``unbind``."""
     return bind_contextvars(**fields)
 
 
-def unbind(tokens):
+def unbind(tokens: Any) -> None:
     reset_contextvars(**tokens)
 
 
@@ -132,11 +138,11 @@ _request_logger = logging.getLogger(REQUEST_LOGGER)
 _AS_STRUCTLOG = {"_logger": None, "_name": "info"}
 
 
-def _utc_now():
+def _utc_now() -> str:
     return datetime.now(UTC).isoformat().replace("+00:00", "Z")
 
 
-def request_line(fields):
+def request_line(fields: dict[str, Any]) -> None:
     """Log one request on the ``tabula.request`` logger; ``fields``:
     request_id, method, route, path, match_id, status, duration_ms, client."""
     if not _request_logger.isEnabledFor(logging.INFO):

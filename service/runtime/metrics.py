@@ -25,10 +25,14 @@ scrape-time gauges) and ``REQUEST_LOG=0`` the request log: bench/http_bench.py
 ``--observability`` measures moves/s with both on against both off.
 """
 
+from __future__ import annotations
+
 import os
 import time
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
-from datetime import UTC
+from datetime import UTC, datetime
+from typing import Any, Literal
 
 import redis
 from flask import request
@@ -112,35 +116,35 @@ _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"
 _state = {"enabled": True}
 # The contract error code of the response being answered (set by the app's
 # error handlers, read by RequestObserver).
-_error_code = ContextVar("tabula_error_code", default=None)
+_error_code: ContextVar[str | None] = ContextVar("tabula_error_code", default=None)
 
 
-def configure(enabled):
+def configure(enabled: bool) -> None:
     """Turn recording on or off for this process (``METRICS``)."""
     _state["enabled"] = bool(enabled)
 
 
-def enabled():
+def enabled() -> bool:
     return _state["enabled"]
 
 
-def note_error(code):
+def note_error(code: str) -> None:
     """The error handlers: the response being built is the error ``code``."""
     _error_code.set(code)
 
 
-def move_accepted(game):
+def move_accepted(game: str) -> None:
     if _state["enabled"]:
         _child(MOVES_ACCEPTED, game).inc()
 
 
-def turn_timed_out(game):
+def turn_timed_out(game: str) -> None:
     """A turn of a match of ``game`` ran out of time (service/worker/timers.py)."""
     if _state["enabled"]:
         _child(TURN_TIMEOUTS, game).inc()
 
 
-def job_picked_up(enqueued_at, now=None):
+def job_picked_up(enqueued_at: datetime | None, now: float | None = None) -> None:
     """An RQ job enqueued at ``enqueued_at`` (an aware or naive-UTC datetime) starts now."""
     if not _state["enabled"] or enqueued_at is None:
         return
@@ -155,14 +159,14 @@ class ai_decision:  # used as a context manager, like a function
 
     __slots__ = ("_labels", "_started")
 
-    def __init__(self, game, level):
+    def __init__(self, game: str, level: str) -> None:
         self._labels = (game, level)
 
-    def __enter__(self):
+    def __enter__(self) -> ai_decision:
         self._started = time.perf_counter()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         if _state["enabled"]:
             _child(AI_DECISION, *self._labels).observe(time.perf_counter() - self._started)
         return False
@@ -172,7 +176,7 @@ class ai_decision:  # used as a context manager, like a function
 _children: dict = {}
 
 
-def _child(metric, *labels):
+def _child(metric: Any, *labels: str) -> Any:
     key = (metric, labels)
     child = _children.get(key)
     if child is None:
@@ -180,7 +184,7 @@ def _child(metric, *labels):
     return child
 
 
-def _observe_request(route, method, status, seconds, error_code):
+def _observe_request(route: str, method: str, status: int, seconds: float, error_code: str | None) -> None:
     key = (route, method, status)
     children = _children.get(key)
     if children is None:
@@ -194,7 +198,7 @@ def _observe_request(route, method, status, seconds, error_code):
         _child(REFUSALS, error_code or code_for_status(status), str(status)).inc()
 
 
-def stream_opened(route):
+def stream_opened(route: str) -> Callable[[], None]:
     """A streamed response on ``route`` starts; returns what to call when it closes."""
     if not _state["enabled"]:
         return _noop
@@ -203,22 +207,22 @@ def stream_opened(route):
     return gauge.dec
 
 
-def _noop():
+def _noop() -> None:
     pass
 
 
-def _new_request_id():
+def _new_request_id() -> str:
     return os.urandom(16).hex()
 
 
 class RequestObserver:
     """WSGI middleware: request id, metrics and the request log (see above)."""
 
-    def __init__(self, wsgi_app, request_log=True):
+    def __init__(self, wsgi_app: Any, request_log: bool = True) -> None:
         self.wsgi_app = wsgi_app
         self.request_log = request_log
 
-    def __call__(self, environ, start_response):
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         started = time.perf_counter()
         rid = logs.request_id(environ.get("HTTP_X_REQUEST_ID"), _new_request_id)
         environ["tabula.request_id"] = rid
@@ -227,7 +231,7 @@ class RequestObserver:
         header = ("X-Request-ID", rid)
         done: list = []
 
-        def observed_start_response(status, headers, exc_info=None):
+        def observed_start_response(status: str, headers: list, exc_info: Any = None) -> Any:
             if not done:
                 done.append(True)
                 self._finish(environ, int(status[:3]), started)
@@ -244,7 +248,7 @@ class RequestObserver:
             logs.unbind(log_tokens)
             _error_code.reset(code_token)
 
-    def _finish(self, environ, status, started):
+    def _finish(self, environ: dict[str, Any], status: int, started: float) -> None:
         seconds = time.perf_counter() - started
         method = environ.get("REQUEST_METHOD", "")
         if method not in _METHODS:
@@ -267,7 +271,7 @@ class RequestObserver:
             )
 
 
-def flask_after_request(response):
+def flask_after_request(response: Any) -> Any:
     """Flask ``after_request``: tell RequestObserver the route and match id,
     and count a streamed response as open until it is closed."""
     rule = request.url_rule
@@ -289,10 +293,10 @@ class _ScrapeTimeCollector:
     """Gauges read from storage at scrape time: the AI queue's length and
     the matches per status and game (the lobby's sorted sets)."""
 
-    def __init__(self, services):
+    def __init__(self, services: Any) -> None:
         self.services = services
 
-    def collect(self):
+    def collect(self) -> Iterator[Any]:
         svc = self.services
         up = GaugeMetricFamily(
             "tabula_metrics_storage_up", "1 when this scrape could read the storage gauges below, else 0."
@@ -326,15 +330,15 @@ class _ScrapeTimeCollector:
 
 
 class _Union:
-    def __init__(self, *collectors):
+    def __init__(self, *collectors: Any) -> None:
         self.collectors = collectors
 
-    def collect(self):
+    def collect(self) -> Iterator[Any]:
         for collector in self.collectors:
             yield from collector.collect()
 
 
-def _collected_registry():
+def _collected_registry() -> Any:
     """Every process's metrics in multiprocess mode, else this process's."""
     if not MULTIPROCESS:
         return PROCESS_REGISTRY
@@ -343,7 +347,7 @@ def _collected_registry():
     return registry
 
 
-def serve_worker_metrics(port):
+def serve_worker_metrics(port: str | int | None) -> Any:
     """A worker in its own container (no shared multiprocess directory with
     the API) serves its metrics itself on ``port`` (``WORKER_METRICS_PORT``):
     AI decision time, job pickup latency, turn time-outs. Nothing when unset."""
@@ -352,7 +356,7 @@ def serve_worker_metrics(port):
     return start_http_server(int(port), registry=_collected_registry())
 
 
-def exposition(services):
+def exposition(services: Any) -> tuple[bytes, str]:
     """``(body, content type)`` of ``GET /metrics``."""
     return (
         generate_latest(_Union(_collected_registry(), _ScrapeTimeCollector(services))),

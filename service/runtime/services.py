@@ -3,6 +3,8 @@
 Built once per process (the Flask app, or the RQ worker) from the config.
 """
 
+from typing import Any
+
 import redis
 from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.retry import Retry
@@ -13,6 +15,7 @@ from service.runtime.state_cache import EngineStateCache
 from service.storage import redis_modes, targets
 from service.storage.breaker import Breaker, connection_class
 from service.storage.store import Store
+from service.storage.targets import Target
 from service.storage.transport import threads_are_greenlets
 
 # Loaded engine states kept per process (one per match, least recently used
@@ -20,7 +23,9 @@ from service.storage.transport import threads_are_greenlets
 ENGINE_STATE_CACHE_SIZE = 512
 
 
-def redis_client(target, socket_timeout, breaker=None, max_connections=None):
+def redis_client(
+    target: Target, socket_timeout: float, breaker: Breaker | None = None, max_connections: int | None = None
+) -> Any:
     """A client of ``target`` (targets.Target: standalone, Sentinel or
     Cluster) that fails fast when Redis is down or hangs (-> 503), not after
     minutes.
@@ -61,7 +66,7 @@ def redis_client(target, socket_timeout, breaker=None, max_connections=None):
 class Services:
     """Process-wide handles; cheap to share between threads (redis-py pools)."""
 
-    def __init__(self, config, worker=False):
+    def __init__(self, config: dict[str, Any], worker: bool = False) -> None:
         self.config = config
         timeout = config["REDIS_SOCKET_TIMEOUT_S"]
         self.breaker = Breaker()
@@ -84,14 +89,14 @@ class Services:
         self.queue = Queue(config["AI_QUEUE"], connection=self.rq_redis, serializer=JSONSerializer)
         self.states = EngineStateCache(ENGINE_STATE_CACHE_SIZE)
 
-    def probe_clients(self):
+    def probe_clients(self) -> tuple[Any, Any]:
         """``(storage client, queue client)`` for /readyz: short timeouts, no
         retry, no breaker, so readiness says within 2 s what is true now
         (one client when both roles share a server)."""
         timeout = min(0.9, self.config["REDIS_SOCKET_TIMEOUT_S"])
         if getattr(self, "_probes", None) is None:
 
-            def probe(target):
+            def probe(target: Target) -> Any:
                 return redis_modes.client(
                     target,
                     socket_timeout=timeout,
@@ -104,7 +109,7 @@ class Services:
             self._probes = (storage, storage if same else probe(self.queue_target))
         return self._probes
 
-    def close(self):
+    def close(self) -> None:
         hub = getattr(self, "live_hub", None)
         if hub is not None:
             hub.close()
@@ -114,7 +119,7 @@ class Services:
             client.close()
 
 
-def _wait_policy(config):
+def _wait_policy(config: dict[str, Any]) -> tuple[int, int] | None:
     """``(replicas, timeout ms)`` every commit waits for (WAIT), or None (off)."""
     replicas = int(config.get("REDIS_WAIT_REPLICAS") or 0)
     return (replicas, int(config.get("REDIS_WAIT_TIMEOUT_MS") or 0)) if replicas > 0 else None

@@ -16,15 +16,16 @@ Bounded: one entry per match, least recently used evicted first.
 
 import threading
 from collections import OrderedDict
+from typing import Any
 
 
 class EngineStateCache:
-    def __init__(self, capacity):
+    def __init__(self, capacity: int) -> None:
         self.capacity = capacity
-        self._entries = OrderedDict()  # match id -> (rev, engine state)
+        self._entries: OrderedDict[str, tuple[str, Any]] = OrderedDict()  # match id -> (rev, engine state)
         self._lock = threading.Lock()
 
-    def get(self, match_id, rev):
+    def get(self, match_id: str, rev: str) -> Any:
         """The state stored for ``match_id`` at exactly ``rev``, or None."""
         with self._lock:
             entry = self._entries.get(match_id)
@@ -33,7 +34,7 @@ class EngineStateCache:
             self._entries.move_to_end(match_id)
             return entry[1]
 
-    def put(self, match_id, rev, state):
+    def put(self, match_id: str, rev: str, state: Any) -> None:
         """Remember ``state`` as the match's state at ``rev`` (replaces an older one)."""
         if self.capacity <= 0:
             return
@@ -48,11 +49,11 @@ class EngineStateCache:
             while len(self._entries) > self.capacity:
                 self._entries.popitem(last=False)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._entries)
 
 
-def engine_state(services, game, stored):
+def engine_state(services: Any, game: Any, stored: Any) -> Any:
     """The engine state of ``stored`` (a StoredMatch): cached, or loaded and cached."""
     state = services.states.get(stored.id, stored.rev)
     if state is None:
