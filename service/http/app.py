@@ -8,6 +8,7 @@ the contract's shape ``{"error", "message", "details"}``.
 """
 
 import logging
+from typing import Any
 
 import flask_smorest
 from flask import Flask, jsonify
@@ -103,7 +104,7 @@ class TabulaApi(flask_smorest.Api):
 
     ERROR_SCHEMA = ErrorSchema
 
-    def handle_http_exception(self, error):
+    def handle_http_exception(self, error: Any) -> Any:
         return error_response(error)
 
 
@@ -114,11 +115,11 @@ class TabulaFlask(Flask):
     request (about twenty ``inspect.iscoroutinefunction`` calls per move).
     """
 
-    def ensure_sync(self, func):
+    def ensure_sync(self, func: Any) -> Any:
         return func
 
 
-def error_response(error):
+def error_response(error: BaseException) -> Any:
     """The one way every error leaves the app: Flask's handlers (an ApiError,
     an engine error, an HTTPException of Flask's own, anything else) and the
     move lane (service/http/move_lane.py, in an app context). The request's
@@ -145,14 +146,14 @@ def error_response(error):
     return response
 
 
-def _spec_kwargs():
+def _spec_kwargs() -> dict[str, Any]:
     return {
         "info": {"description": API_DESCRIPTION},
         "servers": [{"url": "/"}],
     }
 
 
-def create_app(config=None):
+def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app; ``config`` overrides environment and defaults (tests)."""
     settings = load_config(config)
     app = TabulaFlask("service")

@@ -54,7 +54,7 @@ _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
 
-def size_unsized_body(environ, max_length):
+def size_unsized_body(environ: dict[str, Any], max_length: int | None) -> None:
     """Give a chunked body (no ``Content-Length``) a length: read it here, up to
     ``max_length + 1`` bytes, into a fresh stream, set ``CONTENT_LENGTH`` to
     what was read and drop ``Transfer-Encoding`` from the environ. A body over
@@ -79,7 +79,7 @@ def size_unsized_body(environ, max_length):
     del environ["HTTP_TRANSFER_ENCODING"]
 
 
-def decoded_as_webargs_does(raw):
+def decoded_as_webargs_does(raw: bytes) -> bool:
     """True when ``json.loads(raw)`` read the same text as webargs' strict
     ``raw.decode("utf-8")``: json.loads guesses the encoding from a BOM or
     from NUL bytes in the first four, and decodes with ``surrogatepass``;
@@ -96,12 +96,12 @@ def decoded_as_webargs_does(raw):
     return True
 
 
-def _escaped(text):
+def _escaped(text: str) -> str:
     """``text`` as a JSON string's content, ASCII only (a lone surrogate as \\udXXX)."""
     return json.dumps(text)[1:-1]
 
 
-def _lone_surrogates(body):
+def _lone_surrogates(body: Any) -> dict[tuple[str, ...], str]:
     """``{path: message}`` for each string of ``body`` (keys included) holding a
     lone surrogate, at most ``MAX_REPORTED``; a path is a tuple of keys (list
     indices as strings). Iterative: json.loads nests deeper than the stack."""
@@ -127,7 +127,7 @@ def _lone_surrogates(body):
     return found
 
 
-def _nested(found):
+def _nested(found: dict[tuple[str, ...], str]) -> dict[str, Any]:
     """``{path: message}`` as webargs nests its field errors: {"a": {"0": {"b": [...]}}}."""
     fields: dict = {}
     for path, message in sorted(found.items()):
@@ -138,7 +138,7 @@ def _nested(found):
     return fields
 
 
-def _number(text):
+def _number(text: str) -> int | float:
     """json.loads' ``parse_float``: a whole number as an int, else a float."""
     value = Decimal(text)
     if value.is_finite() and value.adjusted() < _WHOLE_DIGITS and value == value.to_integral_value():
@@ -146,17 +146,17 @@ def _number(text):
     return float(text)
 
 
-def _not_json(name):
+def _not_json(name: str) -> Any:
     """json.loads' ``parse_constant``: NaN, Infinity and -Infinity are not JSON."""
     raise ValueError(f"{name} is not a JSON value")
 
 
-def parse_json(raw):
+def parse_json(raw: bytes | str) -> Any:
     """``json.loads`` as the API reads JSON (whole numbers as ints, no NaN)."""
     return json.loads(raw, parse_float=_number, parse_constant=_not_json)
 
 
-def json_object(raw):
+def json_object(raw: bytes) -> dict[str, Any]:
     """The request body ``raw`` (bytes, not empty) as a dict, read as webargs
     reads it; raises ApiError: 400 when it is not a UTF-8 JSON object, 422
     when a string in it holds a lone surrogate."""
@@ -182,7 +182,7 @@ def json_object(raw):
     return body
 
 
-def check_json_body():
+def check_json_body() -> None:
     """before_request: a POST, PUT or PATCH body, if any, must pass ``json_object``."""
     if request.method not in ("POST", "PUT", "PATCH"):
         return
@@ -198,7 +198,7 @@ class BodyParser(FlaskParser):
     """webargs' Flask parser, with the JSON body read by ``json_object`` (the
     one check_json_body already parsed, when it ran)."""
 
-    def _raw_load_json(self, req):
+    def _raw_load_json(self, req: Any) -> Any:
         if not is_json_request(req):
             return core.missing
         body = req.environ.get(PARSED_BODY)

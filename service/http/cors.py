@@ -10,6 +10,9 @@ Flask response; ``cors_headers`` gives the move lane (service/http/move_lane.py)
 which answers without Flask, the very same headers from the same options.
 """
 
+from typing import Any
+
+from flask import Flask
 from flask_cors import CORS
 from flask_cors.core import get_cors_headers, get_cors_options
 from werkzeug.datastructures import EnvironHeaders
@@ -32,7 +35,7 @@ OPTIONS = {
 }
 
 
-def allowed_origins(setting):
+def allowed_origins(setting: str | None) -> str | list[str] | None:
     """``"*"``, a list of origins, or None (CORS off) from ``CORS_ORIGINS``."""
     setting = (setting or "").strip()
     if setting == "*":
@@ -41,7 +44,7 @@ def allowed_origins(setting):
     return origins or None
 
 
-def install(app, setting):
+def install(app: Flask, setting: str | None) -> Any:
     """Enable CORS on ``app``; returns the computed options (None: off)."""
     origins = allowed_origins(setting)
     if origins is None:
@@ -52,7 +55,7 @@ def install(app, setting):
     return get_cors_options(app, options)
 
 
-def cors_headers(options, environ):
+def cors_headers(options: Any, environ: dict[str, Any]) -> list[tuple[str, str]]:
     """The CORS headers flask-cors adds to a response to this request."""
     if options is None:
         return []

@@ -7,7 +7,10 @@ instead, so nothing that serialized before fails now. ``sort_keys=True``
 (flask-smorest's ETag hashing asks for it) is honoured.
 """
 
+from typing import Any, cast
+
 import orjson
+from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
 _BASE_OPTIONS = orjson.OPT_NON_STR_KEYS
@@ -16,10 +19,10 @@ _BASE_OPTIONS = orjson.OPT_NON_STR_KEYS
 class OrjsonProvider(DefaultJSONProvider):
     sort_keys = False
 
-    def dumps(self, obj, **kwargs):
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
         return self._dump_bytes(obj, **kwargs).decode("utf-8")
 
-    def _dump_bytes(self, obj, **kwargs):
+    def _dump_bytes(self, obj: Any, **kwargs: Any) -> bytes:
         options = 0
         if kwargs.get("sort_keys", self.sort_keys):
             options |= orjson.OPT_SORT_KEYS
@@ -37,12 +40,13 @@ class OrjsonProvider(DefaultJSONProvider):
         except TypeError:  # too large an int, for example
             return super().dumps(obj, **kwargs).encode("utf-8")
 
-    def response_bytes(self, obj):
+    def response_bytes(self, obj: Any) -> bytes:
         """The body ``response`` sends for ``obj``."""
         return self._dump_bytes(obj) + b"\n"
 
-    def response(self, *args, **kwargs):
+    def response(self, *args: Any, **kwargs: Any) -> Any:  # the app's response_class
         # Bytes straight from orjson: a move's response is several kilobytes,
         # not worth decoding to str only for werkzeug to encode it again.
         obj = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(self.response_bytes(obj), mimetype=self.mimetype)
+        app = cast(Flask, self._app)  # this provider serves a Flask app
+        return app.response_class(self.response_bytes(obj), mimetype=self.mimetype)

@@ -4,7 +4,7 @@ events, keep-alives, the end) and the two operations of the streams' routes."""
 import secrets
 import time
 from collections.abc import Generator, Iterator
-from typing import Any
+from typing import Any, cast
 
 import engine
 from service.live.feeds import CATCH_UP_PAGE, Subscriber
@@ -191,9 +191,10 @@ class StreamBody:
 # --- operations -------------------------------------------------------------
 
 
-def new_ticket(services: Any, match_id: str, token: str) -> dict[str, str]:
+def new_ticket(services: Any, match_id: str, token: str | None) -> dict[str, str]:
     """POST /v1/matches/{id}/stream-ticket -> ``{"ticket", "expires_at"}``."""
     require_seat(services.store, match_id, token)
+    token = cast(str, token)  # require_seat refused None
     ttl_s = int(services.config["STREAM_TICKET_TTL_S"])
     ticket = secrets.token_urlsafe(32)
     services.store.put_ticket(match_id, hash_token(ticket), hash_token(token), ttl_s)

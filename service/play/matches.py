@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import redis
 
@@ -243,7 +243,7 @@ def join_match(services: Services, match_id: str, body: dict[str, Any]) -> Any:
     return _committed(services, change_match(services, match_id, plan))
 
 
-def resign(services: Services, match_id: str, token: str, idempotency_key: str | None = None) -> Any:
+def resign(services: Services, match_id: str, token: str | None, idempotency_key: str | None = None) -> Any:
     """POST /v1/matches/{id}/resign -> the Match (spectator view: the token is revoked).
 
     With an ``idempotency_key``, a retry gets the first answer again, though
@@ -253,7 +253,7 @@ def resign(services: Services, match_id: str, token: str, idempotency_key: str |
     if replay is not None:
         return replay
     seat = require_seat(services.store, match_id, token)
-    token_hash = hash_token(token)
+    token_hash = hash_token(cast(str, token))  # require_seat refused None
 
     def plan(stored: StoredMatch) -> Plan:
         doc = stored.doc

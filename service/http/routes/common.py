@@ -1,11 +1,18 @@
 """Helpers shared by the route modules."""
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import flask_smorest
 from flask import current_app, request
 
 from service.http.bodies import BodyParser
 from service.model.tokens import bearer_token
+from service.runtime.services import Services
 from service.spec.schemas import ErrorSchema
+
+# A view function, as a decorator passes it through.
+F = TypeVar("F", bound=Callable[..., Any])
 
 BEARER: list[dict] = [{"bearer": []}]
 OPTIONAL_BEARER: list[dict] = [{"bearer": []}, {}]
@@ -33,21 +40,21 @@ class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = BodyParser()
 
 
-def services():
+def services() -> Services:
     return current_app.extensions["tabula"]
 
 
-def token():
+def token() -> str | None:
     return bearer_token(request.headers)
 
 
-def documents_errors(blp, *statuses, conflict=None):
+def documents_errors(blp: Blueprint, *statuses: int, conflict: str | None = None) -> Callable[[F], F]:
     """Decorator adding the listed error responses (schema Error) to the spec.
 
     ``conflict`` describes this route's 409 codes (default: all of them).
     """
 
-    def decorate(func):
+    def decorate(func: F) -> F:
         for status in sorted(set(statuses) | {429, 503}, reverse=True):
             text = conflict if status == 409 and conflict else ERROR_TEXT[status]
             headers = RETRY_AFTER if status == 429 else None

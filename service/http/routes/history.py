@@ -1,5 +1,7 @@
 """Events (redacted per viewer) and the replay of a finished match."""
 
+from typing import Any
+
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -21,7 +23,7 @@ class Events(MethodView):
     @blp.arguments(EventsQuerySchema, location="query")
     @blp.response(200, EventListSchema)
     @documents_errors(blp, 401, 403, 404)
-    def get(self, query, match_id):
+    def get(self, query: dict[str, Any], match_id: str) -> dict[str, Any]:
         """Events with `seq` > `after`, redacted for the bearer (or a spectator)."""
         return history.list_events(services(), match_id, token(), query["after"], query["limit"])
 
@@ -36,7 +38,7 @@ class Replay(MethodView):
         409,
         conflict=("`illegal_action` with `details.reason` `match_not_finished`: the match is not over."),
     )
-    def get(self, match_id):
+    def get(self, match_id: str) -> dict[str, Any]:
         """Seed, options, seats and every action: re-run it with the engine (finished matches only).
 
         Before the end: 409 `illegal_action` with `details.reason` `match_not_finished`.

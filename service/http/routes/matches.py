@@ -1,5 +1,7 @@
 """Matches: create, lobby, read (ETag), join, resign."""
 
+from typing import Any
+
 from flask import Response, request
 from flask.views import MethodView
 
@@ -49,7 +51,7 @@ class Matches(MethodView):
     @blp.response(200, MatchSummarySchema(many=True))
     @blp.paginate()
     @documents_errors(blp)
-    def get(self, query, pagination_parameters):
+    def get(self, query: dict[str, Any], pagination_parameters: Any) -> list[dict]:
         """The lobby: matches newest first, filtered by status and game."""
         items, total = matches.lobby(
             services(),
@@ -78,7 +80,7 @@ class Matches(MethodView):
         headers={"Location": {"description": "/v1/matches/{id}", "schema": {"type": "string"}}},
     )
     @documents_errors(blp, 400, 404, 413)
-    def post(self, body):
+    def post(self, body: dict[str, Any]) -> Any:
         """Create a match; one bearer token per human seat."""
         created = matches.create_match(services(), body)
         return created, 201, {"Location": f"/v1/matches/{created['match']['id']}"}
@@ -90,7 +92,7 @@ class MatchById(MethodView):
     @blp.response(200, MatchSchema, headers=ETAG_HEADER)
     @blp.alt_response(304, description="Not modified (If-None-Match is the current version).")
     @documents_errors(blp, 401, 403, 404)
-    def get(self, match_id):
+    def get(self, match_id: str) -> Any:
         """A match as the bearer's seat (or a spectator, without a token) sees it."""
         wanted = request.headers.get("If-None-Match")
         cached = version_header(wanted) if wanted is not None else None
@@ -136,7 +138,7 @@ class Board(MethodView):
             "`illegal_action` with `details.reason` `match_not_finished`: `step` is for finished matches."
         ),
     )
-    def get(self, query, headers, match_id):
+    def get(self, query: dict[str, Any], headers: dict[str, Any], match_id: str) -> Response:
         """The match as a picture (SVG) for the bearer (or a spectator); `ETag` by version."""
         wanted = headers.get("if_none_match")
         cached = entity_tags(wanted) if wanted is not None else set()
@@ -153,7 +155,7 @@ class Join(MethodView):
     @blp.arguments(JoinSchema, required=False)
     @blp.response(201, JoinedSchema)
     @documents_errors(blp, 400, 404, 409, 413, conflict="`seat_taken`: no open seat, or that seat is taken.")
-    def post(self, body, match_id):
+    def post(self, body: dict[str, Any], match_id: str) -> tuple[Any, int]:
         """Take an open seat (409 `seat_taken` if none); the match starts when none is left."""
         return matches.join_match(services(), match_id, body), 201
 
@@ -171,7 +173,7 @@ class Rematch(MethodView):
         409,
         conflict=("`illegal_action` with `details.reason` `match_not_finished`: the match is not over."),
     )
-    def post(self, match_id):
+    def post(self, match_id: str) -> tuple[dict[str, Any], int]:
         """Play again: the first call creates the new match (same game, options, seats, levels,
         timer; fresh dice), every call gets a token for its own seat in it; the old match
         shows `rematch` and logs `rematch_created`."""
@@ -185,6 +187,6 @@ class Resign(MethodView):
     @blp.arguments(ResignHeadersSchema(), location="headers")
     @blp.response(200, MatchSchema)
     @documents_errors(blp, 401, 403, 404, 409, conflict="`game_over`: the match is finished.")
-    def post(self, headers, match_id):
+    def post(self, headers: dict[str, Any], match_id: str) -> Any:
         """Resign: an AI of level `medium` takes the seat; it counts as a loss; the token is revoked."""
         return matches.resign(services(), match_id, token(), headers.get("idempotency_key"))

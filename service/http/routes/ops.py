@@ -1,9 +1,10 @@
 """Operations: liveness, readiness, metrics, the spec and its offline docs page."""
 
 from importlib import resources
+from typing import Any
 
 import redis
-from flask import Response, abort, jsonify, send_from_directory
+from flask import Flask, Response, abort, jsonify, send_from_directory
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -25,7 +26,7 @@ blp = Blueprint("operations", __name__, url_prefix="", description="Health and r
 class Health(MethodView):
     @blp.doc(operationId="healthz")
     @blp.response(200, HealthSchema)
-    def get(self):
+    def get(self) -> dict[str, Any]:
         """Liveness: the process answers (no storage check)."""
         return {"status": "ok", "checks": {}}
 
@@ -35,7 +36,7 @@ class Ready(MethodView):
     @blp.doc(operationId="readyz")
     @blp.response(200, HealthSchema)
     @blp.alt_response(503, schema=HealthSchema, description="Storage unreachable or no worker seen.")
-    def get(self):
+    def get(self) -> Any:
         """Readiness: storage reachable and `READY_MIN_WORKERS` AI workers seen within
         `WORKER_SEEN_S`; answers within 2 s even when storage hangs."""
         checks, alive = _readiness_checks()
@@ -56,13 +57,13 @@ class Metrics(MethodView):
             }
         },
     )
-    def get(self):
+    def get(self) -> Response:
         """Prometheus metrics of every gunicorn and RQ worker (multiprocess mode)."""
         body, content_type = metrics.exposition(services())
         return Response(body, content_type=content_type)
 
 
-def _readiness_checks():
+def _readiness_checks() -> tuple[dict[str, str], int | None]:
     """``(checks, live workers or None)``, on the short-timeout probe clients."""
     svc = services()
     storage, queue = svc.probe_clients()
@@ -85,27 +86,27 @@ def _readiness_checks():
     return checks, alive
 
 
-def register_plain_routes(app, api):
+def register_plain_routes(app: Flask, api: Any) -> None:
     """The spec and /docs (Swagger UI): served by the app itself, no CDN, not in the spec."""
     cache = {}
 
     @app.get("/openapi.yaml")
-    def openapi_yaml():
+    def openapi_yaml() -> Response:
         if "yaml" not in cache:
             cache["yaml"] = spec_yaml(app)
         return Response(cache["yaml"], mimetype="application/yaml")
 
     @app.get("/openapi.json")
-    def openapi_json():
+    def openapi_json() -> Response:
         return jsonify(spec_dict(app))
 
     @app.get("/docs")
-    def docs():
+    def docs() -> Response:
         page = resources.files("service").joinpath("static/docs.html").read_text()
         return Response(page, mimetype="text/html")
 
     @app.get(DOCS_ASSETS_PREFIX + "<path:name>")
-    def docs_asset(name):
+    def docs_asset(name: str) -> Response:
         if name not in DOCS_ASSETS:
             abort(404)
         return send_from_directory(str(resources.files("flask_swagger_ui") / "dist"), name)

@@ -1,5 +1,7 @@
 """Playing: list a seat's legal actions, post one."""
 
+from typing import Any
+
 from flask.views import MethodView
 
 from service.http.guards import deferred_charge
@@ -24,7 +26,7 @@ class Actions(MethodView):
     @blp.doc(operationId="listActions", security=BEARER)
     @blp.response(200, ActionListSchema)
     @documents_errors(blp, 401, 403, 404)
-    def get(self, match_id):
+    def get(self, match_id: str) -> dict[str, Any]:
         """Every legal action of your seat now (empty when you have nothing to decide)."""
         return list_moves(services(), token(), deferred_charge(), match_id)
 
@@ -47,7 +49,7 @@ class Actions(MethodView):
             "`game_over`, `version_conflict` (`details.current_version`)."
         ),
     )
-    def post(self, headers, body, match_id):
+    def post(self, headers: dict[str, Any], body: dict[str, Any], match_id: str) -> Any:
         """Play one action; every element of the action list can be posted unchanged."""
         # A plain request never gets here: service/http/move_lane.py answers it
         # with the same operation, without Flask's request machinery.

@@ -1,5 +1,7 @@
 """Live play: the match's event stream (SSE or NDJSON) and stream tickets."""
 
+from typing import Any
+
 from flask import Response, request
 from flask.views import MethodView
 
@@ -94,7 +96,7 @@ class Stream(MethodView):
         ),
     )
     @documents_errors(blp, 401, 403, 404)
-    def get(self, query, headers, match_id):
+    def get(self, query: dict[str, Any], headers: dict[str, Any], match_id: str) -> Response:
         """Live events of a match: SSE with `Accept: text/event-stream`, else NDJSON.
 
         Bearer token optional (a spectator without); `?ticket=` from
@@ -126,7 +128,7 @@ class StreamTicket(MethodView):
     @blp.doc(operationId="createStreamTicket", security=BEARER)
     @blp.response(201, StreamTicketSchema)
     @documents_errors(blp, 401, 403, 404)
-    def post(self, match_id):
+    def post(self, match_id: str) -> tuple[dict[str, str], int]:
         """A short-lived (`STREAM_TICKET_TTL_S`, 60 s), single-use `?ticket=` for the stream.
 
         For clients that cannot send `Authorization` (a browser's EventSource):

@@ -6,28 +6,29 @@ They need no storage, so the rate limit leaves them alone (guards.py).
 """
 
 from importlib import resources
+from typing import Any
 
-from flask import redirect, send_from_directory
+from flask import Flask, Response, redirect, send_from_directory
 
 CLIENT_PREFIX = "/play/"
 
 
-def _client_folder():
+def _client_folder() -> str:
     return str(resources.files("service").joinpath("static/play"))
 
 
-def register_web_client(app):
+def register_web_client(app: Flask) -> None:
     @app.get("/")
-    def home():
+    def home() -> Any:
         return redirect(CLIENT_PREFIX, code=302)
 
     @app.get("/play")
-    def client_without_slash():
+    def client_without_slash() -> Any:
         return redirect(CLIENT_PREFIX, code=308)
 
     @app.get(CLIENT_PREFIX)
     @app.get(CLIENT_PREFIX + "<path:name>")
-    def client_file(name="index.html"):
+    def client_file(name: str = "index.html") -> Response:
         # send_from_directory refuses paths that leave the folder (404) and
         # answers If-None-Match / If-Modified-Since itself; no-cache makes a
         # browser revalidate, so a new deployment is picked up at once.
