@@ -22,11 +22,11 @@ from service.model.errors import ERROR_CODES
 from service.spec.actions import component_name
 
 
-def ref(name):
+def ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def documented_as(json_schema, description=None):
+def documented_as(json_schema: dict[str, Any], description: str | None = None) -> dict[str, Any]:
     """Field metadata that documents the field as exactly ``json_schema``
     (see ``exact_json_schema``); the field still loads and dumps as its class does."""
     if description:
@@ -34,7 +34,7 @@ def documented_as(json_schema, description=None):
     return {"json_schema": json_schema}
 
 
-def exact_json_schema(self, field, ret, **kwargs):
+def exact_json_schema(self: Any, field: Any, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """apispec attribute function: a field whose metadata holds ``json_schema``
     is documented as exactly that, instead of what apispec infers from its class
     (a Dict's ``type: object`` and ``additionalProperties: {}`` beside a union
@@ -49,7 +49,7 @@ def exact_json_schema(self, field, ret, **kwargs):
 
 # The documented Error: one schema per kind of `details`, discriminated on `error`.
 _OPEN_DETAILS = {"type": "object", "description": "Nothing documented beyond the message."}
-_ERROR_VARIANTS = {
+_ERROR_VARIANTS: dict[str, tuple[tuple[str, ...], dict[str, Any], tuple[str, ...]]] = {
     # component: (codes, documented details properties, required details)
     "ValidationError": (
         ("validation_error",),
@@ -103,7 +103,9 @@ _ERROR_VARIANTS = {
 }
 
 
-def _error_variant(codes, properties, required, description):
+def _error_variant(
+    codes: tuple[str, ...], properties: dict[str, Any], required: tuple[str, ...], description: str
+) -> dict[str, Any]:
     details: dict[str, Any] = (
         {"type": "object", "properties": properties} if properties else dict(_OPEN_DETAILS)
     )
@@ -125,7 +127,7 @@ def _error_variant(codes, properties, required, description):
     }
 
 
-def error_components():
+def error_components() -> dict[str, Any]:
     """``{component name: schema}``: one error schema per kind of details (all
     the codes of ``errors.ERROR_CODES`` between them), and ``Error``, their
     union discriminated on ``error``."""
@@ -144,7 +146,7 @@ def error_components():
     return components
 
 
-def action_list_components():
+def action_list_components() -> dict[str, Any]:
     """``{component name: schema}``: ``<Game>ActionList`` (its actions are that
     game's) and ``ActionList``, their union discriminated on ``game``."""
     components, mapping = {}, {}
@@ -181,7 +183,7 @@ def action_list_components():
     return components
 
 
-def document_schema_as(api, schema_cls, name, component):
+def document_schema_as(api: Any, schema_cls: type, name: str, component: dict[str, Any]) -> None:
     """Document ``schema_cls`` (every reference to it) as the component ``component``
     named ``name``: for a union, which a marshmallow schema cannot state."""
     converter = api.ma_plugin.converter

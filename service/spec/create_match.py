@@ -9,6 +9,7 @@ validates a request is ``schemas.CreateMatchSchema``.
 import copy
 import itertools
 from functools import cache
+from typing import Any
 
 import engine
 from engine.ai import LEVELS
@@ -32,7 +33,7 @@ from service.spec.schemas import (
 # --- the documented CreateMatch: one schema per game ----------------------
 
 
-def option_defaults(game):
+def option_defaults(game: Any) -> dict[str, Any]:
     """``{option: default}``: what a match gets for an option it leaves out."""
     return {
         name: spec["default"]
@@ -41,7 +42,7 @@ def option_defaults(game):
     }
 
 
-def _sets_up(game, seats, options):
+def _sets_up(game: Any, seats: int, options: dict[str, Any]) -> bool:
     try:
         game.setup(seats, options, 0)
     except engine.EngineError:
@@ -54,7 +55,7 @@ def _sets_up(game, seats, options):
 MAX_PROBED_COMBINATIONS = 4096
 
 
-def _option_choices(game):
+def _option_choices(game: Any) -> dict[str, list]:
     return {
         name: list(spec["choices"])
         for name, spec in game.options.items()
@@ -62,7 +63,7 @@ def _option_choices(game):
     }
 
 
-def option_combinations(game):
+def option_combinations(game: Any) -> list[dict[str, Any]] | None:
     """Every ``{option: choice}`` of the options with choices, or None when there
     are more than MAX_PROBED_COMBINATIONS of them."""
     choices = _option_choices(game)
@@ -75,7 +76,7 @@ def option_combinations(game):
 
 
 @cache
-def seat_count_rules(game_id):
+def seat_count_rules(game_id: str) -> dict[int, dict[str, list]]:
     """``{seats: {option: [choices]}}``: for each seat count of the game, the
     choices of each option some match of that size sets up with (the options
     left out at their defaults, as the server fills them), asked of the
@@ -104,12 +105,12 @@ def seat_count_rules(game_id):
     return rules
 
 
-def _option_component(game, name):
+def _option_component(game: Any, name: str) -> str:
     """``Anno1452RulesOption``: an option's full list of choices, named once."""
     return _camel_id(game.id) + _camel_id(name) + "Option"
 
 
-def seat_count_defaults(game, low, high):
+def seat_count_defaults(game: Any, low: int, high: int) -> dict[str, Any]:
     """``{option: default}`` a match of ``low``..``high`` seats gets for an
     option left out, as the game resolves it (a default may depend on the
     player count: Anno 1452's 2 players play ``ottokar_a``). An option whose
@@ -127,7 +128,9 @@ def seat_count_defaults(game, low, high):
     }
 
 
-def _options_schema(game, allowed, named, defaults):
+def _options_schema(
+    game: Any, allowed: dict[str, list], named: set[str], defaults: dict[str, Any]
+) -> dict[str, Any]:
     """The ``options`` object of one seat-count variant (``defaults``: what
     the game fills in for those seat counts); adds to ``named`` the options it
     refers to by name (those allowing all their choices)."""
@@ -157,7 +160,7 @@ def _options_schema(game, allowed, named, defaults):
     return schema
 
 
-def _seat_count_groups(game_id):
+def _seat_count_groups(game_id: str) -> list[tuple[int, int, dict[str, list]]]:
     """Consecutive seat counts that allow the same options: [(low, high, allowed)]."""
     groups: list = []
     for seats, allowed in seat_count_rules(game_id).items():
@@ -177,7 +180,7 @@ _REPRODUCIBLE_NEEDS_SEED = {
 }
 
 
-def create_match_components(converter):
+def create_match_components(converter: Any) -> dict[str, Any]:
     """``{component name: schema}``: ``CreateMatch`` (one of the games, by
     ``game``) and ``<Game>CreateMatch`` per game; ``converter`` is apispec's
     marshmallow converter (CreateMatchSchema documents the common fields)."""
@@ -205,7 +208,9 @@ def create_match_components(converter):
     return components
 
 
-def _seat_count_variant(base, game, group, named):
+def _seat_count_variant(
+    base: dict[str, Any], game: Any, group: tuple[int, int, dict[str, list]], named: set[str]
+) -> dict[str, Any]:
     """``CreateMatch`` of ``game`` for one group of seat counts (``(low, high,
     allowed)``); adds the options it names a component for to ``named``."""
     low, high, allowed = group
@@ -224,7 +229,7 @@ def _seat_count_variant(base, game, group, named):
     return variant
 
 
-def _game_components(game, name, variants):
+def _game_components(game: Any, name: str, variants: list[dict[str, Any]]) -> dict[str, Any]:
     """``<Game>CreateMatch`` (``name``): its one variant, or an ``anyOf`` of
     one component per seat-count variant (generators name classes after them)."""
     if len(variants) == 1:
@@ -238,11 +243,11 @@ def _game_components(game, name, variants):
     return components
 
 
-def _camel_id(game_id):
+def _camel_id(game_id: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in game_id.split("_"))
 
 
-def register_request_schemas(api):
+def register_request_schemas(api: Any) -> None:
     """Add the documented components to ``api.spec`` (flask_smorest.Api): the
     three seat requests, the per-game CreateMatch and ActionList, the Error
     union; and teach its converter ``documented_as`` (before the routes are

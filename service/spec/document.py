@@ -2,13 +2,15 @@
 /openapi.yaml and printed by ``python -m service.openapi``.
 """
 
+from typing import Any
+
 import yaml
 
 from service.spec.components import EXAMPLES
 from service.spec.games import add_game_schemas
 
 
-def spec_dict(app):
+def spec_dict(app: Any) -> dict[str, Any]:
     spec = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
     headers = spec.get("components", {}).get("headers", {})
     if "PAGINATION" in headers:
@@ -35,7 +37,7 @@ _REFUSED_BEFORE_APP = {
 }
 
 
-def _polish_for_generators(spec):
+def _polish_for_generators(spec: dict[str, Any]) -> None:
     """What linters and code generators expect of the whole document: a license,
     every operation stating its security (``[]``: public) and at least one 4xx,
     and the examples of spec_components.EXAMPLES on their components."""
@@ -53,6 +55,6 @@ def _polish_for_generators(spec):
         schemas[name]["examples"] = examples
 
 
-def spec_yaml(app):
+def spec_yaml(app: Any) -> str:
     """The spec as YAML with stable key order (so the committed file can be diffed)."""
     return yaml.safe_dump(spec_dict(app), sort_keys=True, allow_unicode=True, width=100)

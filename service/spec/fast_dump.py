@@ -13,6 +13,9 @@ against marshmallow's dump" tests) compares both on real responses of every
 game and refuses what is not reproduced.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 import marshmallow as ma
 
 _MISSING = ma.missing
@@ -22,7 +25,7 @@ class UnsupportedSchema(TypeError):
     """The schema uses something ``compile_dump`` does not reproduce exactly."""
 
 
-def compile_dump(schema):
+def compile_dump(schema: ma.Schema) -> Callable[[dict], dict]:
     """A function ``obj -> dict`` equal to ``schema.dump(obj)`` for dict objects."""
     if schema.many:
         raise UnsupportedSchema("many=True schemas are not compiled")
@@ -35,7 +38,7 @@ def compile_dump(schema):
             # missing key; not worth reproducing.
             raise UnsupportedSchema(f"field {attr!r} shadows a dict attribute")
 
-    def dump(obj):
+    def dump(obj: dict) -> dict:
         out = {}
         for attr, key, convert in steps:
             value = obj.get(attr, _MISSING)
@@ -46,7 +49,7 @@ def compile_dump(schema):
     return dump
 
 
-def _converter(field):
+def _converter(field: ma.fields.Field) -> Callable[[Any], Any]:
     """``value -> dumped value`` for a non-None value of ``field``."""
     if field.dump_default is not _MISSING:
         raise UnsupportedSchema(f"field {field.name!r} has a dump default")

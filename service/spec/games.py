@@ -40,6 +40,7 @@ import copy
 import inspect
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -95,16 +96,16 @@ SERVICE_EVENTS = {
 }
 
 
-def camel(name):
+def camel(name: str) -> str:
     """``turn_started`` -> ``TurnStarted``; ``anno1503`` -> ``Anno1503``."""
     return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
 
 
-def _ref(name):
+def _ref(name: str) -> dict[str, str]:
     return {"$ref": REF_PREFIX + name}
 
 
-def expand(node, prefix):
+def expand(node: Any, prefix: str) -> Any:
     """The shorthand ``node`` as plain JSON Schema, local refs named ``prefix + name``."""
     if isinstance(node, list):
         return [expand(item, prefix) for item in node]
@@ -137,7 +138,7 @@ def expand(node, prefix):
     return _nullable(node) if nullable else node
 
 
-def _const_if_single(node):
+def _const_if_single(node: Any) -> Any:
     """A one-value ``enum`` as ``const``: generators make a literal of it, not
     an enum class of one member."""
     if isinstance(node, dict) and len(node.get("enum") or ()) == 1:
@@ -145,7 +146,7 @@ def _const_if_single(node):
     return node
 
 
-def _json_type(values):
+def _json_type(values: list) -> str:
     """``string`` or ``integer``: what generators need beside an ``enum``."""
     if all(isinstance(v, str) for v in values):
         return "string"
@@ -154,14 +155,14 @@ def _json_type(values):
     raise ValueError(f"an enum of mixed types: {values}")
 
 
-def _nullable(node):
+def _nullable(node: dict[str, Any]) -> dict[str, Any]:
     if isinstance(node.get("type"), str) and "enum" not in node:
         return {**node, "type": [node["type"], "null"]}
     described = {"description": node.pop("description")} if "description" in node else {}
     return {**described, "anyOf": [node, {"type": "null"}]}
 
 
-def _event_components(prefix, events, title="the service"):
+def _event_components(prefix: str, events: dict[str, Any], title: str = "the service") -> dict[str, Any]:
     """``{name: schema}`` of each event (full Event object) and its data."""
     components = {}
     for event_type, spec in events.items():
@@ -189,17 +190,17 @@ def _event_components(prefix, events, title="the service"):
 
 
 @cache
-def _service_event_components():
+def _service_event_components() -> dict[str, Any]:
     return _event_components("", SERVICE_EVENTS)
 
 
-def schema_file(game):
+def schema_file(game: Any) -> Path:
     """The game's ``api_schemas.yaml`` (beside the module defining its class)."""
     return Path(inspect.getfile(type(game))).with_name(SCHEMA_FILE)
 
 
 @cache
-def _game_components(game_id):
+def _game_components(game_id: str) -> dict[str, Any]:
     game = engine.get_game(game_id)
     prefix = camel(game_id)
     described = yaml.safe_load(schema_file(game).read_text(encoding="utf-8"))
@@ -224,12 +225,12 @@ def _game_components(game_id):
     return components
 
 
-def game_components(game):
+def game_components(game: Any) -> dict[str, Any]:
     """``{component name: schema}`` of one game's view and events (a deep copy)."""
     return copy.deepcopy(_game_components(game.id))
 
 
-def components(games):
+def components(games: list[Any]) -> dict[str, Any]:
     """Every game's components, the service's events and the ``Event`` union."""
     out = copy.deepcopy(_service_event_components())
     for game in games:
@@ -245,7 +246,7 @@ def components(games):
     return out
 
 
-def view_schema(games, description):
+def view_schema(games: list[Any], description: str) -> dict[str, Any]:
     """``Match.view``: one of the games' views, told apart by its ``game``."""
     mapping = {game.id: REF_PREFIX + camel(game.id) + "View" for game in games}
     return {
@@ -255,21 +256,21 @@ def view_schema(games, description):
     }
 
 
-def _check_same_if_defined(schemas, name, schema):
+def _check_same_if_defined(schemas: dict[str, Any], name: str, schema: dict[str, Any]) -> None:
     """A name defined elsewhere too (the actions' enums, ``Anno1503Commodity``)
     is shared only when it means the same; ``Event`` is replaced on purpose."""
     existing = schemas.get(name)
     if existing is None or name == "Event":
         return
 
-    def meaning(s):
+    def meaning(s: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in s.items() if k not in ("description", "title")}
 
     if meaning(existing) != meaning(schema):
         raise ValueError(f"component {name} is defined twice, differently: {existing} and {schema}")
 
 
-def add_game_schemas(spec, games=None):
+def add_game_schemas(spec: dict[str, Any], games: list[Any] | None = None) -> dict[str, Any]:
     """A copy of the spec dict with typed views and events (``spec`` is not changed).
 
     Adds the components above, makes ``Match.view`` the games' views and

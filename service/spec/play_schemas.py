@@ -47,7 +47,7 @@ class PostActionSchema(ma.Schema):
     )
 
 
-def idempotency_key_field(description):
+def idempotency_key_field(description: str) -> ma.fields.String:
     """The ``Idempotency-Key`` header of a move or a resign."""
     return ma.fields.String(
         data_key="Idempotency-Key", validate=ma.validate.Length(1, 255), metadata={"description": description}

@@ -13,7 +13,7 @@ counts, and what each seat count allows, found by asking the engine: see
 refused), with their real minima and maxima.
 """
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import marshmallow as ma
 from marshmallow import validate
@@ -37,7 +37,7 @@ MIN_TURN_TIMEOUT_S = 10
 MAX_TURN_TIMEOUT_S = 7 * 24 * 3600
 
 
-def _turn_timeout(value):
+def _turn_timeout(value: int) -> None:
     if value != 0 and not MIN_TURN_TIMEOUT_S <= value <= MAX_TURN_TIMEOUT_S:
         raise ma.ValidationError(f"0 (no timer) or from {MIN_TURN_TIMEOUT_S} to {MAX_TURN_TIMEOUT_S} seconds")
 
@@ -46,11 +46,11 @@ STATUS_VALUES = ("waiting", "active", "finished")
 DICE_MODES = ("fair", "reproducible")
 
 
-def describe(text):
+def describe(text: str) -> dict[str, str]:
     return {"description": text}
 
 
-def action_field(game_id=None, **kwargs):
+def action_field(game_id: str | None = None, **kwargs: Any) -> ma.fields.Dict:
     """An action object: documented as ``game_id``'s action union, or, without
     it, as one of every game's (their actions never overlap: `discard` of one
     game has other parameters than the other's, and extra keys are refused)."""
@@ -169,7 +169,7 @@ SEAT_REQUEST_SCHEMAS = {
 }
 
 
-def _seat_request_ref(kind):
+def _seat_request_ref(kind: str) -> str:
     return f"#/components/schemas/{kind.capitalize()}SeatRequest"
 
 
@@ -179,7 +179,7 @@ class SeatRequestField(ma.fields.Field):
 
     _loaders: ClassVar[dict[str, ma.Schema]] = {kind: cls() for kind, cls in SEAT_REQUEST_SCHEMAS.items()}
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(
             metadata={
                 "type": "object",
@@ -192,7 +192,7 @@ class SeatRequestField(ma.fields.Field):
             **kwargs,
         )
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if not isinstance(value, dict):
             raise ma.ValidationError("Invalid input type.")
         kind = value.get("kind")
