@@ -5,6 +5,8 @@ A posted action is documented as one of every game's ``<Game>Action``
 unions (``actions.py`` describes each game's actions once).
 """
 
+from typing import Any
+
 import marshmallow as ma
 from marshmallow import validate
 
@@ -45,6 +47,11 @@ class PostActionSchema(ma.Schema):
             "Optional: the version the action was chosen at; stale -> 409 version_conflict." + STRICT_INTEGER
         ),
     )
+
+
+def position_field(description: str, **kwargs: Any) -> ma.fields.Integer:
+    """An optional position in a match's log (a ``seq`` or a step): 0 or more."""
+    return ma.fields.Integer(validate=validate.Range(0, MAX_SEED), metadata=describe(description), **kwargs)
 
 
 def idempotency_key_field(description: str) -> ma.fields.String:
@@ -100,12 +107,9 @@ class EventsQuerySchema(ma.Schema):
 
 
 class BoardQuerySchema(ma.Schema):
-    step = ma.fields.Integer(
-        validate=validate.Range(0, MAX_SEED),
-        metadata=describe(
-            "Finished matches only: the board after the first `step` actions of the replay "
-            "(0: as set up), for stepping through a match. Default: the board now."
-        ),
+    step = position_field(
+        "Finished matches only: the board after the first `step` actions of the replay "
+        "(0: as set up), for stepping through a match. Default: the board now."
     )
 
 
@@ -175,12 +179,9 @@ class ReplaySchema(ma.Schema):
 
 
 class StreamQuerySchema(ma.Schema):
-    after = ma.fields.Integer(
-        validate=validate.Range(0, MAX_SEED),
-        metadata=describe(
-            "Send the events with `seq` > `after` first (default: only events after the "
-            "first `Match`). `Last-Event-ID` wins when both are given."
-        ),
+    after = position_field(
+        "Send the events with `seq` > `after` first (default: only events after the "
+        "first `Match`). `Last-Event-ID` wins when both are given."
     )
     ticket = ma.fields.String(
         validate=validate.Length(1, 200),
@@ -193,12 +194,9 @@ class StreamQuerySchema(ma.Schema):
 
 
 class StreamHeadersSchema(ma.Schema):
-    last_event_id = ma.fields.Integer(
+    last_event_id = position_field(
+        "The last `seq` seen (EventSource sends it when it reconnects): resume right after it.",
         data_key="Last-Event-ID",
-        validate=validate.Range(0, MAX_SEED),
-        metadata=describe(
-            "The last `seq` seen (EventSource sends it when it reconnects): resume right after it."
-        ),
     )
 
 

@@ -5,14 +5,7 @@ from typing import Any
 from flask import Response, request
 from flask.views import MethodView
 
-from service.http.routes.common import (
-    BEARER,
-    OPTIONAL_BEARER,
-    Blueprint,
-    documents_errors,
-    services,
-    token,
-)
+from service.http.routes.common import BEARER, OPTIONAL_BEARER, Blueprint, documents_errors, services, token
 from service.model.etags import entity_tags, version_header
 from service.play import boards, matches, rematch
 from service.spec.play_schemas import BoardHeadersSchema, BoardQuerySchema, ResignHeadersSchema
@@ -34,6 +27,9 @@ blp = Blueprint(
     description="Create matches, join open seats, read a match, resign.",
 )
 
+# A route for a seat's token on a finished match: its errors, and its 409's text.
+SEAT_ERRORS = (401, 403, 404, 409)
+NOT_FINISHED = "`illegal_action` with `details.reason` `match_not_finished`"
 ETAG_HEADER = {"ETag": {"description": '`"<version>"`', "schema": {"type": "string"}}}
 IF_NONE_MATCH = {
     "in": "header",
@@ -128,16 +124,7 @@ class Board(MethodView):
     )
     @blp.arguments(BoardQuerySchema, location="query")
     @blp.arguments(BoardHeadersSchema, location="headers")
-    @documents_errors(
-        blp,
-        401,
-        403,
-        404,
-        409,
-        conflict=(
-            "`illegal_action` with `details.reason` `match_not_finished`: `step` is for finished matches."
-        ),
-    )
+    @documents_errors(blp, *SEAT_ERRORS, conflict=f"{NOT_FINISHED}: `step` is for finished matches.")
     def get(self, query: dict[str, Any], headers: dict[str, Any], match_id: str) -> Response:
         """The match as a picture (SVG) for the bearer (or a spectator); `ETag` by version."""
         wanted = headers.get("if_none_match")
@@ -165,14 +152,7 @@ class Rematch(MethodView):
     @blp.doc(operationId="rematch", security=BEARER)
     @blp.response(201, RematchSchema, description="The rematch was created by this call.")
     @blp.alt_response(200, schema=RematchSchema, description="The rematch existed already.")
-    @documents_errors(
-        blp,
-        401,
-        403,
-        404,
-        409,
-        conflict=("`illegal_action` with `details.reason` `match_not_finished`: the match is not over."),
-    )
+    @documents_errors(blp, *SEAT_ERRORS, conflict=f"{NOT_FINISHED}: the match is not over.")
     def post(self, match_id: str) -> tuple[dict[str, Any], int]:
         """Play again: the first call creates the new match (same game, options, seats, levels,
         timer; fresh dice), every call gets a token for its own seat in it; the old match

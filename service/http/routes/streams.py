@@ -5,14 +5,7 @@ from typing import Any
 from flask import Response, request
 from flask.views import MethodView
 
-from service.http.routes.common import (
-    BEARER,
-    OPTIONAL_BEARER,
-    Blueprint,
-    documents_errors,
-    services,
-    token,
-)
+from service.http.routes.common import BEARER, OPTIONAL_BEARER, Blueprint, documents_errors, services, token
 from service.live import streams as live
 from service.model.errors import ApiError
 from service.spec.play_schemas import StreamHeadersSchema, StreamQuerySchema, StreamTicketSchema
