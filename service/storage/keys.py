@@ -1,4 +1,4 @@
-"""Redis storage of matches: keys, the atomic commit, events, lobby, tokens.
+"""The key layout of a match in Redis, and of the indexes that span matches.
 
 Keys of one match carry its id as a hash tag so a Redis Cluster keeps them in
 one slot and the commit script can touch them all:
@@ -37,18 +37,6 @@ status change; the lobby listing repairs an entry whose status is stale):
   expire (epoch ms), written when a match finishes: the workers' sweep
   (``prune_expired``) drops expired matches from the lobby indexes with it,
   so no index keeps finished matches for ever
-
-On a Redis Cluster (service/storage/redis_modes.py) the hot round trips are split by
-node: each command goes to the primary of its key's slot, the commands of one
-node in one write, so no command ever spans slots; the indexes above are
-single-key commands (redis-py's cluster pipelines route each). With
-``wait=(replicas, timeout ms)`` every commit is followed, in the same write to
-the same node, by ``WAIT``: a commit that too few replicas confirm is answered
-503 ``unavailable``: it may be applied, and a retry with the same
-Idempotency-Key returns its result (the replay refreshes the record's TTL, a
-write that the next WAIT covers along with everything before it).
-
-Everything is JSON (orjson), never pickle.
 """
 
 import zlib

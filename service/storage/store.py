@@ -1,5 +1,16 @@
 """The match store: every read and write of a match goes through ``Store``
-(keys in keys.py, values in records.py, the wire in transport.py).
+(keys in keys.py, values in records.py, the wire in transport.py, the
+cross-slot indexes in indexes.py).
+
+On a Redis Cluster (service/storage/redis_modes.py) the hot round trips are split by
+node: each command goes to the primary of its key's slot, the commands of one
+node in one write, so no command ever spans slots; the cross-slot indexes (keys.py) are
+single-key commands (redis-py's cluster pipelines route each). With
+``wait=(replicas, timeout ms)`` every commit is followed, in the same write to
+the same node, by ``WAIT``: a commit that too few replicas confirm is answered
+503 ``unavailable``: it may be applied, and a retry with the same
+Idempotency-Key returns its result (the replay refreshes the record's TTL, a
+write that the next WAIT covers along with everything before it).
 
 Everything is JSON (orjson), never pickle.
 """
@@ -9,9 +20,7 @@ from typing import Any
 
 import orjson
 import redis
-from redis.exceptions import (
-    NoScriptError,
-)
+from redis.exceptions import NoScriptError
 
 from service.storage.indexes import MatchIndexes
 from service.storage.keys import (
