@@ -48,7 +48,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@
 
 run: $(VENV)/.installed-run
-	$(BIN)/python -m service.devserver
+	$(BIN)/python -m launcher.devserver
 
 $(CHROMIUM):
 	apt-get update

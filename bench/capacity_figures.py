@@ -40,8 +40,8 @@ import orjson
 import redis
 
 import engine
-from service.redis_process import RedisProcess
-from service.storage import actions_key, events_key, match_key
+from launcher.redis_process import RedisProcess
+from service.storage.keys import actions_key, events_key, match_key
 
 from .capacity_model import model
 from .harness import ROOT, Gunicorn, Http, Phase, cpu_seconds, process_tree, unlimited_env

@@ -29,7 +29,7 @@ from pathlib import Path
 import orjson
 import psutil
 
-from service.redis_process import free_port
+from launcher.redis_process import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 UNLIMITED = str(10**9)

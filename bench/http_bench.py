@@ -46,7 +46,7 @@ from pathlib import Path
 
 import orjson
 
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 
 from . import http_compare
 from .harness import Gunicorn, Phase, run_interleaved, summarize, unlimited_env

@@ -37,7 +37,7 @@ from pathlib import Path
 import orjson
 import psutil
 
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 
 from .harness import ROOT, Gunicorn, Phase, process_tree, summarize, unlimited_env
 from .ladder.cost import export_tree

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import redis
 
-from service.redis_process import find_redis_server, free_port
+from launcher.redis_process import find_redis_server, free_port
 
 SERVICE = "tabula"
 

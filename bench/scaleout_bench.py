@@ -45,7 +45,7 @@ from pathlib import Path
 
 import orjson
 
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 
 from .harness import Gunicorn, Phase, summarize, unlimited_env
 from .move_clients import MoveClient

@@ -30,7 +30,7 @@ import time
 
 import redis
 
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 
 from . import http_bench
 from .harness import Gunicorn, Http, Phase, process_tree, rss_kb, summarize, unlimited_env

@@ -9,7 +9,7 @@ laptop, a container and a Kubernetes pod. Start with:
 on Redis, and the live event streams (GET /v1/matches/{id}/stream) stay open
 for a whole match; under gevent an open stream is a greenlet waiting on its
 queue (a few KB), not a thread, and the process's one pub/sub connection
-feeds them all (service/live.py). It is gunicorn's own ``gevent`` worker with
+feeds them all (service/live/hub.py). It is gunicorn's own ``gevent`` worker with
 the API's JSON error body on the errors gunicorn answers before the app
 (service/gunicorn_worker.py); ``GUNICORN_WORKER_CLASS=
 service.gunicorn_worker.JsonErrorThreadWorker`` is the gthread one (then each
@@ -69,7 +69,7 @@ max_requests_jitter = _int_env("GUNICORN_MAX_REQUESTS_JITTER", 500)
 # and gunicorn then kills healthy workers.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
-# The app writes one JSON line per request itself (service/metrics.py: request
+# The app writes one JSON line per request itself (service/runtime/metrics.py: request
 # id, route, match id, status, duration), so gunicorn's access log is off
 # unless asked for ("-" for stdout, or a path).
 accesslog = _log_target("GUNICORN_ACCESSLOG", "off")
@@ -115,12 +115,12 @@ def _empty_metrics_dir():
 
 def on_starting(server):
     """A fresh metrics directory; gunicorn's own lines on stderr (its error
-    log) in the app's format (``LOG_FORMAT``, service/logs.py); the workers
+    log) in the app's format (``LOG_FORMAT``, service/runtime/logs.py); the workers
     inherit it. An error log file keeps gunicorn's format."""
     _empty_metrics_dir()
     if errorlog != "-":
         return
-    from service import logs
+    from service.runtime import logs
 
     formatter = logs.formatter()
     for handler in logging.getLogger("gunicorn.error").handlers:
@@ -129,8 +129,8 @@ def on_starting(server):
 
 def post_fork(server, worker):
     """In each worker, before the app loads: every logger through the app's
-    structured pipeline (service/logs.py, ``LOG_FORMAT``), the request log included."""
-    from service import logs
+    structured pipeline (service/runtime/logs.py, ``LOG_FORMAT``), the request log included."""
+    from service.runtime import logs
 
     logs.configure(level=os.environ.get("LOGLEVEL") or "INFO")
 

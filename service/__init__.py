@@ -5,10 +5,15 @@ for gunicorn); ``python -m service.worker`` runs an AI worker;
 ``python -m service.openapi`` prints the OpenAPI document.
 """
 
+from typing import TYPE_CHECKING, Any
 
-def create_app(config=None):
+if TYPE_CHECKING:
+    from flask import Flask
+
+
+def create_app(config: dict[str, Any] | None = None) -> "Flask":
     """The Flask app (imported lazily so ``service.worker`` does not load Flask)."""
-    from .app import create_app as _create_app
+    from service.http.app import create_app as _create_app
 
     return _create_app(config)
 

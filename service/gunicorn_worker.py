@@ -29,6 +29,7 @@ the gevent worker class is asked for (module ``__getattr__``).
 
 import json
 from http import HTTPStatus
+from typing import Any
 
 from gunicorn import util
 from gunicorn.workers.gthread import ThreadWorker
@@ -54,16 +55,16 @@ class _StatusRecorder:
     """A stand-in client socket for gunicorn's handle_error: it keeps the
     status line of the HTML answer gunicorn would send, and sends nothing."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.sent = b""
 
-    def gettimeout(self):
+    def gettimeout(self) -> float:
         return 0.0  # util.write_nonblock then writes without touching the mode
 
-    def sendall(self, data):
+    def sendall(self, data: bytes) -> None:
         self.sent += data
 
-    def status(self):
+    def status(self) -> tuple[int, str]:
         """``(status, reason)`` of the recorded answer; the reason is the
         standard phrase (gunicorn sends 501 as "Bad Request")."""
         line = self.sent.split(b"\r\n", 1)[0].decode("latin-1")
@@ -76,7 +77,7 @@ class _StatusRecorder:
             return int(status), reason
 
 
-def _message(status, reason, exc):
+def _message(status: int, reason: str, exc: BaseException) -> str:
     if status == 500:
         return "internal error"
     text = str(exc)
@@ -85,7 +86,7 @@ def _message(status, reason, exc):
     return f"{reason}: {text}" if text else reason
 
 
-def error_document(status, reason, exc, cfg):
+def error_document(status: int, reason: str, exc: BaseException, cfg: Any) -> dict[str, Any]:
     """The contract's error body (dict) for gunicorn's ``status`` on ``exc``."""
     details = {}
     if status == 414:
@@ -96,7 +97,7 @@ def error_document(status, reason, exc, cfg):
     return {"error": code, "message": _message(status, reason, exc), "details": details}
 
 
-def error_response(status, reason, document):
+def error_response(status: int, reason: str, document: dict[str, Any]) -> bytes:
     body = json.dumps(document).encode()
     head = (
         f"HTTP/1.1 {status} {reason}\r\n"
@@ -111,9 +112,12 @@ class JsonErrors:
     """Mixin for a gunicorn worker class: the contract's JSON body on the
     errors gunicorn answers itself (put it before the worker class)."""
 
-    def handle_error(self, req, client, addr, exc):
+    cfg: Any  # the worker class's
+    log: Any
+
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         recorder = _StatusRecorder()
-        super().handle_error(req, recorder, addr, exc)  # status, logs, access log
+        super().handle_error(req, recorder, addr, exc)  # type: ignore[misc]  # status, logs, access log
         status, reason = recorder.status()
         document = error_document(status, reason, exc, self.cfg)
         try:
@@ -126,7 +130,7 @@ class JsonErrorThreadWorker(JsonErrors, ThreadWorker):
     """``gthread`` with the contract's JSON body on the errors gunicorn answers."""
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> type:
     # gevent is imported only for the worker class that needs it.
     if name == "JsonErrorGeventWorker":
         from gunicorn.workers.ggevent import GeventWorker

@@ -7,11 +7,11 @@
 
 import sys
 
-from .app import create_app
-from .spec import spec_yaml
+from service.http.app import create_app
+from service.spec.document import spec_yaml
 
 
-def main():
+def main() -> int:
     # No Redis is contacted: building the app only creates lazy clients.
     sys.stdout.write(spec_yaml(create_app()))
     return 0

@@ -7,7 +7,7 @@ working directory without installing the project.
 
 import pytest
 
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 
 # The seeded matches' report and coverage check: hooks that must run on the
 # xdist controller, which only loads this conftest (tests/engine/match_report.py).

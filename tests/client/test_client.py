@@ -9,7 +9,7 @@ import time
 import pytest
 import yaml
 
-from service.redis_process import free_port
+from launcher.redis_process import free_port
 from tabula_client import (
     OPERATIONS,
     BadRequest,

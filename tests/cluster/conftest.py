@@ -25,7 +25,7 @@ import psutil
 import pytest
 
 from bench.redis_topologies import ClusterServers, SentinelServers
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 from tests.ops.stack import launch  # noqa: F401  (a fixture: test_make_run_on_modes.py)
 from tests.service.conftest import make_app, run_ai_jobs
 from tests.service.helpers import worker_process

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import pytest
 import redis
 
-from service.storage import match_key
+from service.storage.keys import match_key
 from tests.service.conftest import make_app
 from tests.service.helpers import bearer, create
 

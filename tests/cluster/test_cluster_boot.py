@@ -1,5 +1,5 @@
 """The API boots while its Redis Cluster is down (the cluster client is
-built on first use, service/redis_modes.py ``LazyCluster``): gunicorn
+built on first use, service/storage/redis_modes.py ``LazyCluster``): gunicorn
 answers, every request that needs storage is a 503 ``unavailable`` (the
 contract's error document, never a 500), and once the cluster is up the
 same process serves them (2xx), with no restart."""
@@ -10,7 +10,7 @@ import time
 import pytest
 
 from bench.redis_topologies import ClusterServers
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 from tests.service.live import LiveServer
 
 # Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.

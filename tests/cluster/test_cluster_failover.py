@@ -8,7 +8,7 @@ The old primary ends its shard subscriptions with a ``sunsubscribe``, but
 may do so before any node hands out the new slot map (the hub read the old
 one again and subscribed on the demoted node), or (seen on Redis 7.0) keep
 the subscription while no longer getting the shard's messages: the hub's
-keeper (service/live.py) moves a subscription whose slot has another primary
+keeper (service/live/hub.py) moves a subscription whose slot has another primary
 and reads what it missed, whatever the server said.
 
 It changes the session cluster's topology: every test here finds primaries
@@ -20,8 +20,9 @@ import time
 import pytest
 import redis
 
-from service.live import Subscriber, hub_of
-from service.storage import live_channel, match_key
+from service.live.feeds import Subscriber
+from service.live.hub import hub_of
+from service.storage.keys import live_channel, match_key
 from tests.service.conftest import make_app
 from tests.service.helpers import bearer, create
 

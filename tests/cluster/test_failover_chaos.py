@@ -26,8 +26,8 @@ import pytest
 import redis
 
 from bench.redis_topologies import ClusterServers
-from service.redis_process import RedisProcess
-from service.storage import match_key
+from launcher.redis_process import RedisProcess
+from service.storage.keys import match_key
 from tests.service.live import LiveServer, RqWorker
 
 from .chaos import HTTP_TIMEOUT_S, Player, replay_check, wait_finished

@@ -7,8 +7,9 @@ import time
 import pytest
 import redis
 
-from service.live import Subscriber, hub_of
-from service.storage import live_channel
+from service.live.feeds import Subscriber
+from service.live.hub import hub_of
+from service.storage.keys import live_channel
 from tests.service.helpers import bearer, create
 
 # Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.

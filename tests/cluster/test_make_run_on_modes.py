@@ -1,4 +1,4 @@
-"""`make run` (python -m service.devserver) pointed at external servers:
+"""`make run` (python -m launcher.devserver) pointed at external servers:
 a cluster or a Sentinel service for matches starts no redis-server of its
 own, its workers get the queue's URL; settings that cannot work are refused
 before anything starts, with what to change."""

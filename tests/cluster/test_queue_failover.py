@@ -9,7 +9,7 @@ primary: its job enqueued there and not replicated, or replicated as queued
 while the worker's pop of it was, or taken by a worker whose RQ name died
 with the connection. The worker reconnects through Sentinel to the promoted
 replica, and the sweeper re-enqueues every AI decision that made no
-progress for AI_STALL_S (service/ai.py), so:
+progress for AI_STALL_S (service/play/ai.py), so:
 
 Asserted: every match finishes within FINISH_BOUND_S of the kill; the API
 answers only 2xx, 409 and 503 ``unavailable`` (never a 500, no request past
@@ -28,7 +28,7 @@ from collections import Counter
 import pytest
 
 from bench.redis_topologies import SentinelServers, node_client
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 from tests.service.live import LiveServer, RqWorker
 
 from .chaos import HTTP_TIMEOUT_S, Player, replay_check, wait_finished

@@ -1,11 +1,11 @@
-"""REDIS_MODE and the URL forms of service/redis_modes.py (no servers)."""
+"""REDIS_MODE and the URL forms of service/storage/redis_modes.py (no servers)."""
 
 import re
 
 import pytest
 
-from service.config import load_config
-from service.redis_modes import ConfigError, parse_target, queue_target
+from service.runtime.config import load_config
+from service.storage.targets import ConfigError, parse_target, queue_target
 
 # Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
 pytestmark = pytest.mark.slow

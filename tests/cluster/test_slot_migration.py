@@ -4,7 +4,7 @@ IMPORTING / MIGRATING, MIGRATE of its keys one at a time, SETSLOT NODE: what
 stream watches it.
 
 During the migration single-key commands follow ASK to the importing node
-(the store's own routing sends ASKING first, service/storage.py); the commit
+(the store's own routing sends ASKING first, service/storage/store.py); the commit
 script cannot run anywhere while the slot's keys are split (TRYAGAIN: see
 TRYAGAIN_PAUSE_S there), so it waits a little and at worst answers 503,
 never a 500. Asserted: only 200 and 503 ``unavailable``; 503s only while the
@@ -21,8 +21,9 @@ import pytest
 import redis
 
 from bench.redis_topologies import wait_for
-from service.live import Subscriber, hub_of
-from service.storage import match_key
+from service.live.feeds import Subscriber
+from service.live.hub import hub_of
+from service.storage.keys import match_key
 from tests.service.conftest import make_app
 from tests.service.helpers import bearer, create
 

@@ -1,6 +1,6 @@
 """Copy-on-write holds: no public call changes the state it is given.
 
-service/state_cache.py hands one state object to every request thread that
+service/runtime/state_cache.py hands one state object to every request thread that
 reads the match, and ``apply`` builds its result from a clone that shares
 untouched parts with its input. So every reachable part of a state must stay
 as it was through ``legal_actions``, ``view`` (every viewer), ``outcome``,

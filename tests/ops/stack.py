@@ -1,4 +1,4 @@
-"""Drive `python -m service.devserver` (what `make run` starts) from a test.
+"""Drive `python -m launcher.devserver` (what `make run` starts) from a test.
 
 Every launcher gets private ports and a scratch var dir (``TABULA_*``
 variables), so it never touches a `make run` of the developer nor the Redis
@@ -16,8 +16,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from service.redis_process import free_port
-from service.supervision import private_dir_path
+from launcher.redis_process import free_port
+from launcher.supervision import private_dir_path
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 90
@@ -46,7 +46,7 @@ class Launcher:
         self.seen = []  # every descendant ever listed, for the final check
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "service.devserver"],
+                [sys.executable, "-m", "launcher.devserver"],
                 cwd=ROOT,
                 env=env,
                 stdout=log,

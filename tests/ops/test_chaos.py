@@ -110,7 +110,7 @@ def test_ai_match_survives_workers_killed_mid_match(launch):
     """A 4-AI match with reproducible dice is played twice on one stack: once
     undisturbed, once while the worker playing it is killed -9 ten times.
     Both end the same way: a killed worker's job goes to another worker
-    (service/ai.py), and the launcher starts a new worker each time."""
+    (service/play/ai.py), and the launcher starts a new worker each time."""
     launcher = launch(TABULA_RQ_WORKERS="2", **FAST_RECOVERY)
     launcher.wait_ready()
     base = launcher.url

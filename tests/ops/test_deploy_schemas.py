@@ -26,7 +26,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from service.redis_modes import check_roles
+from service.storage.targets import check_roles
 from tests.npm_tools import npm_installed
 
 # Left out by `make test-fast` (-m "not slow"): seconds each: deploy renders.

@@ -4,7 +4,7 @@ import moved into a function to dodge a circle still counts as one."""
 
 import grimp
 
-PACKAGES = ("engine", "service", "tabula_client")
+PACKAGES = ("engine", "service", "launcher", "tabula_env", "tabula_client")
 
 
 def _import_graph(*packages, type_checking=False):

@@ -1,4 +1,4 @@
-"""`python -m service.devserver` (what `make run` starts), end to end.
+"""`python -m launcher.devserver` (what `make run` starts), end to end.
 
 Every test uses private ports and a scratch var dir (``TABULA_*`` variables),
 so it never touches a `make run` of the developer nor the Redis on 6379.
@@ -18,8 +18,8 @@ import psutil
 import pytest
 import requests
 
-from service import devserver, supervision
-from service.redis_process import RedisProcess, free_port
+from launcher import devserver, preflight, shim, supervision
+from launcher.redis_process import RedisProcess, free_port
 
 from .stack import ROOT, alive, cmdlines, wait_gone
 
@@ -222,7 +222,7 @@ def test_sigterm_twice_while_stdout_is_slow_stops_cleanly(tmp_path):
     read_fd, write_fd = os.pipe()
     fcntl.fcntl(write_fd, F_SETPIPE_SZ, 4096)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "service.devserver"], cwd=ROOT, env=env, stdout=write_fd, stderr=write_fd
+        [sys.executable, "-m", "launcher.devserver"], cwd=ROOT, env=env, stdout=write_fd, stderr=write_fd
     )
     filler_fd = os.dup(write_fd)
     os.close(write_fd)
@@ -262,7 +262,7 @@ def test_sigterm_twice_while_stdout_is_slow_stops_cleanly(tmp_path):
 
 def test_restart_waits_back_off(tmp_path):
     state = tmp_path / "rq-worker-1"
-    wait = supervision._restart_wait
+    wait = shim._restart_wait
     assert wait(state, 0.5, now=1000.0) == (0, 0.0)  # the first start
     assert wait(state, 0.5, now=1001.0) == (1, 0.5)
     # Each restart soon after the previous one waits twice as long...
@@ -270,14 +270,14 @@ def test_restart_waits_back_off(tmp_path):
     assert wait(state, 0.5, now=1004.0) == (3, 2.0)
     for _ in range(10):
         count, seconds = wait(state, 0.5, now=1005.0)
-    assert seconds == supervision.RESTART_BACKOFF_MAX_S
+    assert seconds == shim.RESTART_BACKOFF_MAX_S
     # ...and a run longer than HEALTHY_RUN_S starts over.
-    later = 1005.0 + seconds + supervision.HEALTHY_RUN_S + 1
+    later = 1005.0 + seconds + shim.HEALTHY_RUN_S + 1
     assert wait(state, 0.5, now=later) == (count + 1, 0.5)
 
 
 def test_supervisord_config_restarts_and_stops_by_group(tmp_path):
-    settings = devserver.Settings.from_env(
+    settings = preflight.Settings.from_env(
         {
             "TABULA_VAR_DIR": str(tmp_path / "var"),
             "TABULA_RQ_WORKERS": "3",
@@ -285,7 +285,7 @@ def test_supervisord_config_restarts_and_stops_by_group(tmp_path):
         }
     )
     paths = supervision.SupervisorPaths.under(settings.var_dir)
-    server = devserver.private_redis(settings)
+    server = preflight.private_redis(settings)
     try:
         text = supervision.supervisord_config(settings, paths, supervision.programs(settings, server))
     finally:
@@ -349,6 +349,6 @@ def test_supervise_starts_again_a_program_supervisord_gave_up_on(monkeypatch, ca
 
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError):
-        devserver.Settings.from_env({"TABULA_RESTART_BACKOFF_S": "soon"})
+        preflight.Settings.from_env({"TABULA_RESTART_BACKOFF_S": "soon"})
     with pytest.raises(ValueError):
-        devserver.Settings.from_env({"TABULA_RQ_WORKERS": "0"})
+        preflight.Settings.from_env({"TABULA_RQ_WORKERS": "0"})

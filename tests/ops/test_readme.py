@@ -10,8 +10,8 @@ import pytest
 
 import engine
 from service import create_app
-from service.config import DEFAULTS
-from service.spec import spec_dict
+from service.runtime.config import DEFAULTS
+from service.spec.document import spec_dict
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()

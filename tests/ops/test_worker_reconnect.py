@@ -14,8 +14,10 @@ from rq import Queue
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
-from service import ai, sweeper, worker
-from service.redis_process import RedisProcess, free_port
+from launcher.redis_process import RedisProcess, free_port
+from service.play import ai
+from service.worker import runner as worker
+from service.worker import sweeper
 
 from .stack import ROOT
 
@@ -89,7 +91,7 @@ def _finishes_a_job(client, log):
     """Enqueue a job (an AI decision for a match that does not exist: a no-op)
     and wait until a worker has run it."""
     queue = Queue("ai", connection=client, serializer=JSONSerializer)
-    job = queue.enqueue("service.ai_jobs.play_ai_turn", "no-such-match", 0, result_ttl=60)
+    job = queue.enqueue("service.worker.ai_jobs.play_ai_turn", "no-such-match", 0, result_ttl=60)
     _wait(
         lambda: Job.fetch(job.id, connection=client, serializer=JSONSerializer).get_status() == "finished",
         20,

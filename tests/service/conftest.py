@@ -1,6 +1,6 @@
 """Fixtures: a private redis-server, the app on it, and helpers to drive AI jobs.
 
-The redis-server is started by ``service.redis_process.RedisProcess`` on a
+The redis-server is started by ``launcher.redis_process.RedisProcess`` on a
 free port (never the machine's own Redis) and flushed before each test.
 """
 
@@ -10,8 +10,9 @@ import pytest
 import redis
 from rq import SimpleWorker
 
-from service import ai_jobs, create_app
-from service.redis_process import RedisProcess, free_port
+from launcher.redis_process import RedisProcess, free_port
+from service import create_app
+from service.worker import ai_jobs
 
 
 @pytest.fixture(scope="session")

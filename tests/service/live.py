@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from service.redis_process import free_port
+from launcher.redis_process import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,7 +4,7 @@ import random
 
 import engine
 from engine.params import IntRange, OneOf, Optional, Square
-from service.action_schemas import _schema_for, validate_action
+from service.spec.actions import _schema_for, validate_action
 
 
 def test_every_legal_action_of_a_playout_passes_its_schema():
@@ -84,7 +84,7 @@ def _mutations(action, rng):
 
 
 def test_the_quick_accept_never_accepts_what_the_schema_refuses():
-    from service.action_schemas import _plain_checks_by_game, _validators_by_game
+    from service.spec.actions import _plain_checks_by_game, _validators_by_game
 
     rng = random.Random(5)
     for game_id in engine.list_games():

@@ -4,7 +4,8 @@ import time
 
 import engine
 from engine.runner import replay
-from service import ai, ai_jobs, sweeper
+from service.play import ai
+from service.worker import ai_jobs, sweeper
 
 from .conftest import make_app, run_ai_jobs
 from .helpers import bearer, create

@@ -11,7 +11,8 @@ import time
 
 from rq.job import Job, JobStatus
 
-from service import ai, ai_jobs
+from service.play import ai
+from service.worker import ai_jobs
 
 from .conftest import run_ai_jobs
 from .test_ai_jobs import _human_vs_ai
@@ -37,7 +38,7 @@ def test_a_second_job_for_one_decision_does_nothing(stall_app):
     services, client = _stall(stall_app)
     match_id, version = _ai_to_move(services, client)
     services.queue.enqueue(
-        "service.ai_jobs.play_ai_turn", match_id, version, job_id="second-job", result_ttl=600
+        "service.worker.ai_jobs.play_ai_turn", match_id, version, job_id="second-job", result_ttl=600
     )
     assert services.queue.count == 2  # the scheduled job, then the duplicate
 

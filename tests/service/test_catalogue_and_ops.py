@@ -3,7 +3,7 @@
 import re
 
 import engine
-from service import ai
+from service.play import ai
 
 from .conftest import make_app, unreachable_redis_url
 

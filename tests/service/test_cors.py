@@ -71,7 +71,7 @@ def test_responses_and_errors_carry_the_headers(cors_app):
 
 @pytest.mark.parametrize("legal", [True, False])
 def test_the_move_lane_answers_with_the_same_headers_as_flask(cors_app, monkeypatch, legal):
-    from service import move_lane
+    from service.http import move_lane
 
     client = cors_app.test_client()
     created = create(client, seats=humans(2))

@@ -13,7 +13,8 @@ import pytest
 import redis
 from rq.job import Job, JobStatus
 
-from service import ai, sweeper
+from service.play import ai
+from service.worker import sweeper
 
 from .conftest import make_app
 from .helpers import create, humans

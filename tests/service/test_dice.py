@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from engine.runner import replay
-from service import dice
+from service.model import dice
 
 from .helpers import bearer
 

@@ -21,10 +21,10 @@ import pytest
 
 import engine
 from service import create_app
-from service.documents import public_event, view_for
-from service.schemas import seat_count_rules
-from service.spec import spec_dict
-from service.spec_games import SERVICE_EVENTS, add_game_schemas, camel
+from service.model.documents import public_event, view_for
+from service.spec.create_match import seat_count_rules
+from service.spec.document import spec_dict
+from service.spec.games import SERVICE_EVENTS, add_game_schemas, camel
 
 from .helpers import bearer, create
 
@@ -173,7 +173,7 @@ def test_every_event_type_the_engine_emits_is_in_the_games_union(game_id):
 
 
 def test_every_event_type_the_service_emits_is_in_every_union():
-    emitted = _emitted_types(sorted((ROOT / "service").glob("*.py")), _SERVICE_EVENT)
+    emitted = _emitted_types(sorted((ROOT / "service").rglob("*.py")), _SERVICE_EVENT)
     assert {"player_joined", "player_resigned"} <= emitted
     assert emitted == set(SERVICE_EVENTS)
     for game_id in GAMES:

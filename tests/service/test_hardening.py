@@ -10,9 +10,9 @@ import json
 import pytest
 
 import engine
-import service.move_lane as move_lane
-from service import bodies
-from service.schemas import MAX_SEATS
+import service.http.move_lane as move_lane
+from service.http import bodies
+from service.spec.schemas import MAX_SEATS
 
 from .helpers import bearer, create
 

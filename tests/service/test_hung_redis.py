@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 
 from .conftest import make_app
 from .helpers import bearer, create, humans

@@ -14,7 +14,7 @@ import time
 import pytest
 import redis
 
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 
 from .conftest import make_app
 from .helpers import bearer, create, humans

@@ -2,7 +2,7 @@
 
 import json
 
-from service.json_provider import OrjsonProvider
+from service.http.json_provider import OrjsonProvider
 
 
 def test_sort_keys_is_honoured_when_asked(app):

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 
 from .live import LiveServer, chunked_request
 

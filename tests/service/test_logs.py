@@ -16,8 +16,8 @@ from rq import Queue
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
-import service.move_lane as move_lane
-from service import logs
+import service.http.move_lane as move_lane
+from service.runtime import logs
 
 from .conftest import make_app
 from .helpers import bearer, create
@@ -130,7 +130,7 @@ def test_app_log_lines_carry_the_request_id(client, monkeypatch, captured):
     def explode(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(move_lane, "post_action", explode)
+    monkeypatch.setattr(move_lane, "play_move", explode)
     match_id, token, body = _started(client)
     response = client.post(
         f"/v1/matches/{match_id}/actions", json=body, headers={**bearer(token), "X-Request-ID": "boom-1"}
@@ -186,7 +186,7 @@ def test_worker_log_lines_are_json_with_the_job(redis_server, tmp_path):
         )
     try:
         queue = Queue("ai", connection=client, serializer=JSONSerializer)
-        job = queue.enqueue("service.ai_jobs.play_ai_turn", "no-such-match", 0, result_ttl=60)
+        job = queue.enqueue("service.worker.ai_jobs.play_ai_turn", "no-such-match", 0, result_ttl=60)
         deadline = time.monotonic() + 20
         while Job.fetch(job.id, connection=client, serializer=JSONSerializer).get_status() != "finished":
             assert time.monotonic() < deadline and proc.poll() is None, log_path.read_text()

@@ -2,7 +2,7 @@
 
 import hashlib
 
-from service.tokens import TOKEN_PREFIX, new_token
+from service.model.tokens import TOKEN_PREFIX, new_token
 
 from .helpers import bearer, create, humans
 

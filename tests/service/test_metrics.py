@@ -10,10 +10,12 @@ import pytest
 from flask import Response
 from prometheus_client.parser import text_string_to_metric_families
 
-import service.move_lane as move_lane
-from service import ai_jobs, metrics, storage
-from service.redis_process import RedisProcess
-from service.worker import build_worker
+import service.http.move_lane as move_lane
+from launcher.redis_process import RedisProcess
+from service.runtime import metrics
+from service.storage import keys as storage
+from service.worker import ai_jobs
+from service.worker.runner import build_worker
 
 from .conftest import make_app, run_ai_jobs, unreachable_redis_url
 from .helpers import bearer, create
@@ -177,7 +179,7 @@ def test_an_ai_decision_is_timed_by_game_and_level(client, services):
 
 def test_job_pickup_latency_is_observed_by_the_worker(client, services):
     delta = Delta(client)
-    services.queue.enqueue("service.ai_jobs.play_ai_turn", "no-such-match", 0, result_ttl=0)
+    services.queue.enqueue("service.worker.ai_jobs.play_ai_turn", "no-such-match", 0, result_ttl=0)
     ai_jobs.bind(services)
     build_worker(services).work(burst=True, logging_level="WARNING")
     assert delta("tabula_ai_job_pickup_seconds_count") == 1
@@ -186,8 +188,8 @@ def test_job_pickup_latency_is_observed_by_the_worker(client, services):
 def test_queue_depth_and_matches_by_status_are_read_at_scrape_time(client, services):
     create(client)
     create(client, seats=[{"kind": "human", "name": "A"}, {"kind": "open"}], seed=3)
-    services.queue.enqueue("service.ai_jobs.play_ai_turn", "m1", 0)
-    services.queue.enqueue("service.ai_jobs.play_ai_turn", "m2", 0)
+    services.queue.enqueue("service.worker.ai_jobs.play_ai_turn", "m1", 0)
+    services.queue.enqueue("service.worker.ai_jobs.play_ai_turn", "m2", 0)
     text = scrape(client)
     assert value(text, "tabula_ai_queue_depth", queue="ai") == services.queue.count == 2
     for status in storage.STATUSES:
@@ -243,7 +245,7 @@ def test_metrics_off_records_nothing(redis_server):
 
 _WRITER = """
 import sys
-from service import metrics
+from service.runtime import metrics
 for _ in range(int(sys.argv[1])):
     metrics.move_accepted("anno1503")
 """
@@ -257,7 +259,7 @@ def test_multiprocess_mode_adds_up_every_process(tmp_path):
         subprocess.run([sys.executable, "-c", _WRITER, str(count)], env=env, check=True, cwd=ROOT)
     assert len({name.rsplit("_", 1)[1] for name in os.listdir(tmp_path)}) == 2
     reader = (
-        "from service import metrics\n"
+        "from service.runtime import metrics\n"
         "from prometheus_client import CollectorRegistry, generate_latest, multiprocess\n"
         "assert metrics.MULTIPROCESS\n"
         "r = CollectorRegistry(); multiprocess.MultiProcessCollector(r)\n"
@@ -290,8 +292,8 @@ def test_gunicorn_workers_are_scraped_together(tmp_path):
 def test_a_worker_in_its_own_container_serves_its_own_metrics():
     import urllib.request
 
-    from service import metrics
-    from service.redis_process import free_port
+    from launcher.redis_process import free_port
+    from service.runtime import metrics
 
     port = free_port()
     server = metrics.serve_worker_metrics(str(port))

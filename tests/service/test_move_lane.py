@@ -1,7 +1,7 @@
 """The move lane answers exactly what the documented (Flask, flask-smorest) path does.
 
-A plain ``POST /v1/matches/{id}/actions`` is answered by service/move_lane.py
-in front of Flask (no webargs, no marshmallow dump: service/fast_dump.py).
+A plain ``POST /v1/matches/{id}/actions`` is answered by service/http/move_lane.py
+in front of Flask (no webargs, no marshmallow dump: service/spec/fast_dump.py).
 These tests drive the same requests through both lanes and compare what comes
 back: status, headers and bytes.
 """
@@ -14,13 +14,13 @@ import pytest
 from marshmallow import ValidationError
 
 import engine
-import service.move_lane as move_lane
-from service.documents import _result
-from service.fast_dump import UnsupportedSchema, compile_dump
-from service.move_lane import plain_arguments
-from service.playing import Submission, submit_action
-from service.routes.playing import ActionHeadersSchema
-from service.schemas import MAX_SEED, ActionResultSchema, MatchSchema, PostActionSchema, ResultSchema
+import service.http.move_lane as move_lane
+from service.http.move_lane import plain_arguments
+from service.model.documents import _result
+from service.play.moves import Submission, submit_action
+from service.spec.fast_dump import UnsupportedSchema, compile_dump
+from service.spec.play_schemas import ActionHeadersSchema, ActionResultSchema, PostActionSchema
+from service.spec.schemas import MAX_SEED, MatchSchema, ResultSchema
 
 from .conftest import make_app
 from .helpers import bearer, create, humans
@@ -182,7 +182,7 @@ def test_an_unexpected_error_in_the_lane_is_the_apps_500(redis_server, monkeypat
     def explode(*args, **kwargs):
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(move_lane, "post_action", explode)
+    monkeypatch.setattr(move_lane, "play_move", explode)
     response = client.post(
         f"/v1/matches/{created['match']['id']}/actions",
         json={"action": {"type": "pass"}},

@@ -10,11 +10,12 @@ import pytest
 import yaml
 
 import engine
-import service.spec
-from service import errors, gunicorn_worker
-from service.action_schemas import validate_action
-from service.schemas import option_combinations, option_defaults, seat_count_rules
-from service.spec import spec_yaml
+import service.spec.document
+from service import gunicorn_worker
+from service.model import errors
+from service.spec.actions import validate_action
+from service.spec.create_match import option_combinations, option_defaults, seat_count_rules
+from service.spec.document import spec_yaml
 
 from .conftest import make_app
 
@@ -101,9 +102,9 @@ def _walk(node, path=()):
 def test_no_single_value_enum_and_no_inline_enum_repeated(app, monkeypatch):
     """`const` gives generators a literal; an enum used twice is one named component.
 
-    Checked on the spec without the games' views and events (service/spec_games.py,
+    Checked on the spec without the games' views and events (service/spec/games.py,
     tests/service/test_game_schemas.py), which this test does not cover."""
-    monkeypatch.setattr(service.spec, "add_game_schemas", lambda spec: spec)
+    monkeypatch.setattr(service.spec.document, "add_game_schemas", lambda spec: spec)
     spec = yaml.load(spec_yaml(app), Loader=yaml.CSafeLoader)
     seen = {}
     for path, node in _walk(spec):
@@ -156,7 +157,7 @@ def test_every_error_code_the_service_emits_is_documented(generated):
         text = path.read_text()
         emitted |= set(re.findall(r'ApiError\(\s*\d+,\s*"(\w+)"', text))
         emitted |= set(re.findall(r'"error":\s*"(\w+)"', text))
-    emitted.discard("too_far_behind")  # an event of the stream (service/live.py), not a response
+    emitted.discard("too_far_behind")  # an event of the stream (service/live/hub.py), not a response
     assert emitted <= documented, emitted - documented
     assert len(emitted) >= 15
 

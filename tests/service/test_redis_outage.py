@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 
 from .conftest import make_app
 from .helpers import bearer, create

@@ -8,7 +8,7 @@ import time
 import pytest
 import redis
 
-from service import sweeper
+from service.worker import sweeper
 
 from .conftest import make_app, run_ai_jobs
 from .helpers import bearer, create, humans, new_rng

@@ -35,7 +35,7 @@ import time
 
 import pytest
 
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 
 from .live import LiveServer, RqWorker
 

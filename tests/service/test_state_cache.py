@@ -7,8 +7,8 @@ import pytest
 import redis
 
 import engine
-from service.state_cache import EngineStateCache, engine_state
-from service.storage import match_key
+from service.runtime.state_cache import EngineStateCache, engine_state
+from service.storage.keys import match_key
 
 from .conftest import make_app
 from .helpers import bearer, create, humans
@@ -91,7 +91,7 @@ def test_a_commit_caches_the_new_state_under_the_new_revision(client, services):
     assert engine.get_game("anno1503").dump(cached) == stored.state
 
 
-# --- the raw round trips (storage.Store._replies) ---------------------------------
+# --- the raw round trips (storage.transport.Transport.replies) ---------------------------------
 
 
 def test_a_move_still_commits_after_the_server_forgot_the_script(client, services):

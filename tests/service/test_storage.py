@@ -3,7 +3,8 @@
 import pytest
 from redis.crc import key_slot
 
-from service.storage import Change, actions_key, events_key, idem_key, match_key
+from service.storage.keys import actions_key, events_key, idem_key, match_key
+from service.storage.records import Change
 
 from .helpers import create
 

@@ -1,6 +1,6 @@
 """GET /v1/matches/{id}/stream (SSE and NDJSON) and POST .../stream-ticket,
 against a real gunicorn with the gevent worker (deploy/gunicorn.conf.py) and a
-real RQ worker playing the AI seats (service/live.py has the design).
+real RQ worker playing the AI seats (service/live/hub.py has the design).
 """
 
 import http.client
@@ -12,7 +12,7 @@ import time
 import pytest
 import redis
 
-from service.redis_process import RedisProcess
+from launcher.redis_process import RedisProcess
 
 from .live import LiveServer, RqWorker
 

@@ -7,8 +7,8 @@ who walked away froze the match for everyone.
 import threading
 import time
 
-from service import sweeper, timers
-from service.documents import refresh_deadlines
+from service.model.documents import refresh_deadlines
+from service.worker import sweeper, timers
 
 from .helpers import bearer, create, humans
 

@@ -1,5 +1,5 @@
 // Check a finished match's dice in the browser, as the README's step 6 does
-// in Python (service/dice.py): the revealed secret hashes to the commitment
+// in Python (service/model/dice.py): the revealed secret hashes to the commitment
 // shown since the match began, and the engine seed is HMAC-SHA256(secret,
 // "tabula-dice:" + client seed) (first 8 bytes, top bit cleared). Re-running
 // the actions needs the engine: `tabula replay --verify` or the README.

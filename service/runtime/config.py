@@ -1,0 +1,124 @@
+"""Configuration: defaults, overridden by the environment, then by the caller.
+
+Every key can be set as an environment variable of the same name (``REDIS_URL``,
+``RATE_LIMIT``...). ``create_app(config)`` applies ``config`` last, which is
+what tests use.
+"""
+
+import os
+from typing import Any
+
+from service.storage.targets import check_roles
+
+DEFAULTS = {
+    # Match state, tokens, lobby, rate-limit counters and the live streams'
+    # pub/sub (service/storage/redis_modes.py says the URL forms of each mode).
+    "REDIS_URL": "redis://127.0.0.1:6380/0",
+    # What REDIS_URL points at: standalone, sentinel (redis+sentinel://...)
+    # or cluster (a Redis >= 7 Cluster).
+    "REDIS_MODE": "standalone",
+    # RQ's queues and the worker heartbeat (default: REDIS_URL): standalone or
+    # redis+sentinel://, never a cluster (stack-notes §2), so it must be set
+    # with REDIS_MODE=cluster.
+    "RQ_REDIS_URL": None,
+    # Acknowledged writes: every commit waits (WAIT) until this many replicas
+    # have it before the API answers; 0: off. When they do not within
+    # REDIS_WAIT_TIMEOUT_MS the client gets 503 `unavailable` (the move may
+    # be applied: a retry with the same Idempotency-Key returns its result).
+    "REDIS_WAIT_REPLICAS": 0,
+    "REDIS_WAIT_TIMEOUT_MS": 500,
+    "MAX_CONTENT_LENGTH": 64 * 1024,
+    # Requests per window per bearer token (or client address without one).
+    "RATE_LIMIT": 1200,
+    "RATE_LIMIT_WINDOW_S": 60,
+    # Match creations per window per client address, on top of RATE_LIMIT:
+    # each creation stores a match, so it is the costly request to flood.
+    "CREATE_RATE_LIMIT": 60,
+    # Origins whose browser pages may call the API (CORS): "*" or a
+    # comma-separated list of origins; empty: no CORS headers at all.
+    "CORS_ORIGINS": "",
+    # 0: refuse `dice: reproducible` (creator-known dice) on this server;
+    # every match then has fair dice.
+    "ALLOW_REPRODUCIBLE_DICE": 1,
+    "AI_QUEUE": "ai",
+    # An AI decision pending this long without progress is re-enqueued.
+    "AI_STALL_S": 10,
+    # One AI job plays consecutive AI decisions for up to this long.
+    "AI_CHAIN_BUDGET_S": 1.0,
+    # /readyz wants a worker heartbeat younger than this.
+    "WORKER_SEEN_S": 60,
+    # /readyz wants at least this many workers with a fresh heartbeat.
+    "READY_MIN_WORKERS": 1,
+    "IDEMPOTENCY_TTL_S": 24 * 3600,
+    # How long a finished match (state, events, replay, its tokens) is kept
+    # after its last change; then GET answers 404 and the lobby drops it.
+    # 0: kept for ever.
+    "FINISHED_MATCH_TTL_S": 30 * 24 * 3600,
+    # 0: record no metrics (GET /metrics keeps its scrape-time gauges).
+    "METRICS": 1,
+    # 0: no request log line (one JSON line per request otherwise).
+    "REQUEST_LOG": 1,
+    # A human seat that times out this many decisions in a row is handed to
+    # the `medium` AI for good, as on resign.
+    "TURN_TIMEOUTS_TO_AI": 3,
+    "REDIS_SOCKET_TIMEOUT_S": 5.0,
+    # Event streams (service/live/hub.py): keep-alive interval, the life of a
+    # stream ticket, and how many events a stream may fall behind before it
+    # is told so (`too_far_behind`) and ended.
+    "STREAM_KEEPALIVE_S": 15.0,
+    "STREAM_TICKET_TTL_S": 60,
+    "STREAM_QUEUE_MAX": 1000,
+    # A stream that saw its match end stays open this long for a rematch
+    # (it announces `rematch_created`, then ends); 0: it ends at once.
+    "STREAM_REMATCH_WAIT_S": 30.0,
+    # Under gevent, the Redis connections a process may open for requests
+    # (a blocking pool: a greenlet waits for a free one).
+    "REDIS_MAX_CONNECTIONS": 32,
+}
+
+_INTS = {
+    "STREAM_TICKET_TTL_S",
+    "STREAM_QUEUE_MAX",
+    "REDIS_MAX_CONNECTIONS",
+    "MAX_CONTENT_LENGTH",
+    "RATE_LIMIT",
+    "RATE_LIMIT_WINDOW_S",
+    "CREATE_RATE_LIMIT",
+    "AI_STALL_S",
+    "WORKER_SEEN_S",
+    "READY_MIN_WORKERS",
+    "IDEMPOTENCY_TTL_S",
+    "FINISHED_MATCH_TTL_S",
+    "ALLOW_REPRODUCIBLE_DICE",
+    "METRICS",
+    "REQUEST_LOG",
+    "TURN_TIMEOUTS_TO_AI",
+    "REDIS_WAIT_REPLICAS",
+    "REDIS_WAIT_TIMEOUT_MS",
+}
+_FLOATS = {"STREAM_KEEPALIVE_S", "STREAM_REMATCH_WAIT_S", "REDIS_SOCKET_TIMEOUT_S", "AI_CHAIN_BUDGET_S"}
+
+
+def _convert(key: str, raw: str) -> Any:
+    if key in _INTS:
+        return int(raw)
+    if key in _FLOATS:
+        return float(raw)
+    return raw
+
+
+def load_config(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Defaults < environment < ``overrides``; returns a plain dict.
+
+    Raises ``targets.ConfigError`` for Redis settings that cannot work
+    (e.g. REDIS_MODE=cluster without an RQ_REDIS_URL)."""
+    config = dict(DEFAULTS)
+    for key in DEFAULTS:
+        raw = os.environ.get(key)
+        if raw not in (None, ""):
+            config[key] = _convert(key, raw)
+    config.update(overrides or {})
+    check_roles(config)
+    if not config.get("RQ_REDIS_URL"):
+        config["RQ_REDIS_URL"] = config["REDIS_URL"]
+    return config

@@ -1,0 +1,60 @@
+"""The OpenAPI document the app generates from its schemas, served at
+/openapi.yaml and printed by ``python -m service.openapi``.
+"""
+
+from typing import Any
+
+import yaml
+
+from service.spec.components import EXAMPLES
+from service.spec.games import add_game_schemas
+
+
+def spec_dict(app: Any) -> dict[str, Any]:
+    spec = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
+    headers = spec.get("components", {}).get("headers", {})
+    if "PAGINATION" in headers:
+        # flask-smorest documents X-Pagination as an object, but on the wire
+        # it is a JSON string (stack-notes §1, pitfall 4); its own
+        # PaginationMetadata component is then referenced by nothing.
+        headers["PAGINATION"] = {
+            "description": "Pagination metadata, a JSON object serialized as a string: "
+            "`total`, `total_pages`, `first_page`, `last_page`, `page`, "
+            "`previous_page`, `next_page` (integers; absent when they do not apply).",
+            "schema": {"type": "string"},
+        }
+        spec["components"]["schemas"].pop("PaginationMetadata", None)
+    spec = add_game_schemas(spec)  # typed views and events per game (service/spec/games.py)
+    _polish_for_generators(spec)
+    return spec
+
+
+# Every route can be refused before the app, by gunicorn (service/gunicorn_worker.py).
+_REFUSED_BEFORE_APP = {
+    "description": "Refused before the app: malformed HTTP, `bad_request` (400); request line "
+    "too long, `uri_too_long` (414); headers too large, `headers_too_large` (431).",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+}
+
+
+def _polish_for_generators(spec: dict[str, Any]) -> None:
+    """What linters and code generators expect of the whole document: a license,
+    every operation stating its security (``[]``: public) and at least one 4xx,
+    and the examples of spec_components.EXAMPLES on their components."""
+    # The project states no licence (no LICENSE file, none in pyproject.toml): all rights reserved.
+    spec["info"]["license"] = {"name": "Proprietary", "identifier": "LicenseRef-Proprietary"}
+    for item in spec["paths"].values():
+        for method, operation in item.items():
+            if method not in ("get", "post", "put", "patch", "delete"):
+                continue
+            operation.setdefault("security", [])
+            if not any(str(status).startswith("4") for status in operation["responses"]):
+                operation["responses"]["4XX"] = _REFUSED_BEFORE_APP
+    schemas = spec["components"]["schemas"]
+    for name, examples in EXAMPLES.items():
+        schemas[name]["examples"] = examples
+
+
+def spec_yaml(app: Any) -> str:
+    """The spec as YAML with stable key order (so the committed file can be diffed)."""
+    return yaml.safe_dump(spec_dict(app), sort_keys=True, allow_unicode=True, width=100)

@@ -1,0 +1,71 @@
+"""The values a read returns and a commit writes: ``StoredMatch``, ``Change``,
+``CommitResult``, and events as read from a stream."""
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import orjson
+
+from service.model.errors import ApiError
+
+
+@dataclass
+class StoredMatch:
+    """One match as read from Redis; ``rev`` is what a commit must still find."""
+
+    id: str
+    rev: str
+    doc: dict
+    state_json: bytes  # decoded on first use: a cached engine state needs no decoding
+    token_seat: int | None = None  # seat of the token asked for in ``load``
+
+    @cached_property
+    def state(self) -> Any:
+        """The engine's dump, as stored (JSON-decoded)."""
+        return orjson.loads(self.state_json)
+
+
+@dataclass
+class Change:
+    """Everything one commit writes besides the revision."""
+
+    doc: dict
+    state: dict | None = None
+    events: list | None = None  # [(seq, version, engine_event_dict)]
+    action: dict | None = None  # {"seat", "action"} for the replay log
+    set_tokens: dict | None = None  # token hash -> seat
+    del_tokens: list | None = None  # token hashes
+    idem_key: str | None = None
+    idem_value: bytes | None = None
+
+
+class CommitResult:
+    def __init__(
+        self, outcome: str, payload: Any = None, replicas: int | None = None, wanted: int = 0
+    ) -> None:
+        self.outcome = outcome  # "OK" | "CONFLICT" | "DUP"
+        self.payload = payload  # OK: the new rev; DUP: the stored idempotency value
+        self.replicas = replicas  # replicas that confirmed it (WAIT), None: not asked
+        self.wanted = wanted
+
+    def raise_if_unreplicated(self) -> None:
+        """The 503 of a commit fewer replicas confirmed than ``REDIS_WAIT_REPLICAS``."""
+        if self.replicas is not None and self.replicas < self.wanted and self.outcome in ("OK", "DUP"):
+            raise ApiError(
+                503,
+                "unavailable",
+                "the change is stored but fewer replicas than required confirmed it in time; "
+                "retry with the same Idempotency-Key to get its result",
+                retry=True,
+                replicas=self.replicas,
+                required_replicas=self.wanted,
+            )
+
+
+def parse_events(entries: list) -> list[tuple[int, int, dict]]:
+    """XRANGE entries of an event stream as ``[(seq, version, event)]``."""
+    return [
+        (int(entry_id.split(b"-")[1]), int(fields[b"v"]), orjson.loads(fields[b"e"]))
+        for entry_id, fields in entries
+    ]

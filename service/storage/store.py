@@ -1,0 +1,343 @@
+"""The match store: every read and write of a match goes through ``Store``
+(keys in keys.py, values in records.py, the wire in transport.py, the
+cross-slot indexes in indexes.py).
+
+On a Redis Cluster (service/storage/redis_modes.py) the hot round trips are split by
+node: each command goes to the primary of its key's slot, the commands of one
+node in one write, so no command ever spans slots; the cross-slot indexes (keys.py) are
+single-key commands (redis-py's cluster pipelines route each). With
+``wait=(replicas, timeout ms)`` every commit is followed, in the same write to
+the same node, by ``WAIT``: a commit that too few replicas confirm is answered
+503 ``unavailable``: it may be applied, and a retry with the same
+Idempotency-Key returns its result (the replay refreshes the record's TTL, a
+write that the next WAIT covers along with everything before it).
+
+Everything is JSON (orjson), never pickle.
+"""
+
+from importlib import resources
+from typing import Any
+
+import orjson
+import redis
+from redis.exceptions import NoScriptError
+
+from service.storage.indexes import MatchIndexes
+from service.storage.keys import (
+    DEADLINE_SHARDS,
+    actions_key,
+    deadline_keys,
+    deadline_shard_keys,
+    events_key,
+    idem_key,
+    live_channel,
+    match_key,
+    ticket_key,
+    token_index_key,
+)
+from service.storage.records import Change, CommitResult, StoredMatch, parse_events
+from service.storage.transport import UNAVAILABLE_REPLIES, Command, Transport, publish_command
+
+# A deadline index write: ``(version, due ms)`` (due None: clear the entry).
+Deadline = tuple[int, int | None]
+# An event as read back: ``(seq, version, event)``.
+Event = tuple[int, int, dict]
+
+
+def _script(client: Any, name: str) -> Any:
+    return client.register_script(resources.files("service.storage").joinpath(f"lua/{name}").read_text())
+
+
+class Store(MatchIndexes):
+    """Match storage on one redis-py client (not decoding responses)."""
+
+    def __init__(
+        self,
+        client: Any,
+        idempotency_ttl_s: int = 24 * 3600,
+        wait: tuple[int, int] | None = None,
+        finished_ttl_s: int = 0,
+    ) -> None:
+        self.redis = client
+        self.idempotency_ttl_s = idempotency_ttl_s
+        self.finished_ttl_s = finished_ttl_s  # FINISHED_MATCH_TTL_S; 0: keep for ever
+        self.wait = wait  # (replicas, timeout ms) each commit WAITs for, or None
+        self._commit = _script(client, "commit.lua")
+        self._count_known = _script(client, "count_known.lua")
+        self._deadline = _script(client, "deadline.lua")
+        self.transport = Transport(client)
+        self._publish: str | None = None  # publish_command(), decided on the first commit
+
+    def _scripted_round_trip(self, *commands: Command, retry: bool = True) -> list[Any]:
+        """The replies of ``commands`` (``Transport.replies``), raising the first error
+        reply. Commands may call our scripts by EVALSHA: they are loaded when
+        the server lacks them (a restarted or another
+        server: what redis-py's Script does too). A script's SHA never changes.
+        The commands of one round trip run whatever the others answer, so
+        only those the server refused for a missing script are sent again.
+        """
+        replies = self.transport.replies(commands, retry)
+        missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+        if missing:
+            for script in (self._commit, self._count_known, self._deadline):
+                self.redis.script_load(script.script)
+            again = self.transport.replies([commands[i] for i in missing], retry)
+            for i, reply in zip(missing, again, strict=True):
+                replies[i] = reply
+        for reply in replies:
+            if isinstance(reply, UNAVAILABLE_REPLIES):
+                raise redis.ConnectionError(f"the cluster cannot serve this now: {reply}")
+            if isinstance(reply, Exception):
+                raise reply
+        return replies
+
+    def _eval_commit(
+        self, match_id: str, keys: list[str], args: list[Any], deadline: Deadline | None = None
+    ) -> tuple[Any, Any]:
+        """EVALSHA of commit.lua, after the deadline index write ``deadline``
+        (``(version, due ms)``, or None) in the same round trip."""
+        commands = [("EVALSHA", self._commit.sha, len(keys), *keys, *args)]
+        if self.wait is not None:
+            # Same connection (same node), right after: WAIT counts the
+            # replicas that have this connection's writes so far.
+            commands.append(("WAIT", *self.wait))
+        if deadline is not None:
+            commands.insert(0, self._deadline_command(match_id, *deadline))
+        replies = self._scripted_round_trip(*commands, retry=False)
+        if self.wait is not None:
+            return replies[-2], replies[-1]
+        return replies[-1], None
+
+    # --- the deadline index ------------------------------------------------
+
+    def _deadline_command(self, match_id: str, version: int, due_ms: int | None) -> Command:
+        return (
+            "EVALSHA",
+            self._deadline.sha,
+            2,
+            *deadline_keys(match_id),
+            match_id,
+            version,
+            "" if due_ms is None else int(due_ms),
+        )
+
+    def set_deadline(self, match_id: str, version: int, due_ms: int | None) -> bool:
+        """Write (``due_ms`` None: clear) a match's entry unless a newer version
+        wrote it; True when written."""
+        return self._scripted_round_trip(self._deadline_command(match_id, version, due_ms))[0] == 1
+
+    def due_matches(self, now_ms: int, limit: int) -> list[str]:
+        """Ids of matches whose entry is due by ``now_ms``, earliest first per
+        shard, at most ``limit`` per shard (one round trip)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for shard in range(DEADLINE_SHARDS):
+            pipe.zrangebyscore(deadline_shard_keys(shard)[0], "-inf", now_ms, start=0, num=limit)
+        return [raw.decode() for ids in pipe.execute() for raw in ids]
+
+    # --- rate-limit counters ----------------------------------------------
+
+    def _counter_commands(self, counter_key: str, ttl_s: int, known_token: str | None) -> list[Command]:
+        if known_token is None:
+            return [("INCR", counter_key), ("EXPIRE", counter_key, ttl_s, "NX")]
+        return [("EVALSHA", self._count_known.sha, 2, token_index_key(known_token), counter_key, ttl_s)]
+
+    def count(self, counter_key: str, ttl_s: int, known_token: str | None = None) -> int | None:
+        """INCR a rate-limit window (TTL set on first use); returns the count.
+
+        ``known_token``: count only if that token hash is a live token's;
+        returns None (nothing counted) otherwise.
+        """
+        return _count(self._scripted_round_trip(*self._counter_commands(counter_key, ttl_s, known_token)))
+
+    # --- reading ---------------------------------------------------------
+
+    def load(self, match_id: str, token_hash: str | None = None) -> StoredMatch | None:
+        """The match, or None when there is none with this id.
+
+        With ``token_hash``, the seat that token acts for comes in the same
+        round trip (``token_seat``, None when unknown here).
+        """
+        values = self.redis.hmget(match_key(match_id), self._load_fields(token_hash))
+        return self._stored(match_id, token_hash, values)
+
+    def load_counted(
+        self,
+        match_id: str,
+        token_hash: str | None,
+        counter_key: str,
+        counter_ttl_s: int,
+        known_token: str | None = None,
+    ) -> tuple[StoredMatch | None, int | None]:
+        """``(load(match_id, token_hash), count(counter_key, ...))`` in one round trip.
+
+        A pipeline, not one script, so the counter's slot and the match's may
+        live on different cluster nodes.
+        """
+        fields = self._load_fields(token_hash)
+        replies = self._scripted_round_trip(
+            *self._counter_commands(counter_key, counter_ttl_s, known_token),
+            ("HMGET", match_key(match_id), *fields),
+        )
+        return self._stored(match_id, token_hash, replies[-1]), _count(replies[:-1])
+
+    @staticmethod
+    def _load_fields(token_hash: str | None) -> list[str]:
+        return ["rev", "doc", "state"] + ([f"tok:{token_hash}"] if token_hash else [])
+
+    @staticmethod
+    def _stored(match_id: str, token_hash: str | None, values: list[Any]) -> StoredMatch | None:
+        rev, doc, state = values[:3]
+        if rev is None or doc is None:
+            return None
+        seat = values[3] if token_hash else None
+        return StoredMatch(
+            match_id, rev.decode(), orjson.loads(doc), state, None if seat is None else int(seat)
+        )
+
+    def probe(self, match_id: str, token_hash: str) -> tuple[bool, int | None]:
+        """``(exists, seat of the token or None)`` in one round trip."""
+        rev, seat = self.redis.hmget(match_key(match_id), "rev", f"tok:{token_hash}")
+        return rev is not None, None if seat is None else int(seat)
+
+    def load_doc(self, match_id: str) -> dict | None:
+        """Only the document of a match (no engine state), or None."""
+        raw = self.redis.hget(match_key(match_id), "doc")
+        return None if raw is None else orjson.loads(raw)
+
+    def load_docs(self, match_ids: list[str]) -> list[dict | None]:
+        """Docs of several matches (None for missing ones), one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for match_id in match_ids:
+            pipe.hget(match_key(match_id), "doc")
+        return [orjson.loads(raw) if raw else None for raw in pipe.execute()]
+
+    def seat_token_hashes(self, match_id: str, seat: int) -> list[str]:
+        """The hashes of the live tokens of ``seat`` in ``match_id``."""
+        fields = self.redis.hgetall(match_key(match_id))
+        return [
+            name[4:].decode()
+            for name, value in fields.items()
+            if name.startswith(b"tok:") and int(value) == seat
+        ]
+
+    def token_match(self, token_hash: str) -> str | None:
+        """The match id a token was issued for (revoked ones included), or None."""
+        raw = self.redis.get(token_index_key(token_hash))
+        return None if raw is None else raw.decode()
+
+    def read_events(self, match_id: str, after: int, limit: int) -> list[Event]:
+        """``[(seq, version, event)]`` with seq > ``after``, at most ``limit``."""
+        return parse_events(self.redis.xrange(*_events_after(match_id, after, limit)))
+
+    def read_new_events(
+        self, positions: list[tuple[str, int]], limit: int
+    ) -> list[tuple[list[Event], dict | None]]:
+        """``[(events, doc)]``, one per ``(match_id, after)`` of ``positions``, in
+        one pipelined round trip: its events as ``read_events`` gives them, and
+        its document (None when the match is gone)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for match_id, after in positions:
+            pipe.xrange(*_events_after(match_id, after, limit))
+            pipe.hget(match_key(match_id), "doc")
+        replies = pipe.execute()
+        return [
+            (parse_events(entries), orjson.loads(raw_doc) if raw_doc else None)
+            for entries, raw_doc in zip(replies[::2], replies[1::2], strict=True)
+        ]
+
+    def put_ticket(self, match_id: str, ticket_hash: str, token_hash: str, ttl_s: int) -> None:
+        self.redis.set(ticket_key(match_id, ticket_hash), token_hash, ex=ttl_s)
+
+    def take_ticket(self, match_id: str, ticket_hash: str) -> str | None:
+        """The token hash a ticket stands for, deleting it (single use); None
+        when unknown, used or expired."""
+        raw = self.redis.getdel(ticket_key(match_id, ticket_hash))
+        return None if raw is None else raw.decode()
+
+    def read_actions(self, match_id: str) -> list[dict]:
+        return [orjson.loads(raw) for raw in self.redis.lrange(actions_key(match_id), 0, -1)]
+
+    def read_idempotency(self, key: str) -> dict | None:
+        """The record stored under ``key`` (None: none). With ``wait`` set, the
+        same round trip WAITs on the record's node, so a record whose commit
+        was answered 503 (too few replicas confirmed it) is answered 503 again
+        until they do: a retry is told "accepted" only under the guarantee
+        the first attempt was refused for lacking."""
+        if self.wait is None:
+            raw = self.redis.get(key)
+        else:
+            raw, replicas = self._scripted_round_trip(("GET", key), ("WAIT", *self.wait))
+            if raw is not None:
+                CommitResult("DUP", replicas=replicas, wanted=self.wait[0]).raise_if_unreplicated()
+        return None if raw is None else orjson.loads(raw)
+
+    # --- writing ---------------------------------------------------------
+
+    def commit(
+        self, match_id: str, expected_rev: str | None, change: Change, deadline: Deadline | None = None
+    ) -> CommitResult:
+        """Write ``change`` if the match is still at ``expected_rev``.
+
+        ``expected_rev`` None creates the match (fails if it exists). One
+        round trip; either everything is written or nothing. ``deadline``
+        (``(version, due ms)``) goes to the deadline index in the same round
+        trip, whatever the commit's outcome: an early entry only costs the
+        sweeper a look.
+        """
+        if self._publish is None:
+            self._publish = publish_command(self.redis)
+        args = [
+            *_change_args(expected_rev, change),
+            change.idem_value or "",
+            self.idempotency_ttl_s,
+            self._publish,
+            self.finished_ttl_s if change.doc["status"] == "finished" else 0,
+        ]
+        keys = [
+            match_key(match_id),
+            events_key(match_id),
+            actions_key(match_id),
+            change.idem_key or idem_key(match_id, "-", "-"),
+            live_channel(match_id),
+        ]
+        reply, replicas = self._eval_commit(match_id, keys, args, deadline)
+        outcome = reply[0].decode()
+        payload: Any = reply[1] if len(reply) > 1 else None
+        if outcome == "DUP":
+            payload = orjson.loads(payload)
+        elif outcome == "OK":
+            payload = payload.decode()  # the new revision
+        if outcome == "SEQ":
+            raise RuntimeError(f"event seq out of order in match {match_id}: stream ends at {payload!r}")
+        return CommitResult(outcome, payload, replicas, self.wait[0] if self.wait else 0)
+
+
+def _count(replies: list[Any]) -> int | None:
+    """The count of ``_counter_commands``' replies (INCR's, or the script's)."""
+    return None if replies[0] == -1 else replies[0]
+
+
+def _events_after(match_id: str, after: int, limit: int) -> tuple[str, str, str, int]:
+    """XRANGE's arguments: the events of ``match_id`` with seq > ``after``, at most ``limit``."""
+    return events_key(match_id), f"0-{after + 1}", "+", limit
+
+
+def _change_args(expected_rev: str | None, change: Change) -> list[Any]:
+    """commit.lua's ARGV up to the action (its header comment has the layout)."""
+    args: list[Any] = [expected_rev or ""]
+    fields: dict[str, bytes | str] = {"doc": orjson.dumps(change.doc)}
+    if change.state is not None:
+        fields["state"] = orjson.dumps(change.state)
+    for token_hash, seat in (change.set_tokens or {}).items():
+        fields[f"tok:{token_hash}"] = str(seat)
+    args.append(len(fields))
+    for name, value in fields.items():
+        args += [name, value]
+    deleted = [f"tok:{h}" for h in change.del_tokens or ()]
+    args += [len(deleted), *deleted]
+    events = change.events or []
+    args.append(len(events))
+    for seq, version, event in events:
+        args += [seq, version, orjson.dumps(event)]
+    args.append(orjson.dumps(change.action) if change.action is not None else "")
+    return args

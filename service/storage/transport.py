@@ -1,0 +1,259 @@
+"""The wire: commands packed by hiredis and sent in one write, replies read
+back as hiredis parses them; on a Redis Cluster each command goes to the
+primary of its key's slot, following MOVED, ASK and TRYAGAIN (see
+REDIRECT_ROUNDS). ``Store`` sends every hot round trip through here."""
+
+import os
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import hiredis
+import redis
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    MasterDownError,
+    MovedError,
+    ResponseError,
+    TryAgainError,
+)
+
+from service.storage import redis_modes
+
+# One Redis command as sent (its name, then its arguments), and a round trip's commands.
+Command = tuple[Any, ...]
+Commands = Sequence[Command]
+
+
+def threads_are_greenlets() -> bool:
+    """True when gevent has patched ``threading`` (the gevent gunicorn worker):
+    a ``threading.local`` is then one greenlet's, i.e. one request's."""
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and monkey.is_module_patched("threading")
+
+
+def publish_command(client: Any) -> str:
+    """``SPUBLISH`` on Redis >= 7 (a shard channel: on a cluster only the
+    match's shard carries it), else ``PUBLISH``. A cluster always shards
+    (REDIS_MODE=cluster needs Redis >= 7)."""
+    if redis_modes.is_cluster_client(client):
+        return "SPUBLISH"
+    try:
+        version = client.info("server").get("redis_version", "0")
+    except Exception:  # noqa: BLE001  (unknown: the command every version has)
+        return "PUBLISH"
+    return "SPUBLISH" if int(str(version).split(".")[0]) >= 7 else "PUBLISH"
+
+
+# Rounds one cluster round trip may take when a node redirects commands:
+# MOVED (a failover or a resharding moved the slot: the slot map is read
+# again), ASK (the slot is being migrated and the key is already on the
+# importing node: sent there, after ASKING, for this command only) or
+# TRYAGAIN (see TRYAGAIN_PAUSE_S). Every redirect means the command was not
+# run, so sending it again (a commit too) never applies it twice.
+REDIRECT_ROUNDS = 16
+# While a slot migrates, its migrating node answers ASK to a command one of
+# whose keys it lacks, and the importing node (after ASKING) answers a
+# multi-key command one of whose keys it lacks with TRYAGAIN: nothing can run
+# such a command until the slot is handed over (redis cluster spec:
+# "multi-key operations may become unavailable" while a slot is resharded).
+# The commit script is one: besides the match's keys it declares its live
+# channel and its idempotency record, keys that do not exist, so from
+# SETSLOT MIGRATING to SETSLOT NODE it is refused on both sides, whatever
+# keys have moved (single-key commands, the reads, follow ASK and are served). It is sent again after pauses doubling from this one up
+# to TRYAGAIN_PAUSE_MAX_S (about 1 s in all, within REDIRECT_ROUNDS); a
+# migration still open then is answered 503: the cluster cannot serve the
+# match now, and the client retries.
+TRYAGAIN_PAUSE_S = 0.025
+TRYAGAIN_PAUSE_MAX_S = 0.2
+# Error replies that mean "the cluster cannot serve this slot now" (a
+# redirect still there after REDIRECT_ROUNDS: the slot map keeps changing,
+# or the slot's migration outlasted the pauses): answered 503 like a lost
+# connection, never a 500.
+UNAVAILABLE_REPLIES = (ClusterDownError, TryAgainError, MasterDownError, AskError, MovedError)
+_REDIRECTS = (AskError, MovedError, TryAgainError)
+
+
+class Transport:
+    """Round trips on one redis-py client (not decoding responses): the raw
+    write-then-read of a move's read and every commit, routed by slot on a cluster."""
+
+    def __init__(self, client: Any) -> None:
+        self.redis = client
+        self._cluster = redis_modes.is_cluster_client(client)
+        self._stale_topology = False
+        self._local = threading.local()
+        # Under gevent a threading.local is per greenlet (per request): a
+        # connection kept there would never go back to the pool.
+        self._per_greenlet = threads_are_greenlets()
+
+    def replies(self, commands: Commands, retry: bool) -> list[Any]:
+        """Send ``commands`` in one write; return every reply as hiredis parses
+        it (bytes, ints, lists), an error reply as its exception object (the
+        commands after it were run all the same).
+
+        A move's two round trips go through here rather than redis-py's
+        command layer (pipeline objects, reply callbacks, observability hooks),
+        which cost several times the CPU of the commands themselves. Same
+        pool and exceptions; a connection error is retried as redis-py does
+        only with ``retry`` (never for a commit: a commit sent before the
+        connection broke may have been applied, and applying it twice is
+        what the API promises never to do; the caller answers 503).
+        """
+        if self._cluster:
+            return self._routed_replies(commands, retry)
+        if self._per_greenlet:
+            return _pooled(self.redis.connection_pool, commands, retry)
+        return _attempts(self._thread_connection(), _pack(commands), len(commands), retry)
+
+    def _routed_replies(self, commands: Commands, retry: bool) -> list[Any]:
+        """``replies`` on a cluster: each command to the primary of its key's
+        slot (a WAIT to the node of the command before it), one write per
+        node. A redirected command (nothing was run: see REDIRECT_ROUNDS) is
+        sent again where it says: MOVED reads the slot map again, ASK goes to
+        the importing node after ASKING, TRYAGAIN waits a little. A broken
+        node refreshes the slot map on the next call (its replica may have
+        taken over)."""
+        if self._stale_topology:
+            self._stale_topology = False
+            redis_modes.refresh_topology(self.redis)
+        replies: list[Any] = [None] * len(commands)
+        todo = list(range(len(commands)))
+        asking: dict = {}  # index -> the importing node an ASK named, for the next round
+        pause = TRYAGAIN_PAUSE_S
+        for attempt in range(REDIRECT_ROUNDS + 1):
+            redirected = set()
+            for pool, indexes in self._route(commands, todo, asking).values():
+                for i, reply in zip(
+                    indexes, self._send_routed(pool, commands, indexes, asking, retry), strict=True
+                ):
+                    replies[i] = reply
+                    if isinstance(reply, _REDIRECTS):
+                        redirected.add(i)
+            if not redirected or attempt == REDIRECT_ROUNDS:
+                break
+            # A WAIT follows its command to the node it is sent to now.
+            todo = [i for i in todo if i in redirected or (commands[i][0] == "WAIT" and i - 1 in redirected)]
+            asking = self._asked_nodes({i: replies[i] for i in redirected})
+            kinds = {type(replies[i]) for i in redirected}
+            if MovedError in kinds:
+                redis_modes.refresh_topology(self.redis)
+            if TryAgainError in kinds:
+                time.sleep(pause)
+                pause = min(pause * 2, TRYAGAIN_PAUSE_MAX_S)
+        return replies
+
+    def _route(
+        self, commands: Commands, todo: list[int], asking: dict[int, Any]
+    ) -> dict[int, tuple[Any, list[int]]]:
+        """``{id(pool): (pool, [index...])}``: where each command goes."""
+        groups: dict = {}
+        key, pool = None, None
+        for i in todo:
+            if i in asking:
+                pool = self.redis.get_redis_connection(asking[i]).connection_pool
+            elif _routing_key(commands[i]) is not None or pool is None:
+                key = _routing_key(commands[i]) or key
+                pool = redis_modes.node_pool(self.redis, key)
+            groups.setdefault(id(pool), (pool, []))[1].append(i)
+        return groups
+
+    def _asked_nodes(self, redirects: dict[int, Exception]) -> dict[int, Any]:
+        """``{index: node}`` of the ASK replies among ``redirects``."""
+        asked = {}
+        for i, reply in redirects.items():
+            if not isinstance(reply, AskError):
+                continue
+            node = self.redis.nodes_manager.get_node(host=reply.host, port=reply.port)
+            if node is None:  # a node the slot map does not know yet
+                redis_modes.refresh_topology(self.redis)
+                node = self.redis.nodes_manager.get_node(host=reply.host, port=reply.port)
+            if node is None:
+                raise redis.ConnectionError(f"the cluster asked for an unknown node: {reply}")
+            asked[i] = node
+        return asked
+
+    def _send_routed(
+        self, pool: Any, commands: Commands, indexes: list[int], asking: dict[int, Any], retry: bool
+    ) -> list[Any]:
+        """The replies of ``commands[indexes]`` on ``pool``'s node, an ASKING
+        before each one an ASK sent there (its own reply left out)."""
+        sent, mine = [], []
+        for i in indexes:
+            if i in asking:
+                sent.append(("ASKING",))
+            mine.append(len(sent))
+            sent.append(commands[i])
+        try:
+            out = _pooled(pool, sent, retry)
+        except (redis.ConnectionError, redis.TimeoutError):
+            self._stale_topology = True
+            raise
+        return [out[k] for k in mine]
+
+    def _thread_connection(self) -> Any:
+        """This thread's own connection from the pool, kept rather than returned.
+
+        Taking one from the pool and giving it back costs two lock rounds and
+        a readiness poll per call; a connection used by one thread only, and
+        dropped on any error (see ``_send_and_read``), never has replies
+        pending. A forked child gets its own (its parent's socket is shared).
+        """
+        pid = os.getpid()
+        held = getattr(self._local, "held", None)
+        if held is None or held[0] != pid:
+            held = self._local.held = (pid, self.redis.connection_pool.get_connection())
+        return held[1]
+
+
+def _pack(commands: Commands) -> bytes:
+    return b"".join(hiredis.pack_command(command) for command in commands)
+
+
+def _pooled(pool: Any, commands: Commands, retry: bool) -> list[Any]:
+    """``commands`` on a connection borrowed from ``pool`` for this call."""
+    conn = pool.get_connection()
+    try:
+        return _attempts(conn, _pack(commands), len(commands), retry)
+    finally:
+        pool.release(conn)
+
+
+def _routing_key(command: Command) -> Any:
+    """The key a command's slot is taken from (EVALSHA: its first KEYS
+    entry); None for WAIT, which goes where the command before it went."""
+    name = command[0]
+    if name == "WAIT":
+        return None
+    if name in ("EVALSHA", "EVAL"):
+        return command[3]
+    return command[1]
+
+
+def _attempts(conn: Any, packed: bytes, replies: int, retry: bool) -> list[Any]:
+    if not retry:
+        return _send_and_read(conn, packed, replies)
+    return conn.retry.call_with_retry(
+        lambda: _send_and_read(conn, packed, replies), lambda _error: conn.disconnect()
+    )
+
+
+def _send_and_read(conn: Any, packed: bytes, replies: int) -> list[Any]:
+    """One attempt of ``Transport.replies`` on ``conn``: every reply read, an
+    error reply kept as its exception (so none is left pending)."""
+    conn.send_packed_command([packed])
+    out = []
+    try:
+        for _ in range(replies):
+            try:
+                out.append(conn.read_response())
+            except ResponseError as error:
+                out.append(error)
+    except BaseException:
+        # A broken connection may have replies pending: never use it again.
+        conn.disconnect()
+        raise
+    return out
