@@ -261,8 +261,6 @@ def test_last_used_is_noted_at_most_once_a_minute(client, services):
 
 def test_account_events_append_and_read(services):
     aid = "atestaccount00000000000"
-    pubsub = services.redis.pubsub()
-    pubsub.subscribe(stored.account_live_channel(aid))
     first = stored.append_account_event(services.redis, aid, "your_turn", {"match": "m1", "version": 3})
     second = stored.append_account_event(services.redis, aid, "match_finished", {"match": "m1"})
     events = stored.read_account_events(services.redis, aid, "0", 10)
@@ -270,4 +268,3 @@ def test_account_events_append_and_read(services):
     assert events[0] == {"id": first, "type": "your_turn", "data": {"match": "m1", "version": 3}}
     assert stored.read_account_events(services.redis, aid, first, 10) == events[1:]
     assert stored.read_account_events(services.redis, aid, second, 10) == []
-    pubsub.close()
