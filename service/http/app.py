@@ -92,6 +92,10 @@ Decisions where the contract is silent:
   looked at; a well-formed action of another game is 409 `illegal_action`,
   `details.reason = "other_game_action"`. `join` with a seat the match does
   not have is 422.
+- Accounts (docs/accounts.md): personal access tokens (`tab_pat_...`) carry
+  scopes; a token without the route's scope is 403 `forbidden` with
+  `details.missing_scope`; an unknown, revoked or expired one is 401. Names
+  are NFKC-normalized ASCII, unique ignoring case (409 `name_taken`).
 - Refused before the app, in this same JSON shape: a request line over 4094
   bytes, 414 `uri_too_long`; a header over 8190 bytes or more than 100
   headers, 431 `headers_too_large`; malformed HTTP (e.g. `Content-Length:
