@@ -1,6 +1,7 @@
 """Account names: what may be one, and when two names are the same name.
 
-A name is NFKC-normalized first (full-width ``U+FF21 U+FF44 U+FF41`` becomes ``Ada``), then
+A name is typed as ASCII or full-width ASCII (``NAME_INPUT_PATTERN``) and
+NFKC-normalized (full-width ``U+FF21 U+FF44 U+FF41`` becomes ``Ada``), then
 must be 2 to 24 ASCII letters, digits, ``_`` or ``-``: a look-alike from
 another script (Cyrillic ``U+0430``, Greek ``U+03BF``) is refused rather than folded,
 so no two accepted names look alike. Two names are one when their NFKC forms
@@ -11,9 +12,11 @@ the closed accounts' neutral names are reserved.
 import re
 import unicodedata
 
+from service.model.accounts import NAME_INPUT_PATTERN
 from service.model.errors import validation
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{2,24}$")
+INPUT_PATTERN = re.compile(NAME_INPUT_PATTERN)
 RESERVED_NAMES = frozenset(
     {
         "ai-random",
@@ -40,8 +43,8 @@ def normalize_name(raw: str) -> tuple[str, str]:
     Raises 422 ``validation_error`` (``details.fields.name``) for a name of
     other characters or length, or a reserved one."""
     name = unicodedata.normalize("NFKC", raw)
-    if not NAME_PATTERN.match(name):
-        raise _refused("2 to 24 ASCII letters, digits, '_' or '-'")
+    if not (INPUT_PATTERN.match(raw) and NAME_PATTERN.match(name)):
+        raise _refused("2 to 24 ASCII letters, digits, '_' or '-' (or their full-width forms)")
     key = name.casefold()
     if key in RESERVED_NAMES or key.startswith(RESERVED_PREFIXES):
         raise _refused("this name is reserved")

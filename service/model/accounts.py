@@ -12,3 +12,9 @@ PAT_PREFIX = "tab_pat_"
 SCOPES = ("match:read", "match:play", "match:create", "account:read", "account:write")
 ACCOUNT_KINDS = ("human", "bot")
 ACCOUNT_STATUSES = ("active", "closed")
+
+# What a name may be typed as: ASCII letters, digits, "_" and "-", or their
+# full-width forms (U+FF10-FF19, U+FF21-FF3A, U+FF41-FF5A, U+FF3F, U+FF0D),
+# which NFKC folds into ASCII; 2 to 24 of them. Anything else (another
+# script's look-alike, a ligature) is refused. The schema documents it.
+NAME_INPUT_PATTERN = r"^[A-Za-z0-9_\-\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A\uFF3F\uFF0D]{2,24}$"

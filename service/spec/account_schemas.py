@@ -6,12 +6,12 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import validate
 
-from service.model.accounts import ACCOUNT_KINDS, ACCOUNT_STATUSES, SCOPES
+from service.model.accounts import ACCOUNT_KINDS, ACCOUNT_STATUSES, NAME_INPUT_PATTERN, SCOPES
 from service.spec.components import documented_as, ref
 from service.spec.schemas import describe
 
 NAME_RULES = (
-    "NFKC-normalized, then 2 to 24 ASCII letters, digits, `_` or `-` (full-width forms fold into "
+    "2 to 24 ASCII letters, digits, `_` or `-`, or their full-width forms (NFKC folds them into "
     "ASCII; look-alikes from other scripts are refused); unique ignoring case; reserved names "
     "(`admin`, `ai`, `ai-*`, `closed-*`...) refused. A refused name is 422 `validation_error`, "
     "a taken one 409 `name_taken`."
@@ -60,7 +60,9 @@ def _scopes(**kwargs: Any) -> ma.fields.List:
 
 
 class SignUpSchema(ma.Schema):
-    name = ma.fields.String(required=True, validate=validate.Length(1, 64), metadata=describe(NAME_RULES))
+    name = ma.fields.String(
+        required=True, validate=validate.Regexp(NAME_INPUT_PATTERN), metadata=describe(NAME_RULES)
+    )
     kind = _kind()
 
 
