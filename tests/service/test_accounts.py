@@ -271,3 +271,20 @@ def test_account_events_append_and_read(services):
     assert events[0] == {"id": first, "type": "your_turn", "data": {"match": "m1", "version": 3}}
     assert stored.read_account_events(services.redis, aid, first, 10) == events[1:]
     assert stored.read_account_events(services.redis, aid, second, 10) == []
+
+
+def test_an_appended_event_is_published_on_the_account_live_channel(services):
+    aid = "atestaccount00000000001"
+    pubsub = services.redis.pubsub()
+    pubsub.ssubscribe(stored.account_live_channel(aid))
+    try:
+        deadline = time.monotonic() + 5
+        while pubsub.get_message(timeout=0.1) is None and time.monotonic() < deadline:
+            pass  # the subscription's confirmation
+        entry = stored.append_account_event(services.redis, aid, "your_turn", {"match": "m1"})
+        message = None
+        while message is None and time.monotonic() < deadline:
+            message = pubsub.get_message(timeout=0.1, ignore_subscribe_messages=True)
+        assert message is not None and message["data"].decode() == entry
+    finally:
+        pubsub.close()
