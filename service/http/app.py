@@ -54,8 +54,8 @@ Decisions where the contract is silent:
   spectators (it is never silently downgraded to a spectator).
 - Rate limits (fixed windows of `RATE_LIMIT_WINDOW_S`, default 60 s): every
   request counts against its bearer token's window (`RATE_LIMIT`, default
-  1200) when the token is a live token of some match, else against its
-  client address's: a made-up, unknown or revoked token counts against the
+  1200) when the token is a live token of some match or a live account
+  token, else against its client address's: a made-up, unknown or revoked token counts against the
   address (its 401 too). `POST /v1/matches` also counts against a tighter
   window per address (`CREATE_RATE_LIMIT`, default 60), whatever its token.
   429 `rate_limited` carries `Retry-After` (seconds) and

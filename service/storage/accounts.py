@@ -21,8 +21,11 @@ Keys outside the account's slot, each a single key claimed or read alone:
 
 - ``accountname:<name_key>``     -> aid, claimed with ``SET NX`` (one sign-up
   of a name wins); never deleted, so a closed account's name stays taken
-- ``pat:<sha256 of token>``      -> JSON {aid, tid, scopes, exp} (exp: epoch
-  seconds or null; the key also expires then), read on every request
+- ``pat:{<sha256 of token>}``    -> JSON {aid, tid, scopes, exp} (exp: epoch
+  seconds or null; the key also expires then), read on every request; its
+  hash tag is the token's, as the rate-limit counter's
+  (``ratelimit:requests:t:{<sha256>}:<window>``), so lua/count_known.lua
+  counts a live account token against its own window in one slot
 - ``app:<app>:user:<external_id>`` -> aid, claimed with ``SET NX``
 """
 
@@ -66,7 +69,7 @@ def name_claim_key(name_key: str) -> str:
 
 
 def pat_key(token_hash: str) -> str:
-    return f"pat:{token_hash}"
+    return f"pat:{{{token_hash}}}"
 
 
 def app_user_key(app: str, external_id: str) -> str:

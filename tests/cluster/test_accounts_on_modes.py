@@ -7,6 +7,8 @@ import pytest
 from tests.service.conftest import make_app
 from tests.service.test_accounts import (  # noqa: F401
     APP_KEYS,
+    LIMITED,
+    test_a_live_account_token_counts_against_its_own_window,
     test_a_revoked_token_is_401_on_every_process_at_once,
     test_account_events_append_and_read,
     test_app_accounts_are_made_once_and_mint_a_token_each_call,
@@ -35,3 +37,17 @@ def two_apps(deployment):
     yield [a.test_client() for a in apps]
     for a in apps:
         a.extensions["tabula"].close()
+
+
+@pytest.fixture
+def limited_client(deployment):
+    """An app on the deployment allowing 3 requests per hour per token or address."""
+    deployment.flush()
+    app = make_app(
+        deployment.config["REDIS_URL"],
+        REDIS_MODE=deployment.mode,
+        RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"],
+        **LIMITED,
+    )
+    yield app.test_client()
+    app.extensions["tabula"].close()

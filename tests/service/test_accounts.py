@@ -18,6 +18,7 @@ from .conftest import make_app
 
 APP_KEYS = "app1=secret-one,app2=secret-two"
 OPERATOR = "operator-key-1"
+LIMITED = {"RATE_LIMIT": 3, "RATE_LIMIT_WINDOW_S": 3600}
 
 
 def bearer(token):
@@ -32,6 +33,15 @@ def two_apps(redis_server):
     yield [a.test_client() for a in apps]
     for a in apps:
         a.extensions["tabula"].close()
+
+
+@pytest.fixture
+def limited_client(redis_server):
+    """An app allowing 3 requests per hour per token or address."""
+    redis.Redis.from_url(redis_server.url).flushdb()
+    app = make_app(redis_server.url, **LIMITED)
+    yield app.test_client()
+    app.extensions["tabula"].close()
 
 
 def sign_up(client, name="Ada", kind="human", headers=None):
@@ -288,3 +298,11 @@ def test_an_appended_event_is_published_on_the_account_live_channel(services):
         assert message is not None and message["data"].decode() == entry
     finally:
         pubsub.close()
+
+
+def test_a_live_account_token_counts_against_its_own_window(limited_client):
+    client = limited_client
+    token = sign_up(client, "Ada").json["token"]  # the address's first request
+    codes = [client.get("/v1/account", headers=bearer(token)).status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+    assert client.get("/v1/games").status_code == 200  # the address's second
