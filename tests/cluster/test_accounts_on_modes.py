@@ -21,19 +21,20 @@ from tests.service.test_accounts import (  # noqa: F401
 )
 
 
+def _app(deployment, **overrides):
+    return make_app(
+        deployment.config["REDIS_URL"],
+        REDIS_MODE=deployment.mode,
+        RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"],
+        **overrides,
+    )
+
+
 @pytest.fixture
 def two_apps(deployment):
     """Two apps on the deployment: two API processes, as far as tokens go."""
     deployment.flush()
-    apps = [
-        make_app(
-            deployment.config["REDIS_URL"],
-            REDIS_MODE=deployment.mode,
-            RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"],
-            TABULA_APP_KEYS=APP_KEYS,
-        )
-        for _ in range(2)
-    ]
+    apps = [_app(deployment, TABULA_APP_KEYS=APP_KEYS) for _ in range(2)]
     yield [a.test_client() for a in apps]
     for a in apps:
         a.extensions["tabula"].close()
@@ -43,11 +44,6 @@ def two_apps(deployment):
 def limited_client(deployment):
     """An app on the deployment allowing 3 requests per hour per token or address."""
     deployment.flush()
-    app = make_app(
-        deployment.config["REDIS_URL"],
-        REDIS_MODE=deployment.mode,
-        RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"],
-        **LIMITED,
-    )
+    app = _app(deployment, **LIMITED)
     yield app.test_client()
     app.extensions["tabula"].close()
