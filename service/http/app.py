@@ -18,7 +18,7 @@ import engine
 from service.http import bodies, cors, guards
 from service.http.json_provider import OrjsonProvider
 from service.http.move_lane import MoveLane
-from service.http.routes import catalogue, history, matches, ops, playing, streams, web
+from service.http.routes import accounts, catalogue, history, matches, ops, playing, streams, web
 from service.model.errors import ApiError, api_error, from_http_exception, unexpected_error_body
 from service.runtime import metrics
 from service.runtime.config import load_config
@@ -54,8 +54,8 @@ Decisions where the contract is silent:
   spectators (it is never silently downgraded to a spectator).
 - Rate limits (fixed windows of `RATE_LIMIT_WINDOW_S`, default 60 s): every
   request counts against its bearer token's window (`RATE_LIMIT`, default
-  1200) when the token is a live token of some match, else against its
-  client address's: a made-up, unknown or revoked token counts against the
+  1200) when the token is a live token of some match or a live account
+  token, else against its client address's: a made-up, unknown or revoked token counts against the
   address (its 401 too). `POST /v1/matches` also counts against a tighter
   window per address (`CREATE_RATE_LIMIT`, default 60), whatever its token.
   429 `rate_limited` carries `Retry-After` (seconds) and
@@ -92,6 +92,10 @@ Decisions where the contract is silent:
   looked at; a well-formed action of another game is 409 `illegal_action`,
   `details.reason = "other_game_action"`. `join` with a seat the match does
   not have is 422.
+- Accounts (docs/accounts.md): personal access tokens (`tab_pat_...`) carry
+  scopes; a token without the route's scope is 403 `forbidden` with
+  `details.missing_scope`; an unknown, revoked or expired one is 401. Names
+  are NFKC-normalized ASCII, unique ignoring case (409 `name_taken`).
 - Refused before the app, in this same JSON shape: a request line over 4094
   bytes, 414 `uri_too_long`; a header over 8190 bytes or more than 100
   headers, 431 `headers_too_large`; malformed HTTP (e.g. `Content-Length:
@@ -171,7 +175,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     register_in_spec(api.spec, [engine.get_game(g) for g in engine.list_games()])
     register_request_schemas(api)
-    for module in (catalogue, matches, playing, history, streams, ops):
+    for module in (catalogue, matches, playing, history, streams, accounts, ops):
         api.register_blueprint(module.blp)
     ops.register_plain_routes(app, api)
     web.register_web_client(app)

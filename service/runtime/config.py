@@ -8,7 +8,7 @@ what tests use.
 import os
 from typing import Any
 
-from service.storage.targets import check_roles
+from service.storage.targets import ConfigError, check_roles
 
 DEFAULTS = {
     # Match state, tokens, lobby, rate-limit counters and the live streams'
@@ -74,6 +74,16 @@ DEFAULTS = {
     # Under gevent, the Redis connections a process may open for requests
     # (a blocking pool: a greenlet waits for a free one).
     "REDIS_MAX_CONNECTIONS": 32,
+    # Accounts (docs/accounts.md). Who may sign up (POST /v1/accounts):
+    # "open" (anyone) or "closed" (only a request bearing TABULA_OPERATOR_KEY).
+    "TABULA_SIGNUP": "open",
+    "TABULA_OPERATOR_KEY": "",
+    # Apps that make accounts for their own users (PUT /v1/apps/accounts/{id}):
+    # "app1=secret1,app2=secret2"; empty: none.
+    "TABULA_APP_KEYS": "",
+    # Sign-ups per window per client address (0: off); the operator is not counted.
+    "SIGNUP_RATE_LIMIT": 20,
+    "SIGNUP_RATE_WINDOW_S": 3600,
 }
 
 _INTS = {
@@ -95,6 +105,8 @@ _INTS = {
     "TURN_TIMEOUTS_TO_AI",
     "REDIS_WAIT_REPLICAS",
     "REDIS_WAIT_TIMEOUT_MS",
+    "SIGNUP_RATE_LIMIT",
+    "SIGNUP_RATE_WINDOW_S",
 }
 _FLOATS = {"STREAM_KEEPALIVE_S", "STREAM_REMATCH_WAIT_S", "REDIS_SOCKET_TIMEOUT_S", "AI_CHAIN_BUDGET_S"}
 
@@ -118,6 +130,8 @@ def load_config(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         if raw not in (None, ""):
             config[key] = _convert(key, raw)
     config.update(overrides or {})
+    if config["TABULA_SIGNUP"] not in ("open", "closed"):
+        raise ConfigError(f"TABULA_SIGNUP must be open or closed, not {config['TABULA_SIGNUP']!r}")
     check_roles(config)
     if not config.get("RQ_REDIS_URL"):
         config["RQ_REDIS_URL"] = config["REDIS_URL"]

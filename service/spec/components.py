@@ -92,6 +92,16 @@ _ERROR_VARIANTS: dict[str, tuple[tuple[str, ...], dict[str, Any], tuple[str, ...
         ("retry_after_s",),
     ),
     "NotFoundError": (("not_found",), {"match_id": {"type": "string"}}, ()),
+    "ForbiddenError": (
+        ("forbidden",),
+        {
+            "missing_scope": {
+                **ref("Scope"),
+                "description": "An account token without the route's scope: the scope it lacks.",
+            }
+        },
+        (),
+    ),
     "SeatTakenError": (("seat_taken",), {"seat": {"type": "integer", "minimum": 0}}, ()),
     "UnavailableError": (
         ("unavailable",),

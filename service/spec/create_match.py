@@ -13,6 +13,7 @@ from typing import Any
 
 import engine
 from engine.ai import LEVELS
+from service.spec.account_schemas import register_account_components
 from service.spec.components import (
     action_list_components,
     document_schema_as,
@@ -260,6 +261,7 @@ def register_request_schemas(api: Any) -> None:
     )
     spec.components.schema("DiceMode", component={"type": "string", "enum": list(DICE_MODES)})
     spec.components.schema("MatchStatus", component={"type": "string", "enum": list(STATUS_VALUES)})
+    register_account_components(spec)
     for name, component in error_components().items():
         if name == "Error":
             document_schema_as(api, ErrorSchema, name, component)

@@ -73,7 +73,7 @@ class ErrorSchema(ma.Schema):
         metadata=describe(
             "Machine-readable code: bad_request, validation_error, unauthorized, forbidden, "
             "not_found, method_not_allowed, illegal_action, not_your_turn, game_over, "
-            "version_conflict, seat_taken, precondition_failed, payload_too_large, "
+            "version_conflict, seat_taken, name_taken, precondition_failed, payload_too_large, "
             "rate_limited, unavailable, internal_error; from the server before the app: "
             "uri_too_long (414), headers_too_large (431), not_implemented (501)."
         ),

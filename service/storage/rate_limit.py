@@ -1,7 +1,9 @@
 """Rate limits: fixed-window counters in Redis, one per identity and window.
 
 An identity is a *known* bearer token (by its hash) or else the client's
-address. A token is known while the token index holds it (service/storage/store.py):
+address. A token is known while the token index holds it (service/storage/store.py),
+or, for an account token, while its ``pat:{<sha256>}`` lookup exists
+(service/storage/accounts.py):
 a request with a made-up or revoked token counts against its address like a
 request without one, so inventing tokens never buys a fresh allowance (and
 answering it 401 does not exempt it: unlimited 401s are unlimited guesses).

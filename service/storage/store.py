@@ -22,6 +22,7 @@ import orjson
 import redis
 from redis.exceptions import NoScriptError
 
+from service.storage.accounts import pat_key
 from service.storage.indexes import MatchIndexes
 from service.storage.keys import (
     DEADLINE_SHARDS,
@@ -139,7 +140,8 @@ class Store(MatchIndexes):
     def _counter_commands(self, counter_key: str, ttl_s: int, known_token: str | None) -> list[Command]:
         if known_token is None:
             return [("INCR", counter_key), ("EXPIRE", counter_key, ttl_s, "NX")]
-        return [("EVALSHA", self._count_known.sha, 2, token_index_key(known_token), counter_key, ttl_s)]
+        index, pat = token_index_key(known_token), pat_key(known_token)
+        return [("EVALSHA", self._count_known.sha, 3, index, counter_key, pat, ttl_s)]
 
     def count(self, counter_key: str, ttl_s: int, known_token: str | None = None) -> int | None:
         """INCR a rate-limit window (TTL set on first use); returns the count.

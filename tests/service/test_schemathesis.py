@@ -9,7 +9,9 @@ fuzzer reaches past 404 and 401:
   every request (``Authorization: Bearer``), the match most path ids point at;
 - a waiting match with open seats for ``joinMatch``;
 - a finished Anno 1452 match (played to its end here) for ``getReplay``;
-- a match of its own, with its own token, for ``resign`` (which revokes it).
+- a match of its own, with its own token, for ``resign`` (which revokes it);
+- an account whose token (all scopes) the account operations send, another
+  for ``closeAccount`` (which revokes it), and an app key for ``putAppAccount``.
 
 ``schemathesis run`` (the CLI) then runs every phase (examples, coverage,
 fuzzing, stateful with links inferred from ``Location`` headers) with
@@ -55,6 +57,13 @@ RUN_TIMEOUT_S = 400
 # operations (see the config below for why).
 ACCEPTED = ["2xx", "3xx", "401", "403", "404", "409", "429", "5xx"]
 JOIN_STATUSES = json.dumps([*ACCEPTED, "422"])
+# A schema-valid name may still be refused (422: other characters than the
+# rule's, or reserved; the schema documents the rule in words, since
+# full-width forms are accepted and folded), or taken (409).
+NAME_STATUSES = json.dumps([*ACCEPTED, "422"])
+APP_KEY = "schemathesis-app-key"
+ACCOUNT_ENV = {"TABULA_APP_KEYS": f"fuzz={APP_KEY}", "SIGNUP_RATE_LIMIT": "0"}
+ACCOUNT_OPERATIONS = ("getOwnAccount", "listTokens", "createToken", "revokeToken")
 REJECTED = json.dumps(
     ["400", "401", "403", "404", "405", "406", "409", "414", "415", "422", "428", "429", "431", "5xx"]
 )
@@ -109,9 +118,48 @@ def stack(tmp_path_factory):
     with (
         RedisProcess() as redis_server,
         RqWorker(redis_server.url, log=logs / "worker.log"),
-        LiveServer(redis_server.url, workers=1, threads=8, log=logs / "gunicorn.log") as server,
+        LiveServer(
+            redis_server.url, env=ACCOUNT_ENV, workers=1, threads=8, log=logs / "gunicorn.log"
+        ) as server,
     ):
         yield server, logs
+
+
+def _account_token(server, name):
+    return _json(server.request("POST", "/v1/accounts", {"name": name, "kind": "bot"}), 201)["token"]
+
+
+def _account_operations(server):
+    """The account operations' part of the config: their tokens and names."""
+    token = _account_token(server, "fuzzer")
+    closing = _account_token(server, "closing")
+    blocks = [
+        f"""
+[[operations]]
+include-operation-id = "{operation}"
+headers = {{ Authorization = "Bearer {token}" }}
+"""
+        for operation in ACCOUNT_OPERATIONS
+    ]
+    blocks.append(f"""
+[[operations]]
+include-operation-id = "closeAccount"
+headers = {{ Authorization = "Bearer {closing}" }}
+
+[[operations]]
+include-operation-id = "getProfile"
+parameters = {{ "path.name" = "fuzzer" }}
+
+[[operations]]
+include-operation-id = "createAccount"
+checks.positive_data_acceptance.expected-statuses = {NAME_STATUSES}
+
+[[operations]]
+include-operation-id = "putAppAccount"
+headers = {{ Authorization = "Bearer {APP_KEY}" }}
+checks.positive_data_acceptance.expected-statuses = {NAME_STATUSES}
+""")
+    return "".join(blocks)
 
 
 def _config(server):
@@ -193,7 +241,7 @@ parameters = {{ "path.match_id" = "{finished_id}" }}
 include-operation-id = "resign"
 headers = {{ Authorization = "Bearer {resigning["tokens"]["0"]}" }}
 parameters = {{ "path.match_id" = "{resigning["match"]["id"]}" }}
-"""
+""" + _account_operations(server)
 
 
 def test_schemathesis_finds_nothing(stack, tmp_path):

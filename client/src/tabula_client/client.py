@@ -9,6 +9,7 @@ from typing import Any, Literal, cast, overload
 import httpx
 
 from ._http import Transport
+from .accounts import ACCOUNT_OPERATIONS, AccountsMixin
 from .models import (
     JSON,
     Action,
@@ -51,6 +52,7 @@ OPERATIONS: dict[str, str] = {
     "getReplay": "get_replay",
     "streamMatch": "stream_match",
     "createStreamTicket": "create_stream_ticket",
+    **ACCOUNT_OPERATIONS,
 }
 
 
@@ -58,7 +60,7 @@ def _match_path(match_id: str, tail: str = "") -> str:
     return f"/v1/matches/{match_id}{tail}"
 
 
-class Client:
+class Client(AccountsMixin):
     """A synchronous client for one Tabula server.
 
     ``token`` is the bearer token of one seat (None: a spectator, or calls

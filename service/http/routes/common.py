@@ -48,15 +48,19 @@ def token() -> str | None:
     return bearer_token(request.headers)
 
 
-def documents_errors(blp: Blueprint, *statuses: int, conflict: str | None = None) -> Callable[[F], F]:
+def documents_errors(
+    blp: Blueprint, *statuses: int, conflict: str | None = None, texts: dict[int, str] | None = None
+) -> Callable[[F], F]:
     """Decorator adding the listed error responses (schema Error) to the spec.
 
-    ``conflict`` describes this route's 409 codes (default: all of them).
+    ``conflict`` describes this route's 409 codes (default: all of them);
+    ``texts`` replaces the description of any status.
     """
+    described = {**ERROR_TEXT, **({409: conflict} if conflict else {}), **(texts or {})}
 
     def decorate(func: F) -> F:
         for status in sorted(set(statuses) | {429, 503}, reverse=True):
-            text = conflict if status == 409 and conflict else ERROR_TEXT[status]
+            text = described[status]
             headers = RETRY_AFTER if status == 429 else None
             func = blp.alt_response(status, schema=ErrorSchema, description=text, headers=headers)(func)
         return func

@@ -1,0 +1,12 @@
+"""Players: accounts, their names, and personal access tokens with scopes.
+
+Owns who a request is (``auth.authenticate`` -> ``Principal``, and
+``auth.require_scope``), the sign-up and app-account operations
+(``accounts``), names and what makes two names one (``names``), and the
+token operations (``tokens``). docs/accounts.md is the user's page; the
+Redis key layout is service/storage/accounts.py.
+
+A layer between ``service.play | service.live`` and ``service.runtime``: may
+import ``service.runtime``, ``service.spec``, ``service.storage`` and
+``service.model``; ``play``, ``live``, ``http`` and ``worker`` may import it.
+"""

@@ -1,0 +1,196 @@
+"""Accounts in Redis: the key layout, and every read and write of it.
+
+The keys of one account carry its id as a hash tag, so a Redis Cluster keeps
+them in one slot (a pipeline over them is one round trip to one node):
+
+- ``account:{<aid>}``            hash: id, name, name_key, kind, created_at,
+  status (active|closed), app, external_id (both "" unless an app made it)
+- ``account:{<aid>}:tokens``     hash: token id -> JSON {label, scopes,
+  created_at, expires_at|null, hash} (``hash``: the token's SHA-256, so
+  closing the account can delete its ``pat:`` key; never the token)
+- ``account:{<aid>}:used``       hash: token id -> last use (ISO 8601),
+  written at most once a minute per token (gate ``account:{<aid>}:used:<tid>``,
+  TTL 60 s)
+- ``account:{<aid>}:events``     stream of account events, fields ``type`` and
+  ``data`` (JSON), trimmed to about ``EVENTS_MAXLEN`` entries
+- ``account:{<aid>}:live``       shard channel: ``append_account_event``
+  publishes the new entry id there (SPUBLISH on Redis >= 7), as commit.lua
+  does on ``match:{<id>}:live``
+
+Keys outside the account's slot, each a single key claimed or read alone:
+
+- ``accountname:<name_key>``     -> aid, claimed with ``SET NX`` (one sign-up
+  of a name wins); never deleted, so a closed account's name stays taken
+- ``pat:{<sha256 of token>}``    -> JSON {aid, tid, scopes, exp} (exp: epoch
+  seconds or null; the key also expires then), read on every request; its
+  hash tag is the token's, as the rate-limit counter's
+  (``ratelimit:requests:t:{<sha256>}:<window>``), so lua/count_known.lua
+  counts a live account token against its own window in one slot
+- ``app:<app>:user:<external_id>`` -> aid, claimed with ``SET NX``
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from service.storage.transport import publish_command
+
+EVENTS_MAXLEN = 1000
+USED_GATE_S = 60
+
+
+def account_key(aid: str) -> str:
+    return f"account:{{{aid}}}"
+
+
+def tokens_key(aid: str) -> str:
+    return f"account:{{{aid}}}:tokens"
+
+
+def used_key(aid: str) -> str:
+    return f"account:{{{aid}}}:used"
+
+
+def used_gate_key(aid: str, tid: str) -> str:
+    return f"account:{{{aid}}}:used:{tid}"
+
+
+def account_events_key(aid: str) -> str:
+    return f"account:{{{aid}}}:events"
+
+
+def account_live_channel(aid: str) -> str:
+    return f"account:{{{aid}}}:live"
+
+
+def name_claim_key(name_key: str) -> str:
+    return f"accountname:{name_key}"
+
+
+def pat_key(token_hash: str) -> str:
+    return f"pat:{{{token_hash}}}"
+
+
+def app_user_key(app: str, external_id: str) -> str:
+    return f"app:{app}:user:{external_id}"
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+# --- claims ------------------------------------------------------------------
+
+
+def claim(client: Any, key: str, aid: str) -> str | None:
+    """``SET key aid NX``: None when this call claimed it, else the aid that holds it."""
+    if client.set(key, aid, nx=True):
+        return None
+    holder = client.get(key)
+    return None if holder is None else _text(holder)
+
+
+def holder(client: Any, key: str) -> str | None:
+    """The aid a claim key (name or app user) points at, or None."""
+    value = client.get(key)
+    return None if value is None else _text(value)
+
+
+def release(client: Any, key: str) -> None:
+    """Drop a claim this process made and could not complete."""
+    client.delete(key)
+
+
+def set_claim(client: Any, key: str, aid: str) -> None:
+    client.set(key, aid)
+
+
+# --- the account ---------------------------------------------------------------
+
+
+def write_account(client: Any, account: dict[str, str]) -> None:
+    client.hset(account_key(account["id"]), mapping=account)
+
+
+def read_account(client: Any, aid: str) -> dict[str, str] | None:
+    """The account's hash as text, or None when there is none."""
+    raw = client.hgetall(account_key(aid))
+    return {_text(k): _text(v) for k, v in raw.items()} if raw else None
+
+
+# --- personal access tokens ------------------------------------------------------
+
+
+def store_token(client: Any, aid: str, tid: str, record: dict[str, Any], grant: dict[str, Any]) -> None:
+    """Write a token's listing entry (``record``, with its ``hash``) and its
+    ``pat:`` lookup (``grant``), expiring at ``grant["exp"]`` when set.
+
+    The listing entry is written first: a token is never usable without
+    being listed (and so revocable)."""
+    client.hset(tokens_key(aid), tid, json.dumps(record))
+    client.set(pat_key(record["hash"]), json.dumps(grant), exat=grant["exp"])
+
+
+def read_grant(client: Any, token_hash: str) -> dict[str, Any] | None:
+    raw = client.get(pat_key(token_hash))
+    return None if raw is None else json.loads(raw)
+
+
+def read_tokens(client: Any, aid: str) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """``({tid: record}, {tid: last use})`` of an account, one round trip."""
+    pipe = client.pipeline(transaction=False)
+    pipe.hgetall(tokens_key(aid))
+    pipe.hgetall(used_key(aid))
+    records, used = pipe.execute()
+    return (
+        {_text(k): json.loads(v) for k, v in records.items()},
+        {_text(k): _text(v) for k, v in used.items()},
+    )
+
+
+def delete_tokens(client: Any, aid: str, records: dict[str, dict[str, Any]]) -> None:
+    """Revoke: the ``pat:`` lookups first (revoked at once), then the listing."""
+    if not records:
+        return
+    pipe = client.pipeline(transaction=False)
+    for record in records.values():
+        pipe.delete(pat_key(record["hash"]))
+    pipe.execute()
+    pipe = client.pipeline(transaction=False)
+    pipe.hdel(tokens_key(aid), *records)
+    pipe.hdel(used_key(aid), *records)
+    pipe.execute()
+
+
+def note_use(client: Any, aid: str, tid: str, when: str) -> None:
+    """Record a token's use, at most once per ``USED_GATE_S`` per token."""
+    if client.set(used_gate_key(aid, tid), 1, nx=True, ex=USED_GATE_S):
+        client.hset(used_key(aid), tid, when)
+
+
+# --- the account's event log ------------------------------------------------------
+
+
+def append_account_event(client: Any, aid: str, event_type: str, data: dict[str, Any]) -> str:
+    """XADD one event (trimmed to about ``EVENTS_MAXLEN``) and publish its id
+    on the account's live channel; returns the entry id."""
+    entry = client.xadd(
+        account_events_key(aid),
+        {"type": event_type, "data": json.dumps(data)},
+        maxlen=EVENTS_MAXLEN,
+        approximate=True,
+    )
+    entry_id = _text(entry)
+    client.execute_command(publish_command(client), account_live_channel(aid), entry_id)
+    return entry_id
+
+
+def read_account_events(client: Any, aid: str, after_id: str, count: int) -> list[dict[str, Any]]:
+    """``[{id, type, data}]`` after entry ``after_id`` ("0": from the start),
+    oldest first, at most ``count``."""
+    entries = client.xrange(account_events_key(aid), f"({after_id}", "+", count=count)
+    return [
+        {"id": _text(entry_id), "type": _text(fields[b"type"]), "data": json.loads(fields[b"data"])}
+        for entry_id, fields in entries
+    ]
