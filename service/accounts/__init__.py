@@ -3,7 +3,8 @@
 Owns who a request is (``auth.authenticate`` -> ``Principal``, and
 ``auth.require_scope``), the sign-up and app-account operations
 (``accounts``), names and what makes two names one (``names``), and the
-token operations (``tokens``). docs/accounts.md is the user's page; the
+token operations (``tokens``), and the one way an account event is made
+(``events.publish_account_event``). docs/accounts.md is the user's page; the
 Redis key layout is service/storage/accounts.py.
 
 A layer between ``service.play | service.live`` and ``service.runtime``: may

@@ -11,6 +11,7 @@ import time
 import pytest
 import redis
 
+from service.accounts.events import publish_account_event
 from service.model.accounts import SCOPES
 from service.storage import accounts as stored
 
@@ -281,6 +282,19 @@ def test_account_events_append_and_read(services):
     assert events[0] == {"id": first, "type": "your_turn", "data": {"match": "m1", "version": 3}}
     assert stored.read_account_events(services.redis, aid, first, 10) == events[1:]
     assert stored.read_account_events(services.redis, aid, second, 10) == []
+
+
+def test_a_published_event_names_its_match(services):
+    aid = "atestaccount00000000002"
+    entry = publish_account_event(
+        services, aid, "your_turn", {"game": "anno1452", "version": 4}, match_id="m9"
+    )
+    (event,) = stored.read_account_events(services.redis, aid, "0", 10)
+    assert event == {
+        "id": entry,
+        "type": "your_turn",
+        "data": {"game": "anno1452", "version": 4, "match_id": "m9"},
+    }
 
 
 def test_an_appended_event_is_published_on_the_account_live_channel(services):
