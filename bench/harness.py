@@ -20,7 +20,6 @@ import http.client
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -30,6 +29,7 @@ import orjson
 import psutil
 
 from launcher.redis_process import free_port
+from launcher.supervision import gunicorn_command
 
 ROOT = Path(__file__).resolve().parent.parent
 UNLIMITED = str(10**9)
@@ -193,15 +193,7 @@ class Gunicorn:
             GUNICORN_LOGLEVEL="warning",
             GUNICORN_READY_DIR=self.ready_dir,
         )
-        command = [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "-c",
-            str(ROOT / "deploy" / "gunicorn.conf.py"),
-            *extra,
-            app,
-        ]
+        command = gunicorn_command(app, *extra)
         self.proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=log)
 
     def wait_healthy(self, timeout=60):

@@ -29,6 +29,14 @@ from launcher.shim import die_with_parent
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 
+
+def gunicorn_command(app: str, *extra: str) -> list[str]:
+    """gunicorn serving ``app`` with deploy/gunicorn.conf.py, as this
+    interpreter's module: the command `make run`, the benchmarks and the
+    tests' live servers all start."""
+    return [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), *extra, app]
+
+
 # supervisord: a program must stay up this long to count as started, and is
 # retried this many times when it does not (while the stack starts, the first
 # such failure stops everything).
@@ -77,7 +85,7 @@ def programs(settings, redis_server):
     out.append(
         Program(
             "gunicorn",
-            [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), settings.app],
+            gunicorn_command(settings.app),
             priority=30,
         )
     )

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from launcher.redis_process import free_port
+from launcher.supervision import gunicorn_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,14 +79,7 @@ class LiveServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout=60):
-        command = [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "-c",
-            str(ROOT / "deploy" / "gunicorn.conf.py"),
-            "service:create_app()",
-        ]
+        command = gunicorn_command("service:create_app()")
         self._log_file = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(
             command, cwd=ROOT, env=self.env, stdout=self._log_file, stderr=self._log_file
