@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from engine.core import View
 
 
-# The variants' feature modules (``supply(view)``, ``player(entry)``, ``GOALS``), in layout order.
+# The variants' feature modules (``supply(view)``, ``player(entry)``, ``GOALS``, ``TILE_KINDS``,
+# ``CHOICE_KINDS``, ``PHASES``), in layout order.
 VARIANT_PARTS = (obs_anno1503_expansion,)
 
 _SPECS: Any = engine.get_game("anno1503").action_specs  # parameter domains by name
@@ -48,16 +49,17 @@ CHOICE_OPTIONS = _SPECS["respond"].params["option"].values
 _SEA = _SPECS["move_ship"].params["to"]
 ROWS, COLS = _SEA.rows, _SEA.cols
 INHABITANTS = ("pioneer", "settler", "citizen", "merchant")
-TILE_KINDS = (
-    "branch_office",
-    "trade_agreement",
-    "treasure_gold",
-    "treasure_upgrade",
-    "lair",
-    "luxury_office",
+# The base game's vocabularies; each variant's part adds its own kinds after them (its
+# ``TILE_KINDS``, ``CHOICE_KINDS``; its ``PHASES`` before the match's end, which stays last).
+TILE_KINDS = ("branch_office", "trade_agreement", "treasure_gold", "treasure_upgrade") + tuple(
+    k for part in VARIANT_PARTS for k in part.TILE_KINDS
 )
-CHOICE_KINDS = (None, "production", "golden_times", "lose_tile", "reserve_placement", "pirate_sea_placement")
-PHASES = ("main", "tile_decision", "discard", "card_discard", "over")
+CHOICE_KINDS = (None, "production", "golden_times", "lose_tile", "reserve_placement") + tuple(
+    k for part in VARIANT_PARTS for k in part.CHOICE_KINDS
+)
+PHASES = (
+    ("main", "tile_decision", "discard") + tuple(p for part in VARIANT_PARTS for p in part.PHASES) + ("over",)
+)
 GOALS = ("merchants", "public_buildings", "trade_agreements") + tuple(
     g for part in VARIANT_PARTS for g in part.GOALS
 )

@@ -3,6 +3,9 @@
 Every observation of the game carries them, zeros when the view has no
 expansion part, so one layout serves both variants:
 
+- ``TILE_KINDS``, ``CHOICE_KINDS``, ``PHASES``: the expansion's kinds in the
+  base vocabularies' one-hots;
+
 - ``supply``: aristocrat buildings left, the expansion reserve and the pirate
   and aristocrat piles, whether a battle is on;
 - ``players``: manor, cannons, lairs, aristocrat buildings, damage, this
@@ -26,6 +29,10 @@ _SPECS: Any = engine.get_game("anno1503").action_specs  # parameter domains by n
 ARISTOCRAT_BUILDINGS = _SPECS["build_aristocrat"].params["building"].values
 CARD_TYPES = _SPECS["exchange_card"].params["card"].values
 GOALS = ("aristocrat_buildings", "lairs", "manor")
+# Added to the base vocabularies (``obs_anno1503``): face-up tile kinds, choice kinds, phases.
+TILE_KINDS = ("lair", "luxury_office")
+CHOICE_KINDS = ("pirate_sea_placement",)
+PHASES = ("card_discard",)
 _PILES = ("expansion_reserve_size", "pirate_deck_size", "aristocrat_deck_size", "aristocrat_discard_size")
 
 

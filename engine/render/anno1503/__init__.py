@@ -1,33 +1,34 @@
 """The SVG board picture of an Anno 1503 match, drawn from one viewer's view.
 
 ``render(view, viewer)`` reads only ``game.view(state, viewer)``, so the
-picture is redacted exactly as the view is: the viewer's own hand (and own
-aristocrat cards) in full, other seats as counts, face-down tiles as their
-back number unless the view shows them face up. Printed content that never
-changes (the sea grid, start, dolphins, pirate squares, the port) comes from
-the game's data, never from a state.
+picture is redacted exactly as the view is: the viewer's own hand (and a
+variant's own secrets) in full, other seats as counts, face-down tiles as
+their back number unless the view shows them face up. Printed content that
+never changes (the sea grid, start, dolphins, a variant's squares) comes
+from the game's data, never from a state.
+
+A variant's parts are drawn by its look (``variants.look_of``: the hooks of
+``variant.BaseLook``; Pirates & Aristocrats' in the package ``expansion``);
+the modules here draw the base game and call those hooks.
 
 What is drawn, top to bottom (and where):
 
 - a header (``header``): turn, active player, phase, last roll, who is to
   act and on what (the pending ``choice``), a discovery or sea battle in
   progress, the winner;
-- the sea (``board``): every square of the main board (5x12) and, with
-  Pirates & Aristocrats, the pirate sea east of it (6x6, joined at the
-  dolphins). Island spaces show their tile face up, its back number, or
+- the sea (``board``): every square of the main board (5x12) and a
+  variant's board east of it. Island spaces show their tile face up, its back number, or
   nothing; dots in seat colours tell who looked at a tile (``seen_by``).
   Ships sit on their squares in seat colours with their number and a yellow
   badge of AP left (a red cross when damaged). Squares a pending choice
   offers are outlined;
 - a legend (seat colours, "you", square and tile kinds) beside the sea, and
   the supply under it (``supply``): commodity stacks, public buildings,
-  reserve, and with the expansion the pirate and aristocrat piles and
-  aristocrat buildings;
-- one panel per seat (``panels``, ``expansion.aristocrat``): the home island (7
+  reserve, and a variant's piles;
+- one panel per seat (``panels``): the home island (7
   inhabitant slots, 1-2 red and 3-7 green, public buildings under 4-7, the
   production table with its bridges and branch offices), trade agreements,
-  the warehouse, ships in stock and, with the expansion, the aristocrat
-  island.
+  the warehouse, ships in stock and a variant's parts.
 
 Seats are named as the web client names them (``svg.seat_name``: "Seat 1"
 for an unnamed first seat), and ships and slots are counted from 1 where
@@ -37,7 +38,7 @@ Clickable things carry ``data-`` attributes that name them the way action
 parameters do, so a client matches legal actions to them without knowing the
 geometry (values are ``svg.ref`` strings: parts joined with ","):
 
-- every board square, sea and island space, main board and pirate sea:
+- every board square, sea and island space, of every board:
   ``data-space="r,c"`` (exactly one per square; a ship is drawn inside its
   square's group, so a click on a ship also reaches its square);
 - ships: ``data-ship="seat,index"`` (index from 0, as in ``move_ship``; on
@@ -47,7 +48,8 @@ geometry (values are ``svg.ref`` strings: parts joined with ","):
 - the viewer's own warehouse cards: ``data-commodity="seat,name"``;
 - player panels, and nothing else: ``data-seat="n"``.
 
-``CLICK_TARGETS`` tells which action parameter each attribute stands for:
+``CLICK_TARGETS`` (every variant's look's ``click_targets``, gathered by
+``variants``) tells which action parameter each attribute stands for:
 ``{type: [[param, attribute, own], ...]}`` in order of preference; the
 attribute's value is the parameter's value (a list joined with ",", else
 ``str``), prefixed with the acting seat and "," when ``own`` is true. The
@@ -72,28 +74,11 @@ from .header import header
 from .layout import WIDTH
 from .panels import panel
 from .supply import board_legend, supply
-from .variants import look_of
+from .variants import CLICK_TARGETS, look_of
 from .words import phase_words, seat_names, seat_note
 
 if TYPE_CHECKING:
     from ...core import View
-
-
-CLICK_TARGETS = {
-    "lose_tile": [["bridge", "bridge", True]],
-    "place_reserve_tile": [["space", "space", False]],
-    "build_ship": [["at", "space", False]],
-    "develop": [["slot", "slot", True]],
-    "move_ship": [["to", "space", False]],
-    "discover": [["space", "space", False]],
-    "take_tile": [["bridge", "bridge", True], ["slot", "slot", True]],
-    "big_branch_office": [["target", "seat", False]],
-    "discard": [["commodity", "commodity", True]],
-    # A variant's actions (Pirates & Aristocrats): the Library's slot, the ship to repair.
-    "build_aristocrat": [["slot", "slot", True]],
-    "repair_ship": [["ship", "ship", True]],
-    "play_card": [["ship", "ship", True]],
-}
 
 
 def render(view: View, viewer: int | None | None = None):
@@ -111,7 +96,7 @@ def render(view: View, viewer: int | None | None = None):
         font_size=11,
         fill=INK,
     )
-    # The click contract rides on the root, and ``a15`` scopes the style sheet (look.STYLE).
+    # The click contract rides on the root, and ``a15`` scopes the style sheet (look.style_sheet).
     return document(
         WIDTH,
         lay.height,
@@ -127,7 +112,7 @@ def _description(view: View, names: list[str], viewer: int | None, look):
     return (
         f"Anno 1503 board, {view['num_players']} players"
         f"{look.subtitle}, turn {view.get('turn')}, "
-        f"phase {phase_words(view)}, seen by {_who(view, names, viewer)}."
+        f"phase {phase_words(view, look.phases)}, seen by {_who(view, names, viewer)}."
     )
 
 

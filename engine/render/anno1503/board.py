@@ -1,4 +1,4 @@
-"""The sea: every square of the main board (and the pirate sea), tiles, ships and outlines.
+"""The sea: every square of the board (a variant's look adds its own), tiles, ships and outlines.
 
 The squares themselves never change for a set of options, so their fixed
 parts are built once (``_static_board``); a view adds tiles, seen-by dots,
@@ -13,10 +13,11 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..svg import el, ref, title
-from .layout import EAST_COL, layout
-from .look import AP_BADGE, DANGER, HIGHLIGHT, SEA_LINE, WHITE, ink_class, label, tile_colours
+from .layout import layout
+from .look import AP_BADGE, DANGER, HIGHLIGHT, SEA_LINE, WHITE, ink_class, label
 from .symbols import defs, slot_defs
-from .words import name_of, ship_number, ship_words, tile_name, tile_words
+from .variants import LOOKS
+from .words import name_of, ship_number, ship_words
 
 if TYPE_CHECKING:
     from typing import Any
@@ -24,16 +25,6 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:
     from ...core import View
-
-
-_KIND_TITLES = {
-    "sea": "Sea square",
-    "start": "Start square (new ships)",
-    "dolphin": "Dolphin square (passage between the seas)",
-    "pirate": "Pirate square (entering draws a pirate card)",
-}
-_SEA_MARKS = {"start": "#a15-anchor", "dolphin": "#a15-dolphin", "pirate": "#a15-skull"}
-_SEA_CLASSES = {"start": "start", "pirate": "pir"}
 
 
 def board(view: View, names: list[str], look):
@@ -64,7 +55,7 @@ def _square_inside(sq, kind, body, space, note, s, names: list[str], look):
     if kind == "space":
         content, words = ("", f"Island space {ref(*sq)}")
         if space is not None:
-            content, words = _space_content(space, s, names)
+            content, words = _space_content(space, s, names, look)
         return title(words + note) + body + content
     return body
 
@@ -84,7 +75,8 @@ def _static_board(look, num_players):
     """
     lay = layout(look, num_players)
     squares = tuple(_fixed_square(lay, sq, kind) for sq, kind in look.square_kinds().items())
-    return lay, squares, defs(lay, num_players) + _board_frame(lay)
+    # Every variant's picture shares one style sheet and one set of symbols.
+    return lay, squares, defs(lay, num_players, LOOKS.values()) + _board_frame(lay)
 
 
 def _fixed_square(lay, sq, kind):
@@ -94,12 +86,9 @@ def _fixed_square(lay, sq, kind):
     if kind in ("space", "port"):
         # Sand on the sea; the title depends on the tile, so it comes per view.
         return sq, kind, head, el("use", href=f"#a15-s{lay.look.islets.get(sq, 2)}"), None
-    look = _SEA_CLASSES.get(kind, "psea" if sq[1] >= EAST_COL else "sea")
-    body = (
-        title(f"{_KIND_TITLES[kind]} {key}")
-        + el("use", href="#a15-q", class_=look)
-        + _sea_mark(kind, lay.square)
-    )
+    words, mark, cls = lay.look.square_looks[kind]
+    look = cls or lay.look.sea_class(sq)
+    body = title(f"{words} {key}") + el("use", href="#a15-q", class_=look) + _sea_mark(mark, lay.square)
     bare = None
     if kind == "sea":
         # Most squares are plain sea with nothing on them: one element is enough.
@@ -107,11 +96,11 @@ def _fixed_square(lay, sq, kind):
     return sq, kind, head, body, bare
 
 
-def _sea_mark(kind, s):
-    """The printed picture on a special sea square of side ``s`` (none on plain sea)."""
-    if kind not in _SEA_MARKS:
+def _sea_mark(mark, s):
+    """The printed picture ``mark`` on a special sea square of side ``s`` (none on plain sea)."""
+    if mark is None:
         return ""
-    return el("use", href=_SEA_MARKS[kind], transform=f"translate({s // 2},{s // 2})")
+    return el("use", href=mark, transform=f"translate({s // 2},{s // 2})")
 
 
 def _board_frame(lay):
@@ -142,7 +131,7 @@ def _board_frame(lay):
 # --- tiles ---------------------------------------------------------------------------
 
 
-def _space_content(space, s, names: list[str]):
+def _space_content(space, s, names: list[str], look):
     """Tile (face up / back / none) and seen-by dots of an island space; and its title."""
     r, c = space["space"]
     tile = space.get("tile")
@@ -150,10 +139,10 @@ def _space_content(space, s, names: list[str]):
     if tile is None:
         words = "no tile"
     elif "kind" in tile:
-        parts.append(_face_up_tile(tile, 5, s / 2 - 17, s - 10, 34))
-        words = f"{tile_name(tile)} (back {tile.get('back')}), seen by you"
+        parts.append(_face_up_tile(tile, 5, s / 2 - 17, s - 10, 34, look))
+        words = f"{look.tile_name(tile)} (back {tile.get('back')}), seen by you"
     else:
-        parts.append(el("use", href=f"#a15-{'cback' if c >= EAST_COL else 'back'}{tile['back']}"))
+        parts.append(el("use", href=f"#a15-{look.back_kind((r, c))}{tile['back']}"))
         words = f"tile face down, back {tile['back']}"
     seen = space.get("seen_by") or []
     for i, seat in enumerate(seen):
@@ -163,9 +152,9 @@ def _space_content(space, s, names: list[str]):
     return "".join(parts), f"Island space {ref(r, c)}: {words}"
 
 
-def _face_up_tile(tile: dict[str, Any], x: float, y: float, w, h):
-    line1, line2 = tile_words(tile)[0]
-    fill, ink = tile_colours(tile)
+def _face_up_tile(tile: dict[str, Any], x: float, y: float, w, h, look):
+    line1, line2 = look.tile_words(tile)[0]
+    fill, ink = look.tile_colours(tile)
     return (
         el("rect", x=x, y=y, width=w, height=h, rx=5, fill=fill, class_="tl")
         + label(x + w / 2, y + h / 2 - 2, line1, ink_class(ink, "m b"))
@@ -250,7 +239,7 @@ def _square_marks(view: View, s, look):
     a choice's options, a discovery, a sea battle."""
     marks = {}
     choice = view.get("choice")
-    if choice and choice.get("kind") in ("reserve_placement", "pirate_sea_placement"):
+    if choice and choice.get("kind") in look.space_choices:
         for option in choice.get("options", []):
             marks[tuple(option)] = (_outline(s, HIGHLIGHT, dash="7 4"), "; may receive the reserve tile")
     discovery = view.get("discovery")
@@ -263,7 +252,7 @@ def _square_marks(view: View, s, look):
 
 
 def _battle_square(view: View, look):
-    """Where a sea battle is fought: a lair's space, else the attacked ship's square."""
+    """Where a sea battle is fought: the battle's space, else the attacked ship's square."""
     combat = look.combat(view)
     if not combat:
         return None

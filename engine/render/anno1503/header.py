@@ -13,7 +13,7 @@ from ...games.anno1503.data import EVENTS
 from ..svg import INK, fit, group, ref, seat_colour, title
 from .layout import MARGIN, WIDTH
 from .look import DANGER, MUTED, fit_runs, runs_width, spans
-from .words import CHOICES, phase_words, plain, ship_number, tile_name
+from .words import phase_words, plain, ship_number
 
 if TYPE_CHECKING:
     from ...core import View
@@ -26,9 +26,9 @@ NAME_ROOM = 170  # about 18 bold letters: a long name leaves room for the rest o
 
 def header(view: View, names: list[str], viewer: int | None, look):
     """Line 1: turn, phase, roll; on its right a battle, or who is looking. Line 2: the status."""
-    line = _turn_runs(view)
+    line = _turn_runs(view, look)
     full = WIDTH - 2 * MARGIN
-    status = _status_runs(view, names)
+    status = _status_runs(view, names, look)
     room = full - runs_width(line, 18) - 24
     return (
         spans(MARGIN, 30, line, "f18")
@@ -41,12 +41,12 @@ def header(view: View, names: list[str], viewer: int | None, look):
     )
 
 
-def _turn_runs(view: View):
+def _turn_runs(view: View, look):
     roll = view.get("last_roll") or {}
     runs = [
         ("Anno 1503", INK, True),
         (f"{SEP}Turn {view.get('turn')}", INK, False),
-        (f"{SEP}Phase: {phase_words(view)}", INK, False),
+        (f"{SEP}Phase: {phase_words(view, look.phases)}", INK, False),
     ]
     if roll.get("production") is not None:
         runs.append((f"{SEP}Roll: {roll['production']}", INK, False))
@@ -60,29 +60,29 @@ def _looker_runs(view: View, names: list[str], viewer: int | None, look):
     """A sea battle in progress, else whose picture this is."""
     combat = look.combat(view)
     if combat:
-        return _combat_runs(combat, names)
+        return look.combat_runs(combat, names)
     if viewer is not None and 0 <= viewer < len(names):
-        return [("You: ", MUTED, False), _name_run(names, viewer)]
+        return [("You: ", MUTED, False), name_run(names, viewer)]
     return [("Spectator view", MUTED, False)]
 
 
-def _status_runs(view: View, names: list[str]):
+def _status_runs(view: View, names: list[str], look):
     """The winner, else who is active and who is to act on what, a discovery, the queue."""
     if view.get("winner") is not None:
         return [
             ("Winner: ", INK, True),
-            _name_run(names, view["winner"]),
+            name_run(names, view["winner"]),
             (" - the match is over", MUTED, False),
         ]
     runs = [
         ("Active: ", MUTED, False),
-        _name_run(names, view.get("active")),
+        name_run(names, view.get("active")),
         (f"{SEP}To act: ", MUTED, False),
     ]
     runs += _seat_list(names, view.get("to_act") or []) or [("nobody", MUTED, False)]
     choice = view.get("choice")
     if choice:
-        runs.append((f" - {_choice_words(choice)}", INK, False))
+        runs.append((f" - {_choice_words(choice, look.choices)}", INK, False))
     discovery = view.get("discovery")
     if discovery:
         runs += [
@@ -91,16 +91,16 @@ def _status_runs(view: View, names: list[str]):
             (f" with ship {ship_number(discovery['ship'])}", MUTED, False),
         ]
         if discovery.get("tile"):
-            runs.append((f": {tile_name(discovery['tile'])}", INK, True))
+            runs.append((f": {look.tile_name(discovery['tile'])}", INK, True))
     if view.get("queue"):
         runs.append((f"{SEP}Still to resolve: ", MUTED, False))
         runs += _seat_list(names, view["queue"], bold=False)
     return runs
 
 
-def _choice_words(choice):
+def _choice_words(choice, choices):
     """A pending choice and its options: "place the reserve tile: 1,4 / 2,7"."""
-    what = CHOICES.get(choice["kind"], plain(choice["kind"]))
+    what = choices.get(choice["kind"], plain(choice["kind"]))
     options = " / ".join(_option_words(o) for o in choice.get("options", []))
     if choice.get("branch"):
         options += f" (branch office: {choice['branch']})"
@@ -117,34 +117,10 @@ def _option_words(option):
     return plain(option)
 
 
-def _combat_runs(combat, names: list[str]):
-    runs = [
-        ("Battle: ", DANGER, True),
-        _name_run(names, combat.get("seat")),
-        (f"'s ship {ship_number(combat['ship'])} vs ", INK, False),
-    ]
-    if combat.get("kind") == "lair":
-        tile = combat.get("tile") or {}
-        runs.append((f"a lair (strength {tile.get('strength', combat.get('strength'))})", INK, True))
-    elif (combat.get("card") or {}).get("kind") == "peaceful":
-        runs.append(("peaceful pirates", INK, True))
-    elif combat.get("pirate") is not None:
-        runs += [
-            ("pirate ", INK, False),
-            _name_run(names, combat["pirate"]),
-            (f" (strength {combat.get('strength')})", INK, False),
-        ]
-    elif combat.get("strength") is not None:
-        runs.append((f"pirates as strong ({combat.get('strength')})", INK, True))
-    else:
-        runs.append(("pirates", INK, True))
-    return runs
-
-
 # --- runs ---------------------------------------------------------------------------
 
 
-def _name_run(names: list[str], seat, bold=True):
+def name_run(names: list[str], seat, bold=True):
     """A seat's name in its colour (cut to a sensible length), or a muted "nobody"."""
     if seat is None or not 0 <= seat < len(names):
         return ("nobody", MUTED, False)
@@ -155,5 +131,5 @@ def _seat_list(names: list[str], seats, bold=True):
     """Seats' names in their colours, separated by commas."""
     runs = []
     for i, seat in enumerate(seats):
-        runs += [(", " if i else "", INK, False), _name_run(names, seat, bold)]
+        runs += [(", " if i else "", INK, False), name_run(names, seat, bold)]
     return runs

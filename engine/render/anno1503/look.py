@@ -20,21 +20,17 @@ if TYPE_CHECKING:
 # --- palette --------------------------------------------------------------------
 
 SEA_FILL = "#5b9fd4"
-PIRATE_SEA_FILL = "#4b86bd"
 SEA_LINE = "#3d7cb3"
 START_FILL = "#8cc4ea"
-PIRATE_SQUARE_FILL = "#2f4a66"
 SAND = "#ecdcaa"
 SAND_EDGE = "#c9b27a"
 ISLET = "#7db36a"
 TILE_BACK = "#8a5a35"
-CROWN_BACK = "#6b4a7a"  # expansion tiles only ever lie on the pirate sea
 MUTED = "#6b6b6b"
 HIGHLIGHT = "#ffd23f"
 DANGER = "#c62828"
 AP_BADGE = "#ffd54f"
 WHITE = "#ffffff"
-ARISTO = "#8e63b5"
 
 # fill, text colour. The text colour is chosen by eye, not by svg.ink_on: on the
 # mid tones (wood, tobacco, silk, the upgrade's purple) its strict WCAG pick is
@@ -59,26 +55,39 @@ TILE_COLOURS = {
     "trade_agreement": ("#f5dc8c", INK),
     "treasure_gold": ("#e9b824", INK),
     "treasure_upgrade": ("#9b7bd0", WHITE),
-    "lair": ("#3a2a2a", WHITE),
 }
 RED_SLOT, GREEN_SLOT = "#c0392b", "#2e8b57"
 
 # Class selectors only, under the root's ``a15`` class: inlined in a page they
 # touch nothing else, and they never fight a presentation attribute (svg.py's
-# legend sets its own sizes).
-STYLE = (
-    ".a15 .b{font-weight:700}.a15 .m{text-anchor:middle}.a15 .e{text-anchor:end}"
-    ".a15 .u{fill:#6b6b6b}.a15 .w{fill:#fff}.a15 .f13{font-size:13px}.a15 .f14{font-size:14px}"
-    ".a15 .f16{font-size:16px}.a15 .f18{font-size:18px}"
-    f".a15 .sea{{fill:url(#a15-sea);stroke:{SEA_LINE}}}.a15 .psea{{fill:url(#a15-psea);stroke:#346c9f}}"
-    f".a15 .start{{fill:{START_FILL};stroke:{SEA_LINE}}}.a15 .pir{{fill:{PIRATE_SQUARE_FILL};stroke:#22384f}}"
-    f".a15 .sand{{fill:{SAND};stroke:{SAND_EDGE};stroke-width:1.5}}"
-    f".a15 .back{{fill:{TILE_BACK};stroke:{INK}}}.a15 .cback{{fill:{CROWN_BACK};stroke:{INK}}}"
-    f".a15 .tl{{stroke:{INK};stroke-width:1.2}}.a15 .ch{{stroke:{INK};stroke-width:.8}}"
-    ".a15 .goal{fill:#f1efe9;stroke:#d8d3c6}.a15 .held{fill:#f6c945;stroke:#c9a227}"
-    ".a15 .bld{fill:#e8e0d4;stroke:#8c7b63}.a15 .site{fill:none;stroke:#b8ab98;stroke-dasharray:3 3}"
-    f".a15 .ab{{fill:#d9c6ea;stroke:{ARISTO}}}.a15 .asite{{fill:none;stroke:#b59cc7;stroke-dasharray:3 3}}"
+# legend sets its own sizes). Named parts: a variant's rules go after the part
+# its look names (``style_sheet``).
+STYLE_PARTS = (
+    (
+        "text",
+        ".a15 .b{font-weight:700}.a15 .m{text-anchor:middle}.a15 .e{text-anchor:end}"
+        ".a15 .u{fill:#6b6b6b}.a15 .w{fill:#fff}.a15 .f13{font-size:13px}.a15 .f14{font-size:14px}"
+        ".a15 .f16{font-size:16px}.a15 .f18{font-size:18px}",
+    ),
+    ("sea", f".a15 .sea{{fill:url(#a15-sea);stroke:{SEA_LINE}}}"),
+    ("start", f".a15 .start{{fill:{START_FILL};stroke:{SEA_LINE}}}"),
+    ("sand", f".a15 .sand{{fill:{SAND};stroke:{SAND_EDGE};stroke-width:1.5}}"),
+    ("back", f".a15 .back{{fill:{TILE_BACK};stroke:{INK}}}"),
+    (
+        "site",
+        f".a15 .tl{{stroke:{INK};stroke-width:1.2}}.a15 .ch{{stroke:{INK};stroke-width:.8}}"
+        ".a15 .goal{fill:#f1efe9;stroke:#d8d3c6}.a15 .held{fill:#f6c945;stroke:#c9a227}"
+        ".a15 .bld{fill:#e8e0d4;stroke:#8c7b63}.a15 .site{fill:none;stroke:#b8ab98;stroke-dasharray:3 3}",
+    ),
 )
+
+
+def style_sheet(looks):
+    """The one style sheet of every variant's picture: the base parts, each followed by
+    the rules the ``looks`` add after it (``BaseLook.style_rules``)."""
+    return "".join(
+        rules + "".join(look.style_rules.get(name, "") for look in looks) for name, rules in STYLE_PARTS
+    )
 
 
 def commodity_colours(name):
@@ -87,8 +96,8 @@ def commodity_colours(name):
 
 
 def tile_colours(tile: dict[str, Any]):
-    """``(fill, ink)`` of a face-up tile: an office takes its commodity's colour."""
-    if tile.get("kind") in ("branch_office", "luxury_office"):
+    """``(fill, ink)`` of a face-up base tile: an office takes its commodity's colour."""
+    if tile.get("kind") == "branch_office":
         return commodity_colours(tile.get("commodity"))
     return TILE_COLOURS.get(tile.get("kind", ""), (WHITE, INK))
 

@@ -1,4 +1,4 @@
-"""One panel per seat: the home island, goals, warehouse, ships in stock; the aristocrat island.
+"""One panel per seat: the home island, goals, warehouse, ships in stock; a variant's parts.
 
 The home island has 7 inhabitant slots (1-2 red, safe from fire; 3-7 green),
 public building sites under slots 4-7 and, per die number, the home
@@ -23,11 +23,10 @@ from .look import (
     commodity_colours,
     ink_class,
     label,
-    tile_colours,
     track,
 )
 from .symbols import slot_href
-from .words import BUILDING_SHORT, GOAL_LABELS, plain, seat_note, ship_number, ship_words, tile_name
+from .words import BUILDING_SHORT, plain, seat_note, ship_number, ship_words
 
 if TYPE_CHECKING:
     from typing import Any
@@ -53,7 +52,7 @@ def panel(player, view: View, names: list[str], viewer: int | None, index, lay):
     x, y = lay.panel_xy(index)
     parts = [
         _title_bar(player, view, names[seat], seat == viewer, lay.panel_h),
-        _goal_row(player, 12, 42),
+        _goal_row(player, 12, 42, lay.look.goal_labels),
         el(
             "rect",
             x=ISLAND_X,
@@ -65,7 +64,7 @@ def panel(player, view: View, names: list[str], viewer: int | None, index, lay):
             stroke="#a9c07d",
         ),
         _slots(player, seat),
-        _bridges(player, seat, lay.look.free_bridge),
+        _bridges(player, seat, lay.look),
         _warehouse(player, seat, SIDE_X, ISLAND_Y + 12),
         _stock_and_turn(player, seat, names[seat], SIDE_X, ISLAND_Y + 112),
     ]
@@ -128,16 +127,16 @@ def _status(view: View, seat):
     return " · ".join(status)
 
 
-def _goal_row(player: dict[str, Any], x: float, y: float):
+def _goal_row(player: dict[str, Any], x: float, y: float, labels):
     goals = player["goals"]
-    held = [GOAL_LABELS.get(g, g) for g, done in goals.items() if done]
+    held = [labels.get(g, g) for g, done in goals.items() if done]
     parts = [
         title(f"Goals held: {', '.join(held) or 'none'} ({len(held)} victory points)"),
         label(x, y + 13, "Goals", "u"),
     ]
     x += 38
     for goal, done in goals.items():
-        caption = ("★ " if done else "") + GOAL_LABELS.get(goal, plain(goal))
+        caption = ("★ " if done else "") + labels.get(goal, plain(goal))
         element, width = chip(x, y, caption, None, "held" if done else "goal", "m b" if done else "m u")
         parts.append(element)
         x += width + 5
@@ -194,7 +193,7 @@ def _public_buildings(buildings, y: float):
     return group(*parts)
 
 
-def _bridges(player: dict[str, Any], seat: int, free_bridge):
+def _bridges(player: dict[str, Any], seat: int, look):
     """The production table: per die number the home commodity, and its bridge below."""
     island = player["island"]
     gray = set(island["gray_bridges"])
@@ -223,34 +222,30 @@ def _bridges(player: dict[str, Any], seat: int, free_bridge):
     for n in range(1, 6):
         x = ISLAND_X + 10 + (n - 1) * BRIDGE_STEP
         office = player["branch_offices"].get(str(n))
-        parts.append(_bridge(seat, n, office, n in gray, free_bridge, x, y + 24))
+        parts.append(_bridge(seat, n, office, n in gray, look, x, y + 24))
     return "".join(parts)
 
 
-# What a bridge without an office shows: (symbol, words).
-_FREE_BRIDGES = {
-    "gray": ("#a15-gray", "gray bridge, free"),
-    "luxury": ("#a15-lux", "free for a luxury office"),
-    "none": ("#a15-nob", "none on the any-commodity number"),
-}
+# What a free gray bridge shows: (symbol, words); the ``?`` number's is the look's ``free_bridge``.
+_FREE_GRAY = ("#a15-gray", "gray bridge, free")
 
 
-def _bridge(seat: int, n, office, is_gray, free_bridge, x: float, y: float):
+def _bridge(seat: int, n, office, is_gray, look, x: float, y: float):
     """Bridge ``n`` of the home island (``data-bridge``): its office, or a free gray bridge, or none."""
     target = ref(seat, n)
     if office:
-        fill, ink = tile_colours(office)
+        fill, ink = look.tile_colours(office)
         return place(
             x,
             y,
-            title(f"Bridge {n}: {tile_name(office)}"),
+            title(f"Bridge {n}: {look.tile_name(office)}"),
             el("rect", width=78, height=24, rx=4, fill=fill, class_="tl"),
             el("use", href="#a15-bo", fill=WHITE if ink == WHITE else INK),
             label(45, 16, office.get("commodity", ""), ink_class(ink, "m b")),
             data_bridge=target,
         )
     # The any-commodity number has no gray bridge; a variant may use it (``free_bridge``).
-    href, words = _FREE_BRIDGES["gray" if is_gray else free_bridge]
+    href, words = _FREE_GRAY if is_gray else look.free_bridge
     return el("use", title(f"Bridge {n}: {words}"), href=href, x=x, y=y, data_bridge=target)
 
 

@@ -14,69 +14,67 @@ from typing import TYPE_CHECKING
 from ..svg import INK, el, seat_colour
 from .layout import SLOT_H, SLOT_W
 from .look import (
-    CROWN_BACK,
     GREEN_SLOT,
     ISLET,
     KIND_COLOURS,
     KIND_ROOFS,
     MUTED,
-    PIRATE_SEA_FILL,
-    PIRATE_SQUARE_FILL,
     RED_SLOT,
     SAND,
     SAND_EDGE,
     SEA_FILL,
-    STYLE,
     TILE_BACK,
     WHITE,
+    style_sheet,
 )
 
 if TYPE_CHECKING:
     from ...core import View
 
 
-def defs(lay, num_players):
-    """The style sheet and every symbol but the slots (see ``slot_defs``)."""
-    return el("defs", el("style", STYLE), _sea_defs(lay), _island_defs(lay.square), _piece_defs(num_players))
+def defs(lay, num_players, looks):
+    """The style sheet and every symbol but the slots (see ``slot_defs``).
+
+    One sheet and one set of symbols serve every variant's picture: the base
+    game's, and what each of ``looks`` (every variant's look) adds at its hooks
+    (``BaseLook.style_rules``, ``sea_patterns``, ``sea_mark_defs``, ``back_kinds``,
+    ``bridge_kinds``).
+    """
+    looks = tuple(looks)
+    return el(
+        "defs",
+        el("style", style_sheet(looks)),
+        _sea_defs(lay, looks),
+        _island_defs(lay.square, tuple(kind for look in looks for kind in look.back_kinds)),
+        _piece_defs(num_players, tuple(kind for look in looks for kind in look.bridge_kinds)),
+    )
 
 
-# The printed marks of special sea squares: anchor (start), dolphin, skull (pirates).
-_SEA_MARK_DEFS = (
+# The printed marks of the base game's special sea squares: anchor (start), dolphin.
+_SEA_MARK_DEFS = el(
+    "g",
     el(
-        "g",
-        el(
-            "path",
-            d="M0 -8v22m-10-8a10 10 0 0 0 20 0m-15-11h10",
-            fill="none",
-            stroke=WHITE,
-            stroke_width=3,
-            stroke_linecap="round",
-        ),
-        el("circle", cy=-12, r=3.5, fill="none", stroke=WHITE, stroke_width=2.5),
-        id="a15-anchor",
-        opacity=0.8,
-    )
-    + el(
         "path",
-        d="M-15 6q8-18 24-10q4 2 6 0q-2 6-6 5q-10-6-18 7z",
-        fill=WHITE,
-        fill_opacity=0.6,
-        id="a15-dolphin",
-    )
-    + el(
-        "g",
-        el("circle", cy=-3, r=10, fill=WHITE),
-        el("rect", x=-6, y=4, width=12, height=7, rx=2, fill=WHITE),
-        el("circle", cx=-4, cy=-3, r=3, fill=PIRATE_SQUARE_FILL),
-        el("circle", cx=4, cy=-3, r=3, fill=PIRATE_SQUARE_FILL),
-        id="a15-skull",
-        opacity=0.85,
-    )
+        d="M0 -8v22m-10-8a10 10 0 0 0 20 0m-15-11h10",
+        fill="none",
+        stroke=WHITE,
+        stroke_width=3,
+        stroke_linecap="round",
+    ),
+    el("circle", cy=-12, r=3.5, fill="none", stroke=WHITE, stroke_width=2.5),
+    id="a15-anchor",
+    opacity=0.8,
+) + el(
+    "path",
+    d="M-15 6q8-18 24-10q4 2 6 0q-2 6-6 5q-10-6-18 7z",
+    fill=WHITE,
+    fill_opacity=0.6,
+    id="a15-dolphin",
 )
 
 
-def _sea_defs(lay):
-    """Sea patterns (with waves), the square shape, anchor, dolphin and skull."""
+def _sea_defs(lay, looks):
+    """Sea patterns (with waves), the square shape, the special squares' marks."""
     s = lay.square
     wave = el(
         "path",
@@ -89,17 +87,21 @@ def _sea_defs(lay):
     )
     # Patterns in board units, so the waves line up across squares.
     pattern = {"width": s, "height": s, "patternUnits": "userSpaceOnUse", "x": lay.board_x, "y": lay.board_y}
+    seas = (("a15-sea", SEA_FILL),) + tuple(p for look in looks for p in look.sea_patterns)
     return (
-        el("pattern", el("rect", width=s, height=s, fill=SEA_FILL), wave, id="a15-sea", **pattern)
-        + el("pattern", el("rect", width=s, height=s, fill=PIRATE_SEA_FILL), wave, id="a15-psea", **pattern)
+        "".join(
+            el("pattern", el("rect", width=s, height=s, fill=fill), wave, id=id_, **pattern)
+            for id_, fill in seas
+        )
         + el("rect", width=s, height=s, id="a15-q")
         + _SEA_MARK_DEFS
+        + "".join(look.sea_mark_defs for look in looks)
     )
 
 
-def _island_defs(s):
-    """Island spaces with 2-4 islets (``#a15-s3``), tile backs numbered 2-4 (brown ``#a15-back3``;
-    purple ``#a15-cback3`` on the pirate sea)."""
+def _island_defs(s, back_kinds):
+    """Island spaces with 2-4 islets (``#a15-s3``), tile backs numbered 2-4 (brown ``#a15-back3``,
+    then the variants' ``back_kinds``)."""
     corners = ((10, 10), (s - 10, s - 10), (s - 10, 10), (10, s - 10))
     sands = "".join(
         el(
@@ -137,31 +139,36 @@ def _island_defs(s):
             ),
             id=f"a15-{name}{n}",
         )
-        for name, fill in (("back", TILE_BACK), ("cback", CROWN_BACK))
+        for name, fill in (("back", TILE_BACK), *back_kinds)
         for n in (2, 3, 4)
     )
     return sands + backs
 
 
-# The bridge kinds of a home island's production table (``#a15-gray``, ``-nob``, ``-lux``).
-_BRIDGE_DEFS = "".join(
-    el(
-        "g",
-        el("rect", width=78, height=24, rx=4, fill=fill, stroke=stroke, stroke_dasharray=dash),
-        el("text", caption, x=39, y=16, text_anchor="middle", fill=ink),
-        id=f"a15-{name}",
-    )
-    for name, caption, fill, stroke, dash, ink in (
-        ("gray", "gray bridge", "#b5b5b5", "#7a7a7a", None, INK),
-        ("nob", "no bridge", "none", "#b5b5b5", "4 3", MUTED),
-        ("lux", "luxury only", "none", "#b5b5b5", "4 3", MUTED),
-    )
+# The base bridge kinds of a home island's production table (``#a15-gray``, ``-nob``).
+BRIDGE_KINDS = (
+    ("gray", "gray bridge", "#b5b5b5", "#7a7a7a", None, INK),
+    ("nob", "no bridge", "none", "#b5b5b5", "4 3", MUTED),
 )
 
 
-def _piece_defs(num_players):
+@cache
+def _bridge_defs(kinds):
+    """The bridge kinds ``(name, caption, fill, stroke, dash, ink)``: ``#a15-gray``."""
+    return "".join(
+        el(
+            "g",
+            el("rect", width=78, height=24, rx=4, fill=fill, stroke=stroke, stroke_dasharray=dash),
+            el("text", caption, x=39, y=16, text_anchor="middle", fill=ink),
+            id=f"a15-{name}",
+        )
+        for name, caption, fill, stroke, dash, ink in kinds
+    )
+
+
+def _piece_defs(num_players, bridge_kinds):
     """Per seat colour a hull and sail (``#a15-ship0``) and a seen-by dot (``#a15-d0``);
-    the bridge kinds, a card back, an office's house."""
+    the bridge kinds (the base's, then ``bridge_kinds``), a card back, an office's house."""
     ships = "".join(
         el(
             "g",
@@ -187,7 +194,7 @@ def _piece_defs(num_players):
     )
     return (
         ships
-        + _BRIDGE_DEFS
+        + _bridge_defs(BRIDGE_KINDS + bridge_kinds)
         + dots
         + el("rect", width=30, height=40, rx=4, fill="#7a5236", stroke=WHITE, stroke_width=1.2, id="a15-card")
         + el("path", d="M6 19v-7l6-6l6 6v7z", id="a15-bo", opacity=0.8)

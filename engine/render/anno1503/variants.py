@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 
 
 LOOKS = {BASE_LOOK.name: BASE_LOOK, EXPANSION_LOOK.name: EXPANSION_LOOK}
+# The click contract of every Anno 1503 picture: each look's actions, the base game's first.
+CLICK_TARGETS = {kind: targets for look in LOOKS.values() for kind, targets in look.click_targets.items()}
 
 
 def look_of(view: View):

@@ -1,4 +1,5 @@
-"""What the picture calls things: phases, choices, buildings, goals, tiles and seats."""
+"""What the picture calls the base game's things: phases, choices, buildings, goals, tiles and
+seats (a variant's look adds its own: ``variant.BaseLook``)."""
 
 from __future__ import annotations
 
@@ -23,19 +24,12 @@ PHASES = {
     "tile_decision": "tile decision",
     "discard": "discard",
     "over": "game over",
-    "sea_battle": "sea battle",
-    "card_discard": "card discard",
 }
 CHOICES = {
     "production": "choose a commodity",
     "golden_times": "golden times: choose a commodity",
     "lose_tile": "pirates: give up a tile",
     "reserve_placement": "place the reserve tile",
-    "pirate_sea_placement": "place a tile on the pirate sea",
-    "pirate_attack": "pirates attack (pay 3 gold or fight)",
-    "sea_hero": "tie: play the Sea Hero or reroll",
-    "pirate_penalty": "battle lost: give a card or gold",
-    "pirate_offer": "peaceful pirates offer goods",
 }
 # Short enough for a chip or a slot-wide site.
 BUILDING_SHORT = {
@@ -48,28 +42,18 @@ BUILDING_SHORT = {
     "restaurant": "Restaur.",
     "shipyard": "Shipyard",
 }
-ARISTO_SHORT = {
-    "richest_aristocrat": "Richest",
-    "university": "University",
-    "library": "Library",
-    "park": "Park",
-    "cathedral": "Cathedral",
-    "theatre": "Theatre",
-}
 GOAL_LABELS = {
     "gold": "30 gold",
     "branch_offices": "4 offices",
     "trade_agreements": "3 agreements",
     "public_buildings": "4 buildings",
     "merchants": "3 merchants",
-    "aristocrat_buildings": "3 aristocrat bldgs",
-    "lairs": "2 lairs",
-    "manor": "manor 9",
 }
 
 
-def phase_words(view: View):
-    return PHASES.get(view["phase"], view["phase"])
+def phase_words(view: View, phases=PHASES):
+    """The view's phase in words (``phases``: a look's, with its variant's phases)."""
+    return phases.get(view["phase"], view["phase"])
 
 
 def plain(word):
@@ -83,23 +67,16 @@ def counts(items):
 
 
 def tile_words(tile: dict[str, Any]):
-    """Two short lines naming a face-up tile, and its full description for a title."""
+    """Two short lines naming a face-up base tile, and its full description for a title."""
     kind = tile.get("kind")
     if kind == "branch_office":
         return ("Office", tile["commodity"]), f"branch office ({tile['commodity']})"
-    if kind == "luxury_office":
-        return ("Luxury", tile["commodity"]), f"luxury office ({tile['commodity']})"
     if kind == "trade_agreement":
         return ("Trade", "deal"), "trade agreement"
     if kind == "treasure_gold":
         return ("Gold", "+12"), "gold treasure (12 gold)"
     if kind == "treasure_upgrade":
         return ("Up-", "grade"), "upgrade treasure (develops an inhabitant)"
-    if kind == "lair":
-        return (
-            ("Lair", f"str {tile.get('strength')}"),
-            f"pirate lair (strength {tile.get('strength')}, luxuries -{tile.get('discount')} gold)",
-        )
     return (str(kind), ""), str(kind)
 
 

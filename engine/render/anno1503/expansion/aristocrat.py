@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...svg import INK, el, fit, group, place, title
-from ..look import ARISTO, TILE_COLOURS, chip, label, track
-from ..words import ARISTO_SHORT, plain, tile_name
+from ..look import chip, label, track
+from ..words import plain
+from ..words import tile_words as base_tile_words
+from .vocabulary import ARISTO, ARISTO_SHORT, LAIR_COLOURS, tile_words
 
 if TYPE_CHECKING:
     from typing import Any
@@ -78,10 +80,10 @@ def _lairs(lairs, x: float, y: float):
             x + 36 + i * 56,
             y + 1,
             f"str {lair.get('strength')}",
-            TILE_COLOURS["lair"][0],
+            LAIR_COLOURS[0],
             None,
             "m w",
-            f"Defeated lair: {tile_name(lair)}",
+            f"Defeated lair: {(tile_words(lair) or base_tile_words(lair))[1]}",
         )
         parts.append(element)
     if not lairs:

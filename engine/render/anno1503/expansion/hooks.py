@@ -3,24 +3,24 @@ hooks (``variant.BaseLook`` lists them)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from ....games.anno1503.data import DOLPHIN, START
 from ....games.anno1503.expansion.data import ALL_SEA, PIRATE_DOLPHIN, PIRATE_SPACES, PIRATE_SQUARES, PORT
 from ....games.anno1503.expansion.hooks import EXPANSION_RULES
 from ...svg import el, group, ref, title
+from ..header import name_run
 from ..layout import EAST_COL, MARGIN
-from ..look import COMMODITY_COLOURS, DANGER, PIRATE_SQUARE_FILL, TILE_COLOURS, WHITE, chip_row, label
+from ..look import COMMODITY_COLOURS, DANGER, WHITE, chip_row, label
 from ..supply import CHIPS_X, swatch
 from ..variant import BaseLook
-from ..words import ARISTO_SHORT, counts
+from ..words import counts, ship_number
+from . import vocabulary as vocab
 from .aristocrat import aristocrat_island
 
 if TYPE_CHECKING:
     from typing import Any
 
-
-if TYPE_CHECKING:
     from ....core import View
 
 
@@ -38,8 +38,22 @@ class ExpansionLook(BaseLook):
     rows, cols = 6, 18
     supply_h = _SUPPLY_H
     panel_h = _PANEL_H
-    free_bridge = "luxury"  # a luxury office may use the ? number's bridge
+    free_bridge = vocab.FREE_BRIDGE  # a luxury office may use the ? number's bridge
     subtitle = " with Pirates & Aristocrats"
+    space_choices = rules.space_choices
+    square_looks: ClassVar[dict[str, tuple[str, str | None, str | None]]] = {
+        **BaseLook.square_looks,
+        **vocab.SQUARE_LOOKS,
+    }
+    phases: ClassVar[dict[str, str]] = {**BaseLook.phases, **vocab.PHASES}
+    choices: ClassVar[dict[str, str]] = {**BaseLook.choices, **vocab.CHOICES}
+    goal_labels: ClassVar[dict[str, str]] = {**BaseLook.goal_labels, **vocab.GOAL_LABELS}
+    style_rules = vocab.STYLE_RULES
+    sea_patterns = vocab.SEA_PATTERNS
+    sea_mark_defs = vocab.SEA_MARK_DEFS
+    back_kinds = vocab.BACK_KINDS
+    bridge_kinds = vocab.BRIDGE_KINDS
+    click_targets: ClassVar[dict[str, list[list[Any]]]] = {**BaseLook.click_targets, **vocab.CLICK_TARGETS}
 
     # --- layout -------------------------------------------------------------------
 
@@ -85,6 +99,12 @@ class ExpansionLook(BaseLook):
             ]
         )
 
+    def sea_class(self, sq):
+        return "psea" if sq[1] >= EAST_COL else "sea"
+
+    def back_kind(self, sq):
+        return "cback" if sq[1] >= EAST_COL else "back"
+
     def special_square(self, kind, sq, body, s, note):
         if kind != "port":
             return None
@@ -105,15 +125,26 @@ class ExpansionLook(BaseLook):
 
     def legend_rows(self):
         return (
-            (swatch(PIRATE_SQUARE_FILL), "Pirate square"),
+            (swatch(vocab.PIRATE_SQUARE_FILL), "Pirate square"),
             (swatch(cls="cback", caption="3"), "Pirate-sea tile (back)"),
             (swatch(COMMODITY_COLOURS["silk"][0]), "Luxury office"),
-            (swatch(TILE_COLOURS["lair"][0]), "Pirate lair"),
+            (swatch(vocab.LAIR_COLOURS[0]), "Pirate lair"),
             (el("path", d="M1-10l12 12M13-10l-12 12", stroke=DANGER, stroke_width=3), "Damaged ship"),
         )
 
     def panel_parts(self, player: dict[str, Any], y: float, width):
         return [aristocrat_island(player, 12, y, width)] if player.get("aristocrat") else []
+
+    def combat_runs(self, combat, names: list[str]):
+        return vocab.combat_runs(combat, names, name_run, ship_number)
+
+    # --- words and colours --------------------------------------------------------
+
+    def tile_words(self, tile: dict[str, Any]):
+        return vocab.tile_words(tile) or super().tile_words(tile)
+
+    def tile_colours(self, tile: dict[str, Any]):
+        return vocab.tile_colours(tile) or super().tile_colours(tile)
 
 
 def _port(s):
@@ -141,7 +172,7 @@ def _piles(piles_view, y: float):
         y,
         [
             (
-                f"{ARISTO_SHORT.get(name, name)} {count}",
+                f"{vocab.ARISTO_SHORT.get(name, name)} {count}",
                 None,
                 "ab" if count else "goal",
                 "m" if count else "m u",
