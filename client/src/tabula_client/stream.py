@@ -14,7 +14,7 @@ follower polls ``GET /events?after=`` instead.
 import json
 import time
 from collections.abc import Generator, Iterator
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, NamedTuple, Protocol, TypeVar
 
 import httpx
 
@@ -26,6 +26,53 @@ MAX_FRUITLESS_RECONNECTS = 5
 
 # What the follower yields: ``Event`` or, with ``matches=True``, ``StreamItem``.
 ItemT = TypeVar("ItemT")
+
+
+class Message(NamedTuple):
+    """One message of a stream: its JSON ``data`` and, with SSE, the ``event``
+    name and ``id`` fields (None in NDJSON, where the JSON says it all)."""
+
+    data: Any
+    event: str | None = None
+    id: str | None = None
+
+
+def read_messages(response: httpx.Response) -> Iterator[Message]:
+    """The messages of one stream response, NDJSON (one JSON value a line) or
+    SSE (``text/event-stream``: ``event:``, ``id:``, ``data:`` fields, a blank
+    line ending each), told by its Content-Type; keep-alives (empty lines,
+    SSE comments) skipped. The match stream and the account stream both read
+    their connections through this one parser."""
+    lines = response.iter_lines()
+    if response.headers.get("Content-Type", "").startswith("text/event-stream"):
+        yield from _sse_messages(lines)
+        return
+    for line in lines:
+        if line.strip():
+            yield Message(json.loads(line))
+
+
+def _sse_messages(lines: Iterator[str]) -> Iterator[Message]:
+    event: str | None = None
+    event_id: str | None = None
+    data: list[str] = []
+    for line in lines:
+        if not line:  # the blank line dispatching the message
+            if data:
+                yield Message(json.loads("\n".join(data)), event, event_id)
+            event, event_id, data = None, None, []
+            continue
+        if line.startswith(":"):
+            continue  # a comment: ": keep-alive"
+        field, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if field == "data":
+            data.append(value)
+        elif field == "event":
+            event = value
+        elif field == "id":
+            event_id = value
+    # A message not ended by its blank line was cut off: dropped, as SSE says.
 
 
 class EventSource(Protocol):
@@ -128,10 +175,8 @@ class EventFollower(Iterator[ItemT]):
         self._response = response
         try:
             last_kind = None
-            for number, line in enumerate(response.iter_lines()):
-                if not line.strip():
-                    continue  # keep-alive
-                item = json.loads(line)
+            for number, message in enumerate(read_messages(response)):
+                item = message.data
                 if "seq" in item:
                     if item["seq"] <= self.last_seq:
                         continue  # already yielded (never expected; cheap to guard)
