@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import httpx
 
 from .models import AccountEvent
-from .stream import Message, read_messages
+from .stream import Message, Reconnecting, read_messages
 
 
 class AccountSource(Protocol):
@@ -55,7 +55,7 @@ def account_event(message: Message) -> AccountEvent | None:
     return event
 
 
-class AccountStream(Iterator[AccountEvent]):
+class AccountStream(Reconnecting[AccountEvent]):
     """Iterator over the account's events, reconnecting for ever (a network
     failure waits up to ``max_backoff_s`` between tries); an error answer
     (401 for a revoked token, 403 for a missing ``match:read``) raises.
@@ -79,26 +79,7 @@ class AccountStream(Iterator[AccountEvent]):
         # Well above the server's 15 s keep-alive: longer silence is a dead connection.
         self.timeout = httpx.Timeout(client.timeout, read=read_timeout)
         self.max_backoff_s = max_backoff_s
-        self._response: httpx.Response | None = None
-        self._items = self._run()
-
-    def __next__(self) -> AccountEvent:
-        return next(self._items)
-
-    def drop(self) -> None:
-        """Close the current connection; the next event comes from a new one."""
-        if self._response is not None:
-            self._response.close()
-
-    def close(self) -> None:
-        self._items.close()
-        self.drop()
-
-    def __enter__(self) -> "AccountStream":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        self._start()
 
     def _run(self) -> Generator[AccountEvent, None, None]:
         fruitless = 0  # connections in a row that brought no logged event

@@ -117,18 +117,15 @@ def cmd_token_create(client: Client, args: argparse.Namespace, out: Output) -> i
 
 def cmd_token_list(client: Client, args: argparse.Namespace, out: Output) -> int:
     tokens = client.tokens()
-    if out.json:
-        out.data(tokens)
-    elif out.terminal:
-        out.console.print(tokens_table(tokens))
-    else:
-        for token in tokens:
-            out.line(
-                f"{token['id']} {token['label']!r} [{' '.join(token['scopes'])}] created "
-                f"{token['created_at']}, expires {token['expires_at'] or 'never'}, "
-                f"last used {token['last_used_at'] or 'never'}"
-            )
+    out.listing(tokens, lambda: tokens_table(tokens), lambda: map(token_line, tokens))
     return 0
+
+
+def token_line(token: TokenInfo) -> str:
+    return (
+        f"{token['id']} {token['label']!r} [{' '.join(token['scopes'])}] created {token['created_at']}, "
+        f"expires {token['expires_at'] or 'never'}, last used {token['last_used_at'] or 'never'}"
+    )
 
 
 def tokens_table(tokens: list[TokenInfo]) -> Table:
@@ -165,13 +162,10 @@ def cmd_matches(client: Client, args: argparse.Namespace, out: Output) -> int:
         raise UsageError("--to-act goes with --mine")
     else:
         matches = client.list_matches(args.status, args.game, args.page, args.page_size)
-    if out.json:
-        out.data(matches)
-    elif out.terminal:
-        out.console.print(matches_table(matches, "Your matches" if args.mine else "Matches"))
-    else:
-        for match in matches:
-            out.line(" ".join(matches_row(match)))
+    title = "Your matches" if args.mine else "Matches"
+    out.listing(
+        matches, lambda: matches_table(matches, title), lambda: (" ".join(matches_row(m)) for m in matches)
+    )
     return 0
 
 

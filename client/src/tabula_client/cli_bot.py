@@ -12,11 +12,11 @@ stream announces the next one. Ctrl-C stops it (exit 0)."""
 import argparse
 from typing import Any
 
-from .cli_commands import MAX_REFUSALS, Bot, BotError, UsageError, load_bot
+from .cli_commands import MAX_REFUSALS, Bot, UsageError, call_bot, load_bot
 from .cli_format import Output, compact
 from .client import Client
 from .errors import Forbidden, GameOver, IllegalAction, NotFound, NotYourTurn, VersionConflict
-from .models import AccountEvent, Action, ActionList
+from .models import AccountEvent, Action, ActionList, Match
 
 
 def add_bot_command(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -104,11 +104,8 @@ class AccountPlayer:
         )
         return True
 
-    def choose(self, match: Any, actions: list[Action]) -> Action:
-        try:
-            return self.bot(match, actions)
-        except Exception as error:  # the bot's bug, reported in one line
-            raise BotError(f"the bot {self.bot_spec} failed: {type(error).__name__}: {error}") from error
+    def choose(self, match: Match, actions: list[Action]) -> Action:
+        return call_bot(self.bot, self.bot_spec, match, actions)
 
     def report(self, data: Any, text: str, style: str) -> None:
         self.out.report({"kind": data.get("type", "event"), **data}, text, style)

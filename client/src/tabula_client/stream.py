@@ -14,7 +14,7 @@ follower polls ``GET /events?after=`` instead.
 import json
 import time
 from collections.abc import Generator, Iterator
-from typing import Any, Literal, NamedTuple, Protocol, TypeVar
+from typing import Any, Literal, NamedTuple, Protocol, Self, TypeVar
 
 import httpx
 
@@ -75,6 +75,41 @@ def _sse_messages(lines: Iterator[str]) -> Iterator[Message]:
     # A message not ended by its blank line was cut off: dropped, as SSE says.
 
 
+class Reconnecting(Iterator[ItemT]):
+    """What the match and account stream iterators share: items come from
+    the generator ``_run`` (started by ``_start``), ``drop()`` closes the
+    current connection as a network failure would (the iterator
+    reconnects), ``close()`` stops; a context manager closes on exit."""
+
+    _response: httpx.Response | None = None
+
+    def _start(self) -> None:
+        self._response = None
+        self._items = self._run()
+
+    def _run(self) -> Generator[ItemT, None, None]:
+        raise NotImplementedError
+
+    def __next__(self) -> ItemT:
+        return next(self._items)
+
+    def drop(self) -> None:
+        """Close the current connection; the next item comes from a new one."""
+        if self._response is not None:
+            self._response.close()
+
+    def close(self) -> None:
+        """Stop following (also closes the connection)."""
+        self._items.close()
+        self.drop()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 class EventSource(Protocol):
     """What the follower calls: the three requests of ``Client`` it needs
     (so this module does not import the client, which imports it)."""
@@ -89,7 +124,7 @@ class EventSource(Protocol):
     def get_match(self, match_id: str) -> Match | None: ...
 
 
-class EventFollower(Iterator[ItemT]):
+class EventFollower(Reconnecting[ItemT]):
     """Iterator over a match's events (``Event`` dicts), or, with
     ``matches=True``, over ``StreamItem``s tagging events and ``Match``
     snapshots (one per connection, and the final one).
@@ -119,27 +154,7 @@ class EventFollower(Iterator[ItemT]):
         # than this means the connection is dead, so reconnect.
         self.timeout = httpx.Timeout(client.timeout, read=read_timeout)
         self.poll_interval = poll_interval
-        self._response: httpx.Response | None = None
-        self._items = self._run()
-
-    def __next__(self) -> ItemT:
-        return next(self._items)
-
-    def drop(self) -> None:
-        """Close the current connection; the next item comes from a new one."""
-        if self._response is not None:
-            self._response.close()
-
-    def close(self) -> None:
-        """Stop following (also closes the connection)."""
-        self._items.close()
-        self.drop()
-
-    def __enter__(self) -> "EventFollower[ItemT]":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        self._start()
 
     # -- the two ways of following --
 
