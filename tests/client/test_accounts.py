@@ -10,6 +10,7 @@ merge); until then it is SKIPPED here, and
 tests/client/test_bot_run.py covers the command against the stub server.
 """
 
+import io
 import json
 import os
 import stat
@@ -121,11 +122,12 @@ def test_login_refuses_a_bad_token_and_stores_nothing(server_url, config_home):
     assert not (config_home / "tabula" / "credentials.json").exists()
 
 
-def test_tokens_are_kept_per_server(server_url, api, config_home):
+def test_tokens_are_kept_per_server_and_read_from_standard_input(server_url, api, config_home, monkeypatch):
     first, second = (api.sign_up(fresh_name(), "bot")["token"] for _ in range(2))
     assert run("login", "--token", first, "--url", server_url)[0] == 0
     other = server_url.replace("127.0.0.1", "localhost")  # another URL for the same server
-    assert run("login", "--token", second, "--url", other)[0] == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO(second + "\n"))  # piped: read from standard input
+    assert run("login", "--url", other)[0] == 0
     servers = json.loads((config_home / "tabula" / "credentials.json").read_text())["servers"]
     assert {servers[server_url]["token"], servers[other]["token"]} == {first, second}
 
