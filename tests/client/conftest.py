@@ -17,13 +17,14 @@ from tests.service.live import QUICK_STOP_ENV, served_with_a_worker
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT_SRC = ROOT / "client" / "src"
 
-SERVER_ENV = QUICK_STOP_ENV
+# Sign-ups unlimited: the account tests make several from one address.
+SERVER_ENV = {**QUICK_STOP_ENV, "SIGNUP_RATE_LIMIT": "0"}
 
 
 @pytest.fixture(scope="session")
 def server_url(redis_url, tmp_path_factory):
     """The base URL of gunicorn + one AI worker, rate limits off."""
-    with served_with_a_worker(redis_url, tmp_path_factory.mktemp("client-stack")) as url:
+    with served_with_a_worker(redis_url, tmp_path_factory.mktemp("client-stack"), SERVER_ENV) as url:
         yield url
 
 

@@ -10,12 +10,14 @@ from tabula_client import errors
 
 # class name -> (code, bases from the nearest to TabulaError)
 HIERARCHY = {
+    "AlreadySeated": ("already_seated", ("Conflict", "TabulaError")),
     "BadRequest": ("bad_request", ("TabulaError",)),
     "Conflict": ("conflict", ("TabulaError",)),
     "Forbidden": ("forbidden", ("TabulaError",)),
     "GameOver": ("game_over", ("Conflict", "TabulaError")),
     "IllegalAction": ("illegal_action", ("Conflict", "TabulaError")),
     "MethodNotAllowed": ("method_not_allowed", ("TabulaError",)),
+    "NameTaken": ("name_taken", ("Conflict", "TabulaError")),
     "NotFound": ("not_found", ("TabulaError",)),
     "NotYourTurn": ("not_your_turn", ("Conflict", "TabulaError")),
     "PayloadTooLarge": ("payload_too_large", ("TabulaError",)),
@@ -65,6 +67,13 @@ def test_an_answer_becomes_the_class_of_its_code_with_its_details():
         _answer(422, {"error": "validation_error", "message": "m", "details": {"fields": {"a": ["x"]}}})
     )
     assert isinstance(invalid, errors.ValidationError) and invalid.fields == {"a": ["x"]}
+    scope = errors.error_from_response(
+        _answer(403, {"error": "forbidden", "message": "m", "details": {"missing_scope": "match:play"}})
+    )
+    assert isinstance(scope, errors.Forbidden) and scope.missing_scope == "match:play"
+    assert errors.Forbidden(403, "forbidden", "not your seat").missing_scope is None
+    taken = errors.error_from_response(_answer(409, {"error": "name_taken", "message": "m", "details": {}}))
+    assert isinstance(taken, errors.NameTaken) and isinstance(taken, errors.Conflict)
 
 
 def test_rate_limited_reads_retry_after_from_the_header_then_the_details():

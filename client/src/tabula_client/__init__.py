@@ -6,14 +6,17 @@ with Client("http://127.0.0.1:8000") as api:
                                             {"kind": "ai", "level": "easy"}])
 """
 
+from .account_stream import AccountStream
 from .client import OPERATIONS, Client
 from .errors import (
+    AlreadySeated,
     BadRequest,
     Conflict,
     Forbidden,
     GameOver,
     IllegalAction,
     MethodNotAllowed,
+    NameTaken,
     NotFound,
     NotYourTurn,
     PayloadTooLarge,
@@ -34,6 +37,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "OPERATIONS",
+    "AccountStream",
+    "AlreadySeated",
     "BadRequest",
     "Client",
     "Conflict",
@@ -42,6 +47,7 @@ __all__ = [
     "GameOver",
     "IllegalAction",
     "MethodNotAllowed",
+    "NameTaken",
     "NotFound",
     "NotYourTurn",
     "PayloadTooLarge",

@@ -5,15 +5,19 @@
     tabula watch MATCH [--svg board.svg]
     tabula play MATCH --bot mybot:choose --token TOKEN
     tabula replay MATCH --verify [--out replay.json]
+    tabula login [--token TOKEN]; tabula whoami; tabula logout
+    tabula token create LABEL [--scope S ...]; tabula token list; tabula token revoke ID
+    tabula matches --mine [--status S] [--to-act]
+    tabula bot run --bot mybot:choose [--accept GAME]
 
 The server comes from ``--url`` or ``TABULA_URL`` (default
 http://127.0.0.1:8000), the bearer token from ``--token`` or
-``TABULA_TOKEN``. ``--json`` prints JSON (one object, or one per line for
+``TABULA_TOKEN``, else the one ``tabula login`` stored for that server. ``--json`` prints JSON (one object, or one per line for
 ``watch`` and ``play``) instead of text. An error answer prints one line and
 exits 1; a usage error exits 2.
 
 This module is the entry point (the parser and ``main``); the commands are
-in ``cli_commands`` and ``cli_live``, the output in ``cli_format``.
+in ``cli_commands``, ``cli_live``, ``cli_accounts`` and ``cli_bot``, the output in ``cli_format``.
 """
 
 import argparse
@@ -22,6 +26,9 @@ import sys
 
 import httpx
 
+from . import cli_credentials
+from .cli_accounts import add_account_commands
+from .cli_bot import add_bot_command
 from .cli_commands import (
     DEFAULT_URL,
     BotError,
@@ -33,7 +40,7 @@ from .cli_commands import (
 from .cli_format import Output, describe_error
 from .cli_live import cmd_play, cmd_watch
 from .client import Client
-from .errors import TabulaError
+from .errors import TabulaError, Unauthorized
 
 
 def common_options() -> argparse.ArgumentParser:
@@ -121,6 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     games.set_defaults(run=cmd_games)
     add_new(commands, common)
     add_watch_play_replay(commands, common)
+    add_account_commands(commands, common)
+    add_bot_command(commands, common)
     return parser
 
 
@@ -134,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     token = getattr(args, "token", None) or os.environ.get("TABULA_TOKEN") or None
     out = Output(getattr(args, "json", False))
     try:
+        if token is None and getattr(args, "stored_token", True):
+            token = cli_credentials.stored_token(url)  # what `tabula login` kept for this server
         with Client(url.rstrip("/"), token=token) as client:
             return args.run(client, args, out)
     except UsageError as error:
@@ -149,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
 def print_error(error: Exception, out: Output) -> None:
     """An error in one line of text, or as one JSON error object."""
     message = describe_error(error)
+    if isinstance(error, Unauthorized):
+        message += " (the token is unknown, revoked or expired: `tabula login` with a valid one)"
     if not out.json:
         out.error(f"tabula: {message}")
         return

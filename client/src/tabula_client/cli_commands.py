@@ -8,7 +8,7 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -90,24 +90,31 @@ def load_bot(spec: str) -> Bot:
     return bot
 
 
+def call_bot(bot: Bot, spec: str, match: Match, actions: list[Action]) -> Action:
+    """The bot's choice; a failure of the bot raises ``BotError`` (one line)."""
+    try:
+        return bot(match, actions)
+    except Exception as error:  # the bot's bug, reported in one line
+        raise BotError(f"the bot {spec} failed: {type(error).__name__}: {error}") from error
+
+
 # -- games, new --
 
 
 def cmd_games(client: Client, args: argparse.Namespace, out: Output) -> int:
     games = client.list_games()
-    if out.json:
-        out.data(games)
-    elif out.terminal:
-        out.console.print(games_table(games))
-    else:
-        for game in games:
-            out.line(
-                f"{game['id']}: {game.get('title', '')}, {game['min_players']}-{game['max_players']} "
-                f"players, AI levels {', '.join(game.get('ai_levels', []))}"
-            )
-            for name, option in game.get("options", {}).items():
-                out.line(f"  {option_text(name, option)}")
+    out.listing(games, lambda: games_table(games), lambda: games_lines(games))
     return 0
+
+
+def games_lines(games: list[Game]) -> Iterator[str]:
+    for game in games:
+        yield (
+            f"{game['id']}: {game.get('title', '')}, {game['min_players']}-{game['max_players']} "
+            f"players, AI levels {', '.join(game.get('ai_levels', []))}"
+        )
+        for name, option in game.get("options", {}).items():
+            yield f"  {option_text(name, option)}"
 
 
 def games_table(games: list[Game]) -> Table:

@@ -4,11 +4,12 @@ events, results and errors that every command shares."""
 
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import httpx
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 
 from .errors import TabulaError
@@ -41,6 +42,16 @@ class Output:
 
     def error(self, text: str) -> None:
         self.errors.print(Text(text, style="bold red"), soft_wrap=True, markup=False, emoji=False)
+
+    def listing(self, data: Any, table: Callable[[], Table], lines: Callable[[], Iterable[str]]) -> None:
+        """``data`` as JSON, else a rich ``table()`` on a terminal, else ``lines()`` as plain text."""
+        if self.json:
+            self.data(data)
+        elif self.terminal:
+            self.console.print(table())
+        else:
+            for line in lines():
+                self.line(line)
 
     def report(self, data: dict[str, Any], text: str, style: str) -> None:
         """``data`` as JSON, or ``text`` in ``style``."""

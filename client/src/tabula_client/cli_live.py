@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 
-from .cli_commands import MAX_REFUSALS, Bot, BotError, UsageError, load_bot
+from .cli_commands import MAX_REFUSALS, Bot, UsageError, call_bot, load_bot
 from .cli_format import Output, compact, describe_error, event_line, match_line, result_line, seat_label
 from .client import Client
 from .errors import GameOver, IllegalAction, NotYourTurn, TabulaError, VersionConflict
@@ -157,10 +157,7 @@ class Player:
         return answer["match"], False
 
     def choose(self, match: Match, actions: list[Action]) -> Action:
-        try:
-            return self.bot(match, actions)
-        except Exception as error:  # the bot's bug, reported in one line
-            raise BotError(f"the bot {self.bot_spec} failed: {type(error).__name__}: {error}") from error
+        return call_bot(self.bot, self.bot_spec, match, actions)
 
     def refused(self, version: int, action: Action, error: IllegalAction) -> None:
         self.refusals += 1

@@ -19,7 +19,11 @@ ERROR_TABLE: dict[str, tuple[str, str]] = {
         "400: the body is not JSON or not an object (or a token in a query string).",
     ),
     "Unauthorized": ("unauthorized", "401: a token is required and missing, unknown or revoked."),
-    "Forbidden": ("forbidden", "403: the token is valid but not for this match or seat."),
+    "Forbidden": (
+        "forbidden",
+        "403: the token is valid but not for this match or seat, or an account token "
+        "lacks the route's scope (``missing_scope`` names it).",
+    ),
     "NotFound": ("not_found", "404: unknown game, match or route."),
     "MethodNotAllowed": ("method_not_allowed", "405: the route exists but not with this method."),
     "Conflict": ("conflict", "409 without a more precise code."),
@@ -28,6 +32,8 @@ ERROR_TABLE: dict[str, tuple[str, str]] = {
     "GameOver": ("game_over", "409: the match is finished."),
     "VersionConflict": ("version_conflict", "409: the posted ``version`` is stale; nothing changed."),
     "SeatTaken": ("seat_taken", "409: join on a full match or a taken seat."),
+    "NameTaken": ("name_taken", "409: sign-up with a name an account has (ignoring case and width)."),
+    "AlreadySeated": ("already_seated", "409: the account already holds a seat of this match."),
     "PreconditionFailed": ("precondition_failed", "412: ``If-Match`` is not the current version."),
     "PayloadTooLarge": ("payload_too_large", "413: the body is over the server's limit."),
     "ValidationError": (
@@ -83,7 +89,11 @@ class BadRequest(TabulaError): ...
 class Unauthorized(TabulaError): ...
 
 
-class Forbidden(TabulaError): ...
+class Forbidden(TabulaError):
+    @property
+    def missing_scope(self) -> str | None:
+        """The scope an account token lacks for the route (None: another refusal)."""
+        return self.details.get("missing_scope")
 
 
 class NotFound(TabulaError): ...
@@ -111,6 +121,12 @@ class VersionConflict(_NamesCurrentVersion, Conflict): ...
 
 
 class SeatTaken(Conflict): ...
+
+
+class NameTaken(Conflict): ...
+
+
+class AlreadySeated(Conflict): ...
 
 
 class PreconditionFailed(_NamesCurrentVersion): ...

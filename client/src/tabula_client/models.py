@@ -169,3 +169,74 @@ class MatchItem(TypedDict):
 # What ``Client.events(..., matches=True)`` yields; testing ``item["kind"]``
 # tells a type checker which body it holds.
 StreamItem = EventItem | MatchItem
+
+
+# -- accounts (docs/accounts.md) --
+
+Scope = Literal["match:read", "match:play", "match:create", "account:read", "account:write"]
+ALL_SCOPES: tuple[Scope, ...] = ("match:read", "match:play", "match:create", "account:read", "account:write")
+
+
+class Account(TypedDict):
+    """``GET /v1/account``: yourself."""
+
+    id: str
+    name: str  # ``closed-<id suffix>`` once closed
+    kind: Literal["human", "bot"]
+    status: Literal["active", "closed"]
+    created_at: str
+    app: str | None
+    external_id: str | None
+
+
+class SignedUp(TypedDict):
+    """``sign_up``'s answer: the account and its first token (shown once)."""
+
+    account: Account
+    token: str
+    token_id: str
+
+
+class Profile(TypedDict):
+    """``GET /v1/accounts/{name}``: the public profile."""
+
+    name: str
+    kind: Literal["human", "bot"]
+    since: str
+    status: Literal["active", "closed"]
+    games: JSON  # game id -> matches played and won
+    recent: list[JSON]  # recent results, newest first
+
+
+class TokenInfo(TypedDict):
+    """A personal access token as listed: never the token itself."""
+
+    id: str
+    label: str
+    scopes: list[Scope]
+    created_at: str
+    expires_at: str | None
+    last_used_at: str | None
+
+
+class NewToken(TokenInfo):
+    """``create_token``'s answer: the listing and the token, shown this once."""
+
+    token: str
+    token_id: str
+
+
+class AccountEvent(TypedDict):
+    """One message of the account stream (``Client.account_stream``).
+
+    ``id``: the entry id to resume after (``Last-Event-ID``), None for the
+    snapshot ``your_turn`` messages a connection starts with; ``type``:
+    ``match_started``, ``your_turn`` (``data``: game, seat, version,
+    deadline), ``match_finished`` (game, seat, version, result),
+    ``seat_handed_to_ai``, ``webhook_disabled``... (a newer server may add
+    types: ignore the ones you do not know)."""
+
+    id: str | None
+    type: str
+    match_id: str | None
+    data: JSON

@@ -14,7 +14,7 @@ follower polls ``GET /events?after=`` instead.
 import json
 import time
 from collections.abc import Generator, Iterator
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, NamedTuple, Protocol, Self, TypeVar
 
 import httpx
 
@@ -26,6 +26,88 @@ MAX_FRUITLESS_RECONNECTS = 5
 
 # What the follower yields: ``Event`` or, with ``matches=True``, ``StreamItem``.
 ItemT = TypeVar("ItemT")
+
+
+class Message(NamedTuple):
+    """One message of a stream: its JSON ``data`` and, with SSE, the ``event``
+    name and ``id`` fields (None in NDJSON, where the JSON says it all)."""
+
+    data: Any
+    event: str | None = None
+    id: str | None = None
+
+
+def read_messages(response: httpx.Response) -> Iterator[Message]:
+    """The messages of one stream response, NDJSON (one JSON value a line) or
+    SSE (``text/event-stream``: ``event:``, ``id:``, ``data:`` fields, a blank
+    line ending each), told by its Content-Type; keep-alives (empty lines,
+    SSE comments) skipped. The match stream and the account stream both read
+    their connections through this one parser."""
+    lines = response.iter_lines()
+    if response.headers.get("Content-Type", "").startswith("text/event-stream"):
+        yield from _sse_messages(lines)
+        return
+    for line in lines:
+        if line.strip():
+            yield Message(json.loads(line))
+
+
+def _sse_messages(lines: Iterator[str]) -> Iterator[Message]:
+    event: str | None = None
+    event_id: str | None = None
+    data: list[str] = []
+    for line in lines:
+        if not line:  # the blank line dispatching the message
+            if data:
+                yield Message(json.loads("\n".join(data)), event, event_id)
+            event, event_id, data = None, None, []
+            continue
+        if line.startswith(":"):
+            continue  # a comment: ": keep-alive"
+        field, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if field == "data":
+            data.append(value)
+        elif field == "event":
+            event = value
+        elif field == "id":
+            event_id = value
+    # A message not ended by its blank line was cut off: dropped, as SSE says.
+
+
+class Reconnecting(Iterator[ItemT]):
+    """What the match and account stream iterators share: items come from
+    the generator ``_run`` (started by ``_start``), ``drop()`` closes the
+    current connection as a network failure would (the iterator
+    reconnects), ``close()`` stops; a context manager closes on exit."""
+
+    _response: httpx.Response | None = None
+
+    def _start(self) -> None:
+        self._response = None
+        self._items = self._run()
+
+    def _run(self) -> Generator[ItemT, None, None]:
+        raise NotImplementedError
+
+    def __next__(self) -> ItemT:
+        return next(self._items)
+
+    def drop(self) -> None:
+        """Close the current connection; the next item comes from a new one."""
+        if self._response is not None:
+            self._response.close()
+
+    def close(self) -> None:
+        """Stop following (also closes the connection)."""
+        self._items.close()
+        self.drop()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 class EventSource(Protocol):
@@ -42,7 +124,7 @@ class EventSource(Protocol):
     def get_match(self, match_id: str) -> Match | None: ...
 
 
-class EventFollower(Iterator[ItemT]):
+class EventFollower(Reconnecting[ItemT]):
     """Iterator over a match's events (``Event`` dicts), or, with
     ``matches=True``, over ``StreamItem``s tagging events and ``Match``
     snapshots (one per connection, and the final one).
@@ -72,27 +154,7 @@ class EventFollower(Iterator[ItemT]):
         # than this means the connection is dead, so reconnect.
         self.timeout = httpx.Timeout(client.timeout, read=read_timeout)
         self.poll_interval = poll_interval
-        self._response: httpx.Response | None = None
-        self._items = self._run()
-
-    def __next__(self) -> ItemT:
-        return next(self._items)
-
-    def drop(self) -> None:
-        """Close the current connection; the next item comes from a new one."""
-        if self._response is not None:
-            self._response.close()
-
-    def close(self) -> None:
-        """Stop following (also closes the connection)."""
-        self._items.close()
-        self.drop()
-
-    def __enter__(self) -> "EventFollower[ItemT]":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        self._start()
 
     # -- the two ways of following --
 
@@ -128,10 +190,8 @@ class EventFollower(Iterator[ItemT]):
         self._response = response
         try:
             last_kind = None
-            for number, line in enumerate(response.iter_lines()):
-                if not line.strip():
-                    continue  # keep-alive
-                item = json.loads(line)
+            for number, message in enumerate(read_messages(response)):
+                item = message.data
                 if "seq" in item:
                     if item["seq"] <= self.last_seq:
                         continue  # already yielded (never expected; cheap to guard)
