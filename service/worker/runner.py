@@ -96,6 +96,10 @@ class _Status:
         self.worker_name = None
 
 
+# What the webhook worker (webhook_worker.py) shares of this module.
+Status = _Status
+
+
 def _sweeper(services: Services, interval_s: float, stop: threading.Event, status: _Status) -> None:
     """Beat ``status.worker_name``'s heartbeat and sweep due matches, every
     ``interval_s`` (the first time at once); one log line per outage."""
@@ -122,9 +126,11 @@ def _sweeper(services: Services, interval_s: float, stop: threading.Event, statu
         stop.wait(interval_s)
 
 
-def build_worker(services: Services, stop_event: threading.Event | None = None) -> Any:
+def build_worker(services: Services, stop_event: threading.Event | None = None, hooks: bool = False) -> Any:
+    """An RQ worker on the AI queue, or with ``hooks`` on the webhook queue."""
     cls = TabulaForkWorker if os.environ.get("TABULA_WORKER_CLASS") == "fork" else TabulaSimpleWorker
-    worker = cls([services.queue], connection=services.rq_redis, serializer=JSONSerializer)
+    queue = services.webhook_queue if hooks else services.queue
+    worker = cls([queue], connection=services.rq_redis, serializer=JSONSerializer)
     worker.stop_event = stop_event or threading.Event()
     # RQ's own wait while Redis is away from its blocking dequeue.
     worker.max_connection_wait_time = RECONNECT_MAX_S
@@ -139,6 +145,9 @@ def _install_stop_handlers(stop: threading.Event) -> None:
 
     signal.signal(signal.SIGINT, handler)
     signal.signal(signal.SIGTERM, handler)
+
+
+install_stop_handlers = _install_stop_handlers
 
 
 def _sleep(stop: threading.Event, seconds: float) -> None:
@@ -165,8 +174,11 @@ def wait_for_redis(services: Services, stop: threading.Event, delay: float = REC
     return False
 
 
-def _beat_now(services: Services, name: str) -> None:
-    """A first heartbeat without waiting for the sweeper's next round."""
+def _beat_now(services: Services, name: str, hooks: bool = False) -> None:
+    """A first heartbeat without waiting for the sweeper's next round (AI
+    workers only: /readyz counts those)."""
+    if hooks:
+        return
     try:
         ai.beat(services, name)
     except redis.RedisError:
@@ -180,7 +192,28 @@ def _forget(services: Services, name: str) -> None:
         pass  # the heartbeat goes stale by itself
 
 
-def work(services: Services, stop: threading.Event, status: _Status, logging_level: str = "INFO") -> None:
+def _run_worker(worker: Any, stop: threading.Event, logging_level: str, hooks: bool) -> Exception | None:
+    """One RQ worker's loop; the Redis error that ended it, or None."""
+    try:
+        # The webhook worker's scheduler promotes the retries (enqueue_in).
+        worker.work(with_scheduler=hooks, logging_level=logging_level)
+    except (redis.ConnectionError, redis.TimeoutError) as exc:
+        # From RQ's start-up or its clean-up: Redis went away meanwhile.
+        return exc
+    finally:
+        _install_stop_handlers(stop)  # work() had replaced them
+        if getattr(worker, "pubsub_thread", None) is not None:
+            worker.pubsub_thread.stop()  # RQ's clean-up may not have got that far
+    return None
+
+
+def work(
+    services: Services,
+    stop: threading.Event,
+    status: _Status,
+    logging_level: str = "INFO",
+    hooks: bool = False,
+) -> None:
     """Run RQ workers until ``stop``: a new one each time RQ's loop ends
     without a stop request (it gives up on Redis errors outside its wait for
     a job: a timeout, a connection lost during a job or its clean-up)."""
@@ -192,20 +225,14 @@ def work(services: Services, stop: threading.Event, status: _Status, logging_lev
             # now (ai.recover_if_stalled gives it to another at once, not
             # after its heartbeat goes stale).
             _forget(services, worker.name)
-        worker = build_worker(services, stop)
+        worker = build_worker(services, stop, hooks)
         status.worker_name = worker.name
-        _beat_now(services, worker.name)
-        started, error = time.monotonic(), None
+        _beat_now(services, worker.name, hooks)
+        started = time.monotonic()
         try:
-            worker.work(with_scheduler=False, logging_level=logging_level)
-        except (redis.ConnectionError, redis.TimeoutError) as exc:
-            # From RQ's start-up or its clean-up: Redis went away meanwhile.
-            error = exc
+            error = _run_worker(worker, stop, logging_level, hooks)
         finally:
             status.worker_name = None
-            _install_stop_handlers(stop)  # work() had replaced them
-            if getattr(worker, "pubsub_thread", None) is not None:
-                worker.pubsub_thread.stop()  # RQ's clean-up may not have got that far
         if stop.is_set():
             _forget(services, worker.name)
             return
