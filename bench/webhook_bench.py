@@ -20,6 +20,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 from launcher.redis_process import RedisProcess
 from service import create_app
@@ -32,7 +33,7 @@ SETTINGS = {"WEBHOOK_ALLOW_HTTP": 1, "WEBHOOK_ALLOW_PRIVATE": 1, "RATE_LIMIT": 0
 class Counter(BaseHTTPRequestHandler):
     """Reads the body, answers 204, notes when."""
 
-    times: list[float] = []
+    times: ClassVar[list[float]] = []
 
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
