@@ -30,6 +30,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -248,7 +249,9 @@ def work(
         pause = min(pause * 2, RECONNECT_MAX_S)
 
 
-def main() -> int:
+def start_services(bind: Callable[[Services], None]) -> tuple[str, Services] | None:
+    """A worker process's logging, config and Services (``bind`` hands them
+    to its jobs); None after logging bad Redis settings."""
     level = os.environ.get("LOGLEVEL", "INFO")
     # LOG_FORMAT: JSON lines (default) or console; under `make run` each line
     # names its program (SUPERVISOR_PROCESS_NAME).
@@ -257,20 +260,19 @@ def main() -> int:
         config = load_config()
     except targets.ConfigError as exc:
         log.error("bad Redis settings: %s", exc)
-        return 2
+        return None
     metrics.configure(config["METRICS"])
-    metrics.serve_worker_metrics(os.environ.get("WORKER_METRICS_PORT"))
     services = Services(config, worker=True)
-    ai_jobs.bind(services)
-    stop = threading.Event()
-    _install_stop_handlers(stop)
-    status = _Status()
-    # Turn timers fire within one period of their deadline.
-    interval = float(os.environ.get("SWEEP_S", "1"))
-    thread = threading.Thread(target=_sweeper, args=(services, interval, stop, status), daemon=True)
-    thread.start()
+    bind(services)
+    return level, services
+
+
+def run_until_stopped(
+    services: Services, stop: threading.Event, status: _Status, level: str, hooks: bool = False
+) -> int:
+    """``work`` until a stop request; the process's exit status."""
     try:
-        work(services, stop, status, logging_level=level)
+        work(services, stop, status, logging_level=level, hooks=hooks)
     except targets.ConfigError as exc:
         log.error("bad Redis settings: %s", exc)
         return 2
@@ -278,3 +280,19 @@ def main() -> int:
         stop.set()
     log.info("stopped")
     return 0
+
+
+def main() -> int:
+    started = start_services(ai_jobs.bind)
+    if started is None:
+        return 2
+    level, services = started
+    metrics.serve_worker_metrics(os.environ.get("WORKER_METRICS_PORT"))
+    stop = threading.Event()
+    _install_stop_handlers(stop)
+    status = _Status()
+    # Turn timers fire within one period of their deadline.
+    interval = float(os.environ.get("SWEEP_S", "1"))
+    thread = threading.Thread(target=_sweeper, args=(services, interval, stop, status), daemon=True)
+    thread.start()
+    return run_until_stopped(services, stop, status, level)

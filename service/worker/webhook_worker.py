@@ -9,42 +9,20 @@ dies); the same reconnect loop and warm shutdown as ``service.worker``
 (runner.work), without the sweeper or the AI heartbeat.
 """
 
-import logging
-import os
 import sys
 import threading
 
-from service.runtime import logs, metrics
-from service.runtime.config import load_config
-from service.runtime.services import Services
-from service.storage import targets
 from service.worker import runner, webhook_jobs
-
-log = logging.getLogger("service.worker.webhooks")
 
 
 def main() -> int:
-    level = os.environ.get("LOGLEVEL", "INFO")
-    logs.configure(level=level)
-    try:
-        config = load_config()
-    except targets.ConfigError as exc:
-        log.error("bad Redis settings: %s", exc)
+    started = runner.start_services(webhook_jobs.bind)
+    if started is None:
         return 2
-    metrics.configure(config["METRICS"])
-    services = Services(config, worker=True)
-    webhook_jobs.bind(services)
+    level, services = started
     stop = threading.Event()
     runner.install_stop_handlers(stop)
-    try:
-        runner.work(services, stop, runner.Status(), logging_level=level, hooks=True)
-    except targets.ConfigError as exc:
-        log.error("bad Redis settings: %s", exc)
-        return 2
-    finally:
-        stop.set()
-    log.info("stopped")
-    return 0
+    return runner.run_until_stopped(services, stop, runner.Status(), level, hooks=True)
 
 
 if __name__ == "__main__":

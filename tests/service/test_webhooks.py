@@ -19,13 +19,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-import redis
 
 from service.accounts import delivery, hook_queue, webhook_targets
 from service.accounts.events import publish_account_event
 from service.storage import accounts as stored_accounts
 
-from .conftest import make_app
+from .conftest import fresh_app
 from .test_accounts import account_token, bearer
 from .webhook_receiver import Receiver
 
@@ -52,19 +51,15 @@ def verify(secret, header, body):
 
 @pytest.fixture
 def hook_app(redis_server):
-    redis.Redis.from_url(redis_server.url).flushdb()
-    app = make_app(redis_server.url, **LOOPBACK_OK, **FAST)
-    yield app
-    app.extensions["tabula"].close()
+    with fresh_app(redis_server.url, **LOOPBACK_OK, **FAST) as app:
+        yield app
 
 
 @pytest.fixture
 def strict_app(redis_server):
     """An app with the defaults: https only, public addresses only."""
-    redis.Redis.from_url(redis_server.url).flushdb()
-    app = make_app(redis_server.url)
-    yield app
-    app.extensions["tabula"].close()
+    with fresh_app(redis_server.url) as app:
+        yield app
 
 
 @pytest.fixture
