@@ -97,7 +97,7 @@ def check_url(url: str, allow_http: bool = False, allow_private: bool = False) -
     except ValueError:
         try:
             addresses = [ipaddress.ip_address(a.split("%")[0]) for a in resolve(host, port)]
-        except (OSError, UnicodeError) as exc:
+        except (OSError, ValueError) as exc:  # UnicodeError is a ValueError
             raise TargetRefused(f"{host} does not resolve ({exc})") from None
     if not addresses:
         raise TargetRefused(f"{host} does not resolve")

@@ -63,7 +63,16 @@ JOIN_STATUSES = json.dumps([*ACCEPTED, "422"])
 NAME_STATUSES = json.dumps([*ACCEPTED, "422"])
 APP_KEY = "schemathesis-app-key"
 ACCOUNT_ENV = {"TABULA_APP_KEYS": f"fuzz={APP_KEY}", "SIGNUP_RATE_LIMIT": "0"}
-ACCOUNT_OPERATIONS = ("getOwnAccount", "listTokens", "createToken", "revokeToken")
+ACCOUNT_OPERATIONS = (
+    "getOwnAccount",
+    "listTokens",
+    "createToken",
+    "revokeToken",
+    "getWebhook",
+    "deleteWebhook",
+    "pingWebhook",
+    "listWebhookDeliveries",
+)
 REJECTED = json.dumps(
     ["400", "401", "403", "404", "405", "406", "409", "414", "415", "422", "428", "429", "431", "5xx"]
 )
@@ -152,6 +161,13 @@ parameters = {{ "path.name" = "fuzzer" }}
 
 [[operations]]
 include-operation-id = "createAccount"
+checks.positive_data_acceptance.expected-statuses = {NAME_STATUSES}
+
+# A schema-valid URL may still be refused (422): not https, or its host
+# resolving to no public address (docs/webhooks.md states the rule in words).
+[[operations]]
+include-operation-id = "putWebhook"
+headers = {{ Authorization = "Bearer {token}" }}
 checks.positive_data_acceptance.expected-statuses = {NAME_STATUSES}
 
 [[operations]]
