@@ -70,11 +70,13 @@ class _StopAware:
             self._stop_requested = True
 
     def execute_job(self, job: Any, queue: Any) -> Any:
-        """Count the job's wait in the queue; bind its id and match id to
-        every log line while it runs."""
+        """Count the job's wait in the queue; bind its id and match id (a
+        webhook job's: account id) to every log line while it runs."""
         metrics.job_picked_up(job.enqueued_at)
         args = job.args or ()
-        tokens = logs.bind(job_id=job.id, match_id=args[0] if args else None)
+        # A webhook job's first argument is the account's id, an AI job's the match's.
+        key = "account_id" if job.func_name.startswith("service.worker.webhook_jobs") else "match_id"
+        tokens = logs.bind(job_id=job.id, **{key: args[0] if args else None})
         try:
             return super().execute_job(job, queue)  # type: ignore[misc]
         finally:
