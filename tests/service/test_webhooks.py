@@ -12,6 +12,8 @@ import hashlib
 import hmac
 import json
 import os
+import shutil
+import ssl
 import subprocess
 import sys
 import time
@@ -19,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+import urllib3
 
 from service.accounts import delivery, hook_queue, webhook_targets
 from service.accounts.events import publish_account_event
@@ -290,3 +293,41 @@ def test_a_name_that_resolves_to_loopback_only_at_delivery_is_refused(strict_app
         assert receiver.requests == []
     (entry,) = client.get("/v1/account/webhook/deliveries", headers=bearer(token)).json
     assert entry["error"].startswith("refused: hooks.example.test resolves to 127.0.0.1, a loopback")
+
+
+def _tls_receiver(tmp_path, name):
+    """A Receiver behind TLS with a self-signed certificate for ``name``;
+    returns ``(receiver, certificate path)``."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is needed to make a certificate")
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert]
+        + ["-days", "1", "-subj", f"/CN={name}", "-addext", f"subjectAltName=DNS:{name}"],
+        check=True,
+        capture_output=True,
+    )
+    receiver = Receiver()
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    receiver.server.socket = context.wrap_socket(receiver.server.socket, server_side=True)
+    return receiver, cert
+
+
+def test_https_is_pinned_to_the_checked_address_and_checks_the_name(tmp_path, monkeypatch):
+    """urllib3 connects to the checked IP, with the name as Host, SNI and
+    the certificate's name: trusted and matching, delivered; another name or
+    an untrusted certificate, refused by TLS."""
+    receiver, cert = _tls_receiver(tmp_path, "hooks.test")
+    with receiver:
+        port = receiver.server.server_address[1]
+        target = webhook_targets.Target("https", "hooks.test", port, "/hook", ("127.0.0.1",))
+        with pytest.raises(urllib3.exceptions.SSLError, match="CERTIFICATE_VERIFY_FAILED"):
+            delivery.post(target, b"{}", {}, 2.0)
+        monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+        assert delivery.post(target, b"{}", {"Content-Type": "application/json"}, 2.0) == 200
+        other = webhook_targets.Target("https", "other.test", port, "/hook", ("127.0.0.1",))
+        with pytest.raises(urllib3.exceptions.SSLError):
+            delivery.post(other, b"{}", {}, 2.0)
+    (headers, _), *_ = receiver.requests
+    assert headers["Host"] == f"hooks.test:{port}"
