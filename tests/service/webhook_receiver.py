@@ -4,7 +4,8 @@ for tests/service/test_webhooks.py and bench/webhook_bench.py.
 ``Receiver(script)`` answers each POST with the next item of ``script``
 (a status code, or ``("sleep", seconds, status)``), then 200 once it runs
 out; it records every request (headers, raw body) and the delivery ids it
-processed once (a receiver de-duplicates on ``Tabula-Delivery``).
+processed once (a receiver de-duplicates on ``Tabula-Delivery``): a
+slow 2xx counts as processed, so the retry it causes is a duplicate.
 """
 
 import threading
@@ -17,6 +18,7 @@ class Receiver:
         self.script = list(script)
         self.requests = []
         self.processed = []  # delivery ids, each once
+        self.duplicates = 0  # deliveries seen again after being processed (ignored)
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
@@ -37,8 +39,12 @@ class Receiver:
     def _next(self, delivery_id):
         with self.lock:
             step = self.script.pop(0) if self.script else 200
-            if step == 200 and delivery_id not in self.processed:
-                self.processed.append(delivery_id)
+            status = step[2] if isinstance(step, tuple) else step  # a slow 2xx is processed too
+            if 200 <= status < 300:
+                if delivery_id in self.processed:
+                    self.duplicates += 1
+                else:
+                    self.processed.append(delivery_id)
         return step
 
     def _handler(self):
