@@ -9,7 +9,9 @@
    runs on 127.0.0.1:``TABULA_REDIS_PORT`` (6380) with append-only
    persistence under ``TABULA_VAR_DIR``/redis (``appendfsync always``), so
    matches survive a restart of the server or of ``make run``.
-2. ``TABULA_RQ_WORKERS`` (2) processes of ``python -m service.worker``.
+2. ``TABULA_RQ_WORKERS`` (2) processes of ``python -m service.worker`` (AI
+   turns), and ``TABULA_WEBHOOK_WORKERS`` (1; 0: none) of
+   ``python -m service.worker.webhook_worker`` (webhook deliveries).
 3. gunicorn with ``deploy/gunicorn.conf.py`` on ``TABULA_HOST``:``TABULA_PORT``
    (127.0.0.1:8000).
 

@@ -35,6 +35,8 @@ class Settings:
     restart_backoff: float
     redis_mode: str = "standalone"
     rq_redis_url: str | None = None
+    # Webhook delivery workers (python -m service.worker.webhook_worker).
+    webhook_workers: int = 1
 
     @classmethod
     def from_env(cls, env):
@@ -54,9 +56,12 @@ class Settings:
             restart_backoff=float(env.get("TABULA_RESTART_BACKOFF_S", "1")),
             redis_mode=env.get("REDIS_MODE") or "standalone",
             rq_redis_url=env.get("RQ_REDIS_URL") or None,
+            webhook_workers=int(env.get("TABULA_WEBHOOK_WORKERS", "1")),
         )
         if settings.rq_workers < 1:
             raise ValueError("TABULA_RQ_WORKERS must be at least 1")
+        if settings.webhook_workers < 0:
+            raise ValueError("TABULA_WEBHOOK_WORKERS must be 0 or more")
         if settings.restart_backoff < 0 or settings.stop_timeout <= 0:
             raise ValueError("TABULA_RESTART_BACKOFF_S and TABULA_STOP_TIMEOUT must be positive")
         return settings

@@ -69,7 +69,8 @@ class Program:
 
 
 def programs(settings, redis_server):
-    """Lowest priority starts first and stops last: Redis, workers, gunicorn."""
+    """Lowest priority starts first and stops last: Redis, workers (AI and
+    webhook deliveries), gunicorn."""
     out = []
     if redis_server is not None:
         out.append(Program("redis-server", redis_server.argv(), priority=10))
@@ -82,6 +83,16 @@ def programs(settings, redis_server):
             stopasgroup=False,
         )
     )
+    if settings.webhook_workers:  # their own processes: AI turns never wait behind deliveries
+        out.append(
+            Program(
+                "webhook-worker",
+                [sys.executable, "-m", "service.worker.webhook_worker"],
+                priority=20,
+                numprocs=settings.webhook_workers,
+                stopasgroup=False,
+            )
+        )
     out.append(
         Program(
             "gunicorn",

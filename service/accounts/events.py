@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from service.accounts.hook_queue import enqueue_event
 from service.storage.accounts import append_account_event
 
 if TYPE_CHECKING:
@@ -28,7 +29,11 @@ def publish_account_event(
     """Append one event to account ``aid``'s log and announce it; returns its id.
 
     ``data`` is the event's public body; ``match_id``, when the event is about
-    a match, is stored in it as ``match_id``.
+    a match, is stored in it as ``match_id``. When the account's webhook is
+    on and subscribed to ``event_type``, a delivery is enqueued
+    (service/accounts/hook_queue.py; docs/webhooks.md).
     """
     body = dict(data, match_id=match_id) if match_id is not None else dict(data)
-    return append_account_event(services.redis, aid, event_type, body)
+    event_id = append_account_event(services.redis, aid, event_type, body)
+    enqueue_event(services, aid, event_id, event_type, body)
+    return event_id

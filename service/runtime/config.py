@@ -84,6 +84,22 @@ DEFAULTS = {
     # Sign-ups per window per client address (0: off); the operator is not counted.
     "SIGNUP_RATE_LIMIT": 20,
     "SIGNUP_RATE_WINDOW_S": 3600,
+    # Webhooks (docs/webhooks.md): their RQ queue, served by
+    # `python -m service.worker.webhook_worker` (never by the AI workers).
+    "WEBHOOK_QUEUE": "webhooks",
+    # 1: http:// webhook URLs allowed (else https:// only).
+    "WEBHOOK_ALLOW_HTTP": 0,
+    # 1: private and loopback targets allowed (self-hosted; the tests);
+    # cloud metadata addresses stay refused.
+    "WEBHOOK_ALLOW_PRIVATE": 0,
+    # Connect and read time-out of one delivery attempt.
+    "WEBHOOK_TIMEOUT_S": 5.0,
+    # The delays before each retry (seconds, comma-separated), each jittered
+    # down by up to WEBHOOK_JITTER (a fraction).
+    "WEBHOOK_RETRY_S": "30,120,600,1800,3600,7200,14400",
+    "WEBHOOK_JITTER": 0.2,
+    # Failed attempts in a row that switch the webhook off (3 events' retries).
+    "WEBHOOK_DISABLE_AFTER": 24,
 }
 
 _INTS = {
@@ -107,8 +123,18 @@ _INTS = {
     "REDIS_WAIT_TIMEOUT_MS",
     "SIGNUP_RATE_LIMIT",
     "SIGNUP_RATE_WINDOW_S",
+    "WEBHOOK_ALLOW_HTTP",
+    "WEBHOOK_ALLOW_PRIVATE",
+    "WEBHOOK_DISABLE_AFTER",
 }
-_FLOATS = {"STREAM_KEEPALIVE_S", "STREAM_REMATCH_WAIT_S", "REDIS_SOCKET_TIMEOUT_S", "AI_CHAIN_BUDGET_S"}
+_FLOATS = {
+    "STREAM_KEEPALIVE_S",
+    "STREAM_REMATCH_WAIT_S",
+    "REDIS_SOCKET_TIMEOUT_S",
+    "AI_CHAIN_BUDGET_S",
+    "WEBHOOK_TIMEOUT_S",
+    "WEBHOOK_JITTER",
+}
 
 
 def _convert(key: str, raw: str) -> Any:

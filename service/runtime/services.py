@@ -1,4 +1,4 @@
-"""What an operation needs: configuration, the match store, the AI queue.
+"""What an operation needs: configuration, the match store, the AI and webhook queues.
 
 Built once per process (the Flask app, or the RQ worker) from the config.
 """
@@ -87,6 +87,9 @@ class Services:
             finished_ttl_s=config["FINISHED_MATCH_TTL_S"],
         )
         self.queue = Queue(config["AI_QUEUE"], connection=self.rq_redis, serializer=JSONSerializer)
+        self.webhook_queue = Queue(
+            config["WEBHOOK_QUEUE"], connection=self.rq_redis, serializer=JSONSerializer
+        )
         self.states = EngineStateCache(ENGINE_STATE_CACHE_SIZE)
 
     def probe_clients(self) -> tuple[Any, Any]:

@@ -30,6 +30,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -69,11 +70,13 @@ class _StopAware:
             self._stop_requested = True
 
     def execute_job(self, job: Any, queue: Any) -> Any:
-        """Count the job's wait in the queue; bind its id and match id to
-        every log line while it runs."""
+        """Count the job's wait in the queue; bind its id and match id (a
+        webhook job's: account id) to every log line while it runs."""
         metrics.job_picked_up(job.enqueued_at)
         args = job.args or ()
-        tokens = logs.bind(job_id=job.id, match_id=args[0] if args else None)
+        # A webhook job's first argument is the account's id, an AI job's the match's.
+        key = "account_id" if job.func_name.startswith("service.worker.webhook_jobs") else "match_id"
+        tokens = logs.bind(job_id=job.id, **{key: args[0] if args else None})
         try:
             return super().execute_job(job, queue)  # type: ignore[misc]
         finally:
@@ -94,6 +97,10 @@ class _Status:
 
     def __init__(self) -> None:
         self.worker_name = None
+
+
+# What the webhook worker (webhook_worker.py) shares of this module.
+Status = _Status
 
 
 def _sweeper(services: Services, interval_s: float, stop: threading.Event, status: _Status) -> None:
@@ -122,9 +129,11 @@ def _sweeper(services: Services, interval_s: float, stop: threading.Event, statu
         stop.wait(interval_s)
 
 
-def build_worker(services: Services, stop_event: threading.Event | None = None) -> Any:
+def build_worker(services: Services, stop_event: threading.Event | None = None, hooks: bool = False) -> Any:
+    """An RQ worker on the AI queue, or with ``hooks`` on the webhook queue."""
     cls = TabulaForkWorker if os.environ.get("TABULA_WORKER_CLASS") == "fork" else TabulaSimpleWorker
-    worker = cls([services.queue], connection=services.rq_redis, serializer=JSONSerializer)
+    queue = services.webhook_queue if hooks else services.queue
+    worker = cls([queue], connection=services.rq_redis, serializer=JSONSerializer)
     worker.stop_event = stop_event or threading.Event()
     # RQ's own wait while Redis is away from its blocking dequeue.
     worker.max_connection_wait_time = RECONNECT_MAX_S
@@ -139,6 +148,9 @@ def _install_stop_handlers(stop: threading.Event) -> None:
 
     signal.signal(signal.SIGINT, handler)
     signal.signal(signal.SIGTERM, handler)
+
+
+install_stop_handlers = _install_stop_handlers
 
 
 def _sleep(stop: threading.Event, seconds: float) -> None:
@@ -165,8 +177,11 @@ def wait_for_redis(services: Services, stop: threading.Event, delay: float = REC
     return False
 
 
-def _beat_now(services: Services, name: str) -> None:
-    """A first heartbeat without waiting for the sweeper's next round."""
+def _beat_now(services: Services, name: str, hooks: bool = False) -> None:
+    """A first heartbeat without waiting for the sweeper's next round (AI
+    workers only: /readyz counts those)."""
+    if hooks:
+        return
     try:
         ai.beat(services, name)
     except redis.RedisError:
@@ -180,7 +195,28 @@ def _forget(services: Services, name: str) -> None:
         pass  # the heartbeat goes stale by itself
 
 
-def work(services: Services, stop: threading.Event, status: _Status, logging_level: str = "INFO") -> None:
+def _run_worker(worker: Any, stop: threading.Event, logging_level: str, hooks: bool) -> Exception | None:
+    """One RQ worker's loop; the Redis error that ended it, or None."""
+    try:
+        # The webhook worker's scheduler promotes the retries (enqueue_in).
+        worker.work(with_scheduler=hooks, logging_level=logging_level)
+    except (redis.ConnectionError, redis.TimeoutError) as exc:
+        # From RQ's start-up or its clean-up: Redis went away meanwhile.
+        return exc
+    finally:
+        _install_stop_handlers(stop)  # work() had replaced them
+        if getattr(worker, "pubsub_thread", None) is not None:
+            worker.pubsub_thread.stop()  # RQ's clean-up may not have got that far
+    return None
+
+
+def work(
+    services: Services,
+    stop: threading.Event,
+    status: _Status,
+    logging_level: str = "INFO",
+    hooks: bool = False,
+) -> None:
     """Run RQ workers until ``stop``: a new one each time RQ's loop ends
     without a stop request (it gives up on Redis errors outside its wait for
     a job: a timeout, a connection lost during a job or its clean-up)."""
@@ -192,20 +228,14 @@ def work(services: Services, stop: threading.Event, status: _Status, logging_lev
             # now (ai.recover_if_stalled gives it to another at once, not
             # after its heartbeat goes stale).
             _forget(services, worker.name)
-        worker = build_worker(services, stop)
+        worker = build_worker(services, stop, hooks)
         status.worker_name = worker.name
-        _beat_now(services, worker.name)
-        started, error = time.monotonic(), None
+        _beat_now(services, worker.name, hooks)
+        started = time.monotonic()
         try:
-            worker.work(with_scheduler=False, logging_level=logging_level)
-        except (redis.ConnectionError, redis.TimeoutError) as exc:
-            # From RQ's start-up or its clean-up: Redis went away meanwhile.
-            error = exc
+            error = _run_worker(worker, stop, logging_level, hooks)
         finally:
             status.worker_name = None
-            _install_stop_handlers(stop)  # work() had replaced them
-            if getattr(worker, "pubsub_thread", None) is not None:
-                worker.pubsub_thread.stop()  # RQ's clean-up may not have got that far
         if stop.is_set():
             _forget(services, worker.name)
             return
@@ -221,7 +251,9 @@ def work(services: Services, stop: threading.Event, status: _Status, logging_lev
         pause = min(pause * 2, RECONNECT_MAX_S)
 
 
-def main() -> int:
+def start_services(bind: Callable[[Services], None]) -> tuple[str, Services] | None:
+    """A worker process's logging, config and Services (``bind`` hands them
+    to its jobs); None after logging bad Redis settings."""
     level = os.environ.get("LOGLEVEL", "INFO")
     # LOG_FORMAT: JSON lines (default) or console; under `make run` each line
     # names its program (SUPERVISOR_PROCESS_NAME).
@@ -230,20 +262,19 @@ def main() -> int:
         config = load_config()
     except targets.ConfigError as exc:
         log.error("bad Redis settings: %s", exc)
-        return 2
+        return None
     metrics.configure(config["METRICS"])
-    metrics.serve_worker_metrics(os.environ.get("WORKER_METRICS_PORT"))
     services = Services(config, worker=True)
-    ai_jobs.bind(services)
-    stop = threading.Event()
-    _install_stop_handlers(stop)
-    status = _Status()
-    # Turn timers fire within one period of their deadline.
-    interval = float(os.environ.get("SWEEP_S", "1"))
-    thread = threading.Thread(target=_sweeper, args=(services, interval, stop, status), daemon=True)
-    thread.start()
+    bind(services)
+    return level, services
+
+
+def run_until_stopped(
+    services: Services, stop: threading.Event, status: _Status, level: str, hooks: bool = False
+) -> int:
+    """``work`` until a stop request; the process's exit status."""
     try:
-        work(services, stop, status, logging_level=level)
+        work(services, stop, status, logging_level=level, hooks=hooks)
     except targets.ConfigError as exc:
         log.error("bad Redis settings: %s", exc)
         return 2
@@ -251,3 +282,19 @@ def main() -> int:
         stop.set()
     log.info("stopped")
     return 0
+
+
+def main() -> int:
+    started = start_services(ai_jobs.bind)
+    if started is None:
+        return 2
+    level, services = started
+    metrics.serve_worker_metrics(os.environ.get("WORKER_METRICS_PORT"))
+    stop = threading.Event()
+    _install_stop_handlers(stop)
+    status = _Status()
+    # Turn timers fire within one period of their deadline.
+    interval = float(os.environ.get("SWEEP_S", "1"))
+    thread = threading.Thread(target=_sweeper, args=(services, interval, stop, status), daemon=True)
+    thread.start()
+    return run_until_stopped(services, stop, status, level)

@@ -95,7 +95,13 @@ class Launcher:
         return out
 
     def workers(self):
-        return self.programs("-m service.worker")
+        """The AI workers (not the webhook workers)."""
+        return [
+            p for p in self.programs("-m service.worker") if "webhook_worker" not in " ".join(p.cmdline())
+        ]
+
+    def webhook_workers(self):
+        return self.programs("-m service.worker.webhook_worker")
 
     def redis_server(self):
         (server,) = self.programs(f"redis-server 127.0.0.1:{self.redis_port}")

@@ -15,6 +15,7 @@ DEPLOY = ROOT / "deploy"
 K8S_BASE = DEPLOY / "k8s" / "base"
 API_COMMAND = ["gunicorn", "-c", "/etc/tabula/gunicorn.conf.py", "service:create_app()"]
 WORKER_COMMAND = ["python", "-m", "service.worker"]
+WEBHOOK_WORKER_COMMAND = ["python", "-m", "service.worker.webhook_worker"]
 
 
 def _k8s_documents():
@@ -96,7 +97,7 @@ def test_compose_services():
     compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
     # The default profile (services without ``profiles``): the standalone stack.
     services = {name: s for name, s in compose["services"].items() if not s.get("profiles")}
-    assert set(services) == {"redis", "api", "worker"}
+    assert set(services) == {"redis", "api", "worker", "webhook-worker"}
     assert "--appendonly" in services["redis"]["command"]
     assert "ports" not in services["redis"]  # Redis stays off the host network
     assert services["api"]["command"] == API_COMMAND
@@ -106,6 +107,15 @@ def test_compose_services():
         assert service["build"]["target"] == name
         assert service["environment"]["REDIS_URL"].startswith("redis://redis:")
         assert service["depends_on"]["redis"]["condition"] == "service_healthy"
+    hooks = services["webhook-worker"]
+    assert hooks["command"] == WEBHOOK_WORKER_COMMAND and hooks["build"]["target"] == "worker"
+    assert hooks["environment"]["REDIS_URL"].startswith("redis://redis:")
+
+
+def test_k8s_webhook_worker_deployment():
+    """Webhook deliveries have pods of their own (docs/webhooks.md)."""
+    assert _container(_by_kind("Deployment")["tabula-webhook-worker"])["command"] == WEBHOOK_WORKER_COMMAND
+    assert importlib.util.find_spec("service.worker.webhook_worker") is not None
 
 
 def test_k8s_api_deployment_probes_and_command():

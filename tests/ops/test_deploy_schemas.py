@@ -378,8 +378,8 @@ def test_a_wrong_compose_file_fails_compose_spec(mutate):
 
 def test_default_profile_is_the_standalone_stack():
     services = default_profile(compose()["services"])
-    assert set(services) == {"redis", "api", "worker"}
-    for name in ("api", "worker"):
+    assert set(services) == {"redis", "api", "worker", "webhook-worker"}
+    for name in ("api", "worker", "webhook-worker"):
         env = services[name]["environment"]
         assert env.get("REDIS_MODE", "standalone") == "standalone"
         check_roles(env)
@@ -402,7 +402,7 @@ def test_cluster_profile_starts_the_scale_out_topology():
     assert len(sentinels) == 3
     for sentinel in sentinels:
         assert "sentinel monitor queue queue-primary 6379 2" in cluster[sentinel]["command"][-1]
-    for app in ("api-cluster", "worker-cluster"):
+    for app in ("api-cluster", "worker-cluster", "webhook-worker-cluster"):
         env = cluster[app]["environment"]
         assert env["REDIS_MODE"] == "cluster"
         assert set(url_hosts(env["REDIS_URL"])) <= set(nodes)

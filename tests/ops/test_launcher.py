@@ -69,6 +69,8 @@ def test_starts_redis_workers_gunicorn_and_stops_all_on_sigint(launch):
     assert any("redis-server" in c and str(launcher.redis_port) in c for c in lines), lines
     workers = launcher.workers()
     assert len(workers) == 2, lines
+    hooks = launcher.webhook_workers()  # each with its RQ scheduler process
+    assert len([w for w in hooks if w.ppid() not in {h.pid for h in hooks}]) == 1, lines
     # /readyz wants as many live workers as `make run` starts.
     assert {w.environ().get("READY_MIN_WORKERS") for w in workers} == {"2"}
     ready = _wait_ready_probe(launcher.url)
@@ -294,6 +296,7 @@ def test_supervisord_config_restarts_and_stops_by_group(tmp_path):
         "nodaemon = true",
         "[program:redis-server]",
         "[program:rq-worker]",
+        "[program:webhook-worker]",
         "[program:gunicorn]",
         "numprocs = 3",
         "process_name = rq-worker-%(process_num)d",

@@ -5,6 +5,7 @@ free port (never the machine's own Redis) and flushed before each test.
 """
 
 import time
+from contextlib import contextmanager
 
 import pytest
 import redis
@@ -48,12 +49,21 @@ def rate_limited_app(url, **overrides):
     return make_app(url, RATE_LIMIT_WINDOW_S=RATE_WINDOW_S, **overrides)
 
 
+@contextmanager
+def fresh_app(url, **overrides):
+    """``make_app`` on the flushed Redis at ``url``; its Services closed after."""
+    redis.Redis.from_url(url).flushdb()
+    app = make_app(url, **overrides)
+    try:
+        yield app
+    finally:
+        app.extensions["tabula"].close()
+
+
 @pytest.fixture
 def app(redis_server):
-    redis.Redis.from_url(redis_server.url).flushdb()
-    app = make_app(redis_server.url)
-    yield app
-    app.extensions["tabula"].close()
+    with fresh_app(redis_server.url) as app:
+        yield app
 
 
 @pytest.fixture
@@ -84,7 +94,5 @@ def ai_runner(services):
 def stall_app(redis_server):
     """An app on a flushed ``redis_server`` whose AI decisions count as
     stalled at once (AI_STALL_S=0): the recovery acts on every read and sweep."""
-    redis.Redis.from_url(redis_server.url).flushdb()
-    app = make_app(redis_server.url, AI_STALL_S=0, WORKER_SEEN_S=5)
-    yield app
-    app.extensions["tabula"].close()
+    with fresh_app(redis_server.url, AI_STALL_S=0, WORKER_SEEN_S=5) as app:
+        yield app

@@ -64,6 +64,8 @@ NAME_STATUSES = json.dumps([*ACCEPTED, "422"])
 APP_KEY = "schemathesis-app-key"
 ACCOUNT_ENV = {"TABULA_APP_KEYS": f"fuzz={APP_KEY}", "SIGNUP_RATE_LIMIT": "0"}
 ACCOUNT_OPERATIONS = ("getOwnAccount", "listTokens", "createToken", "revokeToken")
+# With an account of their own: revokeToken may revoke the fuzzer's token.
+WEBHOOK_OPERATIONS = ("getWebhook", "deleteWebhook", "pingWebhook", "listWebhookDeliveries")
 REJECTED = json.dumps(
     ["400", "401", "403", "404", "405", "406", "409", "414", "415", "422", "428", "429", "431", "5xx"]
 )
@@ -133,13 +135,18 @@ def _account_operations(server):
     """The account operations' part of the config: their tokens and names."""
     token = _account_token(server, "fuzzer")
     closing = _account_token(server, "closing")
+    hooks = _account_token(server, "hooker")
+    # A webhook to start from (a public address literal: no DNS; this stack
+    # runs no webhook worker, so nothing is ever delivered).
+    hook = {"url": "https://93.184.216.34/tabula-hook", "events": ["your_turn"]}
+    _json(server.request("PUT", "/v1/account/webhook", hook, headers=_bearer(hooks)), 200)
     blocks = [
         f"""
 [[operations]]
 include-operation-id = "{operation}"
-headers = {{ Authorization = "Bearer {token}" }}
+headers = {{ Authorization = "Bearer {hooks if operation in WEBHOOK_OPERATIONS else token}" }}
 """
-        for operation in ACCOUNT_OPERATIONS
+        for operation in ACCOUNT_OPERATIONS + WEBHOOK_OPERATIONS
     ]
     blocks.append(f"""
 [[operations]]
@@ -152,6 +159,13 @@ parameters = {{ "path.name" = "fuzzer" }}
 
 [[operations]]
 include-operation-id = "createAccount"
+checks.positive_data_acceptance.expected-statuses = {NAME_STATUSES}
+
+# A schema-valid URL may still be refused (422): not https, or its host
+# resolving to no public address (docs/webhooks.md states the rule in words).
+[[operations]]
+include-operation-id = "putWebhook"
+headers = {{ Authorization = "Bearer {hooks}" }}
 checks.positive_data_acceptance.expected-statuses = {NAME_STATUSES}
 
 [[operations]]

@@ -32,7 +32,7 @@ FORBIDDEN = "`forbidden`: the token lacks the route's scope (`details.missing_sc
 SCOPED = {401: UNAUTHORIZED, 403: FORBIDDEN}
 
 
-def _scoped(scope: str) -> dict[str, Any]:
+def scoped(scope: str) -> dict[str, Any]:
     return {"security": BEARER, "description": f"Scope: `{scope}`."}
 
 
@@ -81,14 +81,14 @@ class AppAccount(MethodView):
 
 @blp.route("/account")
 class OwnAccount(MethodView):
-    @blp.doc(operationId="getOwnAccount", **_scoped("account:read"))
+    @blp.doc(operationId="getOwnAccount", **scoped("account:read"))
     @blp.response(200, AccountSchema)
     @documents_errors(blp, 401, 403, texts=SCOPED)
     def get(self) -> dict[str, Any]:
         """The bearer's own account."""
         return profiles.own_account(services(), require(services(), token(), "account:read"))
 
-    @blp.doc(operationId="closeAccount", **_scoped("account:write"))
+    @blp.doc(operationId="closeAccount", **scoped("account:write"))
     @blp.response(204)
     @documents_errors(blp, 401, 403, texts=SCOPED)
     def delete(self) -> None:
@@ -108,14 +108,14 @@ class Profile(MethodView):
 
 @blp.route("/account/tokens")
 class Tokens(MethodView):
-    @blp.doc(operationId="listTokens", **_scoped("account:read"))
+    @blp.doc(operationId="listTokens", **scoped("account:read"))
     @blp.response(200, TokenSchema(many=True))
     @documents_errors(blp, 401, 403, texts=SCOPED)
     def get(self) -> list[dict[str, Any]]:
         """The account's tokens (never the tokens themselves), oldest first."""
         return tokens.list_tokens(services(), require(services(), token(), "account:read"))
 
-    @blp.doc(operationId="createToken", **_scoped("account:write"))
+    @blp.doc(operationId="createToken", **scoped("account:write"))
     @blp.arguments(NewTokenSchema)
     @blp.response(201, MintedTokenSchema)
     @documents_errors(blp, 400, 401, 403, 413, texts=SCOPED)
@@ -130,7 +130,7 @@ class Tokens(MethodView):
 
 @blp.route("/account/tokens/<token_id>")
 class OneToken(MethodView):
-    @blp.doc(operationId="revokeToken", **_scoped("account:write"))
+    @blp.doc(operationId="revokeToken", **scoped("account:write"))
     @blp.response(204)
     @documents_errors(blp, 401, 403, 404, texts=SCOPED)
     def delete(self, token_id: str) -> None:
