@@ -17,8 +17,14 @@ from tests.service.live import QUICK_STOP_ENV, served_with_a_worker
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT_SRC = ROOT / "client" / "src"
 
-# Sign-ups unlimited: the account tests make several from one address.
-SERVER_ENV = {**QUICK_STOP_ENV, "SIGNUP_RATE_LIMIT": "0"}
+# Sign-ups unlimited: the account tests make several from one address; a
+# webhook may point at loopback (the webhook methods' test sets one there).
+SERVER_ENV = {
+    **QUICK_STOP_ENV,
+    "SIGNUP_RATE_LIMIT": "0",
+    "WEBHOOK_ALLOW_PRIVATE": "1",
+    "WEBHOOK_ALLOW_HTTP": "1",
+}
 
 
 @pytest.fixture(scope="session")

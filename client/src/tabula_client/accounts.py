@@ -30,6 +30,11 @@ ACCOUNT_OPERATIONS: dict[str, str] = {
     "listTokens": "tokens",
     "createToken": "create_token",
     "revokeToken": "revoke_token",
+    "putWebhook": "set_webhook",
+    "getWebhook": "webhook",
+    "deleteWebhook": "delete_webhook",
+    "pingWebhook": "ping_webhook",
+    "listWebhookDeliveries": "webhook_deliveries",
 }
 
 NDJSON = "application/x-ndjson"
@@ -157,3 +162,32 @@ class AccountsMixin:
         that reconnects and resumes with ``Last-Event-ID`` (scope
         ``match:read``). See ``tabula_client.account_stream``."""
         return AccountStream(self, last_event_id, sse, read_timeout)
+
+    # -- the webhook (docs/webhooks.md; tabula_client.webhooks.verify checks a delivery) --
+
+    def set_webhook(self, url: str, events: list[str] | None = None, secret: str | None = None) -> JSON:
+        """Set the account's webhook (scope ``account:write``); without
+        ``secret`` the server makes one and answers it this once."""
+        body: JSON = {"url": url}
+        if events is not None:
+            body["events"] = list(events)
+        if secret is not None:
+            body["secret"] = secret
+        return cast(JSON, self._json("PUT", "/v1/account/webhook", json=body))
+
+    def webhook(self) -> JSON:
+        """The account's webhook, without its secret (scope ``account:read``)."""
+        return cast(JSON, self._json("GET", "/v1/account/webhook"))
+
+    def delete_webhook(self) -> None:
+        """Remove the account's webhook (scope ``account:write``)."""
+        self._call("DELETE", "/v1/account/webhook")
+
+    def ping_webhook(self) -> JSON:
+        """Send a signed ``ping`` delivery now; answers its delivery id."""
+        return cast(JSON, self._json("POST", "/v1/account/webhook/ping"))
+
+    def webhook_deliveries(self, limit: int | None = None) -> list[JSON]:
+        """The latest delivery attempts, newest first (scope ``account:read``)."""
+        params = {"limit": limit} if limit is not None else None
+        return cast(list[JSON], self._json("GET", "/v1/account/webhook/deliveries", params=params))
