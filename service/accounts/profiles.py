@@ -8,7 +8,7 @@ account's player later.
 
 from typing import Any
 
-from service.accounts import tokens
+from service.accounts import history, tokens
 from service.accounts.auth import Principal
 from service.accounts.names import name_key
 from service.accounts.signup import account_view
@@ -46,8 +46,7 @@ def profile(services: Services, name: str) -> dict[str, Any]:
         "kind": account["kind"],
         "since": account["created_at"],
         "status": account["status"],
-        "games": {},
-        "recent": [],
+        **history.figures(services, account["id"]),
     }
 
 

@@ -6,7 +6,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import validate
 
-from service.model.accounts import ACCOUNT_KINDS, ACCOUNT_STATUSES, NAME_INPUT_PATTERN, SCOPES
+from service.model.accounts import ACCOUNT_KINDS, ACCOUNT_STATUSES, NAME_INPUT_PATTERN, RECENT, SCOPES
 from service.spec.components import documented_as, ref
 from service.spec.schemas import describe
 
@@ -93,23 +93,34 @@ class SignedUpSchema(ma.Schema):
     token_id = ma.fields.String(required=True)
 
 
+class GameFiguresSchema(ma.Schema):
+    played = ma.fields.Integer(required=True, metadata=describe("Finished matches of this game."))
+    won = ma.fields.Integer(required=True, metadata=describe("Of those, the ones the account won."))
+
+
+class RecentResultSchema(ma.Schema):
+    match_id = ma.fields.String(required=True)
+    game = ma.fields.String(required=True)
+    seat = ma.fields.Integer(required=True)
+    won = ma.fields.Boolean(required=True, metadata=describe("The seat is among the match's winners."))
+    finished_at = ma.fields.String(required=True, metadata=describe("ISO 8601 UTC."))
+
+
 class ProfileSchema(ma.Schema):
     name = ma.fields.String(required=True)
     kind = _kind()
     since = ma.fields.String(required=True, metadata=describe("When the account was made (ISO 8601 UTC)."))
     status = _status()
     games = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.Nested(GameFiguresSchema),
         required=True,
-        metadata=describe(
-            "Matches played and won per game id. Empty for now: filled by the seats-and-history work."
-        ),
+        metadata=describe("Finished matches played and won, per game id (each match counted once)."),
     )
     recent = ma.fields.List(
-        ma.fields.Dict(),
+        ma.fields.Nested(RecentResultSchema),
         required=True,
-        metadata=describe(
-            "Recent results, newest first. Empty for now: filled by the seats-and-history work."
-        ),
+        metadata=describe(f"The last {RECENT} finished matches, newest first."),
     )
 
 

@@ -268,9 +268,9 @@ def read_games(client: Any, aid: str) -> dict[str, dict[str, int]]:
 
 
 def page_ids(client: Any, key: str, offset: int, count: int) -> tuple[list[str], int]:
-    """``(ids newest first, total)`` of one page of a zset index."""
+    """``(ids newest first, total)`` of one page of a zset index (``count`` -1: all)."""
     pipe = client.pipeline(transaction=False)
-    pipe.zrevrange(key, offset, offset + count - 1)
+    pipe.zrevrange(key, offset, -1 if count < 0 else offset + count - 1)
     pipe.zcard(key)
     ids, total = pipe.execute()
     return [_text(i) for i in ids], int(total)
