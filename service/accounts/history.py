@@ -31,8 +31,7 @@ def own_matches(
 ) -> tuple[list[dict], int]:
     """``(summaries newest first, total)`` of the account's matches, filtered
     by ``status`` and, with ``to_act``, to those where its seat is to act now."""
-    ids, _ = stored.page_ids(services.redis, stored.matches_key(aid), 0, -1)
-    docs = [doc for doc in services.store.load_docs(ids) if doc is not None]
+    docs = all_docs(services, aid)
     if status is not None:
         docs = [doc for doc in docs if doc["status"] == status]
     if to_act:
@@ -41,10 +40,18 @@ def own_matches(
     return [summary(doc) for doc in docs[start : start + page_size]], len(docs)
 
 
+def all_docs(services: Services, aid: str) -> list[dict]:
+    """The documents of every match the account holds a seat of, newest first."""
+    ids, _ = stored.page_ids(services.redis, stored.matches_key(aid), 0, -1)
+    return [doc for doc in services.store.load_docs(ids) if doc is not None]
+
+
 def is_to_act(doc: dict, aid: str) -> bool:
     """Account ``aid`` holds a seat of ``doc`` that is to act now."""
     seat = account_seat(doc, aid)
-    return doc["status"] == "active" and seat is not None and seat in doc["to_act"]
+    if seat is None or doc["seats"][seat].get("resigned"):
+        return False
+    return doc["status"] == "active" and seat in doc["to_act"]
 
 
 def finished_page(services: Services, aid: str, page: int, page_size: int) -> tuple[list[dict], int]:

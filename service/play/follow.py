@@ -22,13 +22,13 @@ logged, never the request's failure (the match is committed).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import redis
 
 from service.accounts.events import publish_account_event
+from service.accounts.match_events import account_events
 from service.accounts.seats import bound_seats
-from service.model.documents import iso_utc
 from service.play import ai
 from service.storage import accounts as stored_accounts
 
@@ -37,9 +37,6 @@ if TYPE_CHECKING:
     from service.runtime.services import Services
 
 log = logging.getLogger(__name__)
-
-# (account id, event type, data, the name it is sent once under)
-Planned = tuple[str, str, dict[str, Any], str]
 
 
 def after_commit(services: Services, committed: Committed, schedule_ai: bool = True) -> None:
@@ -69,27 +66,3 @@ def notify_accounts(services: Services, doc: dict) -> None:
             stored_accounts.count_finished(
                 services.redis, aid, doc["id"], doc["game"], seat in winners, int(doc.get("updated_ms", 0))
             )
-
-
-def account_events(config: dict[str, Any], doc: dict, seat: int, aid: str) -> list[Planned]:
-    """The events the committed ``doc`` calls for, for ``seat`` held by ``aid``."""
-    base = {"game": doc["game"], "seat": seat, "version": doc["version"]}
-    status, version = doc["status"], doc["version"]
-    resigned = bool(doc["seats"][seat].get("resigned"))
-    planned: list[Planned] = []
-    if status != "waiting":
-        planned.append((aid, "match_started", base, "match_started"))
-    if status == "active" and seat in doc["to_act"] and not resigned:
-        ms = (doc.get("deadlines") or {}).get(str(seat))
-        turn = dict(base, deadline=None if ms is None else iso_utc(ms))
-        planned.append((aid, "your_turn", turn, f"your_turn:{version}"))
-    if resigned:
-        planned.append((aid, "seat_handed_to_ai", dict(base, reason=_reason(config, doc, seat)), "handed"))
-    if status == "finished":
-        planned.append((aid, "match_finished", dict(base, result=doc.get("result")), "match_finished"))
-    return planned
-
-
-def _reason(config: dict[str, Any], doc: dict, seat: int) -> str:
-    timeouts = (doc.get("timeouts") or {}).get(str(seat), 0)
-    return "timeout" if timeouts >= config["TURN_TIMEOUTS_TO_AI"] else "resign"

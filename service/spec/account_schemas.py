@@ -149,3 +149,33 @@ class TokenSchema(ma.Schema):
 class MintedTokenSchema(TokenSchema):
     token = ma.fields.String(required=True, metadata=describe("The token, shown this once."))
     token_id = ma.fields.String(required=True, metadata=describe("Same as `id`."))
+
+
+ENTRY_ID = r"^[0-9]{1,20}(-[0-9]{1,20})?$"
+
+
+def _entry_id(description: str, **kwargs: Any) -> ma.fields.String:
+    return ma.fields.String(
+        validate=validate.Regexp(ENTRY_ID),
+        metadata={"description": description, "pattern": ENTRY_ID},
+        **kwargs,
+    )
+
+
+class AccountStreamQuerySchema(ma.Schema):
+    last_event_id = _entry_id(
+        "Resume after this account event id (the `Last-Event-ID` header wins when both are given)."
+    )
+
+
+class AccountStreamHeadersSchema(ma.Schema):
+    last_event_id = _entry_id(
+        "The last account event id seen (`id` of a message): resume right after it.", data_key="Last-Event-ID"
+    )
+
+
+class AccountMatchesQuerySchema(ma.Schema):
+    status = ma.fields.String(validate=validate.OneOf(["waiting", "active", "finished"]))
+    to_act = ma.fields.Boolean(
+        load_default=False, metadata=describe("Only the matches where the account's seat is to act now.")
+    )

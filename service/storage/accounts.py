@@ -274,3 +274,9 @@ def page_ids(client: Any, key: str, offset: int, count: int) -> tuple[list[str],
     pipe.zcard(key)
     ids, total = pipe.execute()
     return [_text(i) for i in ids], int(total)
+
+
+def last_account_event_id(client: Any, aid: str) -> str:
+    """The id of the account's last logged event ("0" when none)."""
+    last = client.xrevrange(account_events_key(aid), "+", "-", count=1)
+    return _text(last[0][0]) if last else "0"
