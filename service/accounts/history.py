@@ -60,6 +60,11 @@ def finished_page(services: Services, aid: str, page: int, page_size: int) -> tu
     return [summary(doc) for doc in services.store.load_docs(ids) if doc is not None], total
 
 
+def finished_total(services: Services, aid: str) -> int:
+    """How many finished matches the account has."""
+    return int(services.redis.zcard(stored.finished_key(aid)))
+
+
 def iter_finished(services: Services, aid: str) -> Iterator[dict]:
     """Every finished match's summary, newest first, read a page at a time."""
     offset = 0

@@ -4,6 +4,8 @@ type, account) even when the after-commit path runs again, nothing private
 in them, a finished match counted once.
 """
 
+import json
+
 from service.play.follow import notify_accounts
 from service.storage import accounts as stored
 
@@ -97,3 +99,27 @@ def test_anonymous_matches_send_no_account_events(client, services):
     assert client.post("/v1/matches", json=body).status_code == 201
     run_ai_jobs(services)
     assert stored.read_account_events(services.redis, aid, "0", 10) == []
+
+
+def test_own_matches_filter_and_page_and_the_public_history(client, services):
+    ada = account_token(client, "Ada")
+    ids = [vs_ai(client, ada, seed) for seed in (3, 4, 5)]
+    run_ai_jobs(services)
+    finish(client, services, ids[0], ada)
+    mine = client.get("/v1/account/matches?page_size=2", headers=bearer(ada))
+    assert mine.status_code == 200 and [m["id"] for m in mine.json] == ids[::-1][:2]
+    assert '"total": 3' in mine.headers["X-Pagination"]
+    second = client.get("/v1/account/matches?page_size=2&page=2", headers=bearer(ada)).json
+    assert [m["id"] for m in second] == [ids[0]]
+    finished = client.get("/v1/account/matches?status=finished", headers=bearer(ada)).json
+    assert [m["id"] for m in finished] == [ids[0]]
+    to_act = client.get("/v1/account/matches?to_act=true", headers=bearer(ada)).json
+    assert {m["id"] for m in to_act} == set(ids[1:])
+    public = client.get("/v1/accounts/ada/matches")
+    assert public.status_code == 200 and [m["id"] for m in public.json] == [ids[0]]
+    exported = client.get("/v1/accounts/Ada/matches", headers={"Accept": "application/x-ndjson"})
+    assert exported.mimetype == "application/x-ndjson"
+    lines = [line for line in exported.get_data(as_text=True).split("\n") if line]
+    assert [json.loads(line)["id"] for line in lines] == [ids[0]]
+    assert client.get("/v1/accounts/nobody/matches").status_code == 404
+    assert client.get("/v1/account/matches").status_code == 401

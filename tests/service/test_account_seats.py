@@ -4,6 +4,7 @@ acting for its seat on every match route, the scope matrix of the match
 routes, and the move lane answering account-token moves byte for byte as Flask.
 """
 
+import json
 import random
 
 import pytest
@@ -218,3 +219,19 @@ def test_seat_tokens_keep_working_beside_account_seats(client):
     assert joined.status_code == 201
     assert client.get(f"/v1/matches/{match_id}/actions", headers=bearer(seat_token)).json["seat"] == 0
     assert sign_up(client, "Ada").status_code == 409
+
+
+def test_a_stream_ticket_of_an_account_token_opens_its_seats_stream(client):
+    match_id, tokens = seated_pair(client)
+    ticket = client.post(f"/v1/matches/{match_id}/stream-ticket", headers=bearer(tokens[1])).json["ticket"]
+    response = client.get(
+        f"/v1/matches/{match_id}/stream?ticket={ticket}",
+        headers={"Accept": "application/x-ndjson"},
+        buffered=False,
+    )
+    try:
+        assert response.status_code == 200
+        first = json.loads(next(iter(response.response)))
+    finally:
+        response.close()
+    assert first["id"] == match_id and first["you"] == 1

@@ -46,6 +46,7 @@ pytestmark = pytest.mark.slow
 
 SCHEMATHESIS = [sys.executable, "-m", "schemathesis.cli"]
 MAX_EXAMPLES = 30
+STREAM_EVENTS = 5
 # The fuzzing phase's 30 examples per operation take about 65 s here; the
 # stateful phase then runs until MAX_TIME_S (a few hundred scenarios). The
 # suite's ten-minute budget sets it: at 150 s the stateful phase ran 1,166
@@ -63,7 +64,7 @@ JOIN_STATUSES = json.dumps([*ACCEPTED, "422"])
 NAME_STATUSES = json.dumps([*ACCEPTED, "422"])
 APP_KEY = "schemathesis-app-key"
 ACCOUNT_ENV = {"TABULA_APP_KEYS": f"fuzz={APP_KEY}", "SIGNUP_RATE_LIMIT": "0"}
-ACCOUNT_OPERATIONS = ("getOwnAccount", "listTokens", "createToken", "revokeToken")
+ACCOUNT_OPERATIONS = ("getOwnAccount", "listTokens", "createToken", "revokeToken", "listOwnMatches")
 REJECTED = json.dumps(
     ["400", "401", "403", "404", "405", "406", "409", "414", "415", "422", "428", "429", "431", "5xx"]
 )
@@ -129,10 +130,28 @@ def _account_token(server, name):
     return _json(server.request("POST", "/v1/accounts", {"name": name, "kind": "bot"}), 201)["token"]
 
 
+def _to_act_in(server, token, count):
+    """``count`` matches of the account against the AI where it is to act now."""
+    body = {"game": "anno1503", "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]}
+    ids = [
+        _json(server.request("POST", "/v1/matches", body, _bearer(token)), 201)["match"]["id"]
+        for _ in range(count)
+    ]
+    for match_id in ids:
+        for _ in range(400):
+            listed = _json(
+                server.request("GET", f"/v1/matches/{match_id}/actions", headers=_bearer(token)), 200
+            )
+            if listed["actions"]:
+                break
+            time.sleep(0.05)
+
+
 def _account_operations(server):
     """The account operations' part of the config: their tokens and names."""
     token = _account_token(server, "fuzzer")
     closing = _account_token(server, "closing")
+    _to_act_in(server, token, STREAM_EVENTS)
     blocks = [
         f"""
 [[operations]]
@@ -142,6 +161,13 @@ headers = {{ Authorization = "Bearer {token}" }}
         for operation in ACCOUNT_OPERATIONS
     ]
     blocks.append(f"""
+# The account stream never ends by itself: the account is to act in
+# max-stream-events matches, so its first your_turn messages are enough
+# events for schemathesis to stop reading (SSE) at once.
+[[operations]]
+include-operation-id = "streamAccount"
+headers = {{ Authorization = "Bearer {token}", Accept = "text/event-stream" }}
+
 [[operations]]
 include-operation-id = "closeAccount"
 headers = {{ Authorization = "Bearer {closing}" }}
@@ -190,7 +216,7 @@ def _config(server):
 base-url = "{server.url}"
 workers = 1
 request-timeout = 10.0
-max-stream-events = 5
+max-stream-events = {STREAM_EVENTS}
 headers = {{ Authorization = "Bearer {token}" }}
 
 # Schema-invalid requests are refused with schemathesis' default statuses,

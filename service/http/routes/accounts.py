@@ -201,12 +201,15 @@ class OwnMatches(MethodView):
 HISTORY_NDJSON = {
     "200": {
         "content": {
+            "application/json": {
+                "schema": {"type": "array", "items": {"$ref": "#/components/schemas/MatchSummary"}}
+            },
             NDJSON: {
                 "schema": {
                     "description": "The whole history (not paged): one `MatchSummary` per line.",
                     "$ref": "#/components/schemas/MatchSummary",
                 }
-            }
+            },
         }
     }
 }
@@ -223,6 +226,7 @@ class PublicHistory(MethodView):
         application/x-ndjson` the whole history, one `MatchSummary` per line, not paged."""
         aid = profiles.public_account(services(), name)["id"]
         if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
+            pagination_parameters.item_count = history.finished_total(services(), aid)
             lines = (orjson.dumps(item) + b"\n" for item in history.iter_finished(services(), aid))
             return Response(lines, mimetype=NDJSON)
         items, total = history.finished_page(
