@@ -139,6 +139,9 @@ class Board(MethodView):
         return Response(svg, mimetype=SVG, headers=headers)
 
 
+JOIN_ERRORS = (400, 401, 403, 404, 409, 413)
+
+
 @blp.route("/<match_id>/join")
 class Join(MethodView):
     @blp.doc(operationId="joinMatch", security=OPTIONAL_BEARER)
@@ -146,12 +149,7 @@ class Join(MethodView):
     @blp.response(201, JoinedSchema)
     @documents_errors(
         blp,
-        400,
-        401,
-        403,
-        404,
-        409,
-        413,
+        *JOIN_ERRORS,
         conflict=(
             "`seat_taken`: no open seat, or that seat is taken; `already_seated`: the account "
             "holds a seat of this match."
