@@ -119,7 +119,9 @@ def test_own_matches_filter_and_page_and_the_public_history(client, services):
     assert public.status_code == 200 and [m["id"] for m in public.json] == [ids[0]]
     exported = client.get("/v1/accounts/Ada/matches", headers={"Accept": "application/x-ndjson"})
     assert exported.mimetype == "application/x-ndjson"
-    lines = [line for line in exported.get_data(as_text=True).split("\n") if line]
+    text = exported.get_data(as_text=True)
+    assert "account_id" not in text and "account_id" not in public.get_data(as_text=True)
+    lines = [line for line in text.split("\n") if line]
     assert [json.loads(line)["id"] for line in lines] == [ids[0]]
     assert client.get("/v1/accounts/nobody/matches").status_code == 404
     assert client.get("/v1/account/matches").status_code == 401

@@ -231,7 +231,9 @@ def test_a_stream_ticket_of_an_account_token_opens_its_seats_stream(client):
     )
     try:
         assert response.status_code == 200
-        first = json.loads(next(iter(response.response)))
+        line = next(iter(response.response))
+        first = json.loads(line)
     finally:
         response.close()
     assert first["id"] == match_id and first["you"] == 1
+    assert b"account_id" not in line and first["seats"][1]["account"]["name"] == "Bo"

@@ -227,7 +227,9 @@ class PublicHistory(MethodView):
         aid = profiles.public_account(services(), name)["id"]
         if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
             pagination_parameters.item_count = history.finished_total(services(), aid)
-            lines = (orjson.dumps(item) + b"\n" for item in history.iter_finished(services(), aid))
+            # Dumped by the schema, as the JSON answer: only public fields (never a seat's account id).
+            dump = MatchSummarySchema().dump
+            lines = (orjson.dumps(dump(item)) + b"\n" for item in history.iter_finished(services(), aid))
             return Response(lines, mimetype=NDJSON)
         items, total = history.finished_page(
             services(), aid, pagination_parameters.page, pagination_parameters.page_size
