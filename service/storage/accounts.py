@@ -268,9 +268,12 @@ def read_games(client: Any, aid: str) -> dict[str, dict[str, int]]:
 
 
 def page_ids(client: Any, key: str, offset: int, count: int) -> tuple[list[str], int]:
-    """``(ids newest first, total)`` of one page of a zset index (``count`` -1: all)."""
+    """``(ids newest first, total)`` of one page of a zset index (``count`` -1: all).
+
+    Both ends are capped (Redis takes signed 64-bit indexes), as the lobby's are."""
+    last = 1 << 62
     pipe = client.pipeline(transaction=False)
-    pipe.zrevrange(key, offset, -1 if count < 0 else offset + count - 1)
+    pipe.zrevrange(key, min(offset, last), -1 if count < 0 else min(offset + count - 1, last))
     pipe.zcard(key)
     ids, total = pipe.execute()
     return [_text(i) for i in ids], int(total)

@@ -125,3 +125,9 @@ def test_own_matches_filter_and_page_and_the_public_history(client, services):
     assert [json.loads(line)["id"] for line in lines] == [ids[0]]
     assert client.get("/v1/accounts/nobody/matches").status_code == 404
     assert client.get("/v1/account/matches").status_code == 401
+
+
+def test_a_page_far_past_the_end_is_empty(client):
+    account_token(client, "Ada")
+    far = client.get("/v1/accounts/Ada/matches?page=161692185982009081856")
+    assert far.status_code == 200 and far.json == []
