@@ -166,6 +166,13 @@ class AccountStreamQuerySchema(ma.Schema):
     last_event_id = _entry_id(
         "Resume after this account event id (the `Last-Event-ID` header wins when both are given)."
     )
+    ticket = ma.fields.String(
+        validate=validate.Length(1, 200),
+        metadata=describe(
+            "A ticket from `POST /v1/account/stream-ticket` (single use, short-lived), for clients "
+            "that cannot set `Authorization` (browsers' EventSource). Never the token itself."
+        ),
+    )
 
 
 class AccountStreamHeadersSchema(ma.Schema):

@@ -283,3 +283,19 @@ def last_account_event_id(client: Any, aid: str) -> str:
     """The id of the account's last logged event ("0" when none)."""
     last = client.xrevrange(account_events_key(aid), "+", "-", count=1)
     return _text(last[0][0]) if last else "0"
+
+
+def stream_ticket_key(ticket_hash: str) -> str:
+    return f"accountticket:{{{ticket_hash}}}"
+
+
+def put_stream_ticket(client: Any, ticket_hash: str, token_hash: str, ttl_s: int) -> None:
+    """An account stream ticket: the hash of the token it stands for, for ``ttl_s``."""
+    client.set(stream_ticket_key(ticket_hash), token_hash, ex=ttl_s)
+
+
+def take_stream_ticket(client: Any, ticket_hash: str) -> str | None:
+    """The token hash a ticket stands for, deleting it (single use); None when
+    unknown, used or expired."""
+    raw = client.getdel(stream_ticket_key(ticket_hash))
+    return None if raw is None else _text(raw)

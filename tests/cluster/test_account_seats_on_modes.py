@@ -17,6 +17,7 @@ from tests.service.test_account_seats import (  # noqa: F401
     test_the_account_token_acts_for_its_seat_on_every_match_route,
 )
 from tests.service.test_account_stream import (  # noqa: F401
+    test_a_stream_ticket_opens_the_account_stream_once,
     test_first_your_turn_then_resume_after_last_event_id_without_gap_or_repeat,
     test_one_stream_carries_two_matches_in_order_with_nothing_private,
 )

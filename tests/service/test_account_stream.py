@@ -42,7 +42,8 @@ class AccountStream:
         self.conn = http.client.HTTPConnection("127.0.0.1", server.port)
         self.conn.sock = sock
         sent = {"Accept": "text/event-stream" if sse else "application/x-ndjson", **(headers or {})}
-        sent["Authorization"] = f"Bearer {token}"
+        if token != "-":
+            sent["Authorization"] = f"Bearer {token}"
         self.conn.request("GET", f"/v1/account/stream{query}", headers=sent)
         self.response = self.conn.getresponse()
         self.status = self.response.status
@@ -215,3 +216,23 @@ def test_the_stream_needs_match_read(server):
     status, body = call(server, "GET", "/v1/account/stream", minted["token"])
     assert status == 403 and body["details"]["missing_scope"] == "match:read"
     assert call(server, "GET", "/v1/account/stream")[0] == 401
+
+
+def test_a_stream_ticket_opens_the_account_stream_once(server):
+    token = sign_up(server, "Ticketed")
+    match_id = vs_ai(server, token, 6)
+    wait_my_turn(server, token, match_id)
+    status, ticket = call(server, "POST", "/v1/account/stream-ticket", token)
+    assert status == 201 and ticket["expires_at"].endswith("Z")
+    stream = AccountStream(server, "-", sse=True, query=f"?ticket={ticket['ticket']}")
+    try:
+        assert stream.status == 200
+        head = stream.next()
+        assert head["type"] == "your_turn" and head["match_id"] == match_id
+    finally:
+        stream.close()
+    again = AccountStream(server, "-", query=f"?ticket={ticket['ticket']}")
+    try:
+        assert again.status == 401
+    finally:
+        again.close()

@@ -64,7 +64,14 @@ JOIN_STATUSES = json.dumps([*ACCEPTED, "422"])
 NAME_STATUSES = json.dumps([*ACCEPTED, "422"])
 APP_KEY = "schemathesis-app-key"
 ACCOUNT_ENV = {"TABULA_APP_KEYS": f"fuzz={APP_KEY}", "SIGNUP_RATE_LIMIT": "0"}
-ACCOUNT_OPERATIONS = ("getOwnAccount", "listTokens", "createToken", "revokeToken", "listOwnMatches")
+ACCOUNT_OPERATIONS = (
+    "getOwnAccount",
+    "listTokens",
+    "createToken",
+    "revokeToken",
+    "listOwnMatches",
+    "createAccountStreamTicket",
+)
 REJECTED = json.dumps(
     ["400", "401", "403", "404", "405", "406", "409", "414", "415", "422", "428", "429", "431", "5xx"]
 )

@@ -7,7 +7,7 @@ import orjson
 from flask import Response, request
 from flask.views import MethodView
 
-from service.accounts import history, profiles, signup, tokens
+from service.accounts import history, profiles, signup, stream_tickets, tokens
 from service.accounts.auth import require
 from service.http.routes.common import BEARER, Blueprint, documents_errors, services, token
 from service.live.account_stream import AccountStreamBody
@@ -24,6 +24,7 @@ from service.spec.account_schemas import (
     SignUpSchema,
     TokenSchema,
 )
+from service.spec.play_schemas import StreamTicketSchema
 from service.spec.schemas import MatchSummarySchema
 
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
@@ -246,7 +247,10 @@ class AccountStream(MethodView):
     @documents_errors(blp, 401, 403, texts=SCOPED)
     def get(self, query: dict[str, Any], headers: dict[str, Any]) -> Response:
         """Every event of the account, live: SSE with `Accept: text/event-stream`, else NDJSON."""
-        principal = require(services(), token(), "match:read")
+        if "ticket" in query:
+            principal = stream_tickets.ticket_principal(services(), query["ticket"])
+        else:
+            principal = require(services(), token(), "match:read")
         sse = request.accept_mimetypes.best_match([NDJSON, SSE]) == SSE
         after = headers.get("last_event_id", query.get("last_event_id"))
         body = AccountStreamBody(services(), principal.aid, sse, after)
@@ -255,3 +259,14 @@ class AccountStream(MethodView):
         response.headers["X-Accel-Buffering"] = "no"
         response.headers["Vary"] = "Accept, Authorization"
         return response
+
+
+@blp.route("/account/stream-ticket")
+class AccountStreamTicket(MethodView):
+    @blp.doc(operationId="createAccountStreamTicket", **_scoped("match:read"))
+    @blp.response(201, StreamTicketSchema)
+    @documents_errors(blp, 401, 403, texts=SCOPED)
+    def post(self) -> tuple[dict[str, str], int]:
+        """A short-lived (`STREAM_TICKET_TTL_S`, 60 s), single-use `?ticket=` for the account
+        stream, for clients that cannot send `Authorization` (a browser's EventSource)."""
+        return stream_tickets.new_stream_ticket(services(), token()), 201
