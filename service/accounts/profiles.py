@@ -8,7 +8,7 @@ account's player later.
 
 from typing import Any
 
-from service.accounts import tokens
+from service.accounts import history, tokens
 from service.accounts.auth import Principal
 from service.accounts.names import name_key
 from service.accounts.signup import account_view
@@ -36,19 +36,24 @@ def close_account(services: Services, principal: Principal) -> None:
 def profile(services: Services, name: str) -> dict[str, Any]:
     """``GET /v1/accounts/{name}``: the public profile (404 for no account of
     that name now, a closed account's former name included)."""
-    key = name_key(name)
-    aid = None if key is None else stored.holder(services.redis, stored.name_claim_key(key))
-    account = None if aid is None else stored.read_account(services.redis, aid)
-    if account is None or account["name_key"] != key:
-        raise not_found("account", name=name)
+    account = public_account(services, name)
     return {
         "name": account["name"],
         "kind": account["kind"],
         "since": account["created_at"],
         "status": account["status"],
-        "games": {},
-        "recent": [],
+        **history.figures(services, account["id"]),
     }
+
+
+def public_account(services: Services, name: str) -> dict[str, str]:
+    """The account now named ``name`` (404 for none)."""
+    key = name_key(name)
+    aid = None if key is None else stored.holder(services.redis, stored.name_claim_key(key))
+    account = None if aid is None else stored.read_account(services.redis, aid)
+    if account is None or account["name_key"] != key:
+        raise not_found("account", name=name)
+    return account
 
 
 def _read(services: Services, aid: str) -> dict[str, str]:

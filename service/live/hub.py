@@ -191,8 +191,12 @@ class Hub(Listening):
     def register(self, match_id: str, subscriber: Subscriber) -> Feed:
         """Add a stream; returns once the channel's subscription is
         acknowledged (so a catch-up read after it misses nothing)."""
+        return self.register_channel(live_channel(match_id).encode(), subscriber)
+
+    def register_channel(self, channel: bytes, subscriber: Subscriber) -> Feed:
+        """``register`` on any live channel: a match's, or an account's
+        (``account:{<aid>}:live``, whose notifications only wake its streams)."""
         self._start()
-        channel = live_channel(match_id).encode()
         with self._lock:
             feed = self._feeds.get(channel)
             if feed is None:
@@ -204,12 +208,14 @@ class Hub(Listening):
                     raise
             feed.subscribers.add(subscriber)
         if not feed.ready.wait(SUBSCRIBE_TIMEOUT_S):
-            self.unregister(match_id, subscriber)
+            self.unregister_channel(channel, subscriber)
             raise redis.TimeoutError("the live channel subscription was not acknowledged")
         return feed
 
     def unregister(self, match_id: str, subscriber: Subscriber) -> None:
-        channel = live_channel(match_id).encode()
+        self.unregister_channel(live_channel(match_id).encode(), subscriber)
+
+    def unregister_channel(self, channel: bytes, subscriber: Subscriber) -> None:
         with self._lock:
             feed = self._feeds.get(channel)
             if feed is None or subscriber not in feed.subscribers:

@@ -14,6 +14,9 @@ from service.live.feeds import CATCH_UP_PAGE, Feed, Link, hand_out
 
 log = logging.getLogger(__name__)
 
+# The prefix of an account's live channel (service/storage/accounts.account_live_channel).
+ACCOUNT_CHANNEL = b"account:"
+
 
 class Listening:
     """``Hub``'s listeners, a mixin over the hub's state: ``services``,
@@ -92,6 +95,9 @@ class Listening:
                     self._drop(feed, link)
             return
         if kind in (b"message", b"smessage"):
+            if channel.startswith(ACCOUNT_CHANNEL):
+                notified[channel] = None  # an entry id: the account's streams read it
+                return
             try:
                 seq = int(message[2])
             except ValueError:
@@ -112,12 +118,17 @@ class Listening:
                     feed.ready.set()
 
     def _fetch(self, notified: dict[bytes, int | None]) -> None:
-        """Read the new events of every notified match once; hand them out."""
+        """Read the new events of every notified match once; hand them out.
+        An account's streams are woken: each reads its account's log itself."""
         with self._lock:
             work = []
             for channel, seq in notified.items():
                 feed = self._feeds.get(channel)
                 if feed is None or not feed.subscribers:
+                    continue
+                if channel.startswith(ACCOUNT_CHANNEL):
+                    for sub in feed.subscribers:
+                        sub.wake.set()
                     continue
                 start = feed.last_seq
                 if start is None:

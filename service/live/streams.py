@@ -7,12 +7,13 @@ from collections.abc import Generator, Iterator
 from typing import Any, cast
 
 import engine
+from service.accounts import seats
 from service.live.feeds import CATCH_UP_PAGE, Subscriber
 from service.live.hub import hub_of
 from service.live.render import keep_alive, render_error, render_event, render_match
 from service.model.documents import iso_utc, match_body
 from service.model.errors import not_found, unauthorized
-from service.model.tokens import hash_token, load_for_viewer, require_seat
+from service.model.tokens import hash_token
 from service.runtime.state_cache import engine_state
 
 # --- the response body ------------------------------------------------------
@@ -193,7 +194,7 @@ class StreamBody:
 
 def new_ticket(services: Any, match_id: str, token: str | None) -> dict[str, str]:
     """POST /v1/matches/{id}/stream-ticket -> ``{"ticket", "expires_at"}``."""
-    require_seat(services.store, match_id, token)
+    seats.require_seat(services, match_id, token, seats.READ)
     token = cast(str, token)  # require_seat refused None
     ttl_s = int(services.config["STREAM_TICKET_TTL_S"])
     ticket = secrets.token_urlsafe(32)
@@ -213,11 +214,13 @@ def open_stream(
         stored = store.load(match_id, token_hash)
         if stored is None:
             raise not_found("match", match_id=match_id)
-        if stored.token_seat is None:
-            raise unauthorized("the ticket's token was revoked")
         viewer = stored.token_seat
+        if viewer is None:
+            viewer = seats.seat_of_grant(services, stored.doc, token_hash)
+        if viewer is None:
+            raise unauthorized("the ticket's token was revoked")
     else:
-        stored, viewer = load_for_viewer(store, match_id, token)
+        stored, viewer = seats.load_for_viewer(services, match_id, token)
     doc = stored.doc
     game = engine.get_game(doc["game"])
     first = match_body(game, doc, engine_state(services, game, stored), viewer)

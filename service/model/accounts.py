@@ -18,3 +18,6 @@ ACCOUNT_STATUSES = ("active", "closed")
 # which NFKC folds into ASCII; 2 to 24 of them. Anything else (another
 # script's look-alike, a ligature) is refused. The schema documents it.
 NAME_INPUT_PATTERN = r"^[A-Za-z0-9_\-\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A\uFF3F\uFF0D]{2,24}$"
+
+# How many of the last finished matches the public profile lists (``recent``).
+RECENT = 10

@@ -143,9 +143,18 @@ _SUMMARY_KEYS = (
 )
 
 
+def _public_seat(seat: dict) -> dict:
+    return (
+        {key: value for key, value in seat.items() if key != "account_id"} if "account_id" in seat else seat
+    )
+
+
 def summary(doc: dict) -> dict[str, Any]:
     """The lobby's MatchSummary."""
     body = {key: doc.get(key) for key in _SUMMARY_KEYS}
+    # A seat's account id is the server's (service/accounts/seats.py): never
+    # in a body, even one rendered without its schema (the streams').
+    body["seats"] = [_public_seat(seat) for seat in doc["seats"]]
     # Matches stored before fair dice existed took the creator's seed as it was.
     body["dice"] = doc.get("dice", "reproducible")
     body["deadlines"] = {seat: iso_utc(ms) for seat, ms in (doc.get("deadlines") or {}).items()}

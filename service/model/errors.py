@@ -47,6 +47,7 @@ ERROR_CODES = (
     "game_over",
     "version_conflict",
     "seat_taken",
+    "already_seated",
     "name_taken",
     "precondition_failed",
     "payload_too_large",

@@ -12,9 +12,9 @@ from typing import Any
 import engine
 from engine.render import board_svg
 from engine.runner import replay
+from service.accounts.seats import load_for_viewer
 from service.model.documents import view_for
 from service.model.errors import ApiError, validation
-from service.model.tokens import load_for_viewer
 from service.runtime.state_cache import engine_state
 
 
@@ -28,7 +28,7 @@ def get_board(
 ) -> tuple[str, str | None]:
     """``(ETag, svg or None)``: None when ``cached_tags`` (If-None-Match, as
     ``model.etags.entity_tags`` reads it) holds the picture's tag or is ``"*"``."""
-    stored, viewer = load_for_viewer(services.store, match_id, token)
+    stored, viewer = load_for_viewer(services, match_id, token)
     doc = stored.doc
     tag = board_tag(doc["version"], step)
     etag = f'"{tag}"'

@@ -2,15 +2,15 @@
 
 from typing import Any
 
+from service.accounts.seats import load_for_viewer
 from service.model.dice import proof
 from service.model.documents import public_event, summary
 from service.model.errors import ApiError, not_found
-from service.model.tokens import load_for_viewer
 
 
 def list_events(services: Any, match_id: str, token: str | None, after: int, limit: int) -> dict[str, Any]:
     """GET /v1/matches/{id}/events -> ``{"events", "last_seq", "more"}``."""
-    stored, viewer = load_for_viewer(services.store, match_id, token)
+    stored, viewer = load_for_viewer(services, match_id, token)
     # One extra entry tells whether the limit cut the list.
     entries = services.store.read_events(match_id, after, limit + 1)
     more = len(entries) > limit

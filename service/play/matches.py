@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, cast
 import redis
 
 import engine
+from service.accounts import seats as account_seats
+from service.accounts.auth import authenticate, require_scope
 from service.model.dice import Dice
 from service.model.documents import (
     engine_events,
@@ -26,9 +28,10 @@ from service.model.documents import (
     touch,
 )
 from service.model.errors import ApiError, validation
-from service.model.tokens import hash_token, load_for_viewer, new_token, require_seat
+from service.model.tokens import hash_token, new_token
 from service.play import ai, idempotency
 from service.play.commits import Plan, change_match, create_match_record
+from service.play.follow import after_commit
 from service.runtime.state_cache import engine_state
 from service.storage.records import Change
 
@@ -69,6 +72,7 @@ def _seat_docs(
                 "name": seat.get("name"),
                 "level": seat.get("level", "medium") if kind == "ai" else None,
                 "resigned": False,
+                "account": None,
             }
         )
         if kind == "human" and issue_tokens:
@@ -95,8 +99,11 @@ def _dice(config: dict[str, Any], body: dict[str, Any]) -> Dice:
     return Dice.reproducible(body["seed"])
 
 
-def create_match(services: Services, body: dict[str, Any]) -> dict[str, Any]:
-    """POST /v1/matches -> ``{"match", "tokens"}`` (the match as a spectator sees it)."""
+def create_match(services: Services, body: dict[str, Any], bearer: str | None = None) -> dict[str, Any]:
+    """POST /v1/matches -> ``{"match", "tokens"}`` (the match as a spectator sees it).
+
+    With an account token (``match:create``) the first human seat is the
+    account's (422 without a human seat); its seat token is issued as well."""
     game = engine.get_game(body["game"])
     count = len(body["seats"])
     if not game.min_players <= count <= game.max_players:
@@ -106,12 +113,25 @@ def create_match(services: Services, body: dict[str, Any]) -> dict[str, Any]:
         )
     options = _resolved_options(game, count, body["options"])
     new = new_match(game, options, body["seats"], _dice(services.config, body), body["turn_timeout_s"])
+    if account_seats.is_account_token(bearer):
+        _seat_creator(services, new.doc, bearer)
     committed = create_match_record(
         services, new.doc, new.change(game, set_tokens=new.token_hashes), list(new.token_hashes)
     )
-    ai.schedule_after_commit(services, committed)
+    after_commit(services, committed)
     committed.answer()
     return {"match": match_body(game, new.doc, new.state, None), "tokens": new.tokens}
+
+
+def _seat_creator(services: Services, doc: dict, bearer: str | None) -> None:
+    principal = require_scope(authenticate(services, bearer), account_seats.CREATE)
+    humans = [seat for seat in doc["seats"] if seat["kind"] == "human"]
+    if not humans:
+        raise validation(
+            "an account's match needs a human seat for it",
+            fields={"seats": ["at least one human seat when created with an account token"]},
+        )
+    account_seats.bind_seat(services, humans[0], principal)
 
 
 @dataclass
@@ -176,7 +196,7 @@ def get_match(
     The Match is None when ``cached_versions`` (If-None-Match: a set of
     versions, or "*") holds the current version.
     """
-    stored, viewer = load_for_viewer(services.store, match_id, token)
+    stored, viewer = account_seats.load_for_viewer(services, match_id, token)
     doc = stored.doc
     try:
         ai.recover_if_stalled(services, doc)
@@ -221,14 +241,23 @@ def _seat_to_join(doc: dict, requested: int | None) -> int:
     return free[0]
 
 
-def join_match(services: Services, match_id: str, body: dict[str, Any]) -> Any:
-    """POST /v1/matches/{id}/join -> ``{"seat", "token"}``."""
+def join_match(services: Services, match_id: str, body: dict[str, Any], bearer: str | None = None) -> Any:
+    """POST /v1/matches/{id}/join -> ``{"seat", "token"}``; with an account
+    token (``match:play``) the seat is bound to the account (409
+    ``already_seated`` if it holds one of this match)."""
     token, token_hash = new_token()
+    principal = None
+    if account_seats.is_account_token(bearer):
+        principal = require_scope(authenticate(services, bearer), account_seats.PLAY)
 
     def plan(stored: StoredMatch) -> Plan:
         doc = stored.doc
+        if principal is not None:
+            account_seats.check_not_seated(doc, principal.aid)
         seat = _seat_to_join(doc, body.get("seat"))
         doc["seats"][seat].update(kind="human", name=body.get("name"))
+        if principal is not None:
+            account_seats.bind_seat(services, doc["seats"][seat], principal)
         doc["version"] += 1
         doc["seq"] += 1
         event = new_event(doc["seq"], doc["version"], "player_joined", seat, {"name": body.get("name")})
@@ -252,8 +281,13 @@ def resign(services: Services, match_id: str, token: str | None, idempotency_key
     replay = None if record is None else record.stored_response(services.store)
     if replay is not None:
         return replay
-    seat = require_seat(services.store, match_id, token)
-    token_hash = hash_token(cast(str, token))  # require_seat refused None
+    seat = account_seats.require_seat(services, match_id, token)
+    # A seat token revokes itself; an account's resign revokes the seat's tokens.
+    revoked = (
+        services.store.seat_token_hashes(match_id, seat)
+        if account_seats.is_account_token(token)
+        else [hash_token(cast(str, token))]  # require_seat refused None
+    )
 
     def plan(stored: StoredMatch) -> Plan:
         doc = stored.doc
@@ -269,13 +303,13 @@ def resign(services: Services, match_id: str, token: str | None, idempotency_key
         touch(doc)
         response = match_body(game, doc, state, None)
         fields = idempotency.change_fields(record, response)
-        change = Change(doc=doc, events=[event], del_tokens=[token_hash], **fields)
-        return Plan(response, change, state_after=state, revoked_token_hashes=[token_hash])
+        change = Change(doc=doc, events=[event], del_tokens=revoked, **fields)
+        return Plan(response, change, state_after=state, revoked_token_hashes=revoked)
 
     return _committed(services, change_match(services, match_id, plan, record=record))
 
 
 def _committed(services: Services, committed: Committed) -> Any:
-    """The answer of a committed change, once the AI's turn it may bring is scheduled."""
-    ai.schedule_after_commit(services, committed)
+    """The answer of a committed change, once what follows it is done."""
+    after_commit(services, committed)
     return committed.answer()

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import engine
+from service.accounts.seats import PLAY, READ, seat_in
 from service.model.documents import (
     engine_events,
     match_body,
@@ -30,9 +31,10 @@ from service.model.errors import (
     version_conflict,
 )
 from service.model.etags import version_header
-from service.model.tokens import hash_token, seat_in
-from service.play import ai, idempotency
+from service.model.tokens import hash_token
+from service.play import idempotency
 from service.play.commits import Plan, change_match
+from service.play.follow import after_commit
 from service.runtime import metrics
 from service.runtime.state_cache import engine_state
 from service.spec.actions import validate_action
@@ -114,7 +116,7 @@ def list_moves(
     """GET /v1/matches/{id}/actions for the bearer's seat (404, 401, 403 first);
     ``charge`` as in ``play_move``."""
     stored = _load_charged(services, bearer, charge, match_id)
-    seat = seat_in(services.store, stored, match_id, bearer)
+    seat = seat_in(services, stored, match_id, bearer, READ)
     return legal_actions(services, match_id, seat, stored)
 
 
@@ -143,7 +145,7 @@ def play_move(
             return replay
     if_match = headers.get("if_match")
     submission = Submission(
-        seat_in(services.store, stored, match_id, bearer),
+        seat_in(services, stored, match_id, bearer, PLAY),
         body["action"],
         version=body.get("version"),
         if_match=version_header(if_match) if if_match is not None else None,
@@ -173,8 +175,7 @@ def submit_action(
         first=stored,
         record=submission.record,
     )
-    if submission.schedule_ai:
-        ai.schedule_after_commit(services, committed)
+    after_commit(services, committed, submission.schedule_ai)
     return committed.answer()
 
 

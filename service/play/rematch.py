@@ -20,12 +20,13 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 import engine
+from service.accounts.seats import require_seat
 from service.model.dice import Dice
 from service.model.documents import match_body, new_event, touch
 from service.model.errors import ApiError
-from service.model.tokens import new_token, require_seat
-from service.play import ai
+from service.model.tokens import new_token
 from service.play.commits import Committed, Plan, change_match, update_indexes
+from service.play.follow import after_commit
 from service.play.matches import new_match
 from service.runtime.state_cache import engine_state
 from service.storage.records import Change
@@ -54,7 +55,7 @@ def _claim(services: Services, match_id: str) -> tuple[str, dict]:
         return Plan((doc["rematch"], doc), Change(doc=doc, events=[event]))
 
     committed = change_match(services, match_id, plan)
-    ai.schedule_after_commit(services, committed)
+    after_commit(services, committed)
     return committed.answer()
 
 
@@ -85,11 +86,14 @@ def _ensure_created(services: Services, old: dict, new_id: str) -> bool:
         tokens=False,
     )
     new.doc["rematch_of"] = old["id"]
+    for seat, before in zip(new.doc["seats"], old["seats"], strict=True):
+        if before.get("account_id") and seat["kind"] == "human":  # the account plays again
+            seat.update(account_id=before["account_id"], account=before["account"])
     result = services.store.commit(new_id, None, new.change(game))
     if result.outcome != "OK":
         return False  # another call created it a moment ago
     update_indexes(services, new.doc)
-    ai.schedule_after_commit(services, Committed(None, new.doc))
+    after_commit(services, Committed(None, new.doc))
     return True
 
 
@@ -108,7 +112,7 @@ def _issue_token(services: Services, match_id: str, seat: int) -> tuple[str, dic
 
 def rematch(services: Services, match_id: str, token: str | None) -> tuple[dict[str, Any], bool]:
     """POST /v1/matches/{id}/rematch -> ``({"match", "seat", "token"}, created now)``."""
-    seat = require_seat(services.store, match_id, token)
+    seat = require_seat(services, match_id, token)
     new_id, old = _claim(services, match_id)
     created = _ensure_created(services, old, new_id)
     new_token_value, match = _issue_token(services, new_id, seat)

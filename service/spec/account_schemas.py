@@ -6,7 +6,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import validate
 
-from service.model.accounts import ACCOUNT_KINDS, ACCOUNT_STATUSES, NAME_INPUT_PATTERN, SCOPES
+from service.model.accounts import ACCOUNT_KINDS, ACCOUNT_STATUSES, NAME_INPUT_PATTERN, RECENT, SCOPES
 from service.spec.components import documented_as, ref
 from service.spec.schemas import describe
 
@@ -93,23 +93,34 @@ class SignedUpSchema(ma.Schema):
     token_id = ma.fields.String(required=True)
 
 
+class GameFiguresSchema(ma.Schema):
+    played = ma.fields.Integer(required=True, metadata=describe("Finished matches of this game."))
+    won = ma.fields.Integer(required=True, metadata=describe("Of those, the ones the account won."))
+
+
+class RecentResultSchema(ma.Schema):
+    match_id = ma.fields.String(required=True)
+    game = ma.fields.String(required=True)
+    seat = ma.fields.Integer(required=True)
+    won = ma.fields.Boolean(required=True, metadata=describe("The seat is among the match's winners."))
+    finished_at = ma.fields.String(required=True, metadata=describe("ISO 8601 UTC."))
+
+
 class ProfileSchema(ma.Schema):
     name = ma.fields.String(required=True)
     kind = _kind()
     since = ma.fields.String(required=True, metadata=describe("When the account was made (ISO 8601 UTC)."))
     status = _status()
     games = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.Nested(GameFiguresSchema),
         required=True,
-        metadata=describe(
-            "Matches played and won per game id. Empty for now: filled by the seats-and-history work."
-        ),
+        metadata=describe("Finished matches played and won, per game id (each match counted once)."),
     )
     recent = ma.fields.List(
-        ma.fields.Dict(),
+        ma.fields.Nested(RecentResultSchema),
         required=True,
-        metadata=describe(
-            "Recent results, newest first. Empty for now: filled by the seats-and-history work."
-        ),
+        metadata=describe(f"The last {RECENT} finished matches, newest first."),
     )
 
 
@@ -138,3 +149,40 @@ class TokenSchema(ma.Schema):
 class MintedTokenSchema(TokenSchema):
     token = ma.fields.String(required=True, metadata=describe("The token, shown this once."))
     token_id = ma.fields.String(required=True, metadata=describe("Same as `id`."))
+
+
+ENTRY_ID = r"^[0-9]{1,20}(-[0-9]{1,20})?$"
+
+
+def _entry_id(description: str, **kwargs: Any) -> ma.fields.String:
+    return ma.fields.String(
+        validate=validate.Regexp(ENTRY_ID),
+        metadata={"description": description, "pattern": ENTRY_ID},
+        **kwargs,
+    )
+
+
+class AccountStreamQuerySchema(ma.Schema):
+    last_event_id = _entry_id(
+        "Resume after this account event id (the `Last-Event-ID` header wins when both are given)."
+    )
+    ticket = ma.fields.String(
+        validate=validate.Length(1, 200),
+        metadata=describe(
+            "A ticket from `POST /v1/account/stream-ticket` (single use, short-lived), for clients "
+            "that cannot set `Authorization` (browsers' EventSource). Never the token itself."
+        ),
+    )
+
+
+class AccountStreamHeadersSchema(ma.Schema):
+    last_event_id = _entry_id(
+        "The last account event id seen (`id` of a message): resume right after it.", data_key="Last-Event-ID"
+    )
+
+
+class AccountMatchesQuerySchema(ma.Schema):
+    status = ma.fields.String(validate=validate.OneOf(["waiting", "active", "finished"]))
+    to_act = ma.fields.Boolean(
+        load_default=False, metadata=describe("Only the matches where the account's seat is to act now.")
+    )

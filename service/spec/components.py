@@ -102,7 +102,7 @@ _ERROR_VARIANTS: dict[str, tuple[tuple[str, ...], dict[str, Any], tuple[str, ...
         },
         (),
     ),
-    "SeatTakenError": (("seat_taken",), {"seat": {"type": "integer", "minimum": 0}}, ()),
+    "SeatTakenError": (("seat_taken", "already_seated"), {"seat": {"type": "integer", "minimum": 0}}, ()),
     "UnavailableError": (
         ("unavailable",),
         {

@@ -73,7 +73,7 @@ class ErrorSchema(ma.Schema):
         metadata=describe(
             "Machine-readable code: bad_request, validation_error, unauthorized, forbidden, "
             "not_found, method_not_allowed, illegal_action, not_your_turn, game_over, "
-            "version_conflict, seat_taken, name_taken, precondition_failed, payload_too_large, "
+            "version_conflict, seat_taken, already_seated, name_taken, precondition_failed, payload_too_large, "
             "rate_limited, unavailable, internal_error; from the server before the app: "
             "uri_too_long (414), headers_too_large (431), not_implemented (501)."
         ),
@@ -253,7 +253,20 @@ class CreateMatchSchema(ma.Schema):
     )
 
 
+class SeatAccountSchema(ma.Schema):
+    name = ma.fields.String(required=True, metadata=describe("The account's name."))
+    kind = ma.fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
+
+
 class SeatSchema(ma.Schema):
+    account = ma.fields.Nested(
+        SeatAccountSchema,
+        allow_none=True,
+        metadata=describe(
+            "The account holding the seat (its name and kind when it was seated), "
+            "or null for an anonymous seat (its seat token only)."
+        ),
+    )
     seat = ma.fields.Integer(required=True)
     kind = ma.fields.String(required=True, validate=validate.OneOf(["human", "ai", "open"]))
     name = ma.fields.String(allow_none=True, required=True)

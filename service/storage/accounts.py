@@ -194,3 +194,108 @@ def read_account_events(client: Any, aid: str, after_id: str, count: int) -> lis
         {"id": _text(entry_id), "type": _text(fields[b"type"]), "data": json.loads(fields[b"data"])}
         for entry_id, fields in entries
     ]
+
+
+# --- seats, history and the profile's figures ---------------------------------------
+
+# How long "this event was sent" is remembered (an after-commit path retried
+# later than this may send it again).
+SENT_TTL_S = 7 * 24 * 3600
+
+_COUNT_FINISHED = """
+if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('HINCRBY', KEYS[2], ARGV[2] .. ':played', 1)
+if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[2], ARGV[2] .. ':won', 1) end
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+return 1
+"""
+
+
+def matches_key(aid: str) -> str:
+    """zset: every match the account holds a seat of, by creation (ms)."""
+    return f"account:{{{aid}}}:matches"
+
+
+def finished_key(aid: str) -> str:
+    """zset: the account's finished matches, by the time they were counted (ms)."""
+    return f"account:{{{aid}}}:finished"
+
+
+def counted_key(aid: str) -> str:
+    """set: the match ids already counted in the profile's figures."""
+    return f"account:{{{aid}}}:counted"
+
+
+def games_key(aid: str) -> str:
+    """hash: ``<game>:played`` and ``<game>:won`` -> count."""
+    return f"account:{{{aid}}}:games"
+
+
+def sent_key(aid: str, match_id: str, name: str) -> str:
+    return f"account:{{{aid}}}:sent:{match_id}:{name}"
+
+
+def note_commit(
+    client: Any, indexed: list[tuple[str, str, int]], claims: list[tuple[str, str, str]]
+) -> list[bool]:
+    """One pipeline after a commit: ``indexed`` ``(aid, match_id, created_ms)``
+    into each account's match index (ZADD NX), and ``claims`` ``(aid,
+    match_id, name)`` of events to send, each ``SET NX`` with ``SENT_TTL_S``;
+    returns, per claim, whether this call won it (send it) or it was sent."""
+    pipe = client.pipeline(transaction=False)
+    for aid, match_id, created_ms in indexed:
+        pipe.zadd(matches_key(aid), {match_id: created_ms}, nx=True)
+    for aid, match_id, name in claims:
+        pipe.set(sent_key(aid, match_id, name), 1, nx=True, ex=SENT_TTL_S)
+    results = pipe.execute()
+    return [bool(ok) for ok in results[len(indexed) :]]
+
+
+def count_finished(client: Any, aid: str, match_id: str, game: str, won: bool, when_ms: int) -> bool:
+    """Count a finished match in the account's figures, once per match (a Lua
+    script on the account's slot: SADD, then HINCRBY and ZADD only if new)."""
+    keys = (counted_key(aid), games_key(aid), finished_key(aid))
+    return bool(client.eval(_COUNT_FINISHED, 3, *keys, match_id, game, "1" if won else "0", when_ms))
+
+
+def read_games(client: Any, aid: str) -> dict[str, dict[str, int]]:
+    """``{game: {"played", "won"}}`` of the account."""
+    games: dict[str, dict[str, int]] = {}
+    for field, value in client.hgetall(games_key(aid)).items():
+        game, _, what = _text(field).rpartition(":")
+        games.setdefault(game, {"played": 0, "won": 0})[what] = int(value)
+    return games
+
+
+def page_ids(client: Any, key: str, offset: int, count: int) -> tuple[list[str], int]:
+    """``(ids newest first, total)`` of one page of a zset index (``count`` -1: all).
+
+    Both ends are capped (Redis takes signed 64-bit indexes), as the lobby's are."""
+    last = 1 << 62
+    pipe = client.pipeline(transaction=False)
+    pipe.zrevrange(key, min(offset, last), -1 if count < 0 else min(offset + count - 1, last))
+    pipe.zcard(key)
+    ids, total = pipe.execute()
+    return [_text(i) for i in ids], int(total)
+
+
+def last_account_event_id(client: Any, aid: str) -> str:
+    """The id of the account's last logged event ("0" when none)."""
+    last = client.xrevrange(account_events_key(aid), "+", "-", count=1)
+    return _text(last[0][0]) if last else "0"
+
+
+def stream_ticket_key(ticket_hash: str) -> str:
+    return f"accountticket:{{{ticket_hash}}}"
+
+
+def put_stream_ticket(client: Any, ticket_hash: str, token_hash: str, ttl_s: int) -> None:
+    """An account stream ticket: the hash of the token it stands for, for ``ttl_s``."""
+    client.set(stream_ticket_key(ticket_hash), token_hash, ex=ttl_s)
+
+
+def take_stream_ticket(client: Any, ticket_hash: str) -> str | None:
+    """The token hash a ticket stands for, deleting it (single use); None when
+    unknown, used or expired."""
+    raw = client.getdel(stream_ticket_key(ticket_hash))
+    return None if raw is None else _text(raw)

@@ -91,11 +91,13 @@ def _routes(client, token_id):
             204,
         ),
         "closeAccount": ("account:write", lambda h: client.delete("/v1/account", headers=h), 204),
+        "listOwnMatches": ("match:read", lambda h: client.get("/v1/account/matches", headers=h), 200),
     }
 
 
 @pytest.mark.parametrize(
-    "operation", ["getOwnAccount", "listTokens", "createToken", "revokeToken", "closeAccount"]
+    "operation",
+    ["getOwnAccount", "listTokens", "createToken", "revokeToken", "closeAccount", "listOwnMatches"],
 )
 @pytest.mark.parametrize("held", SCOPES)
 def test_scope_matrix(client, operation, held):

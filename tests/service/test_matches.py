@@ -126,7 +126,14 @@ def test_resign_hands_seat_to_medium_ai_and_revokes_token(client, ai_runner):
     response = client.post(f"/v1/matches/{match_id}/resign", headers=bearer(token))
     assert response.status_code == 200
     seat = response.get_json()["seats"][1]
-    assert seat == {"seat": 1, "kind": "ai", "name": "Bo", "level": "medium", "resigned": True}
+    assert seat == {
+        "seat": 1,
+        "kind": "ai",
+        "name": "Bo",
+        "level": "medium",
+        "resigned": True,
+        "account": None,
+    }
     again = client.post(f"/v1/matches/{match_id}/resign", headers=bearer(token))
     assert again.status_code == 401
     events = client.get(f"/v1/matches/{match_id}/events").get_json()["events"]

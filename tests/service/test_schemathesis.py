@@ -46,6 +46,7 @@ pytestmark = pytest.mark.slow
 
 SCHEMATHESIS = [sys.executable, "-m", "schemathesis.cli"]
 MAX_EXAMPLES = 30
+STREAM_EVENTS = 5
 # The fuzzing phase's 30 examples per operation take about 65 s here; the
 # stateful phase then runs until MAX_TIME_S (a few hundred scenarios). The
 # suite's ten-minute budget sets it: at 150 s the stateful phase ran 1,166
@@ -63,7 +64,14 @@ JOIN_STATUSES = json.dumps([*ACCEPTED, "422"])
 NAME_STATUSES = json.dumps([*ACCEPTED, "422"])
 APP_KEY = "schemathesis-app-key"
 ACCOUNT_ENV = {"TABULA_APP_KEYS": f"fuzz={APP_KEY}", "SIGNUP_RATE_LIMIT": "0"}
-ACCOUNT_OPERATIONS = ("getOwnAccount", "listTokens", "createToken", "revokeToken")
+ACCOUNT_OPERATIONS = (
+    "getOwnAccount",
+    "listTokens",
+    "createToken",
+    "revokeToken",
+    "listOwnMatches",
+    "createAccountStreamTicket",
+)
 # With an account of their own: revokeToken may revoke the fuzzer's token.
 WEBHOOK_OPERATIONS = ("getWebhook", "deleteWebhook", "pingWebhook", "listWebhookDeliveries")
 REJECTED = json.dumps(
@@ -131,6 +139,23 @@ def _account_token(server, name):
     return _json(server.request("POST", "/v1/accounts", {"name": name, "kind": "bot"}), 201)["token"]
 
 
+def _to_act_in(server, token, count):
+    """``count`` matches of the account against the AI where it is to act now."""
+    body = {"game": "anno1503", "seats": [{"kind": "human"}, {"kind": "ai", "level": "random"}]}
+    ids = [
+        _json(server.request("POST", "/v1/matches", body, _bearer(token)), 201)["match"]["id"]
+        for _ in range(count)
+    ]
+    for match_id in ids:
+        for _ in range(400):
+            listed = _json(
+                server.request("GET", f"/v1/matches/{match_id}/actions", headers=_bearer(token)), 200
+            )
+            if listed["actions"]:
+                break
+            time.sleep(0.05)
+
+
 def _account_operations(server):
     """The account operations' part of the config: their tokens and names."""
     token = _account_token(server, "fuzzer")
@@ -140,6 +165,7 @@ def _account_operations(server):
     # runs no webhook worker, so nothing is ever delivered).
     hook = {"url": "https://93.184.216.34/tabula-hook", "events": ["your_turn"]}
     _json(server.request("PUT", "/v1/account/webhook", hook, headers=_bearer(hooks)), 200)
+    _to_act_in(server, token, STREAM_EVENTS)
     blocks = [
         f"""
 [[operations]]
@@ -149,6 +175,13 @@ headers = {{ Authorization = "Bearer {hooks if operation in WEBHOOK_OPERATIONS e
         for operation in ACCOUNT_OPERATIONS + WEBHOOK_OPERATIONS
     ]
     blocks.append(f"""
+# The account stream never ends by itself: the account is to act in
+# max-stream-events matches, so its first your_turn messages are enough
+# events for schemathesis to stop reading (SSE) at once.
+[[operations]]
+include-operation-id = "streamAccount"
+headers = {{ Authorization = "Bearer {token}", Accept = "text/event-stream" }}
+
 [[operations]]
 include-operation-id = "closeAccount"
 headers = {{ Authorization = "Bearer {closing}" }}
@@ -204,7 +237,7 @@ def _config(server):
 base-url = "{server.url}"
 workers = 1
 request-timeout = 10.0
-max-stream-events = 5
+max-stream-events = {STREAM_EVENTS}
 headers = {{ Authorization = "Bearer {token}" }}
 
 # Schema-invalid requests are refused with schemathesis' default statuses,

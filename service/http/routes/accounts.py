@@ -3,14 +3,19 @@ service/accounts."""
 
 from typing import Any
 
-from flask import request
+import orjson
+from flask import Response, request
 from flask.views import MethodView
 
-from service.accounts import profiles, signup, tokens
+from service.accounts import history, profiles, signup, stream_tickets, tokens
 from service.accounts.auth import require
 from service.http.routes.common import BEARER, Blueprint, documents_errors, services, token
+from service.live.account_stream import AccountStreamBody
 from service.spec.account_schemas import (
+    AccountMatchesQuerySchema,
     AccountSchema,
+    AccountStreamHeadersSchema,
+    AccountStreamQuerySchema,
     AppAccountSchema,
     MintedTokenSchema,
     NewTokenSchema,
@@ -19,6 +24,40 @@ from service.spec.account_schemas import (
     SignUpSchema,
     TokenSchema,
 )
+from service.spec.play_schemas import StreamTicketSchema
+from service.spec.schemas import MatchSummarySchema
+
+SSE, NDJSON = "text/event-stream", "application/x-ndjson"
+_MESSAGE = {
+    "type": "object",
+    "properties": {
+        "id": {"type": ["string", "null"], "description": "The event's id (null: a first `your_turn`)."},
+        "type": {"type": "string"},
+        "match_id": {"type": ["string", "null"]},
+        "data": {"type": "object"},
+    },
+    "required": ["id", "type", "match_id", "data"],
+}
+ACCOUNT_STREAM = {
+    "description": (
+        "First one `your_turn` (`id` null) per active match where the account is to act now; "
+        "then every event after `Last-Event-ID` (or `?last_event_id=`; without: none); then "
+        "each new event as it comes. Types: `match_started`, `your_turn`, `seat_handed_to_ai`, "
+        "`match_finished` (`data`: `game`, `seat`, `version`; `your_turn`: `deadline`; "
+        "`seat_handed_to_ai`: `reason`; `match_finished`: `result`). Keep-alives as the match stream's."
+    ),
+    "headers": {"Cache-Control": {"schema": {"type": "string"}, "description": "`no-cache`"}},
+    "content": {
+        NDJSON: {"schema": {**_MESSAGE, "description": "One message per line; empty lines are keep-alives."}},
+        SSE: {
+            "schema": {
+                "type": "object",
+                "description": "`id: <event id>` (none for a first `your_turn`), `event: <type>`, "
+                "`data:` the message's JSON; `: keep-alive` comments.",
+            }
+        },
+    },
+}
 
 blp = Blueprint(
     "accounts",
@@ -136,3 +175,98 @@ class OneToken(MethodView):
     def delete(self, token_id: str) -> None:
         """Revoke a token, at once on every API process."""
         tokens.revoke_token(services(), require(services(), token(), "account:write"), token_id)
+
+
+@blp.route("/account/matches")
+class OwnMatches(MethodView):
+    @blp.doc(operationId="listOwnMatches", **_scoped("match:read"))
+    @blp.arguments(AccountMatchesQuerySchema, location="query")
+    @blp.response(200, MatchSummarySchema(many=True))
+    @blp.paginate()
+    @documents_errors(blp, 401, 403, texts=SCOPED)
+    def get(self, query: dict[str, Any], pagination_parameters: Any) -> list[dict]:
+        """The account's matches, newest first: `status` filter, `to_act=true` for those where it is to act."""
+        principal = require(services(), token(), "match:read")
+        items, total = history.own_matches(
+            services(),
+            principal.aid,
+            query.get("status"),
+            query["to_act"],
+            pagination_parameters.page,
+            pagination_parameters.page_size,
+        )
+        pagination_parameters.item_count = total
+        return items
+
+
+HISTORY_NDJSON = {
+    "200": {
+        "content": {
+            "application/json": {
+                "schema": {"type": "array", "items": {"$ref": "#/components/schemas/MatchSummary"}}
+            },
+            NDJSON: {
+                "schema": {
+                    "description": "The whole history (not paged): one `MatchSummary` per line.",
+                    "$ref": "#/components/schemas/MatchSummary",
+                }
+            },
+        }
+    }
+}
+
+
+@blp.route("/accounts/<name>/matches")
+class PublicHistory(MethodView):
+    @blp.doc(operationId="listAccountHistory", responses=HISTORY_NDJSON)
+    @blp.response(200, MatchSummarySchema(many=True))
+    @blp.paginate()
+    @documents_errors(blp, 404)
+    def get(self, name: str, pagination_parameters: Any) -> Any:
+        """The account's finished matches, newest first (public); with `Accept:
+        application/x-ndjson` the whole history, one `MatchSummary` per line, not paged."""
+        aid = profiles.public_account(services(), name)["id"]
+        if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
+            pagination_parameters.item_count = history.finished_total(services(), aid)
+            # Dumped by the schema, as the JSON answer: only public fields (never a seat's account id).
+            dump = MatchSummarySchema().dump
+            lines = (orjson.dumps(dump(item)) + b"\n" for item in history.iter_finished(services(), aid))
+            return Response(lines, mimetype=NDJSON)
+        items, total = history.finished_page(
+            services(), aid, pagination_parameters.page, pagination_parameters.page_size
+        )
+        pagination_parameters.item_count = total
+        return items
+
+
+@blp.route("/account/stream")
+class AccountStream(MethodView):
+    @blp.doc(operationId="streamAccount", responses={"200": ACCOUNT_STREAM}, **_scoped("match:read"))
+    @blp.arguments(AccountStreamQuerySchema, location="query")
+    @blp.arguments(AccountStreamHeadersSchema, location="headers")
+    @documents_errors(blp, 401, 403, texts=SCOPED)
+    def get(self, query: dict[str, Any], headers: dict[str, Any]) -> Response:
+        """Every event of the account, live: SSE with `Accept: text/event-stream`, else NDJSON."""
+        if "ticket" in query:
+            principal = stream_tickets.ticket_principal(services(), query["ticket"])
+        else:
+            principal = require(services(), token(), "match:read")
+        sse = request.accept_mimetypes.best_match([NDJSON, SSE]) == SSE
+        after = headers.get("last_event_id", query.get("last_event_id"))
+        body = AccountStreamBody(services(), principal.aid, sse, after)
+        response = Response(body, mimetype=SSE if sse else NDJSON, direct_passthrough=True)
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["X-Accel-Buffering"] = "no"
+        response.headers["Vary"] = "Accept, Authorization"
+        return response
+
+
+@blp.route("/account/stream-ticket")
+class AccountStreamTicket(MethodView):
+    @blp.doc(operationId="createAccountStreamTicket", **_scoped("match:read"))
+    @blp.response(201, StreamTicketSchema)
+    @documents_errors(blp, 401, 403, texts=SCOPED)
+    def post(self) -> tuple[dict[str, str], int]:
+        """A short-lived (`STREAM_TICKET_TTL_S`, 60 s), single-use `?ticket=` for the account
+        stream, for clients that cannot send `Authorization` (a browser's EventSource)."""
+        return stream_tickets.new_stream_ticket(services(), token()), 201

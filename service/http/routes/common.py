@@ -19,8 +19,11 @@ OPTIONAL_BEARER: list[dict] = [{"bearer": []}, {}]
 
 ERROR_TEXT = {
     400: "`bad_request`: the body is not JSON, or not an object.",
-    401: "`unauthorized`: token missing, unknown or revoked.",
-    403: "`forbidden`: the token is for another match.",
+    401: "`unauthorized`: token (a seat's, or an account's) missing, unknown, revoked or expired.",
+    403: (
+        "`forbidden`: the token is for another match, its account holds no seat of this match, "
+        "or it lacks the route's scope (`details.missing_scope`)."
+    ),
     404: "`not_found`: unknown game or match.",
     409: "`illegal_action`, `not_your_turn`, `game_over`, `version_conflict` or `seat_taken`.",
     412: "`precondition_failed`: If-Match differs from the current version.",

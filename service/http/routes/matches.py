@@ -64,6 +64,7 @@ class Matches(MethodView):
     # accepts, options and seat counts included.
     @blp.doc(
         operationId="createMatch",
+        security=OPTIONAL_BEARER,
         requestBody={
             "required": True,
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CreateMatch"}}},
@@ -75,10 +76,12 @@ class Matches(MethodView):
         CreatedMatchSchema,
         headers={"Location": {"description": "/v1/matches/{id}", "schema": {"type": "string"}}},
     )
-    @documents_errors(blp, 400, 404, 413)
+    @documents_errors(blp, 400, 401, 403, 404, 413)
     def post(self, body: dict[str, Any]) -> Any:
-        """Create a match; one bearer token per human seat."""
-        created = matches.create_match(services(), body)
+        """Create a match; one bearer token per human seat. With an account token (scope
+        `match:create`) the first human seat is the account's (422 without a human seat): the
+        account token then acts for it, and its seat token is returned as well."""
+        created = matches.create_match(services(), body, token())
         return created, 201, {"Location": f"/v1/matches/{created['match']['id']}"}
 
 
@@ -136,15 +139,27 @@ class Board(MethodView):
         return Response(svg, mimetype=SVG, headers=headers)
 
 
+JOIN_ERRORS = (400, 401, 403, 404, 409, 413)
+
+
 @blp.route("/<match_id>/join")
 class Join(MethodView):
-    @blp.doc(operationId="joinMatch")
+    @blp.doc(operationId="joinMatch", security=OPTIONAL_BEARER)
     @blp.arguments(JoinSchema, required=False)
     @blp.response(201, JoinedSchema)
-    @documents_errors(blp, 400, 404, 409, 413, conflict="`seat_taken`: no open seat, or that seat is taken.")
+    @documents_errors(
+        blp,
+        *JOIN_ERRORS,
+        conflict=(
+            "`seat_taken`: no open seat, or that seat is taken; `already_seated`: the account "
+            "holds a seat of this match."
+        ),
+    )
     def post(self, body: dict[str, Any], match_id: str) -> tuple[Any, int]:
-        """Take an open seat (409 `seat_taken` if none); the match starts when none is left."""
-        return matches.join_match(services(), match_id, body), 201
+        """Take an open seat (409 `seat_taken` if none); the match starts when none is left.
+        With an account token (scope `match:play`) the seat is bound to the account (at most one
+        seat of a match per account: 409 `already_seated`)."""
+        return matches.join_match(services(), match_id, body, token()), 201
 
 
 @blp.route("/<match_id>/rematch")
