@@ -214,7 +214,10 @@ def test_marks_are_few_and_explained():
     marked = [block for name in DOC_FILES for block in _blocks(name) if block.mark]
     for block in marked:
         assert len(block.reason) >= 15, f"{block.where}: say why it does not run as written"
-    assert len([b for b in marked if b.mark == "skip"]) <= 8, [b.where for b in marked]
+    # 12: the accounts and webhooks pages (issue 42) added four blocks that
+    # need an operator's app key, a public receiver, a benchmark's own
+    # servers, or run until Ctrl-C; each says why.
+    assert len([b for b in marked if b.mark == "skip"]) <= 12, [b.where for b in marked]
     print("\n".join(f"{b.where}: {b.mark} ({b.reason})" for b in marked))
 
 

@@ -16,6 +16,7 @@ from .models import (
     Profile,
     Scope,
     SignedUp,
+    StreamTicket,
     TokenInfo,
 )
 from .stream import read_messages
@@ -30,6 +31,10 @@ ACCOUNT_OPERATIONS: dict[str, str] = {
     "listTokens": "tokens",
     "createToken": "create_token",
     "revokeToken": "revoke_token",
+    "listOwnMatches": "my_matches",
+    "listAccountHistory": "account_matches",
+    "streamAccount": "account_stream",
+    "createAccountStreamTicket": "create_account_stream_ticket",
     "putWebhook": "set_webhook",
     "getWebhook": "webhook",
     "deleteWebhook": "delete_webhook",
@@ -154,6 +159,11 @@ class AccountsMixin:
         if last_event_id is not None:
             headers["Last-Event-ID"] = last_event_id
         return self._call("GET", "/v1/account/stream", headers=headers, stream=True, timeout=timeout)
+
+    def create_account_stream_ticket(self) -> StreamTicket:
+        """A short-lived, single-use ``?ticket=`` for a browser's account
+        stream (scope ``match:read``)."""
+        return cast(StreamTicket, self._json("POST", "/v1/account/stream-ticket"))
 
     def account_stream(
         self, last_event_id: str | None = None, sse: bool = False, read_timeout: float = 45.0

@@ -179,7 +179,7 @@ class OneToken(MethodView):
 
 @blp.route("/account/matches")
 class OwnMatches(MethodView):
-    @blp.doc(operationId="listOwnMatches", **_scoped("match:read"))
+    @blp.doc(operationId="listOwnMatches", **scoped("match:read"))
     @blp.arguments(AccountMatchesQuerySchema, location="query")
     @blp.response(200, MatchSummarySchema(many=True))
     @blp.paginate()
@@ -241,7 +241,7 @@ class PublicHistory(MethodView):
 
 @blp.route("/account/stream")
 class AccountStream(MethodView):
-    @blp.doc(operationId="streamAccount", responses={"200": ACCOUNT_STREAM}, **_scoped("match:read"))
+    @blp.doc(operationId="streamAccount", responses={"200": ACCOUNT_STREAM}, **scoped("match:read"))
     @blp.arguments(AccountStreamQuerySchema, location="query")
     @blp.arguments(AccountStreamHeadersSchema, location="headers")
     @documents_errors(blp, 401, 403, texts=SCOPED)
@@ -263,7 +263,7 @@ class AccountStream(MethodView):
 
 @blp.route("/account/stream-ticket")
 class AccountStreamTicket(MethodView):
-    @blp.doc(operationId="createAccountStreamTicket", **_scoped("match:read"))
+    @blp.doc(operationId="createAccountStreamTicket", **scoped("match:read"))
     @blp.response(201, StreamTicketSchema)
     @documents_errors(blp, 401, 403, texts=SCOPED)
     def post(self) -> tuple[dict[str, str], int]:
