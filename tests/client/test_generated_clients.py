@@ -1,7 +1,9 @@
 """Clients generated from the committed openapi.yaml, as bot authors would.
 
 - openapi-python-client generates a Python client; mypy --strict checks a bot's
-  first steps with it (``generated/python/program.py``: create a match, list the
+  first steps with it (``generated/python/program.py``: sign up a bot, create a match with its
+  account token (createMatch takes an optional bearer, so the generator asks
+  for an AuthenticatedClient), list the
   actions narrowed to one game, post one, handle an error by its code) and
   finds exactly the marked mistakes of ``wrong_action.py``; the program then
   plays against a real server.

@@ -201,6 +201,7 @@ class OwnMatches(MethodView):
 
 HISTORY_NDJSON = {
     "200": {
+        "description": "A page of the finished matches, or with NDJSON the whole history.",
         "content": {
             "application/json": {
                 "schema": {"type": "array", "items": {"$ref": "#/components/schemas/MatchSummary"}}

@@ -5,9 +5,11 @@ checks it with ``mypy --strict`` and runs it against a real server."""
 import time
 
 from tabula_api import AuthenticatedClient, Client
+from tabula_api.api.accounts import create_account
 from tabula_api.api.matches import create_match
 from tabula_api.api.playing import list_actions, post_action
 from tabula_api.models import (
+    AccountKind,
     ActionResult,
     AiLevel,
     AiSeatRequest,
@@ -23,6 +25,8 @@ from tabula_api.models import (
     IllegalActionError,
     PostAction,
     RateLimitedError,
+    SignedUp,
+    SignUp,
     VersionError,
 )
 
@@ -62,8 +66,14 @@ def _seen(result: ActionResult) -> str:
 
 
 def first_move(base_url: str) -> str:
-    """Create a match against the AI, post one legal action; what happened."""
-    created = create_match.sync(client=Client(base_url=base_url), body=Anno1503CreateMatch(
+    """Sign up a bot account, create a match against the AI with its token,
+    post one legal action with the seat's token; what happened."""
+    name = f"gen-{time.time_ns() % 10**12}"
+    signed = create_account.sync(client=Client(base_url=base_url), body=SignUp(name=name, kind=AccountKind.BOT))
+    if not isinstance(signed, SignedUp):
+        return f"not signed up: {signed!r}"
+    bot = AuthenticatedClient(base_url=base_url, token=signed.token)
+    created = create_match.sync(client=bot, body=Anno1503CreateMatch(
         game="anno1503", seats=[HumanSeatRequest(kind="human"),
                                 AiSeatRequest(kind="ai", level=AiLevel.HARD)]))
     if not isinstance(created, CreatedMatch):
