@@ -4,10 +4,10 @@ issue 42 (tests/client/stub_server.py): NDJSON and SSE parsed by the one
 parser of stream.py, and a resume with ``Last-Event-ID`` after the server
 drops the connection.
 
-RE-POINT after the seats-and-history merge: the same assertions against the
-served stack (an account's matches with real ``your_turn`` events), e.g. in
-tests/client/test_accounts.py; keep these for the drop/resume cases the
-real server cannot be made to produce on demand.
+The same assertions against the served stack (real ``match_started`` and
+``your_turn`` events, a resume after a closed connection, nothing private)
+are in tests/client/test_account_stream_served.py; these stay for the
+drop/resume cases the real server cannot be made to produce on demand.
 """
 
 import json

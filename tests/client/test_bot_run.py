@@ -5,10 +5,11 @@ logged one, then each next turn live), the bot posts one legal move per
 turn on ONE stream connection, ignores a stale announcement, and SIGINT
 stops it cleanly (exit 0).
 
-RE-POINT after the seats-and-history merge: the issue's "done when" run
-against the served stack (a bot account, ``tabula bot run --bot
-examples.bots.starter:choose``, three matches against the AI played to the
-end on one connection); this stub test stays for the stale-turn cases.
+The issue's "done when" against the served stack (a bot account,
+``tabula bot run --bot examples.bots.starter:choose``, three matches against
+the AI played to the end on one connection) is
+tests/client/test_bot_run_served.py; this stub test stays for the
+stale-turn cases.
 """
 
 import json
@@ -42,14 +43,27 @@ def wait_until(predicate, timeout=20.0):
         time.sleep(0.05)
 
 
-def start_bot(url, *extra):
+def as_from_a_terminal():
+    """SIGINT at its default action and no signal blocked (tests/ops/interrupt_after.py says why)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
+
+def start_bot(url, *extra, bot=BOT, token="tab_pat_stub", stdout=subprocess.PIPE):
     env = {k: v for k, v in os.environ.items() if not k.startswith("TABULA_")}
     env["PYTHONPATH"] = os.pathsep.join([str(CLIENT_SRC), str(ROOT)])
     env["XDG_CONFIG_HOME"] = "/nonexistent"  # no stored token: the one given
-    command = [sys.executable, "-m", "tabula_client.cli", "bot", "run", "--bot", BOT, *extra]
-    command += ["--url", url, "--token", "tab_pat_stub", "--json"]
+    command = [sys.executable, "-m", "tabula_client.cli", "bot", "run", "--bot", bot, *extra]
+    command += ["--url", url, "--token", token, "--json"]
     return subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command,
+        cwd=ROOT,
+        env=env,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=as_from_a_terminal,
     )
 
 
