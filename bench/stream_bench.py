@@ -149,7 +149,7 @@ class Mover(threading.Thread):
                 self._move(entry)
 
     def _move(self, entry):
-        index, match_id, tokens, to_act = entry
+        _, match_id, tokens, to_act = entry
         if not to_act:
             return
         token = tokens[str(to_act[0])]
@@ -162,14 +162,21 @@ class Mover(threading.Thread):
         status, reply, _ = self.http.call(
             "POST",
             f"/v1/matches/{match_id}/actions",
-            {"action": self.rng.choice(listed["actions"]), "version": listed["version"]},
+            {"action": self.choose(listed["actions"]), "version": listed["version"]},
             token=token,
         )
         if status == 200:
             self.moves += 1
-            for event in reply["events"]:
-                self.sent_at[(index, event["seq"])] = sent
+            self.record(entry, sent, reply)
             entry[3][:] = reply["match"]["to_act"]
+
+    def choose(self, actions):
+        return self.rng.choice(actions)
+
+    def record(self, entry, sent, reply):
+        """Note when the POST that committed each awaited event was sent."""
+        for event in reply["events"]:
+            self.sent_at[(entry[0], event["seq"])] = sent
 
 
 # --- the run --------------------------------------------------------------------
@@ -269,12 +276,14 @@ def measure(server, redis_pid, client, args):
     return figures
 
 
-def live_phase(server, matches, streams, args):
+def live_phase(server, matches, streams, args, mover_class=Mover):
     """Moves in the streamed matches; every event delivered, timed from its POST."""
     sent_at = {}
     until = time.monotonic() + args.live_s
     per_mover = [matches[i :: args.movers] for i in range(args.movers)]
-    movers = [Mover(server.port, chunk, args.move_rate / args.movers, until, sent_at) for chunk in per_mover]
+    movers = [
+        mover_class(server.port, chunk, args.move_rate / args.movers, until, sent_at) for chunk in per_mover
+    ]
     mark = len(streams.received)
     live_started = time.perf_counter()
     for mover in movers:
