@@ -212,7 +212,7 @@ HISTORY_NDJSON = {
                     "$ref": "#/components/schemas/MatchSummary",
                 }
             },
-        }
+        },
     }
 }
 
