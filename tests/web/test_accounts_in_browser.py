@@ -48,11 +48,14 @@ def test_signed_in_play_my_matches_profile_and_carried_token(stack, new_page):
     page.goto(client)
     assert name in page.locator(f"li[data-match='{match_id}']").inner_text()  # the lobby names the account
 
+    page.locator(".carry summary").click()
+    screenshot(page, "account-token-to-copy")
     token = page.locator("input[name=account-token]").input_value()
     assert token.startswith("tab_pat_")
     other, other_watch = new_page()
     other.goto(client)
     other.locator("input[name=token]").fill(token)
+    screenshot(other, "account-use-a-token")
     other.get_by_role("button", name="Use").click()
     other.wait_for_selector(f".account-bar .account-name:text-is('{name}')")
     other.locator(".my-matches").click()

@@ -142,8 +142,9 @@ export function drawAccountBar(box, account) {
     h("a", { href: `#/profile/${encodeURIComponent(account.name)}`, class: "account-name" }, account.name),
     h("a", { href: "#/mine", class: "my-matches" }, "My matches ", badge),
     h("details", { class: "carry" }, h("summary", {}, "Token"),
-      h("p", {}, "To sign in on another browser, paste this there (keep it secret):"),
-      h("input", { readonly: true, value: account.token, name: "account-token", onfocus: (e) => e.target.select() })),
+      h("div", { class: "carry-panel" },
+        h("p", {}, "To sign in on another browser, paste this there (keep it secret):"),
+        h("input", { readonly: true, value: account.token, name: "account-token", onfocus: (e) => e.target.select() }))),
     h("button", { class: "secondary", onclick: () => account.signOut() }, "Sign out"));
   return true;
 }
