@@ -36,7 +36,8 @@ def create_match(page, client_url, game, options, seats, name="Ada", seed=None):
         # The game's default is the first entry ("Basic (default)"), whose value is empty.
         chosen = select.select_option(wanted if select.locator(f"option[value='{wanted}']").count() else "")
         assert chosen, option
-    page.locator("input[name=player-name]").fill(name)
+    if page.locator("input[name=player-name]").count():  # signed in: the account's name
+        page.locator("input[name=player-name]").fill(name)
     while form.locator(".seat-row").count() < len(seats):
         form.get_by_role("button", name="Add a seat").click()
     while form.locator(".seat-row").count() > len(seats):

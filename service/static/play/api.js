@@ -79,8 +79,10 @@ export class Api {
   lobby(status) {
     return this.call("GET", `/v1/matches?status=${status}&page_size=20`).then((r) => r.body);
   }
-  create(request) { return this.call("POST", "/v1/matches", { body: request }).then((r) => r.body); }
-  join(id, name) { return this.call("POST", `/v1/matches/${id}/join`, { body: { name } }).then((r) => r.body); }
+  create(request, token) { return this.call("POST", "/v1/matches", { token, body: request }).then((r) => r.body); }
+  join(id, name, token) {
+    return this.call("POST", `/v1/matches/${id}/join`, { token, body: { name } }).then((r) => r.body);
+  }
   match(id, token, etag) { return this.call("GET", `/v1/matches/${id}`, { token, etag }); }
   actions(id, token) { return this.call("GET", `/v1/matches/${id}/actions`, { token }).then((r) => r.body); }
   post(id, token, action, version) {
@@ -97,6 +99,15 @@ export class Api {
   replay(id) { return this.call("GET", `/v1/matches/${id}/replay`, { as: "text" }).then((r) => r.body); }
   resign(id, token) { return this.call("POST", `/v1/matches/${id}/resign`, { token }).then((r) => r.body); }
   rematch(id, token) { return this.call("POST", `/v1/matches/${id}/rematch`, { token }).then((r) => r.body); }
+
+  // accounts (docs/accounts.md)
+  signUp(name) { return this.call("POST", "/v1/accounts", { body: { name, kind: "human" } }).then((r) => r.body); }
+  me(token) { return this.call("GET", "/v1/account", { token }).then((r) => r.body); }
+  profile(name) { return this.call("GET", `/v1/accounts/${encodeURIComponent(name)}`).then((r) => r.body); }
+  myMatches(token, toAct = false) {
+    const query = toAct ? "?to_act=true&page_size=100" : "?page_size=50";
+    return this.call("GET", `/v1/account/matches${query}`, { token }).then((r) => r.body);
+  }
 }
 
 // --- tokens: kept in localStorage so a reload continues the match ----------
@@ -123,4 +134,20 @@ export function forgetToken(base, matchId, seat) {
   const all = heldTokens(base, matchId);
   delete all[seat];
   localStorage.setItem(tokenKey(base, matchId), JSON.stringify(all));
+}
+
+// --- the account token: one per server, kept until signed out ------------
+
+function accountKey(base) {
+  return `tabula:${base || location.origin}:account`;
+}
+
+/** The account token this browser holds for the server, or null. */
+export function accountToken(base) {
+  return localStorage.getItem(accountKey(base));
+}
+
+export function keepAccountToken(base, token) {
+  if (token) localStorage.setItem(accountKey(base), token);
+  else localStorage.removeItem(accountKey(base));
 }

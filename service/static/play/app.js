@@ -1,7 +1,9 @@
-// Tabula's reference web client: a lobby (#/) and match pages (#/match/<id>).
+// Tabula's reference web client: a lobby (#/), match pages (#/match/<id>),
+// the signed-in account's matches (#/mine) and profiles (#/profile/<name>).
 // Plain ES modules, no build step: what you read is what the browser runs.
 //
 //   api.js      the HTTP API and the tokens this browser holds
+//   account.js  signing in, My matches and its badge, profiles
 //   lobby.js    open, active and finished matches; the create form
 //   match.js    one match: board, moves, live log, clock
 //   board.js    the server's SVG board inline, its places clickable
@@ -10,6 +12,7 @@
 //   ending.js   result, dice check, step-through
 //   verify.js   the dice check (WebCrypto)
 
+import { Account, drawAccountBar, showMyMatches, showProfile } from "./account.js";
 import { Api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { showLobby } from "./lobby.js";
@@ -17,6 +20,11 @@ import { openMatch } from "./match.js";
 
 const api = new Api();
 const main = document.querySelector("main");
+const account = new Account(api, (signedIn) => {
+  // Who is signed in changed: the page shows it (the lobby's name, My matches).
+  if (drawAccountBar(document.querySelector("#account"), signedIn) && started) route();
+});
+let started = false; // the first route waits for the kept account
 let leave = null; // stops the page on screen
 let shownPage = 0; // counts pages shown: an older one still loading draws nothing
 
@@ -30,13 +38,18 @@ async function route() {
   const page = ++shownPage;
   for (const key of Object.keys(main.dataset)) delete main.dataset[key];
   const match = location.hash.match(/^#\/match\/([\w-]+)/);
+  const profile = location.hash.match(/^#\/profile\/([^/]+)/);
   try {
-    if (match) {
+    if (profile) {
+      await showProfile(main, api, decodeURIComponent(profile[1]));
+    } else if (location.hash === "#/mine") {
+      await showMyMatches(main, api, account, go);
+    } else if (match) {
       const opened = openMatch(main, api, match[1]);
       leave = opened.stop;
       await opened.ready;
     } else {
-      await showLobby(main, api, go, () => page === shownPage);
+      await showLobby(main, api, account, go, () => page === shownPage);
     }
   } catch (error) {
     if (page !== shownPage) return;
@@ -47,4 +60,7 @@ async function route() {
 
 document.querySelector("#server").textContent = api.base || location.origin;
 window.addEventListener("hashchange", route);
-route();
+account.load().catch(() => {}).finally(() => {
+  started = true;
+  route();
+});

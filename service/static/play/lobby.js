@@ -12,47 +12,56 @@ function playerName() {
   return localStorage.getItem(NAME_KEY) || "";
 }
 
+/** The name at the table: the account's when signed in. */
+function tableName(account) {
+  return account.name || playerName();
+}
+
 /** The lobby in `root`; `shown()` says whether it is still the page on screen. */
-export async function showLobby(root, api, go, shown) {
+export async function showLobby(root, api, account, go, shown) {
   const games = await api.games();
   if (!shown()) return; // the person went elsewhere meanwhile
   const lists = h("div", { class: "lobby-lists" });
-  const refresh = () => listMatches(lists, api, go, shown);
-  const name = h("input", { name: "player-name", placeholder: "Your name", value: playerName(), maxlength: 64,
-    oninput: (event) => localStorage.setItem(NAME_KEY, event.target.value.trim()) });
+  const refresh = () => listMatches(lists, api, account, go, shown);
+  const name = account.name
+    ? h("p", { class: "your-name" }, "You play as ", h("strong", { class: "signed-in-as" }, account.name))
+    : h("label", { class: "your-name" }, "Your name at the table ",
+      h("input", { name: "player-name", placeholder: "Your name", value: playerName(), maxlength: 64,
+        oninput: (event) => localStorage.setItem(NAME_KEY, event.target.value.trim()) }));
   fill(root,
     h("section", { class: "panel create" },
-      h("h2", {}, "New match"),
-      h("label", { class: "your-name" }, "Your name at the table ", name),
-      createForm(api, games, go)),
+      h("h2", {}, "New match"), name,
+      createForm(api, account, games, go)),
     h("div", {}, h("div", { class: "row" }, h("button", { class: "secondary", onclick: refresh }, "Refresh")), lists));
   await refresh();
 }
 
 // --- the match lists -------------------------------------------------------
 
-async function listMatches(root, api, go, shown) {
+async function listMatches(root, api, account, go, shown) {
   const sections = [["waiting", "Open seats"], ["active", "In play"], ["finished", "Finished"]];
   const pages = await Promise.all(sections.map(([status]) => api.lobby(status)));
   if (!shown()) return;
   fill(root, sections.map(([status, title], i) => h("section", { class: "panel", "data-status": status },
     h("h2", {}, title),
-    pages[i].length ? h("ul", { class: "matches" }, pages[i].map((m) => matchRow(m, api, go)))
+    pages[i].length ? h("ul", { class: "matches" }, pages[i].map((m) => matchRow(m, api, account, go)))
       : h("p", { class: "muted" }, "None."))));
 }
 
 function seatText(seat) {
   if (seat.kind === "open") return "open seat";
   if (seat.kind === "ai") return seat.name ? `${seat.name} (AI, ${seat.level})` : `AI (${seat.level})`;
+  if (seat.account) return `${seat.account.name}${seat.account.kind === "bot" ? " (bot)" : ""}`;
   return seat.name || "a player";
 }
 
-function matchRow(match, api, go) {
-  const mine = Object.keys(heldTokens(api.base, match.id)).length > 0;
+function matchRow(match, api, account, go) {
+  const mine = Object.keys(heldTokens(api.base, match.id)).length > 0
+    || (account.name !== null && match.seats.some((s) => s.account?.name === account.name));
   const open = match.seats.some((s) => s.kind === "open");
   const buttons = [];
   if (open && match.status === "waiting") {
-    buttons.push(h("button", { onclick: () => join(api, match.id, go) }, "Join"));
+    buttons.push(h("button", { onclick: () => join(api, account, match.id, go) }, "Join"));
   }
   buttons.push(mine ? h("button", { onclick: () => go(match.id) }, "Continue")
     : h("button", { class: "secondary", onclick: () => go(match.id) }, "Watch"));
@@ -64,15 +73,15 @@ function matchRow(match, api, go) {
     h("div", { class: "row" }, buttons));
 }
 
-async function join(api, matchId, go) {
-  const joined = await api.join(matchId, playerName() || null);
+async function join(api, account, matchId, go) {
+  const joined = await api.join(matchId, tableName(account) || null, account.token);
   keepTokens(api.base, matchId, { [joined.seat]: joined.token });
   go(matchId);
 }
 
 // --- the create form -------------------------------------------------------
 
-function createForm(api, games, go) {
+function createForm(api, account, games, go) {
   const form = h("form", { class: "create-form" });
   const gameSelect = h("select", { name: "game" },
     games.map((g) => h("option", { value: g.id }, g.title || g.id)));
@@ -95,7 +104,7 @@ function createForm(api, games, go) {
     event.preventDefault();
     error.textContent = "";
     try {
-      const created = await api.create(createRequest(form, game(), playerName()));
+      const created = await api.create(createRequest(form, game(), tableName(account)), account.token);
       keepTokens(api.base, created.match.id, created.tokens);
       go(created.match.id);
     } catch (failure) {

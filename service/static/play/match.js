@@ -50,7 +50,7 @@ class MatchPage {
     const view = this.match?.view || {};
     return {
       // As the board names them (engine/render/svg.py seat_name).
-      seat: (n) => seats[n]?.name || `Seat ${n + 1}`,
+      seat: (n) => seats[n]?.account?.name || seats[n]?.name || `Seat ${n + 1}`,
       region: (r) => view.regions?.[r]?.name || `region ${r}`,
       card: (id) => (titleOf(this.svg, "card", id) || `card ${id}`).split(/ [—:(]/)[0],
     };
