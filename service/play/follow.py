@@ -41,18 +41,20 @@ log = logging.getLogger(__name__)
 
 def after_commit(services: Services, committed: Committed, schedule_ai: bool = True) -> None:
     """Send the account events ``committed`` calls for, then schedule the AI's turn."""
-    if committed.doc is not None and bound_seats(committed.doc):
+    doc = committed.doc
+    seated = bound_seats(doc) if doc is not None else []
+    if doc is not None and seated:
         try:
-            notify_accounts(services, committed.doc)
+            notify_accounts(services, doc, seated)
         except redis.RedisError:
-            log.warning("account events of match %s not sent", committed.doc["id"], exc_info=True)
+            log.warning("account events of match %s not sent", doc["id"], exc_info=True)
     if schedule_ai:
         ai.schedule_after_commit(services, committed)
 
 
-def notify_accounts(services: Services, doc: dict) -> None:
-    """Index the match for its accounts, send its events once, count a finish once."""
-    seated = bound_seats(doc)
+def notify_accounts(services: Services, doc: dict, seated: list[tuple[int, str]]) -> None:
+    """Index the match for the accounts ``seated`` (``bound_seats(doc)``), send
+    its events once, count a finish once."""
     planned = [event for seat, aid in seated for event in account_events(services.config, doc, seat, aid)]
     indexed = [(aid, doc["id"], int(doc.get("created_ms", 0))) for _, aid in seated]
     claims = [(aid, doc["id"], once) for aid, _, _, once in planned]

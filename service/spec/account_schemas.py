@@ -8,6 +8,7 @@ from marshmallow import validate
 
 from service.model.accounts import ACCOUNT_KINDS, ACCOUNT_STATUSES, NAME_INPUT_PATTERN, RECENT, SCOPES
 from service.spec.components import documented_as, ref
+from service.spec.play_schemas import ticket_query
 from service.spec.schemas import describe
 
 NAME_RULES = (
@@ -166,12 +167,9 @@ class AccountStreamQuerySchema(ma.Schema):
     last_event_id = _entry_id(
         "Resume after this account event id (the `Last-Event-ID` header wins when both are given)."
     )
-    ticket = ma.fields.String(
-        validate=validate.Length(1, 200),
-        metadata=describe(
-            "A ticket from `POST /v1/account/stream-ticket` (single use, short-lived), for clients "
-            "that cannot set `Authorization` (browsers' EventSource). Never the token itself."
-        ),
+    ticket = ticket_query(
+        "A ticket from `POST /v1/account/stream-ticket` (single use, short-lived), for clients "
+        "that cannot set `Authorization` (browsers' EventSource). Never the token itself."
     )
 
 

@@ -178,18 +178,20 @@ class ReplaySchema(ma.Schema):
 # --- live event streams (service/live/hub.py, service/http/routes/streams.py) ---------
 
 
+def ticket_query(description: str) -> ma.fields.String:
+    """The ``?ticket=`` of a stream opened without headers (a match's or an account's)."""
+    return ma.fields.String(validate=validate.Length(1, 200), metadata=describe(description))
+
+
 class StreamQuerySchema(ma.Schema):
     after = position_field(
         "Send the events with `seq` > `after` first (default: only events after the "
         "first `Match`). `Last-Event-ID` wins when both are given."
     )
-    ticket = ma.fields.String(
-        validate=validate.Length(1, 200),
-        metadata=describe(
-            "A stream ticket from `POST .../stream-ticket` (single use, short-lived), for "
-            "clients that cannot set `Authorization` (browsers' EventSource). Never the "
-            "bearer token itself."
-        ),
+    ticket = ticket_query(
+        "A stream ticket from `POST .../stream-ticket` (single use, short-lived), for "
+        "clients that cannot set `Authorization` (browsers' EventSource). Never the "
+        "bearer token itself."
     )
 
 

@@ -40,28 +40,30 @@ EVENTS_MAXLEN = 1000
 USED_GATE_S = 60
 
 
-def account_key(aid: str) -> str:
-    return f"account:{{{aid}}}"
+def account_key(aid: str, *parts: str) -> str:
+    """``account:{<aid>}``, or one of its keys (``account:{<aid>}:tokens``...):
+    the braces keep every key of an account in one cluster slot."""
+    return ":".join((f"account:{{{aid}}}", *parts))
 
 
 def tokens_key(aid: str) -> str:
-    return f"account:{{{aid}}}:tokens"
+    return account_key(aid, "tokens")
 
 
 def used_key(aid: str) -> str:
-    return f"account:{{{aid}}}:used"
+    return account_key(aid, "used")
 
 
 def used_gate_key(aid: str, tid: str) -> str:
-    return f"account:{{{aid}}}:used:{tid}"
+    return account_key(aid, "used", tid)
 
 
 def account_events_key(aid: str) -> str:
-    return f"account:{{{aid}}}:events"
+    return account_key(aid, "events")
 
 
 def account_live_channel(aid: str) -> str:
-    return f"account:{{{aid}}}:live"
+    return account_key(aid, "live")
 
 
 def name_claim_key(name_key: str) -> str:
@@ -76,7 +78,8 @@ def app_user_key(app: str, external_id: str) -> str:
     return f"app:{app}:user:{external_id}"
 
 
-def _text(value: Any) -> str:
+def text(value: Any) -> str:
+    """A Redis reply's bytes (or a number) as text."""
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
@@ -88,13 +91,13 @@ def claim(client: Any, key: str, aid: str) -> str | None:
     if client.set(key, aid, nx=True):
         return None
     holder = client.get(key)
-    return None if holder is None else _text(holder)
+    return None if holder is None else text(holder)
 
 
 def holder(client: Any, key: str) -> str | None:
     """The aid a claim key (name or app user) points at, or None."""
     value = client.get(key)
-    return None if value is None else _text(value)
+    return None if value is None else text(value)
 
 
 def release(client: Any, key: str) -> None:
@@ -116,7 +119,7 @@ def write_account(client: Any, account: dict[str, str]) -> None:
 def read_account(client: Any, aid: str) -> dict[str, str] | None:
     """The account's hash as text, or None when there is none."""
     raw = client.hgetall(account_key(aid))
-    return {_text(k): _text(v) for k, v in raw.items()} if raw else None
+    return {text(k): text(v) for k, v in raw.items()} if raw else None
 
 
 # --- personal access tokens ------------------------------------------------------
@@ -144,8 +147,8 @@ def read_tokens(client: Any, aid: str) -> tuple[dict[str, dict[str, Any]], dict[
     pipe.hgetall(used_key(aid))
     records, used = pipe.execute()
     return (
-        {_text(k): json.loads(v) for k, v in records.items()},
-        {_text(k): _text(v) for k, v in used.items()},
+        {text(k): json.loads(v) for k, v in records.items()},
+        {text(k): text(v) for k, v in used.items()},
     )
 
 
@@ -181,7 +184,7 @@ def append_account_event(client: Any, aid: str, event_type: str, data: dict[str,
         maxlen=EVENTS_MAXLEN,
         approximate=True,
     )
-    entry_id = _text(entry)
+    entry_id = text(entry)
     client.execute_command(publish_command(client), account_live_channel(aid), entry_id)
     return entry_id
 
@@ -191,7 +194,7 @@ def read_account_events(client: Any, aid: str, after_id: str, count: int) -> lis
     oldest first, at most ``count``."""
     entries = client.xrange(account_events_key(aid), f"({after_id}", "+", count=count)
     return [
-        {"id": _text(entry_id), "type": _text(fields[b"type"]), "data": json.loads(fields[b"data"])}
+        {"id": text(entry_id), "type": text(fields[b"type"]), "data": json.loads(fields[b"data"])}
         for entry_id, fields in entries
     ]
 
@@ -213,26 +216,26 @@ return 1
 
 def matches_key(aid: str) -> str:
     """zset: every match the account holds a seat of, by creation (ms)."""
-    return f"account:{{{aid}}}:matches"
+    return account_key(aid, "matches")
 
 
 def finished_key(aid: str) -> str:
     """zset: the account's finished matches, by the time they were counted (ms)."""
-    return f"account:{{{aid}}}:finished"
+    return account_key(aid, "finished")
 
 
 def counted_key(aid: str) -> str:
     """set: the match ids already counted in the profile's figures."""
-    return f"account:{{{aid}}}:counted"
+    return account_key(aid, "counted")
 
 
 def games_key(aid: str) -> str:
     """hash: ``<game>:played`` and ``<game>:won`` -> count."""
-    return f"account:{{{aid}}}:games"
+    return account_key(aid, "games")
 
 
 def sent_key(aid: str, match_id: str, name: str) -> str:
-    return f"account:{{{aid}}}:sent:{match_id}:{name}"
+    return account_key(aid, "sent", match_id, name)
 
 
 def note_commit(
@@ -262,7 +265,7 @@ def read_games(client: Any, aid: str) -> dict[str, dict[str, int]]:
     """``{game: {"played", "won"}}`` of the account."""
     games: dict[str, dict[str, int]] = {}
     for field, value in client.hgetall(games_key(aid)).items():
-        game, _, what = _text(field).rpartition(":")
+        game, _, what = text(field).rpartition(":")
         games.setdefault(game, {"played": 0, "won": 0})[what] = int(value)
     return games
 
@@ -276,13 +279,13 @@ def page_ids(client: Any, key: str, offset: int, count: int) -> tuple[list[str],
     pipe.zrevrange(key, min(offset, last), -1 if count < 0 else min(offset + count - 1, last))
     pipe.zcard(key)
     ids, total = pipe.execute()
-    return [_text(i) for i in ids], int(total)
+    return [text(i) for i in ids], int(total)
 
 
 def last_account_event_id(client: Any, aid: str) -> str:
     """The id of the account's last logged event ("0" when none)."""
     last = client.xrevrange(account_events_key(aid), "+", "-", count=1)
-    return _text(last[0][0]) if last else "0"
+    return text(last[0][0]) if last else "0"
 
 
 def stream_ticket_key(ticket_hash: str) -> str:
@@ -298,4 +301,4 @@ def take_stream_ticket(client: Any, ticket_hash: str) -> str | None:
     """The token hash a ticket stands for, deleting it (single use); None when
     unknown, used or expired."""
     raw = client.getdel(stream_ticket_key(ticket_hash))
-    return None if raw is None else _text(raw)
+    return None if raw is None else text(raw)

@@ -11,20 +11,18 @@ delivery log, both under the account's hash tag (one slot on a cluster).
 import json
 from typing import Any
 
+from service.storage.accounts import account_key, text
+
 # Attempts kept in an account's delivery log.
 DELIVERY_LOG_MAX = 100
 
 
 def webhook_key(aid: str) -> str:
-    return f"account:{{{aid}}}:webhook"
+    return account_key(aid, "webhook")
 
 
 def deliveries_key(aid: str) -> str:
-    return f"account:{{{aid}}}:webhook:deliveries"
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
+    return account_key(aid, "webhook", "deliveries")
 
 
 def write_webhook(client: Any, aid: str, url: str, events: list[str], secret: str, created_at: str) -> None:
@@ -51,7 +49,7 @@ def read_webhook(client: Any, aid: str) -> dict[str, Any] | None:
     raw = client.hgetall(webhook_key(aid))
     if not raw:
         return None
-    fields = {_text(k): _text(v) for k, v in raw.items()}
+    fields = {text(k): text(v) for k, v in raw.items()}
     return {
         "url": fields["url"],
         "events": json.loads(fields["events"]),
@@ -69,7 +67,7 @@ def read_subscription(client: Any, aid: str) -> tuple[bool, list[str]]:
     enabled, events = client.hmget(webhook_key(aid), ["enabled", "events"])
     if enabled is None or events is None:
         return False, []
-    return _text(enabled) == "1", json.loads(events)
+    return text(enabled) == "1", json.loads(events)
 
 
 def delete_webhook(client: Any, aid: str) -> bool:

@@ -6,6 +6,7 @@ in them, a finished match counted once.
 
 import json
 
+from service.accounts.seats import bound_seats
 from service.play.follow import notify_accounts
 from service.storage import accounts as stored
 
@@ -86,8 +87,9 @@ def test_running_the_after_commit_path_again_sends_and_counts_nothing_more(clien
     profile = client.get("/v1/accounts/Ada").json
     assert profile["games"] == {"anno1503": {"played": 1, "won": 0}}
     assert [r["match_id"] for r in profile["recent"]] == [match_id] and not profile["recent"][0]["won"]
-    notify_accounts(services, services.store.load_doc(match_id))
-    notify_accounts(services, services.store.load_doc(match_id))
+    doc = services.store.load_doc(match_id)
+    notify_accounts(services, doc, bound_seats(doc))
+    notify_accounts(services, doc, bound_seats(doc))
     assert stored.read_account_events(services.redis, aid, "0", 1000) == before
     assert client.get("/v1/accounts/Ada").json == profile
 
