@@ -27,6 +27,16 @@ class Principal:
     aid: str
     tid: str
     scopes: frozenset[str]
+    token_hash: str  # the token's SHA-256: an open stream checks it is still live
+
+
+def live_principal(services: Services, token_hash: str) -> Principal | None:
+    """The account of the token whose hash is ``token_hash``, or None when
+    it is unknown, revoked or expired."""
+    grant = stored.read_grant(services.redis, token_hash)
+    if grant is None or (grant["exp"] is not None and grant["exp"] <= time.time()):
+        return None
+    return Principal(grant["aid"], grant["tid"], frozenset(grant["scopes"]), token_hash)
 
 
 def authenticate(services: Services, bearer: str | None) -> Principal | None:
@@ -34,11 +44,9 @@ def authenticate(services: Services, bearer: str | None) -> Principal | None:
     unknown, revoked or expired personal access token)."""
     if not bearer or not bearer.startswith(PAT_PREFIX):
         return None
-    grant = stored.read_grant(services.redis, hash_token(bearer))
-    if grant is None or (grant["exp"] is not None and grant["exp"] <= time.time()):
-        return None
-    principal = Principal(grant["aid"], grant["tid"], frozenset(grant["scopes"]))
-    stored.note_use(services.redis, principal.aid, principal.tid, now_iso())
+    principal = live_principal(services, hash_token(bearer))
+    if principal is not None:
+        stored.note_use(services.redis, principal.aid, principal.tid, now_iso())
     return principal
 
 

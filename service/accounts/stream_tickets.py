@@ -12,7 +12,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING
 
-from service.accounts.auth import Principal, require, require_scope
+from service.accounts.auth import Principal, live_principal, require, require_scope
 from service.model.documents import iso_utc
 from service.model.errors import unauthorized
 from service.model.tokens import hash_token
@@ -39,7 +39,7 @@ def ticket_principal(services: Services, ticket: str) -> Principal:
     token_hash = stored.take_stream_ticket(services.redis, hash_token(ticket))
     if token_hash is None:
         raise unauthorized("unknown, used or expired stream ticket")
-    grant = stored.read_grant(services.redis, token_hash)
-    if grant is None or (grant["exp"] is not None and grant["exp"] <= time.time()):
+    principal = live_principal(services, token_hash)
+    if principal is None:
         raise unauthorized("the ticket's token was revoked")
-    return require_scope(Principal(grant["aid"], grant["tid"], frozenset(grant["scopes"])), READ)
+    return require_scope(principal, READ)

@@ -14,6 +14,10 @@ wakes the account's local streams; each reads the log after its cursor
 (XRANGE on a pooled connection). The stream subscribes before its first
 read, so nothing appended meanwhile is missed; it reads after its cursor,
 so nothing is sent twice.
+
+An open stream outlives no token: at each keep-alive it checks that the
+token it was opened with (directly or through a ticket) is still live, and
+ends once it is revoked or expired (within ``STREAM_KEEPALIVE_S``).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from service.accounts.auth import live_principal
 from service.accounts.history import all_docs, is_to_act
 from service.accounts.match_events import your_turn_data
 from service.accounts.seats import account_seat
@@ -32,6 +37,7 @@ from service.live.render import keep_alive
 from service.storage.accounts import account_live_channel, last_account_event_id, read_account_events
 
 if TYPE_CHECKING:
+    from service.accounts.auth import Principal
     from service.runtime.services import Services
 
 
@@ -66,9 +72,10 @@ def to_act_messages(services: Services, aid: str) -> list[dict[str, Any]]:
 class AccountStreamBody:
     """The WSGI iterable of one account stream; ``close()`` leaves the hub."""
 
-    def __init__(self, services: Services, aid: str, sse: bool, after: str | None) -> None:
+    def __init__(self, services: Services, principal: Principal, sse: bool, after: str | None) -> None:
         self.services = services
-        self.aid = aid
+        self.aid = aid = principal.aid
+        self.token_hash = principal.token_hash
         self.sse = sse
         self.keepalive_s = float(services.config["STREAM_KEEPALIVE_S"])
         self.hub = hub_of(services)
@@ -96,6 +103,8 @@ class AccountStreamBody:
                 self.sub.wake.clear()
                 yield from self._read_new()
                 if not self.sub.wake.wait(self.keepalive_s):
+                    if live_principal(self.services, self.token_hash) is None:
+                        return  # the token was revoked or expired: the stream ends
                     yield keep_alive(self.sse)
         finally:
             self.close()

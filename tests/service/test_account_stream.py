@@ -236,3 +236,28 @@ def test_a_stream_ticket_opens_the_account_stream_once(server):
         assert again.status == 401
     finally:
         again.close()
+
+
+def _ends_within(stream, seconds):
+    """True when the stream ends (keep-alives read past) within ``seconds``."""
+    stream.conn.sock.settimeout(seconds)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not stream.response.readline():
+            return True
+    return False
+
+
+def test_an_open_stream_ends_when_its_token_is_revoked(server):
+    token = sign_up(server, "Revoked")
+    kept = AccountStream(server, token)
+    extra = call(server, "POST", "/v1/account/tokens", token, {"label": "other", "scopes": ["match:read"]})[1]
+    other = AccountStream(server, extra["token"])
+    assert kept.status == other.status == 200
+    assert call(server, "DELETE", f"/v1/account/tokens/{extra['id']}", token)[0] == 204
+    try:
+        assert _ends_within(other, 5)  # STREAM_KEEPALIVE_S is 0.5 here
+        assert not _ends_within(kept, 2)  # the account's other token keeps its stream
+    finally:
+        kept.close()
+        other.close()

@@ -254,7 +254,7 @@ class AccountStream(MethodView):
             principal = require(services(), token(), "match:read")
         sse = request.accept_mimetypes.best_match([NDJSON, SSE]) == SSE
         after = headers.get("last_event_id", query.get("last_event_id"))
-        body = AccountStreamBody(services(), principal.aid, sse, after)
+        body = AccountStreamBody(services(), principal, sse, after)
         response = Response(body, mimetype=SSE if sse else NDJSON, direct_passthrough=True)
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"
