@@ -46,15 +46,6 @@ NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
 
 
-def _items(body: Any) -> list[Any]:
-    """A page's list: the JSON array, or the list of an object wrapping it."""
-    if isinstance(body, dict):
-        for key in ("matches", "items", "results"):
-            if isinstance(body.get(key), list):
-                return list(body[key])
-    return list(body)
-
-
 class AccountsMixin:
     """Needs ``_call``, ``_json`` and ``timeout`` (``Client`` has them)."""
 
@@ -128,7 +119,7 @@ class AccountsMixin:
             "page": page,
             "page_size": page_size,
         }
-        return cast(list[MatchSummary], _items(self._json("GET", "/v1/account/matches", params=params)))
+        return cast(list[MatchSummary], self._json("GET", "/v1/account/matches", params=params))
 
     def account_matches(
         self, name: str, page: int | None = None, page_size: int | None = None
@@ -136,7 +127,7 @@ class AccountsMixin:
         """An account's finished matches (public), newest first, one page."""
         params = {"page": page, "page_size": page_size}
         body = self._json("GET", f"/v1/accounts/{name}/matches", params=params)
-        return cast(list[MatchSummary], _items(body))
+        return cast(list[MatchSummary], body)
 
     def export_history(self, name: str) -> Iterator[MatchSummary]:
         """Every finished match of the account, read as one NDJSON stream."""
