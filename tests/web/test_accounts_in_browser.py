@@ -19,6 +19,10 @@ def _sign_in(page, client_url, name):
     page.locator("input[name=account-name]").fill(name)
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_selector(f".account-bar .account-name:text-is('{name}')")
+    # Signing in draws the lobby again; its lists are read before the test
+    # goes on, or a navigation that follows would abort those reads.
+    page.wait_for_selector(".signed-in-as")
+    page.wait_for_selector(".lobby-lists section[data-status='finished']")
 
 
 def test_signed_in_play_my_matches_profile_and_carried_token(stack, new_page):
