@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 import redis
 
 from service.model.errors import ApiError, not_found
+from service.play import finishing
+from service.play.archiving import record_for_commit
 from service.play.deadlines import commit_deadline, due_ms
 from service.storage.records import Change, CommitResult, StoredMatch
 
@@ -54,6 +56,7 @@ class Committed:
     response: Any
     doc: dict | None = None
     result: CommitResult | None = None
+    finished_now: bool = False  # this commit finished the match: its finish steps follow
 
     def answer(self) -> Any:
         """The response; the 503 of a commit too few replicas confirmed
@@ -107,7 +110,21 @@ def _attempt(
     plan = plan_change(stored)
     if plan.change is None:
         return Committed(plan.response)
+    if stored.archived is not None:
+        raise ApiError(
+            409,
+            "illegal_action",
+            "the match is archived: it can no longer change",
+            reason="match_archived",
+        )
     doc = plan.change.doc
+    finished_now = doc["status"] == "finished" and old_status != "finished"
+    if doc["status"] == "finished":
+        # The record goes in the same commit (play/archiving.py); the
+        # finish steps' intent before it (play/finishing.py).
+        plan.change.record = record_for_commit(services.store, match_id, plan.change, not finished_now)
+    if finished_now:
+        finishing.intend(services, match_id)
     result = services.store.commit(
         match_id, stored.rev, plan.change, commit_deadline(old_due, doc, services.config)
     )
@@ -124,7 +141,7 @@ def _attempt(
             plan.revoked_token_hashes,
             moved=doc["status"] != old_status or tokens_moved,
         )
-        return Committed(plan.response, doc, result)
+        return Committed(plan.response, doc, result, finished_now)
     if result.outcome == "DUP" and record is not None:  # only a request with a record meets one
         result.raise_if_unreplicated()
         return Committed(record.replayed(result.payload))
