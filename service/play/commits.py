@@ -110,21 +110,8 @@ def _attempt(
     plan = plan_change(stored)
     if plan.change is None:
         return Committed(plan.response)
-    if stored.archived is not None:
-        raise ApiError(
-            409,
-            "illegal_action",
-            "the match is archived: it can no longer change",
-            reason="match_archived",
-        )
     doc = plan.change.doc
-    finished_now = doc["status"] == "finished" and old_status != "finished"
-    if doc["status"] == "finished":
-        # The record goes in the same commit (play/archiving.py); the
-        # finish steps' intent before it (play/finishing.py).
-        plan.change.record = record_for_commit(services.store, match_id, plan.change, not finished_now)
-    if finished_now:
-        finishing.intend(services, match_id)
+    finished_now = _prepare_archive(services, stored, plan.change, old_status)
     result = services.store.commit(
         match_id, stored.rev, plan.change, commit_deadline(old_due, doc, services.config)
     )
@@ -146,6 +133,23 @@ def _attempt(
         result.raise_if_unreplicated()
         return Committed(record.replayed(result.payload))
     return None
+
+
+def _prepare_archive(services: Services, stored: StoredMatch, change: Change, old_status: str) -> bool:
+    """Before committing ``change``: refuse it on an archived match; give a
+    finished match's commit its archive record (play/archiving.py); note the
+    finish steps' intent before a finishing commit (play/finishing.py).
+    Returns whether this commit finishes the match."""
+    if stored.archived is not None:
+        raise ApiError(
+            409, "illegal_action", "the match is archived: it can no longer change", reason="match_archived"
+        )
+    finished_now = change.doc["status"] == "finished" and old_status != "finished"
+    if change.doc["status"] == "finished":
+        change.record = record_for_commit(services.store, stored.id, change, not finished_now)
+    if finished_now:
+        finishing.intend(services, stored.id)
+    return finished_now
 
 
 def create_match_record(

@@ -10,8 +10,8 @@ import redis
 
 from service.storage import archive as codec
 from service.storage.keys import record_key
+from service.worker import ai_jobs
 
-from .conftest import run_ai_jobs
 from .helpers import bearer, create, new_rng
 
 VARIANTS = [
@@ -43,7 +43,7 @@ def play_out(client, services, match_id, tokens, rng, limit=20000):
             return match
         seat = match["to_act"][0]
         if seat not in tokens:
-            run_ai(services)
+            run_ai(services, match_id, match["version"])
             continue
         listed = client.get(f"/v1/matches/{match_id}/actions", headers=bearer(tokens[seat])).get_json()
         response = client.post(
@@ -55,11 +55,11 @@ def play_out(client, services, match_id, tokens, rng, limit=20000):
     raise AssertionError("the match did not finish")
 
 
-def run_ai(services):
-    """The AI's queued jobs, in this process (a look at the queue first: an
-    empty burst costs the worker's start)."""
-    if services.queue.count:
-        run_ai_jobs(services)
+def run_ai(services, match_id, version):
+    """The AI job of ``match_id`` at ``version``, run here (the job an RQ
+    worker would run; a burst worker per turn costs more than the match)."""
+    ai_jobs.bind(services)
+    ai_jobs.play_ai_turn(match_id, version)
 
 
 def finished_match(client, services, game, options, level, seed=3):
@@ -73,9 +73,11 @@ def finished_match(client, services, game, options, level, seed=3):
     tokens = {0: created["tokens"]["0"], 1: joined["token"]}
     rng = new_rng(seed)
     for _ in range(3):  # a few moves of Ada's, then she leaves it to the AI
-        run_ai(services)
-        if client.get(f"/v1/matches/{match_id}").get_json()["to_act"] == [0]:
+        match = client.get(f"/v1/matches/{match_id}").get_json()
+        if match["to_act"] == [0]:
             play_random(client, match_id, tokens[0], rng)
+        elif match["to_act"][0] not in tokens:
+            run_ai(services, match_id, match["version"])
     resigned = client.post(f"/v1/matches/{match_id}/resign", headers=bearer(tokens[0]))
     assert resigned.status_code == 200
     play_out(client, services, match_id, {1: tokens[1]}, rng)
@@ -96,7 +98,10 @@ def play_random(client, match_id, token, rng):
 def every_read(client, match_id, tokens):
     """Every read of a finished match, as ``{what: (status, bytes)}``."""
     viewers = {"spectator": {}, **{f"seat{seat}": bearer(token) for seat, token in tokens.items()}}
-    paths = {"replay": f"/v1/matches/{match_id}/replay", "svg-step-5": f"/v1/matches/{match_id}/board.svg?step=5"}
+    paths = {
+        "replay": f"/v1/matches/{match_id}/replay",
+        "svg-step-5": f"/v1/matches/{match_id}/board.svg?step=5",
+    }
     for name, headers in viewers.items():
         paths[f"match-{name}"] = (f"/v1/matches/{match_id}", headers)
         paths[f"events-{name}"] = (f"/v1/matches/{match_id}/events?limit=1000", headers)
@@ -148,7 +153,10 @@ def test_the_finishing_commit_writes_the_record(client, services):
     ]
     assert len(raw) < 2048, len(raw)
     # the hot keys expire FINISHED_MATCH_TTL_S after; the record is kept
-    assert all(0 < services.redis.ttl(key) <= services.config["FINISHED_MATCH_TTL_S"] for key in hot_keys(services, match_id))
+    assert all(
+        0 < services.redis.ttl(key) <= services.config["FINISHED_MATCH_TTL_S"]
+        for key in hot_keys(services, match_id)
+    )
     assert services.redis.ttl(record_key(match_id)) == -1
 
 
@@ -162,7 +170,10 @@ def test_writes_to_an_archived_match_are_refused(client, services):
     # the rematch was claimed before: a call still gets its seat in it
     again = client.post(f"/v1/matches/{match_id}/rematch", headers=bearer(tokens[1]))
     assert again.status_code == 200, again.get_json()
-    assert codec.decode(match_id, services.redis.get(record_key(match_id))).doc["rematch"] == again.get_json()["match"]["id"]
+    assert (
+        codec.decode(match_id, services.redis.get(record_key(match_id))).doc["rematch"]
+        == again.get_json()["match"]["id"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -176,7 +187,7 @@ def test_writes_to_an_archived_match_are_refused(client, services):
     ],
 )
 def test_an_unreadable_record_is_a_410_and_counted(client, services, damage):
-    match_id, tokens = finished_match(client, services, "anno1452", {"scenario": "ottokar_a"}, "random")
+    match_id, _ = finished_match(client, services, "anno1452", {"scenario": "ottokar_a"}, "random")
     archive_now(services, match_id)
     services.redis.set(record_key(match_id), damage(services.redis.get(record_key(match_id))))
     for path in ("", "/events", "/replay", "/board.svg"):
