@@ -21,13 +21,25 @@ from service.storage.records import StoredMatch, parse_events
 log = logging.getLogger(__name__)
 
 # The script that writes a record only if the match is still at the
-# revision it was built from (the migration of matches finished earlier).
+# revision it was built from and has none (the migration of matches
+# finished earlier), then gives its hot keys (KEYS[3..]) at most the TTL
+# ARGV[4] (0: as they are).
 _WRITE_RECORD_IF = """
 if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[1] then return 0 end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 if tonumber(ARGV[3]) > 0 then
   redis.call('SET', KEYS[2], ARGV[2], 'EX', tonumber(ARGV[3]))
 else
   redis.call('SET', KEYS[2], ARGV[2])
+end
+local ttl = tonumber(ARGV[4])
+if ttl > 0 then
+  for k = 1, #KEYS do
+    if k ~= 2 then
+      local left = redis.call('TTL', KEYS[k])
+      if left == -1 or left > ttl then redis.call('EXPIRE', KEYS[k], ttl) end
+    end
+  end
 end
 return 1
 """
@@ -84,8 +96,16 @@ class ArchivedReads:
             log.error("%s", error)
 
     def archived_actions(self, match_id: str) -> list[dict]:
-        stored = self.load_archived(match_id)
-        return [] if stored is None or stored.archived is None else list(stored.archived.actions)
+        """The replay log in the record (decoded only: no replay); [] when
+        there is none or it cannot be read (reported)."""
+        raw = self.read_record(match_id)
+        if raw is None:
+            return []
+        try:
+            return decode(match_id, raw).action_entries()
+        except RecordError as error:
+            self.report_unreadable(error)
+            return []
 
     def hot_history(self, match_id: str) -> tuple[list[dict], list, dict[str, int], str | None]:
         """``(actions, events, {token hash: seat}, rev)`` from the hot keys, in
@@ -104,7 +124,15 @@ class ArchivedReads:
             None if rev is None else rev.decode(),
         )
 
-    def write_record_if(self, match_id: str, rev: str, record: bytes) -> bool:
-        """Store ``record`` if the match is still at ``rev``; True when written."""
-        keys = (match_key(match_id), record_key(match_id))
-        return bool(self.redis.eval(_WRITE_RECORD_IF, 2, *keys, rev, record, self.archive_ttl_s))
+    def write_record_if(self, match_id: str, rev: str, record: bytes, hot_ttl_s: int) -> bool:
+        """Store ``record`` if the match is still at ``rev`` and has none, and
+        cap its hot keys' TTL at ``hot_ttl_s`` (0: leave it); True when written."""
+        keys = (match_key(match_id), record_key(match_id), events_key(match_id), actions_key(match_id))
+        return bool(
+            self.redis.eval(_WRITE_RECORD_IF, len(keys), *keys, rev, record, self.archive_ttl_s, hot_ttl_s)
+        )
+
+    def put_record(self, match_id: str, record: bytes) -> bool:
+        """Store ``record`` unless the match has one (an import); True when stored."""
+        ttl = self.archive_ttl_s or None
+        return bool(self.redis.set(record_key(match_id), record, nx=True, ex=ttl))
