@@ -159,14 +159,15 @@ def summarize(matches, reads):
 
 def report(result):
     print(
-        f"\n{'variant, level':30}{'actions':>9}{'before B':>10}{'after B':>9}{'record B':>10}   (median / p99)"
+        "\nvariant, level             | actions     | before B (hot keys) | after B (record) | record length B"
     )
+    print("(each: median / p99; bytes: MEMORY USAGE)")
     for name, row in result["by_variant_level"].items():
         cells = [
-            f"{row[k]['median']:.0f}/{row[k]['p99']:.0f}"
+            f"{row[k]['median']:.0f} / {row[k]['p99']:.0f}"
             for k in ("actions", "before", "after", "record_len")
         ]
-        print(f"{name:30}" + "".join(f"{c:>12}" for c in cells))
+        print(f"{name:27}| " + " | ".join(cells))
     overall = result["overall"]
     print(
         f"all matches: before median {overall['before']['median']:.0f} B, p99 {overall['before']['p99']:.0f} B; "
