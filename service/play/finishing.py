@@ -26,6 +26,10 @@ steps that succeeded, which are idempotent).
 
     @finish_step("ratings.update")
     def update_ratings(services, doc): ...
+
+Steps register when their module is imported: a step defined elsewhere is
+imported at the end of this module, so every process that finishes or
+sweeps (the API, the workers) has the same registry.
 """
 
 from __future__ import annotations

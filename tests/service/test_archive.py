@@ -108,6 +108,7 @@ def every_read(client, match_id, tokens):
         paths[f"events-after-{name}"] = (f"/v1/matches/{match_id}/events?after=7&limit=5", headers)
         paths[f"svg-{name}"] = (f"/v1/matches/{match_id}/board.svg", headers)
         paths[f"actions-{name}"] = (f"/v1/matches/{match_id}/actions", headers)
+        paths[f"stream-{name}"] = (f"/v1/matches/{match_id}/stream?after=0", headers)
     paths["lobby"] = "/v1/matches?status=finished"
     reads = {}
     for name, target in paths.items():
@@ -132,6 +133,7 @@ def test_every_read_is_the_same_from_the_record(client, services, game, options,
     before = every_read(client, match_id, tokens)
     assert before["match-seat1"][0] == 200 and before["replay"][0] == 200
     assert b"rematch_created" in before["event-pages"][2]
+    assert before["stream-seat1"][0] == 200 and before["stream-seat1"][2].count(b"\n") > 100
     archive_now(services, match_id)
     after = every_read(client, match_id, tokens)
     assert {name: read for name, read in after.items() if read != before[name]} == {}
