@@ -9,10 +9,12 @@ the rematch claim) come from the record as they were, at their seqs. The
 result is what the hot keys held, so the routes serve the same bytes as
 before (tests/service/test_archive.py compares them).
 
-Replaying a long match costs tens of milliseconds, so the rebuilt matches
-are kept in a per-process LRU keyed by match id, format version and a hash
-of the record's bytes (a record written again, by an import, is never
-served from the old entry). A record that cannot be read is logged, counted
+Replaying a long match costs 50 ms to a second, so the rebuilt matches are
+kept in a per-process LRU keyed by match id, format version and a hash of
+the record's bytes (a record written again, by an import, is never served
+from the old entry), bounded by their events: a rebuilt match holds about
+0.8 KB of Python objects per event (1.5 MB for a 1,000-action Anno 1503
+match, 3.4 MB for 2,500 actions of the expansion). A record that cannot be read is logged, counted
 (``tabula_archive{what="unreadable"}``) and answered 410
 ``archive_unreadable``: never served as another match.
 """
@@ -35,9 +37,10 @@ from service.storage.records import ArchivedMatch
 
 log = logging.getLogger(__name__)
 
-# Rebuilt matches kept per process. One holds its events (tens of kilobytes
-# for a long match): 256 of them are a few megabytes.
+# Rebuilt matches kept per process, and the events they may hold in all
+# (about 0.8 KB each: 50,000 are about 40 MB).
 CACHE_SIZE = 256
+CACHE_EVENTS = 50_000
 
 
 def unreadable(error: RecordError) -> ApiError:
@@ -54,9 +57,11 @@ def unreadable(error: RecordError) -> ApiError:
 class Archive:
     """Rebuilds archived matches, caching the results (thread-safe)."""
 
-    def __init__(self, capacity: int = CACHE_SIZE) -> None:
+    def __init__(self, capacity: int = CACHE_SIZE, max_events: int = CACHE_EVENTS) -> None:
         self.capacity = capacity
+        self.max_events = max_events
         self._entries: OrderedDict[tuple[str, int, bytes], ArchivedMatch] = OrderedDict()
+        self._events = 0  # held by the entries
         self._lock = threading.Lock()
 
     def rebuild(self, match_id: str, raw: bytes) -> ArchivedMatch:
@@ -74,9 +79,14 @@ class Archive:
             raise unreadable(error) from None
         metrics.archive_event("rebuilt")
         with self._lock:
-            self._entries[key] = archived
-            while len(self._entries) > self.capacity:
-                self._entries.popitem(last=False)
+            if key not in self._entries:
+                self._entries[key] = archived
+                self._events += len(archived.events)
+            while len(self._entries) > 1 and (
+                len(self._entries) > self.capacity or self._events > self.max_events
+            ):
+                _, evicted = self._entries.popitem(last=False)
+                self._events -= len(evicted.events)
         return archived
 
     def report(self, error: RecordError) -> None:

@@ -226,3 +226,22 @@ def test_the_hot_keys_expire_and_the_record_serves(redis_server):
         assert every_read(client, match_id, tokens) == before
     finally:
         app.extensions["tabula"].close()
+
+
+def test_the_cache_of_rebuilt_matches_is_bounded_by_their_events(client, services):
+    from service.runtime.archive import Archive
+
+    match_id, _ = finished_match(client, services, "anno1452", {"scenario": "ottokar_a"}, "random")
+    record = codec.decode(match_id, services.redis.get(record_key(match_id)))
+    raws = {}
+    for other in ("a1", "a2", "a3"):
+        record.doc["id"] = other
+        raws[other] = codec.encode(record)
+    events = record.doc["seq"]
+    cache = Archive(capacity=10, max_events=2 * events)
+    first = cache.rebuild("a1", raws["a1"])
+    assert cache.rebuild("a1", raws["a1"]) is first  # cached
+    cache.rebuild("a2", raws["a2"])
+    cache.rebuild("a3", raws["a3"])  # over 2 x events: a1 goes
+    assert cache.rebuild("a1", raws["a1"]) is not first
+    assert len(cache._entries) == 2 and cache._events == 2 * events
