@@ -144,6 +144,16 @@ def summarize(matches, reads):
                     }
                     for key in ("actions", "before", "after", "record_len")
                 }
+    for game in sorted({name.split("/")[0] for name in VARIANTS}):
+        group = [m for m in matches if m["variant"].startswith(game + "/")]
+        if group:
+            table[f"{game} (all)"] = {
+                key: {
+                    "median": statistics.median(m[key] for m in group),
+                    "p99": pct([m[key] for m in group], 99),
+                }
+                for key in ("actions", "before", "after", "record_len")
+            }
     every = {key: [m[key] for m in matches] for key in ("before", "after", "record_len")}
     latency = {}
     for kind, values in reads.items():
