@@ -50,10 +50,18 @@ DEFAULTS = {
     # /readyz wants at least this many workers with a fresh heartbeat.
     "READY_MIN_WORKERS": 1,
     "IDEMPOTENCY_TTL_S": 24 * 3600,
-    # How long a finished match (state, events, replay, its tokens) is kept
-    # after its last change; then GET answers 404 and the lobby drops it.
-    # 0: kept for ever.
-    "FINISHED_MATCH_TTL_S": 30 * 24 * 3600,
+    # How long a finished match's hot keys (state, events, replay log,
+    # idempotency records, its tokens' index entries) are kept after its
+    # last change; then every read is served from its archive record
+    # (docs/archive.md) and it can no longer change (a rematch is claimed
+    # within this while). A little past STREAM_REMATCH_WAIT_S. 0: kept for ever.
+    "FINISHED_MATCH_TTL_S": 900,
+    # How long a finished match's archive record is kept after its last
+    # change; then GET answers 404 and the lobby drops it. 0: for ever.
+    "ARCHIVE_TTL_S": 0,
+    # A finishing move's finish steps (service/play/finishing.py) that did
+    # not complete this long after it are run by the workers' sweep.
+    "FINISH_RECOVERY_S": 5,
     # 0: record no metrics (GET /metrics keeps its scrape-time gauges).
     "METRICS": 1,
     # 0: no request log line (one JSON line per request otherwise).
@@ -115,6 +123,8 @@ _INTS = {
     "READY_MIN_WORKERS",
     "IDEMPOTENCY_TTL_S",
     "FINISHED_MATCH_TTL_S",
+    "ARCHIVE_TTL_S",
+    "FINISH_RECOVERY_S",
     "ALLOW_REPRODUCIBLE_DICE",
     "METRICS",
     "REQUEST_LOG",

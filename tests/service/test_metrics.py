@@ -78,6 +78,7 @@ def test_every_metric_is_exposed(client):
         "tabula_ai_job_pickup_seconds",
         "tabula_open_streams",
         "tabula_turn_timeouts",
+        "tabula_archive",
         "tabula_ai_queue_depth",
         "tabula_matches",
         "tabula_metrics_storage_up",
