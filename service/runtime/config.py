@@ -56,6 +56,10 @@ DEFAULTS = {
     "FINISHED_MATCH_TTL_S": 30 * 24 * 3600,
     # 0: record no metrics (GET /metrics keeps its scrape-time gauges).
     "METRICS": 1,
+    # The internal port that alone answers GET /metrics (gunicorn listens on
+    # METRICS_HOST:METRICS_PORT too: deploy/gunicorn.conf.py); 0: no port does.
+    # The public port answers 404 there (service/http/internal_port.py).
+    "METRICS_PORT": 0,
     # 0: no request log line (one JSON line per request otherwise).
     "REQUEST_LOG": 1,
     # A human seat that times out this many decisions in a row is handed to
@@ -117,6 +121,7 @@ _INTS = {
     "FINISHED_MATCH_TTL_S",
     "ALLOW_REPRODUCIBLE_DICE",
     "METRICS",
+    "METRICS_PORT",
     "REQUEST_LOG",
     "TURN_TIMEOUTS_TO_AI",
     "REDIS_WAIT_REPLICAS",

@@ -80,13 +80,17 @@ def test_every_operation_of_the_committed_spec_has_a_client_method():
 # -- the operations --
 
 
-def test_catalogue_health_and_metrics(api):
+def test_catalogue_health_and_metrics(api, metrics_port):
     games = api.list_games()
     assert {"anno1503", "anno1452"} <= {game["id"] for game in games}
     assert api.get_game("anno1503")["id"] == "anno1503"
     assert api.healthz()["status"] == "ok"
     assert api.readyz()["status"] in ("ok", "unavailable", "degraded", "not_ready")
-    assert "# TYPE" in api.metrics()
+    # The metrics answer on the internal port only.
+    with Client(f"http://127.0.0.1:{metrics_port}", timeout=10.0) as inside:
+        assert "# TYPE" in inside.metrics()
+    with pytest.raises(NotFound):
+        api.metrics()
 
 
 def test_create_join_get_list_actions_post_and_resign(api):

@@ -36,7 +36,6 @@ from .stream import EventFollower
 OPERATIONS: dict[str, str] = {
     "healthz": "healthz",
     "readyz": "readyz",
-    "metrics": "metrics",
     "listGames": "list_games",
     "getGame": "get_game",
     "listMatches": "list_matches",
@@ -122,7 +121,9 @@ class Client(AccountsMixin):
         return cast(Health, self._transport.request("GET", "/readyz", accept=(503,)).json())
 
     def metrics(self) -> str:
-        """Prometheus text."""
+        """Prometheus text, from a client of the server's internal metrics
+        address (``METRICS_PORT``; its public port answers 404 there):
+        ``Client("http://127.0.0.1:9400").metrics()``."""
         return self._call("GET", "/metrics").text
 
     def list_games(self) -> list[Game]:
