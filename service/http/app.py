@@ -15,7 +15,7 @@ from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
 import engine
-from service.http import bodies, cors, guards, internal_port
+from service.http import bodies, cors, guards, internal_port, security_headers
 from service.http.json_provider import OrjsonProvider
 from service.http.move_lane import MoveLane
 from service.http.routes import accounts, catalogue, history, matches, ops, playing, streams, web, webhooks
@@ -188,7 +188,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["tabula_cors"] = cors.install(app, settings["CORS_ORIGINS"])
     flask_wsgi = app.wsgi_app
     lane = MoveLane(app, flask_wsgi, error_response)
-    app.wsgi_app = internal_port.InternalPort(lane, flask_wsgi, settings["METRICS_PORT"])  # type: ignore[method-assign]
+    ported = internal_port.InternalPort(lane, flask_wsgi, settings["METRICS_PORT"])
+    servers = security_headers.configured_servers(settings["WEB_CLIENT_SERVERS"])
+    app.wsgi_app = security_headers.SecurityHeaders(ported, servers)  # type: ignore[method-assign]
     # Outermost: the request id, metrics and request log of both lanes.
     metrics.configure(settings["METRICS"])
     app.after_request(metrics.flask_after_request)

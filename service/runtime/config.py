@@ -37,6 +37,10 @@ DEFAULTS = {
     # Origins whose browser pages may call the API (CORS): "*" or a
     # comma-separated list of origins; empty: no CORS headers at all.
     "CORS_ORIGINS": "",
+    # Other API servers the web client (/play/?server=...) may talk to: a
+    # comma-separated list of origins, added to its pages' CSP connect-src
+    # (service/http/security_headers.py); empty: only its own server.
+    "WEB_CLIENT_SERVERS": "",
     # 0: refuse `dice: reproducible` (creator-known dice) on this server;
     # every match then has fair dice.
     "ALLOW_REPRODUCIBLE_DICE": 1,

@@ -54,8 +54,8 @@ class LiveServer:
     default. ``log`` is the file gunicorn's error log goes to (a path).
     """
 
-    def __init__(self, redis_url, env=None, workers=1, threads=8, log=None):
-        self.port = free_port()
+    def __init__(self, redis_url, env=None, workers=1, threads=8, log=None, port=None):
+        self.port = port or free_port()
         self.metrics_port = free_port()  # GET /metrics answers only there
         self.log_path = log
         self.env = _child_env(

@@ -29,6 +29,7 @@ from .models import (
     StreamItem,
     StreamTicket,
 )
+from .rate_limits import RateLimit
 from .stream import EventFollower
 
 # operationId (openapi.yaml) -> Client method. A test checks that every
@@ -93,6 +94,13 @@ class Client(AccountsMixin):
         """A client for another seat (or a spectator: None) sharing this one's
         connections and settings."""
         return Client(self.base_url, token, self.timeout, self.retries, _transport=self._transport)
+
+    @property
+    def rate_limits(self) -> dict[str, RateLimit]:
+        """This token's rate-limit windows as the server last reported them
+        (``RateLimit`` fields): ``{"requests": RateLimit(remaining=..., reset_s=...)}``;
+        requests wait for an exhausted window's refill before they are sent."""
+        return self._transport.budgets.of(self.token)
 
     def close(self) -> None:
         self._transport.close()

@@ -18,7 +18,9 @@ from service.spec.schemas import HealthSchema
 # Swagger UI's files that /docs loads, served from the installed flask-swagger-ui
 # (its dist folder; its blueprint is not used).
 DOCS_ASSETS_PREFIX = "/docs/assets/"
-DOCS_ASSETS = frozenset({"swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js"})
+DOCS_ASSETS = frozenset({"swagger-ui.css", "swagger-ui-bundle.js"})
+# The page's own script and style, files for its CSP (service/static/docs/).
+OWN_DOCS_ASSETS = frozenset({"tabula-docs.js", "tabula-docs.css"})
 
 blp = Blueprint("operations", __name__, url_prefix="", description="Health and readiness.")
 
@@ -96,6 +98,8 @@ def register_plain_routes(app: Flask, api: Any) -> None:
 
     @app.get(DOCS_ASSETS_PREFIX + "<path:name>")
     def docs_asset(name: str) -> Response:
+        if name in OWN_DOCS_ASSETS:
+            return send_from_directory(str(resources.files("service") / "static" / "docs"), name)
         if name not in DOCS_ASSETS:
             abort(404)
         return send_from_directory(str(resources.files("flask_swagger_ui") / "dist"), name)
