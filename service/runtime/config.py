@@ -37,6 +37,10 @@ DEFAULTS = {
     # Origins whose browser pages may call the API (CORS): "*" or a
     # comma-separated list of origins; empty: no CORS headers at all.
     "CORS_ORIGINS": "",
+    # Other API servers the web client (/play/?server=...) may talk to: a
+    # comma-separated list of origins, added to its pages' CSP connect-src
+    # (service/http/security_headers.py); empty: only its own server.
+    "WEB_CLIENT_SERVERS": "",
     # 0: refuse `dice: reproducible` (creator-known dice) on this server;
     # every match then has fair dice.
     "ALLOW_REPRODUCIBLE_DICE": 1,
@@ -64,6 +68,10 @@ DEFAULTS = {
     "FINISH_RECOVERY_S": 5,
     # 0: record no metrics (GET /metrics keeps its scrape-time gauges).
     "METRICS": 1,
+    # The internal port that alone answers GET /metrics (gunicorn listens on
+    # METRICS_HOST:METRICS_PORT too: deploy/gunicorn.conf.py); 0: no port does.
+    # The public port answers 404 there (service/http/internal_port.py).
+    "METRICS_PORT": 0,
     # 0: no request log line (one JSON line per request otherwise).
     "REQUEST_LOG": 1,
     # A human seat that times out this many decisions in a row is handed to
@@ -127,6 +135,7 @@ _INTS = {
     "FINISH_RECOVERY_S",
     "ALLOW_REPRODUCIBLE_DICE",
     "METRICS",
+    "METRICS_PORT",
     "REQUEST_LOG",
     "TURN_TIMEOUTS_TO_AI",
     "REDIS_WAIT_REPLICAS",
