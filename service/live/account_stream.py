@@ -15,6 +15,9 @@ wakes the account's local streams; each reads the log after its cursor
 read, so nothing appended meanwhile is missed; it reads after its cursor,
 so nothing is sent twice.
 
+An open stream keeps its account's seeks alive: it renews them when it
+opens and at each keep-alive (docs/matchmaking.md).
+
 An open stream outlives no token: at each keep-alive it checks that the
 token it was opened with (directly or through a ticket) is still live, and
 ends once it is revoked or expired (within ``STREAM_KEEPALIVE_S``).
@@ -22,6 +25,7 @@ ends once it is revoked or expired (within ``STREAM_KEEPALIVE_S``).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +39,7 @@ from service.live.feeds import CATCH_UP_PAGE, Subscriber
 from service.live.hub import hub_of
 from service.live.render import keep_alive
 from service.storage.accounts import account_live_channel, last_account_event_id, read_account_events
+from service.storage.meet import renew_seeks
 
 if TYPE_CHECKING:
     from service.accounts.auth import Principal
@@ -85,6 +90,7 @@ class AccountStreamBody:
         try:
             self.cursor = after if after is not None else last_account_event_id(services.redis, aid)
             self.first = to_act_messages(services, aid)
+            renew_seeks(services.redis, aid, int(time.time() * 1000))
         except Exception:
             self.close()
             raise
@@ -105,6 +111,7 @@ class AccountStreamBody:
                 if not self.sub.wake.wait(self.keepalive_s):
                     if live_principal(self.services, self.token_hash) is None:
                         return  # the token was revoked or expired: the stream ends
+                    renew_seeks(self.services.redis, self.aid, int(time.time() * 1000))
                     yield keep_alive(self.sse)
         finally:
             self.close()
