@@ -20,6 +20,7 @@ from service.http.json_provider import OrjsonProvider
 from service.http.move_lane import MoveLane
 from service.http.routes import accounts, catalogue, history, matches, meet, ops, playing, streams, web, webhooks
 from service.model.errors import ApiError, api_error, from_http_exception, unexpected_error_body
+from service.ratings.pools import register_pool_component
 from service.runtime import metrics
 from service.runtime.config import load_config
 from service.runtime.services import Services
@@ -175,6 +176,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     register_in_spec(api.spec, [engine.get_game(g) for g in engine.list_games()])
     register_request_schemas(api)
+    register_pool_component(api.spec)
     for module in (catalogue, matches, playing, history, streams, accounts, webhooks, meet, ops):
         api.register_blueprint(module.blp)
     ops.register_plain_routes(app, api)
