@@ -18,7 +18,18 @@ import engine
 from service.http import bodies, cors, guards
 from service.http.json_provider import OrjsonProvider
 from service.http.move_lane import MoveLane
-from service.http.routes import accounts, catalogue, history, matches, meet, ops, playing, streams, web, webhooks
+from service.http.routes import (
+    accounts,
+    catalogue,
+    history,
+    matches,
+    meet,
+    ops,
+    playing,
+    streams,
+    web,
+    webhooks,
+)
 from service.model.errors import ApiError, api_error, from_http_exception, unexpected_error_body
 from service.ratings.pools import register_pool_component
 from service.runtime import metrics

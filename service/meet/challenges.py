@@ -64,7 +64,9 @@ def _seat_of(services: Services, request: dict[str, Any], challenger: str) -> di
     try:
         account = public_account(services, request["name"])
     except ApiError:
-        raise validation("no such account", fields={"seats": [f"no account is named {request['name']!r}"]})
+        raise validation(
+            "no such account", fields={"seats": [f"no account is named {request['name']!r}"]}
+        ) from None
     if account["status"] != "active" or account["id"] == challenger:
         raise validation(
             "not an account to invite", fields={"seats": [f"{request['name']!r} cannot be invited"]}
@@ -99,7 +101,9 @@ def create_challenge(services: Services, principal: Principal, body: dict[str, A
     options = _resolved_options(game, len(seats), body["options"])
     _charge(services, principal.aid)
     now = _now_ms()
-    ttl_s = min(body.get("expires_in_s") or services.config["CHALLENGE_TTL_S"], services.config["CHALLENGE_TTL_S"])
+    ttl_s = min(
+        body.get("expires_in_s") or services.config["CHALLENGE_TTL_S"], services.config["CHALLENGE_TTL_S"]
+    )
     doc = {
         "id": secrets.token_hex(8),
         "challenger": {"id": challenger["id"], "name": challenger["name"], "kind": challenger["kind"]},
@@ -124,7 +128,8 @@ def create_challenge(services: Services, principal: Principal, body: dict[str, A
 
 def _status(fields: dict[str, str], doc: dict[str, Any], now_ms: int) -> str:
     status = fields["status"]
-    return "expired" if status == "pending" and now_ms >= doc["expires_ms"] else status
+    expires_ms = int(fields.get("expires_ms", doc["expires_ms"]))
+    return "expired" if status == "pending" and now_ms >= expires_ms else status
 
 
 def public(doc: dict[str, Any], fields: dict[str, str], now_ms: int) -> dict[str, Any]:
@@ -194,7 +199,7 @@ def respond(services: Services, principal: Principal, cid: str, action: str) -> 
         who = "its challenger" if action == "cancel" else "an invited account"
         raise forbidden(f"only {who} may {action} this challenge")
     if outcome == "STATE" and not (status == "started" and action == "accept"):
-        raise ApiError(409, "conflict", f"the challenge is {status}", status=status)
+        raise ApiError(409, "conflict", f"the challenge is {status}", state=status)
     if status == "started":
         _start(services, doc)
     doc_now, fields = _load(services, cid)

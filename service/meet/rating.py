@@ -9,6 +9,7 @@ in the pool, or the default of an unrated account.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from service.ratings import pools
@@ -35,9 +36,19 @@ def pool_game(pool: str) -> tuple[str, dict[str, Any]]:
     return game, dict(options)
 
 
+def ratings_key(pool: str) -> str:
+    """The pool's ratings hash (service/storage/ratings.py, the ratings' own
+    layout: aid -> JSON ``{mu, sigma, ...}``), on the pool's slot."""
+    return f"ratings:{{{pool}}}:ratings"
+
+
 def current_rating(services: Services, pool: str, aid: str) -> tuple[float, float] | None:
     """Account ``aid``'s ``(mu, sigma)`` in ``pool``, or None when unrated."""
-    return None
+    raw = services.redis.hget(ratings_key(pool), aid)
+    if raw is None:
+        return None
+    rating = json.loads(raw)
+    return float(rating["mu"]), float(rating["sigma"])
 
 
 def rating_or_default(services: Services, pool: str, aid: str) -> tuple[float, float]:

@@ -26,12 +26,16 @@ MAX_PLAYERS = max(game.max_players for game in GAMES)
 MAX_CHALLENGE_TTL_S = 7 * 24 * 3600
 
 
-def _pool(**kwargs: Any) -> ma.fields.String:
-    return ma.fields.String(validate=validate.OneOf(POOLS), metadata=documented_as(ref("RatingPool")), **kwargs)
+def _pool(text: str | None = None, **kwargs: Any) -> ma.fields.String:
+    return ma.fields.String(
+        validate=validate.OneOf(POOLS), metadata=documented_as(ref("RatingPool"), text), **kwargs
+    )
 
 
-def _level(**kwargs: Any) -> ma.fields.String:
-    return ma.fields.String(validate=validate.OneOf(LEVELS), metadata=documented_as(ref("AiLevel")), **kwargs)
+def _level(text: str | None = None, **kwargs: Any) -> ma.fields.String:
+    return ma.fields.String(
+        validate=validate.OneOf(LEVELS), metadata=documented_as(ref("AiLevel"), text), **kwargs
+    )
 
 
 def _turn_timeout(value: int) -> None:
@@ -46,7 +50,7 @@ class ChallengeSeatRequestSchema(ma.Schema):
         metadata=describe("`account` (an invited account: `name`), `ai` (`level`) or `open`."),
     )
     name = ma.fields.String(validate=validate.Length(1, 64), metadata=describe("The invited account's name."))
-    level = _level(metadata=describe("The AI's level (kind `ai`; default `medium`)."))
+    level = _level("The AI's level (kind `ai`; default `medium`).")
 
     @ma.validates_schema
     def _by_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -63,7 +67,9 @@ class ChallengeSeatRequestSchema(ma.Schema):
 class CreateChallengeSchema(ma.Schema):
     game = ma.fields.String(required=True, metadata=describe("A game id of the catalogue (404 otherwise)."))
     options = ma.fields.Dict(
-        keys=ma.fields.String(), load_default=dict, metadata=describe("Game options; missing ones take their default.")
+        keys=ma.fields.String(),
+        load_default=dict,
+        metadata=describe("Game options; missing ones take their default."),
     )
     seats = ma.fields.List(
         ma.fields.Nested(ChallengeSeatRequestSchema),
@@ -111,7 +117,9 @@ class ChallengeSchema(ma.Schema):
         validate=validate.OneOf(CHALLENGE_STATUSES),
         metadata=describe("`started` once every invitee accepted: the match `match_id` exists."),
     )
-    match_id = ma.fields.String(allow_none=True, required=True, metadata=describe("The match (status `started`)."))
+    match_id = ma.fields.String(
+        allow_none=True, required=True, metadata=describe("The match (status `started`).")
+    )
     created_at = ma.fields.String(required=True)
     expires_at = ma.fields.String(required=True)
 
@@ -131,10 +139,14 @@ class CreateSeekSchema(ma.Schema):
     )
     rated = ma.fields.Boolean(load_default=True, metadata=describe("Rated (default) or casual."))
     rating_min = ma.fields.Float(
-        allow_none=True, validate=validate.Range(-1000, 1000), metadata=describe("Opponents' lowest rating (mu).")
+        allow_none=True,
+        validate=validate.Range(-1000, 1000),
+        metadata=describe("Opponents' lowest rating (mu)."),
     )
     rating_max = ma.fields.Float(
-        allow_none=True, validate=validate.Range(-1000, 1000), metadata=describe("Opponents' highest rating (mu).")
+        allow_none=True,
+        validate=validate.Range(-1000, 1000),
+        metadata=describe("Opponents' highest rating (mu)."),
     )
     ai_fill = ma.fields.Nested(
         AiFillSchema,
@@ -156,8 +168,12 @@ class SeekSchema(ma.Schema):
     rating_min = ma.fields.Float(allow_none=True, required=True)
     rating_max = ma.fields.Float(allow_none=True, required=True)
     ai_fill = ma.fields.Nested(AiFillSchema, allow_none=True, required=True)
-    rating = ma.fields.Nested(SeekRatingSchema, required=True, metadata=describe("The seeker's rating in the pool."))
+    rating = ma.fields.Nested(
+        SeekRatingSchema, required=True, metadata=describe("The seeker's rating in the pool.")
+    )
     status = ma.fields.String(required=True, validate=validate.OneOf(SEEK_STATUSES))
-    match_id = ma.fields.String(allow_none=True, required=True, metadata=describe("The match (status `matched`)."))
+    match_id = ma.fields.String(
+        allow_none=True, required=True, metadata=describe("The match (status `matched`).")
+    )
     seat = ma.fields.Integer(allow_none=True, required=True, metadata=describe("The account's seat in it."))
     created_at = ma.fields.String(required=True)

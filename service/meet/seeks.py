@@ -85,7 +85,9 @@ def create_seek(services: Services, principal: Principal, body: dict[str, Any]) 
 
 def public(doc: dict[str, Any], done: dict[str, Any] | None) -> dict[str, Any]:
     """The Seek as its account sees it."""
-    fill = None if doc["ai_level"] is None else {"level": doc["ai_level"], "after_s": doc["ai_after_ms"] // 1000}
+    fill = (
+        None if doc["ai_level"] is None else {"level": doc["ai_level"], "after_s": doc["ai_after_ms"] // 1000}
+    )
     return {
         "id": doc["id"],
         "pool": doc["pool"],
@@ -102,7 +104,9 @@ def public(doc: dict[str, Any], done: dict[str, Any] | None) -> dict[str, Any]:
     }
 
 
-def _done_record(doc: dict[str, Any], status: str, match_id: str | None = None, seat: int | None = None) -> dict:
+def _done_record(
+    doc: dict[str, Any], status: str, match_id: str | None = None, seat: int | None = None
+) -> dict:
     """What a seek that left the pool reads as: its doc and how it left."""
     return {"doc": doc, "status": status, "match_id": match_id, "seat": seat}
 
@@ -124,7 +128,9 @@ def cancel_seek(services: Services, principal: Principal, sid: str) -> dict[str,
         raise not_found("seek", seek_id=sid)
     if done["status"] == "cancelled":
         return public(done["doc"], done)
-    raise ApiError(409, "conflict", f"the seek is {done['status']}", status=done["status"], match_id=done.get("match_id"))
+    raise ApiError(
+        409, "conflict", f"the seek is {done['status']}", state=done["status"], match_id=done.get("match_id")
+    )
 
 
 def my_seeks(services: Services, principal: Principal) -> list[dict[str, Any]]:

@@ -86,7 +86,13 @@ def _recover(services: Services, pool: str) -> int:
 
 def _create(services: Services, pool: str, match_id: str, table: dict[str, Any]) -> int:
     made = ensure_match(
-        services, match_id, table["game"], table["options"], table["seats"], table["turn_timeout_s"], table["rated"]
+        services,
+        match_id,
+        table["game"],
+        table["options"],
+        table["seats"],
+        table["turn_timeout_s"],
+        table["rated"],
     )
     stored.drop_table(services.redis, pool, match_id)
     return int(made)
@@ -106,22 +112,38 @@ def _expire(services: Services, pool: str, docs: dict[str, dict], alive: dict[st
 def _table_doc(services: Services, pool: str, table: Table, docs: dict[str, dict]) -> dict[str, Any]:
     game, options = pool_game(pool)
     seats: list[dict[str, Any]] = [
-        {"kind": "account", "aid": s.aid, "name": docs[s.sid]["name"], "account_kind": docs[s.sid]["account_kind"]}
+        {
+            "kind": "account",
+            "aid": s.aid,
+            "name": docs[s.sid]["name"],
+            "account_kind": docs[s.sid]["account_kind"],
+        }
         for s in table.seekers
     ]
     seats += [{"kind": "ai", "level": table.ai_level} for _ in range(table.ai_seats)]
     random.shuffle(seats)  # who starts is chance's, not the queue's
     rated = table.seekers[0].rated
-    return {"game": game, "options": options, "seats": seats, "rated": rated,
-            "turn_timeout_s": services.config["SEEK_TURN_TIMEOUT_S"]}
+    return {
+        "game": game,
+        "options": options,
+        "seats": seats,
+        "rated": rated,
+        "turn_timeout_s": services.config["SEEK_TURN_TIMEOUT_S"],
+    }
 
 
-def _claim(services: Services, pool: str, table: Table, docs: dict[str, dict], now: int) -> tuple[str, dict] | None:
+def _claim(
+    services: Services, pool: str, table: Table, docs: dict[str, dict], now: int
+) -> tuple[str, dict] | None:
     match_id = secrets.token_hex(8)
     doc = _table_doc(services, pool, table, docs)
     seat_of = {seat.get("aid"): index for index, seat in enumerate(doc["seats"])}
     taken = [
-        (s.sid, s.aid, {"doc": docs[s.sid], "status": "matched", "match_id": match_id, "seat": seat_of[s.aid]})
+        (
+            s.sid,
+            s.aid,
+            {"doc": docs[s.sid], "status": "matched", "match_id": match_id, "seat": seat_of[s.aid]},
+        )
         for s in table.seekers
     ]
     ttl_ms = services.config["SEEK_TTL_S"] * 1000
@@ -136,7 +158,11 @@ def run_wave(services: Services, pool: str, now_ms: int | None = None) -> WaveRe
     created = _recover(services, pool)
     docs, alive = stored.waiting_seeks(services.redis, pool)
     expired = _expire(services, pool, docs, alive, now)
-    live = {sid: doc for sid, doc in docs.items() if alive.get(sid, 0) >= now - services.config["SEEK_TTL_S"] * 1000}
+    live = {
+        sid: doc
+        for sid, doc in docs.items()
+        if alive.get(sid, 0) >= now - services.config["SEEK_TTL_S"] * 1000
+    }
     tables = group([_seeker(doc) for doc in live.values()], now, widening(services.config))
     result = WaveResult([], created, expired)
     for table in tables:

@@ -19,7 +19,7 @@ blp = Blueprint(
 UNAUTHORIZED = "`unauthorized`: account token missing, unknown, revoked or expired."
 FORBIDDEN = "`forbidden`: the token lacks the route's scope (`details.missing_scope` names it)."
 SCOPED = {401: UNAUTHORIZED, 403: FORBIDDEN}
-CLOSED = "`conflict`: the challenge is no longer pending (`details.status`)."
+CLOSED = "`conflict`: the challenge is no longer pending (`details.state`)."
 
 
 def scoped(scope: str) -> dict[str, Any]:
@@ -96,7 +96,14 @@ class Seeks(MethodView):
     @blp.arguments(CreateSeekSchema)
     @blp.response(201, SeekSchema)
     @documents_errors(
-        blp, 400, 401, 403, 409, 413, conflict="`conflict`: the account already seeks in this pool (`details.seek_id`).", texts=SCOPED
+        blp,
+        400,
+        401,
+        403,
+        409,
+        413,
+        conflict="`conflict`: the account already seeks in this pool (`details.seek_id`).",
+        texts=SCOPED,
     )
     def post(self, body: dict[str, Any]) -> Any:
         """Play now: wait in a rating pool to be paired (waves every `SEEK_WAVE_S`). The seek
@@ -120,7 +127,13 @@ class OneSeek(MethodView):
     @blp.doc(operationId="cancelSeek", **scoped(seeks.SCOPE))
     @blp.response(200, SeekSchema)
     @documents_errors(
-        blp, 401, 403, 404, 409, conflict="`conflict`: the seek was paired (`details.match_id`) or expired.", texts=SCOPED
+        blp,
+        401,
+        403,
+        404,
+        409,
+        conflict="`conflict`: the seek was paired (`details.match_id`) or expired.",
+        texts=SCOPED,
     )
     def delete(self, seek_id: str) -> dict[str, Any]:
         """Cancel a waiting seek: a cancelled seek is never paired."""
