@@ -30,6 +30,7 @@ from service.http.routes import (
     web,
     webhooks,
 )
+from service.meet.schemas import register_meet_components
 from service.model.errors import ApiError, api_error, from_http_exception, unexpected_error_body
 from service.ratings.pools import register_pool_component
 from service.runtime import metrics
@@ -188,6 +189,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_in_spec(api.spec, [engine.get_game(g) for g in engine.list_games()])
     register_request_schemas(api)
     register_pool_component(api.spec)
+    register_meet_components(api.spec)
     for module in (catalogue, matches, playing, history, streams, accounts, webhooks, meet, ops):
         api.register_blueprint(module.blp)
     ops.register_plain_routes(app, api)

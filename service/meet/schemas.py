@@ -26,6 +26,23 @@ MAX_PLAYERS = max(game.max_players for game in GAMES)
 MAX_CHALLENGE_TTL_S = 7 * 24 * 3600
 
 
+def register_meet_components(spec: Any) -> None:
+    """The enums of the challenge and seek schemas, as named components."""
+    spec.components.schema(
+        "ChallengeSeatKind", component={"type": "string", "enum": list(CHALLENGE_SEAT_KINDS)}
+    )
+    spec.components.schema("ChallengeStatus", component={"type": "string", "enum": list(CHALLENGE_STATUSES)})
+    spec.components.schema("SeekStatus", component={"type": "string", "enum": list(SEEK_STATUSES)})
+
+
+def _seat_kind(text: str | None = None, **kwargs: Any) -> ma.fields.String:
+    return ma.fields.String(
+        validate=validate.OneOf(CHALLENGE_SEAT_KINDS),
+        metadata=documented_as(ref("ChallengeSeatKind"), text),
+        **kwargs,
+    )
+
+
 def _pool(text: str | None = None, **kwargs: Any) -> ma.fields.String:
     return ma.fields.String(
         validate=validate.OneOf(POOLS), metadata=documented_as(ref("RatingPool"), text), **kwargs
@@ -44,11 +61,7 @@ def _turn_timeout(value: int) -> None:
 
 
 class ChallengeSeatRequestSchema(ma.Schema):
-    kind = ma.fields.String(
-        required=True,
-        validate=validate.OneOf(CHALLENGE_SEAT_KINDS),
-        metadata=describe("`account` (an invited account: `name`), `ai` (`level`) or `open`."),
-    )
+    kind = _seat_kind("`account` (an invited account: `name`), `ai` (`level`) or `open`.", required=True)
     name = ma.fields.String(validate=validate.Length(1, 64), metadata=describe("The invited account's name."))
     level = _level("The AI's level (kind `ai`; default `medium`).")
 
@@ -93,7 +106,7 @@ class CreateChallengeSchema(ma.Schema):
 
 class ChallengeSeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
-    kind = ma.fields.String(required=True, validate=validate.OneOf(CHALLENGE_SEAT_KINDS))
+    kind = _seat_kind(required=True)
     name = ma.fields.String(metadata=describe("The account's name (kind `account`)."))
     accepted = ma.fields.Boolean(metadata=describe("Whether the account accepted (the challenger's: true)."))
     level = _level()
@@ -115,7 +128,9 @@ class ChallengeSchema(ma.Schema):
     status = ma.fields.String(
         required=True,
         validate=validate.OneOf(CHALLENGE_STATUSES),
-        metadata=describe("`started` once every invitee accepted: the match `match_id` exists."),
+        metadata=documented_as(
+            ref("ChallengeStatus"), "`started` once every invitee accepted: the match `match_id` exists."
+        ),
     )
     match_id = ma.fields.String(
         allow_none=True, required=True, metadata=describe("The match (status `started`).")
@@ -171,7 +186,9 @@ class SeekSchema(ma.Schema):
     rating = ma.fields.Nested(
         SeekRatingSchema, required=True, metadata=describe("The seeker's rating in the pool.")
     )
-    status = ma.fields.String(required=True, validate=validate.OneOf(SEEK_STATUSES))
+    status = ma.fields.String(
+        required=True, validate=validate.OneOf(SEEK_STATUSES), metadata=documented_as(ref("SeekStatus"))
+    )
     match_id = ma.fields.String(
         allow_none=True, required=True, metadata=describe("The match (status `matched`).")
     )

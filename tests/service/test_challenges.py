@@ -143,11 +143,19 @@ def _scoped(client, owner, scope):
 def _challenge_routes(client, cid):
     body = {"game": "anno1452", "seats": [{"kind": "account", "name": "Bob"}]}
     return {
-        "createChallenge": ("match:create", lambda h: client.post("/v1/challenges", json=body, headers=h), 201),
+        "createChallenge": (
+            "match:create",
+            lambda h: client.post("/v1/challenges", json=body, headers=h),
+            201,
+        ),
         "listChallenges": ("match:read", lambda h: client.get("/v1/challenges", headers=h), 200),
         "getChallenge": ("match:read", lambda h: client.get(f"/v1/challenges/{cid}", headers=h), 200),
         "cancelChallenge": ("match:create", lambda h: client.delete(f"/v1/challenges/{cid}", headers=h), 200),
-        "acceptChallenge": ("match:play", lambda h: client.post(f"/v1/challenges/{cid}/accept", headers=h), 200),
+        "acceptChallenge": (
+            "match:play",
+            lambda h: client.post(f"/v1/challenges/{cid}/accept", headers=h),
+            200,
+        ),
         "declineChallenge": (
             "match:play",
             lambda h: client.post(f"/v1/challenges/{cid}/decline", headers=h),
@@ -158,7 +166,14 @@ def _challenge_routes(client, cid):
 
 @pytest.mark.parametrize(
     "operation",
-    ["createChallenge", "listChallenges", "getChallenge", "cancelChallenge", "acceptChallenge", "declineChallenge"],
+    [
+        "createChallenge",
+        "listChallenges",
+        "getChallenge",
+        "cancelChallenge",
+        "acceptChallenge",
+        "declineChallenge",
+    ],
 )
 @pytest.mark.parametrize("held", SCOPES)
 def test_challenge_scope_matrix(client, operation, held):
@@ -176,7 +191,10 @@ def test_challenge_scope_matrix(client, operation, held):
 
 def test_no_token_is_401(client):
     assert client.get("/v1/challenges").status_code == 401
-    assert client.post("/v1/challenges", json={"game": "anno1452", "seats": [{"kind": "open"}]}).status_code == 401
+    assert (
+        client.post("/v1/challenges", json={"game": "anno1452", "seats": [{"kind": "open"}]}).status_code
+        == 401
+    )
 
 
 def test_the_challenge_document_keeps_no_token(client, services):

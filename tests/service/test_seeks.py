@@ -106,9 +106,9 @@ def test_near_ratings_first_and_the_range_widens(client, services):
     assert [sorted(s.mu for s in t.seekers) for t in first.tables] == [[10, 11]]
     # Bob and Di are 6 apart: paired once the width (2 + 1 per 1.5 s wave) reaches 6
     assert waves.run_wave(services, POOL, now_ms=now + 3000).tables == []
-    assert [sorted(s.mu for s in t.seekers) for t in waves.run_wave(services, POOL, now_ms=now + 6100).tables] == [
-        [40, 46]
-    ]
+    assert [
+        sorted(s.mu for s in t.seekers) for t in waves.run_wave(services, POOL, now_ms=now + 6100).tables
+    ] == [[40, 46]]
 
 
 def test_ai_fill_after_its_wait(client, services):
@@ -162,7 +162,9 @@ def test_concurrent_waves_seat_each_seeker_once(roomy):
     for i, token in enumerate(tokens):
         seek(client, token, counts=[2, 3, 4] if i % 2 else [2])
     results = []
-    threads = [threading.Thread(target=lambda: results.append(waves.run_wave(services, POOL))) for _ in range(4)]
+    threads = [
+        threading.Thread(target=lambda: results.append(waves.run_wave(services, POOL))) for _ in range(4)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
