@@ -105,7 +105,7 @@ def write_challenge(client: Any, doc: dict[str, Any], invitees: list[str], keep_
         "n_acc": 0,
         **{f"inv:{aid}": "0" for aid in invitees},
     }
-    pipe = client.pipeline(transaction=True)
+    pipe = client.pipeline(transaction=False)  # one key: one node, in order
     pipe.hset(key, mapping=fields)
     pipe.pexpireat(key, doc["expires_ms"] + keep_s * 1000)
     pipe.execute()
