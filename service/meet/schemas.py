@@ -15,6 +15,7 @@ from service.spec.schemas import (
     GAMES,
     MAX_SEATS,
     MAX_TURN_TIMEOUT_S,
+    MIN_SEATS,
     MIN_TURN_TIMEOUT_S,
     describe,
 )
@@ -147,7 +148,7 @@ class AiFillSchema(ma.Schema):
 class CreateSeekSchema(ma.Schema):
     pool = _pool(required=True)
     counts = ma.fields.List(
-        ma.fields.Integer(strict=True, validate=validate.Range(1, MAX_PLAYERS)),
+        ma.fields.Integer(strict=True, validate=validate.Range(MIN_SEATS, MAX_PLAYERS)),
         load_default=lambda: [2],
         validate=validate.Length(1, MAX_PLAYERS),
         metadata=describe("The player counts the seeker accepts (default `[2]`)."),
