@@ -7,7 +7,6 @@ autouse check fails a test on any error reply (CROSSSLOT, MOVED...)."""
 import pytest
 
 from tests.service.conftest import make_app
-
 from tests.service.test_challenges import (  # noqa: F401
     test_a_challenge_expires,
     test_a_challenge_of_ai_seats_only_starts_at_once,

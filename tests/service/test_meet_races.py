@@ -80,12 +80,13 @@ def test_racing_accepts_and_cancels_start_at_most_one_match(stack):
         assert status == 201, made
         cid = made["id"]
         calls = [
-            (lambda t=tokens[n]: ("accept", *call(live, "POST", f"/v1/challenges/{cid}/accept", t)))
+            (lambda t=tokens[n], cid=cid: ("accept", *call(live, "POST", f"/v1/challenges/{cid}/accept", t)))
             for n in invitees
             for _ in range(3)
         ]
         calls += [
-            (lambda: ("cancel", *call(live, "DELETE", f"/v1/challenges/{cid}", host))) for _ in range(3)
+            (lambda cid=cid: ("cancel", *call(live, "DELETE", f"/v1/challenges/{cid}", host)))
+            for _ in range(3)
         ]
         random.shuffle(calls)
         tagged = race(calls)
@@ -103,7 +104,7 @@ def test_racing_accepts_and_cancels_start_at_most_one_match(stack):
 
 
 def test_many_concurrent_seekers_land_in_one_match_each_and_cancelled_never(stack):
-    live, client = stack
+    live, _ = stack
     tokens = accounts(live, "sk", 48)
     names = list(tokens)
     rng = random.Random(5)

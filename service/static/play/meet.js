@@ -6,6 +6,7 @@
 // The account token plays the account's seat of the match it lands in: the
 // match page needs no seat token for it.
 
+import { keepTokens } from "./api.js";
 import { fill, h } from "./dom.js";
 
 const POOLS = [
@@ -19,6 +20,17 @@ const POLL_MS = 1000;
 
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Opens the match where the account holds `seat`: its token plays that seat (docs/accounts.md). */
+function openAsAccount(api, account, go, matchId, seat) {
+  keepTokens(api.base, matchId, { [seat]: account.token });
+  go(matchId);
+}
+
+/** The account's seat of a started challenge. */
+function challengeSeat(challenge, name) {
+  return challenge.seats.find((s) => s.kind === "account" && s.name === name).seat;
 }
 
 function errorText(failure) {
@@ -85,7 +97,7 @@ async function waitForTable(api, account, seek, form, status, go, shown) {
     await sleep(POLL_MS);
     const mine = await api.call("GET", "/v1/seeks", { token: account.token }).then((r) => r.body);
     const now = mine.find((s) => s.id === seek.id);
-    if (now?.status === "matched") return go(now.match_id);
+    if (now?.status === "matched") return openAsAccount(api, account, go, now.match_id, now.seat);
     if (now && now.status !== "waiting") {
       fill(status, `The seek ${now.status}.`);
       form.hidden = false;
@@ -126,7 +138,7 @@ async function followChallenge(api, account, id, status, go, shown) {
   while (shown()) {
     await sleep(POLL_MS);
     const now = await api.call("GET", `/v1/challenges/${id}`, { token: account.token }).then((r) => r.body);
-    if (now.status === "started") return go(now.match_id);
+    if (now.status === "started") return openAsAccount(api, account, go, now.match_id, 0);
     if (now.status !== "pending") return fill(status, `The challenge was ${now.status}.`);
   }
 }
@@ -168,7 +180,7 @@ export class ChallengeNotices {
           .then((r) => r.body);
         if (done.status === "started") {
           this.remove(challenge.id);
-          return this.go(done.match_id);
+          return openAsAccount(this.api, account, this.go, done.match_id, challengeSeat(done, account.name));
         }
         if (done.status !== "pending") return this.remove(challenge.id);
         fill(answer, "Accepted; waiting for the others…");
