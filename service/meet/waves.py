@@ -16,7 +16,7 @@ A wave:
    all of them or none (a seeker that cancelled or was taken meanwhile
    fails the claim; the others wait for the next wave);
 4. creates each claimed table's match under that id (idempotent:
-   starting.py), then forgets the table.
+   starting.py; a few threads at once), then forgets the table.
 
 A seek is in one table at most: the claim removes it from the pool in the
 same script that checks it is there, on one slot. A cancelled seek is never
@@ -29,6 +29,7 @@ import logging
 import random
 import secrets
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LOCK_HOLD_MS = 30_000  # a wave's longest run before another worker may start one
+CREATORS = 8  # threads creating a wave's matches
 
 
 @dataclass
@@ -165,13 +167,17 @@ def run_wave(services: Services, pool: str, now_ms: int | None = None) -> WaveRe
     }
     tables = group([_seeker(doc) for doc in live.values()], now, widening(services.config))
     result = WaveResult([], created, expired)
+    claimed = []
     for table in tables:
-        claimed = _claim(services, pool, table, live, now)
-        if claimed is None:
+        claim = _claim(services, pool, table, live, now)
+        if claim is None:
             result.lost += 1
             continue
         result.tables.append(table)
-        result.created += _create(services, pool, *claimed)
+        claimed.append(claim)
+    # Creating a match is a dozen round trips, most of them waits: a few at once.
+    with ThreadPoolExecutor(CREATORS) as creators:
+        result.created += sum(creators.map(lambda claim: _create(services, pool, *claim), claimed))
     return result
 
 
