@@ -203,3 +203,15 @@ def test_the_challenge_document_keeps_no_token(client, services):
     made = challenge(client, ada, "Bob").json
     raw = services.redis.hget(f"challenge:{{{made['id']}}}", "doc")
     assert "tab_" not in raw.decode() and json.loads(raw)["id"] == made["id"]
+
+
+def test_the_challenge_event_goes_to_the_invitees_webhook(redis_server):
+    with fresh_app(redis_server.url, WEBHOOK_ALLOW_PRIVATE=1, WEBHOOK_ALLOW_HTTP=1) as app:
+        client, services = app.test_client(), app.extensions["tabula"]
+        ada, bob = account_token(client, "Ada"), account_token(client, "Bob")
+        hook = {"url": "https://93.184.216.34/hook", "events": ["challenge"]}
+        assert client.put("/v1/account/webhook", json=hook, headers=bearer(bob)).status_code == 200
+        made = challenge(client, ada, "Bob").json
+        (job,) = services.webhook_queue.get_jobs()
+        delivery = job.args[1] if len(job.args) > 1 else job.kwargs
+        assert "challenge" in json.dumps(delivery) and made["id"] in json.dumps(delivery)
