@@ -16,7 +16,8 @@ read, so nothing appended meanwhile is missed; it reads after its cursor,
 so nothing is sent twice.
 
 An open stream keeps its account's seeks alive: it renews them when it
-opens and at each keep-alive (docs/matchmaking.md).
+opens and once per keep-alive interval after that, busy or idle
+(docs/matchmaking.md).
 
 An open stream outlives no token: at each keep-alive it checks that the
 token it was opened with (directly or through a ticket) is still live, and
@@ -90,11 +91,16 @@ class AccountStreamBody:
         try:
             self.cursor = after if after is not None else last_account_event_id(services.redis, aid)
             self.first = to_act_messages(services, aid)
-            renew_seeks(services.redis, aid, int(time.time() * 1000))
+            self._renew()
         except Exception:
             self.close()
             raise
         self._closed = False
+
+    def _renew(self) -> None:
+        """Keep the account's seeks alive (at most once per keep-alive interval)."""
+        renew_seeks(self.services.redis, self.aid, int(time.time() * 1000))
+        self.renewed = time.monotonic()
 
     def close(self) -> None:
         if not getattr(self, "_closed", False):
@@ -111,8 +117,9 @@ class AccountStreamBody:
                 if not self.sub.wake.wait(self.keepalive_s):
                     if live_principal(self.services, self.token_hash) is None:
                         return  # the token was revoked or expired: the stream ends
-                    renew_seeks(self.services.redis, self.aid, int(time.time() * 1000))
                     yield keep_alive(self.sse)
+                if time.monotonic() - self.renewed >= self.keepalive_s:
+                    self._renew()
         finally:
             self.close()
 

@@ -221,3 +221,29 @@ def test_bad_seeks_are_422_and_store_nothing(client, body):
     answer = client.post("/v1/seeks", json=body, headers=bearer(ada))
     assert answer.status_code == 422, answer.json
     assert mine(client, ada) == []
+
+
+def test_the_open_account_stream_keeps_the_seeks_alive(redis_server):
+    from service.accounts.auth import live_principal
+    from service.live.account_stream import AccountStreamBody
+    from service.model.tokens import hash_token
+    from service.storage import meet as stored
+
+    with fresh_app(redis_server.url, STREAM_KEEPALIVE_S=0.1) as app:
+        client, services = app.test_client(), app.extensions["tabula"]
+        ada = account_token(client, "Ada")
+        sid = seek(client, ada).json["id"]
+        alive_key = stored.pool_keys(POOL)[2]
+        services.redis.hset(alive_key, sid, 1)  # as if not renewed for long
+        body = AccountStreamBody(services, live_principal(services, hash_token(ada)), False, None)
+        try:
+            assert int(services.redis.hget(alive_key, sid)) > 1  # renewed as it opened
+            services.redis.hset(alive_key, sid, 1)
+            stream = iter(body)
+            next(stream)  # a keep-alive
+            next(stream)  # the next one: renewed in between
+            assert int(services.redis.hget(alive_key, sid)) > 1
+        finally:
+            body.close()
+        later = int(time.time() * 1000) + services.config["SEEK_TTL_S"] * 1000 - 5000
+        assert waves.run_wave(services, POOL, now_ms=later).expired == 0
