@@ -101,6 +101,7 @@ def test_racing_accepts_and_cancels_start_at_most_one_match(stack):
         else:
             assert len(cancels) == 1 and final["match_id"] is None
     assert match_ids(client) - before == started
+    print(f"{len(started)} of 8 challenges started, {8 - len(started)} cancelled")
 
 
 def test_many_concurrent_seekers_land_in_one_match_each_and_cancelled_never(stack):

@@ -247,3 +247,14 @@ def test_the_open_account_stream_keeps_the_seeks_alive(redis_server):
             body.close()
         later = int(time.time() * 1000) + services.config["SEEK_TTL_S"] * 1000 - 5000
         assert waves.run_wave(services, POOL, now_ms=later).expired == 0
+
+
+def test_one_worker_runs_a_pools_wave_per_interval(client, services):
+    ada, bob = account_token(client, "Ada"), account_token(client, "Bob")
+    seek(client, ada)
+    seek(client, bob)
+    first = waves.run_waves(services, "worker-1")
+    assert set(first) == set(waves.POOLS) and len(first[POOL].tables) == 1
+    assert waves.run_waves(services, "worker-2") == {}  # within SEEK_WAVE_S: nobody's turn
+    time.sleep(services.config["SEEK_WAVE_S"] + 0.1)
+    assert set(waves.run_waves(services, "worker-2")) == set(waves.POOLS)
