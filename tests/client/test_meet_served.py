@@ -77,6 +77,9 @@ def test_bot_run_accepts_challenges_by_its_filter(api, server_url, tmp_path):
         ) or (stranger.challenge(wrong_person["id"])["status"] == "pending"):
             assert time.monotonic() < deadline, [bot_client.challenge(c)["status"] for c in ids]
             time.sleep(0.2)
+        while not all(c in out_file.read_text() for c in ids):  # the bot's lines, before its Ctrl-C
+            assert time.monotonic() < deadline, out_file.read_text()
+            time.sleep(0.2)
     except BaseException:
         bot.kill()
         bot.communicate()
