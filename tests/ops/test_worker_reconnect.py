@@ -16,8 +16,8 @@ from rq.serializers import JSONSerializer
 
 from launcher.redis_process import RedisProcess, free_port
 from service.play import ai
-from service.worker import runner as worker
 from service.worker import archive, sweeper
+from service.worker import runner as worker
 
 from .stack import ROOT
 
