@@ -19,6 +19,7 @@ from service.http import bodies, cors, guards, internal_port, security_headers
 from service.http.json_provider import OrjsonProvider
 from service.http.move_lane import MoveLane
 from service.http.routes import accounts, catalogue, history, matches, ops, playing, streams, web, webhooks
+from service.http.routes.common import BoundedSegment
 from service.model.errors import ApiError, api_error, from_http_exception, unexpected_error_body
 from service.runtime import metrics
 from service.runtime.config import load_config
@@ -171,6 +172,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     app.json.sort_keys = False
     app.extensions["tabula"] = Services(settings)
+    app.url_map.converters["default"] = BoundedSegment  # every `<param>` bounded (routes/common.py)
     api = TabulaApi(app, spec_kwargs=_spec_kwargs())
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     register_in_spec(api.spec, [engine.get_game(g) for g in engine.list_games()])
