@@ -69,6 +69,7 @@ _BEFORE_APP = {
     "414": "`uri_too_long`: request line over 4094 bytes (an over-long query), refused before the app.",
     "431": "`headers_too_large`: a header line over 8190 bytes, or over 100 headers, refused before the app.",
 }
+_NO_ROUTE = "`not_found`: a path segment over its `maxLength` matches no route."
 _INTERNAL = "`internal_error`: a bug (the body never carries a trace)."
 _RATE_LIMITED = (
     "`rate_limited`: over the request window of the token (or of the client address, for "
@@ -129,6 +130,8 @@ def _operation(path: str, method: str, operation: dict[str, Any]) -> None:
     for status in ("414", "431"):
         responses.setdefault(status, {"description": _BEFORE_APP[status], "content": ERROR_CONTENT})
     responses.setdefault("500", {"description": _INTERNAL, "content": ERROR_CONTENT})
+    if "{" in path:  # a path segment past its maxLength matches no route
+        responses.setdefault("404", {"description": _NO_ROUTE, "content": ERROR_CONTENT})
     if counted:
         responses.setdefault("429", {"description": _RATE_LIMITED, "content": ERROR_CONTENT})
     for status, response in responses.items():
@@ -165,7 +168,7 @@ def _refs(node: Any) -> Iterator[str]:
 
 def _input_components(spec: dict[str, Any]) -> set[str]:
     """The schema components a request can carry (bodies and parameters), transitively."""
-    todo = []
+    todo: list[str] = []
     for _path, _method, operation in _operations(spec):
         todo.extend(_refs(operation.get("parameters", [])))
         todo.extend(_refs(operation.get("requestBody", {})))
