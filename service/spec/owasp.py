@@ -3,8 +3,8 @@ document, applied once to the generated spec, so that a route added later is
 covered by the same pass.
 
 - ``servers`` say who they are for (``x-internal: false``);
-- operations: a public one states so (``security: [{}]``, or an optional
-  bearer); every one declares what the server answers before or beside its
+- operations: a public one states so (the document's default ``security``,
+  an optional bearer); every one declares what the server answers before or beside its
   route: ``400`` when nothing else refuses a malformed request, ``414`` and
   ``431`` (gunicorn, before the app), ``429`` on counted routes, ``500``;
 - responses: the rate-limit fields (``RateLimit``, ``RateLimit-Policy``,
@@ -86,6 +86,7 @@ def apply(spec: dict[str, Any]) -> None:
     for server in spec.get("servers", []):
         server.setdefault("x-internal", False)
         server.setdefault("description", "This server (production, or wherever it runs).")
+    spec["security"] = [{}, {"bearer": []}]
     spec["components"].setdefault("headers", {}).update(HEADERS)
     for response in spec["components"].get("responses", {}).values():  # flask-smorest's 422, default
         response.setdefault("headers", {}).update(
@@ -118,12 +119,17 @@ def _operations(spec: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]
 
 
 def _operation(path: str, method: str, operation: dict[str, Any]) -> None:
+    counted = path.startswith("/v1/")
     if not operation.get("security"):
-        operation["security"] = [{}]  # public by design: no token read
+        # Public by design: the document's default, an optional bearer (a
+        # `/v1/` route reads one if sent: the rate limit counts a live
+        # token's window, not the address's). Left to the default rather
+        # than stated here: openapi-python-client reads any operation-level
+        # requirement, `{}` included, as "a token is required".
+        operation.pop("security", None)
     if not operation.get("description"):
         operation["description"] = operation.get("summary", "")
     responses = operation["responses"]
-    counted = path.startswith("/v1/")
     if not {"400", "422", "4XX"} & set(responses):
         responses["400"] = {"description": _BEFORE_APP["400"], "content": ERROR_CONTENT}
     responses.pop("4XX", None)
@@ -193,8 +199,11 @@ _RESPONSE_BOUNDS: dict[str, tuple[int, int]] = {
     "status_code": (100, 599),
     "retry_after_s": (1, INT32[1]),
 }
+# A whole document as a string (a board picture, an SSE message's JSON): at
+# most 16 MiB (a finished match's Match is tens of kilobytes).
+_DOCUMENT_LENGTH = 16 << 20
 _STRING_LENGTHS = {
-    "image/svg+xml": 4_000_000,
+    "image/svg+xml": _DOCUMENT_LENGTH,
     "date-time": 40,
 }
 _DEFAULT_STRING_LENGTH = 4096
@@ -221,7 +230,10 @@ def _bound(node: Any, name: str, is_input: bool) -> None:
     if "integer" in kinds:
         _integer(node, name, is_input)
     if "string" in kinds and not is_input and not {"maxLength", "enum", "const"} & set(node):
-        node["maxLength"] = _STRING_LENGTHS.get(node.get("format", name), _DEFAULT_STRING_LENGTH)
+        if "contentMediaType" in node:
+            node["maxLength"] = _DOCUMENT_LENGTH
+        else:
+            node["maxLength"] = _STRING_LENGTHS.get(node.get("format", name), _DEFAULT_STRING_LENGTH)
     if "array" in kinds:
         if not is_input and "maxItems" not in node:
             node["maxItems"] = _ARRAY_ITEMS.get(name, _DEFAULT_ARRAY_ITEMS)
