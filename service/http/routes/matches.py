@@ -149,10 +149,15 @@ class Join(MethodView):
     @documents_errors(
         blp,
         *JOIN_ERRORS,
+        422,
         conflict=(
             "`seat_taken`: no open seat, or that seat is taken; `already_seated`: the account "
             "holds a seat of this match."
         ),
+        texts={
+            422: "`validation_error`: the body fails its schema, or names a seat the match does not "
+            "have (no such seat: at or above its number of seats)."
+        },
     )
     def post(self, body: dict[str, Any], match_id: str) -> tuple[Any, int]:
         """Take an open seat (409 `seat_taken` if none); the match starts when none is left.
