@@ -2,8 +2,8 @@
 
 Walks the generated spec: every parameter (path, query, header) and every
 field of a valid request body (following ``$ref`` and the ``oneOf`` variant
-the body is) that states ``maxLength``, ``maximum``, ``minimum`` or
-``maxItems`` is sent one past it, all else valid, and must be refused with
+the body is) that states ``maxLength``, ``maximum``, ``minimum``,
+``maxItems``, ``minLength`` or ``minItems`` is sent one past it, all else valid, and must be refused with
 a status the operation declares: 422 `validation_error` (a body, query or
 header; 400 allowed where the contract says so), 404 `not_found` for a path
 segment (a longer one matches no route, as an unknown id). Inputs the
@@ -89,9 +89,15 @@ def _variant(spec, schema, value):
     return schema
 
 
-def _past(schema, value):
-    """``[(what, value one past the bound)]`` of ``schema``'s declared bounds."""
+def _past(schema, value, lower_lengths=True):
+    """``[(what, value one past the bound)]`` of ``schema``'s declared bounds
+    (``minLength`` too unless ``lower_lengths`` is false: an empty path
+    segment is another route)."""
     out = []
+    if lower_lengths and schema.get("minLength", 0) > 0:
+        out.append((f"minLength {schema['minLength']}", "a" * (schema["minLength"] - 1)))
+    if schema.get("minItems", 0) > 0 and isinstance(value, list):
+        out.append((f"minItems {schema['minItems']}", value[: schema["minItems"] - 1]))
     if "maxLength" in schema:
         out.append((f"maxLength {schema['maxLength']}", "a" * (schema["maxLength"] + 1)))
     if "maximum" in schema:
@@ -153,7 +159,7 @@ def test_every_declared_input_bound_is_enforced(stack):
         body = bodies.get(op_id)
         for parameter in parameters:
             schema = _resolve(spec, parameter["schema"])
-            for what, past in _past(schema, None):
+            for what, past in _past(schema, None, parameter["in"] != "path"):
                 where, name = parameter["in"], parameter["name"]
                 kwargs = {"query": {name: past}} if where == "query" else {}
                 kwargs.update({"headers": {name: str(past)}} if where == "header" else {})
