@@ -3,8 +3,8 @@
 Walks the generated spec: every parameter (path, query, header) and every
 field of a valid request body (following ``$ref`` and the ``oneOf`` variant
 the body is) that states ``maxLength``, ``maximum``, ``minimum``,
-``maxItems``, ``minLength`` or ``minItems`` is sent one past it, all else valid, and must be refused with
-a status the operation declares: 422 `validation_error` (a body, query or
+``maxItems``, ``minLength`` or ``minItems`` is sent one past it, all else
+valid, and must be refused with a status the operation declares: 422 `validation_error` (a body, query or
 header; 400 allowed where the contract says so), 404 `not_found` for a path
 segment (a longer one matches no route, as an unknown id). Inputs the
 server accepts past a declared bound would be bounds only on paper (the
