@@ -193,7 +193,7 @@ def _input_components(spec: dict[str, Any]) -> set[str]:
 # 2**31 versions); seeds are int64 as the request's `seed`.
 _SEATS = (0, MAX_SEAT)
 _RESPONSE_BOUNDS: dict[str, tuple[int, int]] = {
-    **dict.fromkeys(("seat", "you", "winners", "engine_winners", "to_act", "defender", "attacker"), _SEATS),
+    **dict.fromkeys(("seat", "you", "winners", "engine_winners", "to_act"), _SEATS),
     **dict.fromkeys(("seed", "client_seed"), (0, INT64[1])),
     **dict.fromkeys(("version", "seq", "last_seq", "current_version", "cursor"), (0, INT32[1])),
     "status_code": (100, 599),
