@@ -30,6 +30,7 @@ from service.http.routes import (
     web,
     webhooks,
 )
+from service.http.routes.common import BoundedSegment
 from service.meet.schemas import register_meet_components
 from service.model.errors import ApiError, api_error, from_http_exception, unexpected_error_body
 from service.ratings.pools import register_pool_component
@@ -184,6 +185,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     app.json.sort_keys = False
     app.extensions["tabula"] = Services(settings)
+    app.url_map.converters["default"] = BoundedSegment  # every `<param>` bounded (routes/common.py)
     api = TabulaApi(app, spec_kwargs=_spec_kwargs())
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     register_in_spec(api.spec, [engine.get_game(g) for g in engine.list_games()])

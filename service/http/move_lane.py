@@ -50,7 +50,8 @@ Environ = dict[str, Any]
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[Environ, StartResponse], Iterable[bytes]]
 
-_ROUTE = re.compile(r"/v1/matches/([^/]+)/actions")
+# A longer id falls through to Flask's route, which answers 404 (routes/common.PATH_SEGMENT_MAX).
+_ROUTE = re.compile(r"/v1/matches/([^/]{1,64})/actions")
 # The Flask URL rule of the route: the lane's requests are measured and
 # logged under it, like Flask's (service/runtime/metrics.py).
 ROUTE_RULE = "/v1/matches/<match_id>/actions"

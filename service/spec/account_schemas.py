@@ -62,7 +62,9 @@ def _scopes(**kwargs: Any) -> ma.fields.List:
 
 class SignUpSchema(ma.Schema):
     name = ma.fields.String(
-        required=True, validate=validate.Regexp(NAME_INPUT_PATTERN), metadata=describe(NAME_RULES)
+        required=True,
+        validate=validate.Regexp(NAME_INPUT_PATTERN),
+        metadata={**describe(NAME_RULES), "maxLength": 24},  # the pattern's {2,24}, enforced by it
     )
     kind = _kind()
 
@@ -158,7 +160,7 @@ ENTRY_ID = r"^[0-9]{1,20}(-[0-9]{1,20})?$"
 def _entry_id(description: str, **kwargs: Any) -> ma.fields.String:
     return ma.fields.String(
         validate=validate.Regexp(ENTRY_ID),
-        metadata={"description": description, "pattern": ENTRY_ID},
+        metadata={"description": description, "pattern": ENTRY_ID, "maxLength": 41},  # the pattern's
         **kwargs,
     )
 

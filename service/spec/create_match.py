@@ -25,6 +25,7 @@ from service.spec.play_schemas import ActionListSchema, HistoryLineSchema
 from service.spec.schemas import (
     DICE_MODES,
     GAMES,
+    MAX_SEED,
     SEAT_REQUEST_SCHEMAS,
     STATUS_VALUES,
     CreateMatchSchema,
@@ -177,7 +178,10 @@ def _seat_count_groups(game_id: str) -> list[tuple[int, int, dict[str, list]]]:
 # `dice: reproducible` needs a `seed` (422 otherwise).
 _REPRODUCIBLE_NEEDS_SEED = {
     "if": {"properties": {"dice": {"const": "reproducible"}}, "required": ["dice"]},
-    "then": {"properties": {"seed": {"type": "integer"}}, "required": ["seed"]},
+    "then": {
+        "properties": {"seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED}},
+        "required": ["seed"],
+    },
 }
 
 

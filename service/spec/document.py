@@ -6,6 +6,7 @@ from typing import Any
 
 import yaml
 
+from service.spec import owasp
 from service.spec.components import EXAMPLES
 from service.spec.games import add_game_schemas
 
@@ -26,30 +27,16 @@ def spec_dict(app: Any) -> dict[str, Any]:
         spec["components"]["schemas"].pop("PaginationMetadata", None)
     spec = add_game_schemas(spec)  # typed views and events per game (service/spec/games.py)
     _polish_for_generators(spec)
+    owasp.apply(spec)  # what the OWASP API ruleset asks of every route (service/spec/owasp.py)
     return spec
 
 
-# Every route can be refused before the app, by gunicorn (service/gunicorn_worker.py).
-_REFUSED_BEFORE_APP = {
-    "description": "Refused before the app: malformed HTTP, `bad_request` (400); request line "
-    "too long, `uri_too_long` (414); headers too large, `headers_too_large` (431).",
-    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-}
-
-
 def _polish_for_generators(spec: dict[str, Any]) -> None:
-    """What linters and code generators expect of the whole document: a license,
-    every operation stating its security (``[]``: public) and at least one 4xx,
-    and the examples of spec_components.EXAMPLES on their components."""
+    """What linters and code generators expect of the whole document: a license
+    and the examples of spec_components.EXAMPLES on their components (the
+    security, responses and bounds every operation states: service/spec/owasp.py)."""
     # The project states no licence (no LICENSE file, none in pyproject.toml): all rights reserved.
     spec["info"]["license"] = {"name": "Proprietary", "identifier": "LicenseRef-Proprietary"}
-    for item in spec["paths"].values():
-        for method, operation in item.items():
-            if method not in ("get", "post", "put", "patch", "delete"):
-                continue
-            operation.setdefault("security", [])
-            if not any(str(status).startswith("4") for status in operation["responses"]):
-                operation["responses"]["4XX"] = _REFUSED_BEFORE_APP
     schemas = spec["components"]["schemas"]
     for name, examples in EXAMPLES.items():
         schemas[name]["examples"] = examples

@@ -56,6 +56,11 @@ def position_field(description: str, **kwargs: Any) -> ma.fields.Integer:
     return ma.fields.Integer(validate=validate.Range(0, MAX_SEED), metadata=describe(description), **kwargs)
 
 
+# An entity tag the server compares (`"<version>"`, `"<version>.<step>"`):
+# a longer If-Match or If-None-Match is refused with 422.
+ETAG_MAX = 64
+
+
 def idempotency_key_field(description: str) -> ma.fields.String:
     """The ``Idempotency-Key`` header of a move or a resign."""
     return ma.fields.String(
@@ -66,6 +71,7 @@ def idempotency_key_field(description: str) -> ma.fields.String:
 class ActionHeadersSchema(ma.Schema):
     if_match = ma.fields.String(
         data_key="If-Match",
+        validate=ma.validate.Length(max=ETAG_MAX),
         metadata={"description": '`"<version>"`: refused with 412 unless the match is at that version.'},
     )
     idempotency_key = idempotency_key_field(
@@ -115,9 +121,18 @@ class BoardQuerySchema(ma.Schema):
     )
 
 
+class MatchHeadersSchema(ma.Schema):
+    if_none_match = ma.fields.String(
+        data_key="If-None-Match",
+        validate=ma.validate.Length(max=ETAG_MAX),
+        metadata=describe('`"<version>"`: 304 when the match is still at that version.'),
+    )
+
+
 class BoardHeadersSchema(ma.Schema):
     if_none_match = ma.fields.String(
         data_key="If-None-Match",
+        validate=ma.validate.Length(max=ETAG_MAX),
         metadata=describe(
             'An `ETag` of this picture (`"<version>"`, or `"<version>.<step>"` with `step`): '
             "304 when it is still current."

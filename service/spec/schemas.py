@@ -253,8 +253,9 @@ class CreateMatchSchema(ma.Schema):
                 "Seconds a human seat may take for one decision "
                 "before the `medium` AI decides for it; 0: no timer." + STRICT_INTEGER
             ),
+            **{"minimum": 0, "maximum": MAX_TURN_TIMEOUT_S},  # the union's bounds, for the OWASP ruleset
             "anyOf": [
-                {"type": "integer", "const": 0},
+                {"type": "integer", "minimum": 0, "maximum": 0},
                 {"type": "integer", "minimum": MIN_TURN_TIMEOUT_S, "maximum": MAX_TURN_TIMEOUT_S},
             ],
         },
@@ -393,7 +394,7 @@ class LobbyQuerySchema(ma.Schema):
     status = ma.fields.String(
         validate=validate.OneOf(STATUS_VALUES), metadata=documented_as(ref("MatchStatus"))
     )
-    game = ma.fields.String()
+    game = ma.fields.String(validate=validate.Length(max=32), metadata=describe("A catalogue's game id."))
 
 
 class HealthSchema(ma.Schema):

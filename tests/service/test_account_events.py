@@ -131,5 +131,6 @@ def test_own_matches_filter_and_page_and_the_public_history(client, services):
 
 def test_a_page_far_past_the_end_is_empty(client):
     account_token(client, "Ada")
-    far = client.get("/v1/accounts/Ada/matches?page=161692185982009081856")
+    far = client.get("/v1/accounts/Ada/matches?page=10000")  # MAX_PAGE
     assert far.status_code == 200 and far.json == []
+    assert client.get("/v1/accounts/Ada/matches?page=161692185982009081856").status_code == 422

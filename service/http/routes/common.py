@@ -4,7 +4,10 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import flask_smorest
+import flask_smorest.pagination
+import marshmallow as ma
 from flask import current_app, request
+from werkzeug.routing import Map, UnicodeConverter
 
 from service.http.bodies import BodyParser
 from service.model.tokens import bearer_token
@@ -13,6 +16,21 @@ from service.spec.schemas import ErrorSchema
 
 # A view function, as a decorator passes it through.
 F = TypeVar("F", bound=Callable[..., Any])
+
+# A path parameter (`<match_id>`, `<name>`, ...) is at most this long: a
+# longer one matches no route, so the server answers 404 `not_found` as for
+# an unknown id, and the spec states the bound (maxLength) it keeps. Match
+# ids are 16 hex digits, token ids 17 characters, account names 2 to 24.
+PATH_SEGMENT_MAX = 64
+
+
+class BoundedSegment(UnicodeConverter):
+    """The app's default URL converter: werkzeug's ``string`` with ``maxlength``
+    PATH_SEGMENT_MAX (flask-smorest documents it from the converter's regex)."""
+
+    def __init__(self, url_map: Map, minlength: int = 1, maxlength: int = PATH_SEGMENT_MAX) -> None:
+        super().__init__(url_map, minlength=minlength, maxlength=maxlength)
+
 
 BEARER: list[dict] = [{"bearer": []}]
 OPTIONAL_BEARER: list[dict] = [{"bearer": []}, {}]
@@ -38,6 +56,24 @@ ERROR_TEXT = {
     ),
     503: "`unavailable`: storage unreachable; nothing was changed.",
 }
+
+
+# The highest `page` of a paged list (at most 100 items a page): a bound the
+# query declares and the server enforces (422 past it), as every input's.
+MAX_PAGE = 10_000
+_smorest_pagination_schema = flask_smorest.pagination._pagination_parameters_schema_factory
+
+
+def _bounded_pagination_schema(def_page: int, def_page_size: int, def_max_page_size: int) -> type:
+    """flask-smorest's pagination query, its ``page`` bounded by MAX_PAGE."""
+    base = _smorest_pagination_schema(def_page, def_page_size, def_max_page_size)
+    page = ma.fields.Integer(load_default=def_page, validate=ma.validate.Range(min=1, max=MAX_PAGE))
+    return type(base.__name__, (base,), {"page": page})
+
+
+# flask-smorest builds the schema from this module function when a route is
+# decorated (Blueprint.paginate); it offers no other way to bound `page`.
+flask_smorest.pagination._pagination_parameters_schema_factory = _bounded_pagination_schema
 
 
 class Blueprint(flask_smorest.Blueprint):

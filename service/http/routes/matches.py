@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from flask import Response, request
+from flask import Response
 from flask.views import MethodView
 
 from service.http.routes.common import BEARER, OPTIONAL_BEARER, Blueprint, documents_errors, services, token
@@ -13,6 +13,7 @@ from service.spec.play_schemas import (
     BoardQuerySchema,
     JoinedSchema,
     JoinSchema,
+    MatchHeadersSchema,
     RematchSchema,
     ResignHeadersSchema,
 )
@@ -35,13 +36,6 @@ blp = Blueprint(
 SEAT_ERRORS = (401, 403, 404, 409)
 NOT_FINISHED = "`illegal_action` with `details.reason` `match_not_finished`"
 ETAG_HEADER = {"ETag": {"description": '`"<version>"`', "schema": {"type": "string"}}}
-IF_NONE_MATCH = {
-    "in": "header",
-    "name": "If-None-Match",
-    "required": False,
-    "schema": {"type": "string"},
-    "description": '`"<version>"`: 304 when the match is still at that version.',
-}
 
 
 @blp.route("")
@@ -91,13 +85,14 @@ class Matches(MethodView):
 
 @blp.route("/<match_id>")
 class MatchById(MethodView):
-    @blp.doc(operationId="getMatch", security=OPTIONAL_BEARER, parameters=[IF_NONE_MATCH])
+    @blp.doc(operationId="getMatch", security=OPTIONAL_BEARER)
+    @blp.arguments(MatchHeadersSchema, location="headers")
     @blp.response(200, MatchSchema, headers=ETAG_HEADER)
     @blp.alt_response(304, description="Not modified (If-None-Match is the current version).")
     @documents_errors(blp, 410, 401, 403, 404)
-    def get(self, match_id: str) -> Any:
+    def get(self, headers: dict[str, Any], match_id: str) -> Any:
         """A match as the bearer's seat (or a spectator, without a token) sees it."""
-        wanted = request.headers.get("If-None-Match")
+        wanted = headers.get("if_none_match")
         cached = version_header(wanted) if wanted is not None else None
         version, body = matches.get_match(services(), match_id, token(), cached)
         headers = {"ETag": f'"{version}"', "Vary": "Authorization"}
@@ -155,10 +150,15 @@ class Join(MethodView):
         blp,
         410,
         *JOIN_ERRORS,
+        422,
         conflict=(
             "`seat_taken`: no open seat, or that seat is taken; `already_seated`: the account "
             "holds a seat of this match."
         ),
+        texts={
+            422: "`validation_error`: the body fails its schema, or names a seat the match does not "
+            "have (no such seat: at or above its number of seats)."
+        },
     )
     def post(self, body: dict[str, Any], match_id: str) -> tuple[Any, int]:
         """Take an open seat (409 `seat_taken` if none); the match starts when none is left.
