@@ -14,10 +14,9 @@ from service.spec.components import documented_as, ref
 from service.spec.schemas import (
     GAMES,
     MAX_SEATS,
-    MAX_TURN_TIMEOUT_S,
     MIN_SEATS,
-    MIN_TURN_TIMEOUT_S,
     describe,
+    turn_timeout_field,
 )
 
 CHALLENGE_SEAT_KINDS = ("account", "ai", "open")
@@ -56,11 +55,6 @@ def _level(text: str | None = None, **kwargs: Any) -> ma.fields.String:
     )
 
 
-def _turn_timeout(value: int) -> None:
-    if value != 0 and not MIN_TURN_TIMEOUT_S <= value <= MAX_TURN_TIMEOUT_S:
-        raise ma.ValidationError(f"0 (no timer) or from {MIN_TURN_TIMEOUT_S} to {MAX_TURN_TIMEOUT_S} seconds")
-
-
 class ChallengeSeatRequestSchema(ma.Schema):
     kind = _seat_kind("`account` (an invited account: `name`), `ai` (`level`) or `open`.", required=True)
     name = ma.fields.String(validate=validate.Length(1, 64), metadata=describe("The invited account's name."))
@@ -79,7 +73,11 @@ class ChallengeSeatRequestSchema(ma.Schema):
 
 
 class CreateChallengeSchema(ma.Schema):
-    game = ma.fields.String(required=True, metadata=describe("A game id of the catalogue (404 otherwise)."))
+    game = ma.fields.String(
+        required=True,
+        validate=validate.Length(max=32),
+        metadata=describe("A game id of the catalogue (404 otherwise)."),
+    )
     options = ma.fields.Dict(
         keys=ma.fields.String(),
         load_default=dict,
@@ -92,12 +90,7 @@ class CreateChallengeSchema(ma.Schema):
         metadata=describe("The seats after the challenger's (seat 0), in seat order."),
     )
     rated = ma.fields.Boolean(load_default=False, metadata=describe("A rated match (no open seat then)."))
-    turn_timeout_s = ma.fields.Integer(
-        strict=True,
-        load_default=300,
-        validate=_turn_timeout,
-        metadata=describe("The match's turn timer, as in CreateMatch; 0: none."),
-    )
+    turn_timeout_s = turn_timeout_field("The match's turn timer, as in CreateMatch; 0: none.")
     expires_in_s = ma.fields.Integer(
         strict=True,
         validate=validate.Range(1, MAX_CHALLENGE_TTL_S),
@@ -136,8 +129,12 @@ class ChallengeSchema(ma.Schema):
     match_id = ma.fields.String(
         allow_none=True, required=True, metadata=describe("The match (status `started`).")
     )
-    created_at = ma.fields.String(required=True)
-    expires_at = ma.fields.String(required=True)
+    created_at = ma.fields.String(
+        required=True, metadata={"format": "date-time", "description": "ISO 8601, UTC."}
+    )
+    expires_at = ma.fields.String(
+        required=True, metadata={"format": "date-time", "description": "ISO 8601, UTC."}
+    )
 
 
 class AiFillSchema(ma.Schema):
@@ -194,4 +191,6 @@ class SeekSchema(ma.Schema):
         allow_none=True, required=True, metadata=describe("The match (status `matched`).")
     )
     seat = ma.fields.Integer(allow_none=True, required=True, metadata=describe("The account's seat in it."))
-    created_at = ma.fields.String(required=True)
+    created_at = ma.fields.String(
+        required=True, metadata={"format": "date-time", "description": "ISO 8601, UTC."}
+    )

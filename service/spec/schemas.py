@@ -42,6 +42,24 @@ def _turn_timeout(value: int) -> None:
         raise ma.ValidationError(f"0 (no timer) or from {MIN_TURN_TIMEOUT_S} to {MAX_TURN_TIMEOUT_S} seconds")
 
 
+def turn_timeout_field(description: str) -> ma.fields.Integer:
+    """A match's turn timer in a request (CreateMatch, CreateChallenge): 0 or
+    ``MIN_TURN_TIMEOUT_S``..``MAX_TURN_TIMEOUT_S``, default 300."""
+    return ma.fields.Integer(
+        strict=True,
+        load_default=300,
+        validate=_turn_timeout,
+        metadata={
+            "description": description + STRICT_INTEGER,
+            **{"minimum": 0, "maximum": MAX_TURN_TIMEOUT_S},  # the union's bounds, for the OWASP ruleset
+            "anyOf": [
+                {"type": "integer", "minimum": 0, "maximum": 0},
+                {"type": "integer", "minimum": MIN_TURN_TIMEOUT_S, "maximum": MAX_TURN_TIMEOUT_S},
+            ],
+        },
+    )
+
+
 STATUS_VALUES = ("waiting", "active", "finished")
 DICE_MODES = ("fair", "reproducible")
 
@@ -244,21 +262,8 @@ class CreateMatchSchema(ma.Schema):
             "is joined with an account token only); 422 `validation_error` otherwise."
         ),
     )
-    turn_timeout_s = ma.fields.Integer(
-        strict=True,
-        load_default=300,
-        validate=_turn_timeout,
-        metadata={
-            "description": (
-                "Seconds a human seat may take for one decision "
-                "before the `medium` AI decides for it; 0: no timer." + STRICT_INTEGER
-            ),
-            **{"minimum": 0, "maximum": MAX_TURN_TIMEOUT_S},  # the union's bounds, for the OWASP ruleset
-            "anyOf": [
-                {"type": "integer", "minimum": 0, "maximum": 0},
-                {"type": "integer", "minimum": MIN_TURN_TIMEOUT_S, "maximum": MAX_TURN_TIMEOUT_S},
-            ],
-        },
+    turn_timeout_s = turn_timeout_field(
+        "Seconds a human seat may take for one decision before the `medium` AI decides for it; 0: no timer."
     )
 
 
