@@ -99,6 +99,20 @@ def _build_estate_candidates(d: Data, seat) -> list[Action]:
     return [{"type": "build_estate", "region": n} for n in REGION_NAMES]
 
 
+def _build_estate_legal(d: Data, seat) -> list[Action]:
+    """``_build_estate_check`` over every region, the supply counted once."""
+    if estate_supply(d, seat) == 0:
+        return []
+    gold = d["players"][seat]["gold"]
+    base, per_estate = PRICES["estate"]["base_cost"], PRICES["estate"]["cost_per_estate_in_region"]
+    actions = []
+    for name, area in zip(REGION_NAMES, d["regions"]):
+        placed = sum(1 for estate in area["slots"] if estate is not None)
+        if placed < len(area["slots"]) and gold >= base + per_estate * placed:
+            actions.append({"type": "build_estate", "region": name})
+    return actions
+
+
 def _build_estate_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     region = REGION_INDEX[action["region"]]
     pay_gold(d, seat, build_cost(d, region), events, "estate")
@@ -148,6 +162,30 @@ def _settle_candidates(d: Data, seat) -> list[Action]:
     actions = []
     for count in (1, 2, 3):  # at, at2, at3
         for combo in combinations_with_replacement(refs, count):
+            action = {"type": "settle", "at": list(combo[0])}
+            if count > 1:
+                action["at2"] = list(combo[1])
+            if count > 2:
+                action["at3"] = list(combo[2])
+            actions.append(action)
+    return actions
+
+
+def _settle_legal(d: Data, seat) -> list[Action]:
+    """``_settle_candidates`` that pass ``_settle_check``: the gold and the
+    supply bound the count, each Estate's room how often it is named."""
+    room = [
+        ((region, slot), capacity(estate) - estate["citizens"])
+        for region, slot, estate in iter_estates(d, seat)
+        if estate["citizens"] < capacity(estate)
+    ]
+    most = min(3, d["players"][seat]["gold"] // CITIZEN_COST, citizen_supply(d, seat))
+    space = dict(room)
+    actions = []
+    for count in range(1, most + 1):  # at, at2, at3
+        for combo in combinations_with_replacement([ref for ref, _ in room], count):
+            if count > 1 and any(combo.count(ref) > space[ref] for ref in set(combo)):
+                continue
             action = {"type": "settle", "at": list(combo[0])}
             if count > 1:
                 action["at2"] = list(combo[1])
@@ -220,6 +258,35 @@ def _attack_candidates(d: Data, seat) -> list[Action]:
     return attack_actions(d, seat, {"type": "attack"})
 
 
+def _attack_legal(d: Data, seat) -> list[Action]:
+    """``attack_actions`` that pass ``attack_problem``: the supply and each
+    target's owner (Landfrieden, a pact) checked once, not per pair."""
+    if estate_supply(d, seat) == 0:
+        return []
+    blocked = {
+        owner
+        for owner in range(d["num_players"])
+        if owner in d["landfrieden"] or sorted([seat, owner]) in d["pacts"]
+    }
+    own, enemies = [], []
+    for region, slot, estate in iter_estates(d):
+        owner = estate["owner"]
+        if owner == seat:
+            own.append([region, slot])
+        elif not (owner in blocked and is_player(owner)):
+            enemies.append([region, slot])
+    actions = []
+    for origin in own:
+        reach = BORDERS[origin[0]]
+        for target in enemies:
+            if target[0] == origin[0] or target[0] in reach:
+                actions.append({"type": "attack", "target": target, "from": origin})
+    role = crowned_role(d, seat)
+    if role and d["soldiers"][role] != 0:
+        actions += [{"type": "attack", "target": target, "from": None} for target in enemies]
+    return actions
+
+
 def _attack_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     end_decision(d)
     start_battle(d, seat, action.get("from"), action["target"], events)
@@ -250,6 +317,7 @@ SPECS = [
         _build_estate_perform,
         f"Build an Estate for {PRICES['estate']['base_cost']} gold + "
         f"{PRICES['estate']['cost_per_estate_in_region']} per Estate already in the region.",
+        _build_estate_legal,
     ),
     make_spec(
         "settle",
@@ -258,6 +326,7 @@ SPECS = [
         _settle_check,
         _settle_perform,
         f"Settle 1-3 Citizens ({CITIZEN_COST} gold each) on own Estates, listed in ascending order.",
+        _settle_legal,
     ),
     make_spec(
         "attack",
@@ -267,6 +336,7 @@ SPECS = [
         _attack_perform,
         "Attack an Estate from an own Estate in the same or a bordering region "
         "(King/Anti-King: from null, with Soldiers only).",
+        _attack_legal,
     ),
     make_spec(
         "pass",
