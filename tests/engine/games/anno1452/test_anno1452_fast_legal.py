@@ -21,9 +21,7 @@ from .anno1452_helpers import GAME
 
 # Every variant of the random-match suite at each of its player counts.
 CASES = [
-    (variant.label, count, variant)
-    for variant in support.MATCH_VARIANTS
-    for count in variant.player_counts
+    (variant.label, count, variant) for variant in support.MATCH_VARIANTS for count in variant.player_counts
 ]
 SEEDS = (11, 12)  # the first with the uniform random player, the second weighted
 FAST_TYPES = [name for name, spec in GAME.action_specs.items() if spec.legal is not None]
