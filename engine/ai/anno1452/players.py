@@ -158,7 +158,9 @@ class SearchPlayer(search.SearchPlayer):
     policy_weight = 1.0
     step_cap = _STEP_CAP
 
-    def __init__(self, simulations=None, step_cap=None, candidates=_CANDIDATES, max_rollout=200, wall_cap=5.0):
+    def __init__(
+        self, simulations=None, step_cap=None, candidates=_CANDIDATES, max_rollout=200, wall_cap=5.0
+    ):
         super().__init__(simulations, step_cap, candidates, max_rollout, wall_cap)
 
     def simulations_for(self, view: View):

@@ -131,7 +131,9 @@ class SearchPlayer(search.SearchPlayer):
     # cap of 0.8 x 1 s of CPU time.)
     step_cap = 1500
 
-    def __init__(self, simulations=None, step_cap=None, candidates=_CANDIDATES, max_rollout=400, wall_cap=5.0):
+    def __init__(
+        self, simulations=None, step_cap=None, candidates=_CANDIDATES, max_rollout=400, wall_cap=5.0
+    ):
         super().__init__(simulations, step_cap, candidates, max_rollout, wall_cap)
 
     def simulations_for(self, view: View):

@@ -115,10 +115,6 @@ def test_a_world_that_cannot_be_sampled_is_skipped():
     for state, seat, actions in _turns(3):
         view = GAME.view(state, seat)
         worlds.clear()
-        chosen = OneWorld(wall_cap=60.0, simulations=30).choose(
-            GAME, seat, view, actions, seed=3
-        )
+        chosen = OneWorld(wall_cap=60.0, simulations=30).choose(GAME, seat, view, actions, seed=3)
         assert len(worlds) > 1  # later worlds were asked for, and were None
-        assert chosen == FirstOnly(wall_cap=60.0, simulations=9).choose(
-            GAME, seat, view, actions, seed=3
-        )
+        assert chosen == FirstOnly(wall_cap=60.0, simulations=9).choose(GAME, seat, view, actions, seed=3)
