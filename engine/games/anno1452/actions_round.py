@@ -259,6 +259,10 @@ def _attack_candidates(d: Data, seat) -> list[Action]:
 
 
 def _attack_legal(d: Data, seat) -> list[Action]:
+    return attack_legal(d, seat, {"type": "attack"})
+
+
+def attack_legal(d: Data, seat, base, mercenaries=0) -> list[Action]:
     """``attack_actions`` that pass ``attack_problem``: the supply and each
     target's owner (Landfrieden, a pact) checked once, not per pair."""
     if estate_supply(d, seat) == 0:
@@ -280,10 +284,10 @@ def _attack_legal(d: Data, seat) -> list[Action]:
         reach = BORDERS[origin[0]]
         for target in enemies:
             if target[0] == origin[0] or target[0] in reach:
-                actions.append({"type": "attack", "target": target, "from": origin})
+                actions.append({**base, "target": target, "from": origin})
     role = crowned_role(d, seat)
-    if role and d["soldiers"][role] != 0:
-        actions += [{"type": "attack", "target": target, "from": None} for target in enemies]
+    if role and d["soldiers"][role] + mercenaries != 0:
+        actions += [{**base, "target": target, "from": None} for target in enemies]
     return actions
 
 

@@ -42,7 +42,15 @@ def _mismatches(state, seat):
 
 
 def test_the_hot_action_types_have_a_generator():
-    assert {"draft_add", "draft_remove", "settle", "attack", "build_estate"} <= set(FAST_TYPES)
+    assert {
+        "draft_add",
+        "draft_remove",
+        "settle",
+        "attack",
+        "build_estate",
+        "build_city",
+        "play_special",
+    } <= set(FAST_TYPES)
 
 
 @pytest.mark.parametrize(("name", "count", "variant"), CASES, ids=[f"{n}-{c}" for n, c, _ in CASES])
