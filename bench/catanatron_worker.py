@@ -37,7 +37,9 @@ def main():
         game.play()
         actions += len(game.state.actions)
     seconds = time.process_time() - start
-    print(json.dumps({"players": args.players, "matches": args.matches, "actions": actions, "seconds": seconds}))
+    print(
+        json.dumps({"players": args.players, "matches": args.matches, "actions": actions, "seconds": seconds})
+    )
 
 
 if __name__ == "__main__":

@@ -139,7 +139,14 @@ def bench_python():
 
 def catanatron_rate(python, num_players, matches, core):
     """Catanatron's random-play actions/s at ``num_players`` (its own process)."""
-    command = [python, BENCH_DIR / "catanatron_worker.py", "--players", str(num_players), "--matches", str(matches)]
+    command = [
+        python,
+        BENCH_DIR / "catanatron_worker.py",
+        "--players",
+        str(num_players),
+        "--matches",
+        str(matches),
+    ]
     if core is not None:
         command += ["--core", str(core)]
     row = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
@@ -172,7 +179,9 @@ def against_catanatron(rows, args, core):
 def report_against_catanatron(rates):
     from .engine_compare import interval
 
-    print(f"{'game':<10} {'variant':<20} {'players':>7} {'actions/s':>10} {'catanatron':>10} {'ratio':>6}  95% interval")
+    print(
+        f"{'game':<10} {'variant':<20} {'players':>7} {'actions/s':>10} {'catanatron':>10} {'ratio':>6}  95% interval"
+    )
     for (game, variant, players), (ours, theirs) in rates.items():
         ratio, low, high = interval([math.log(a / b) for a, b in zip(ours, theirs)])
         print(

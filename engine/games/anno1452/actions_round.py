@@ -172,26 +172,28 @@ def _settle_candidates(d: Data, seat) -> list[Action]:
 
 
 def _settle_legal(d: Data, seat) -> list[Action]:
-    """``_settle_candidates`` that pass ``_settle_check``: the gold and the
-    supply bound the count, each Estate's room how often it is named."""
-    room = [
-        ((region, slot), capacity(estate) - estate["citizens"])
-        for region, slot, estate in iter_estates(d, seat)
-        if estate["citizens"] < capacity(estate)
-    ]
+    """``_settle_candidates`` that pass ``_settle_check``, in their order (that
+    of ``combinations_with_replacement``): the gold and the supply bound the
+    count, each Estate's room how often it is named."""
+    refs, room = [], []
+    for region, slot, estate in iter_estates(d, seat):
+        left = capacity(estate) - estate["citizens"]
+        if left > 0:
+            refs.append((region, slot))
+            room.append(left)
     most = min(3, d["players"][seat]["gold"] // CITIZEN_COST, citizen_supply(d, seat))
-    space = dict(room)
-    actions = []
-    for count in range(1, most + 1):  # at, at2, at3
-        for combo in combinations_with_replacement([ref for ref, _ in room], count):
-            if count > 1 and any(combo.count(ref) > space[ref] for ref in set(combo)):
-                continue
-            action = {"type": "settle", "at": list(combo[0])}
-            if count > 1:
-                action["at2"] = list(combo[1])
-            if count > 2:
-                action["at3"] = list(combo[2])
-            actions.append(action)
+    n = len(refs)
+    actions = [{"type": "settle", "at": [*refs[i]]} for i in range(n)] if most >= 1 else []
+    if most >= 2:
+        for i in range(n):
+            for j in range(i if room[i] >= 2 else i + 1, n):
+                actions.append({"type": "settle", "at": [*refs[i]], "at2": [*refs[j]]})
+    if most >= 3:
+        for i in range(n):
+            for j in range(i if room[i] >= 2 else i + 1, n):
+                twice = room[j] >= (3 if i == j else 2)
+                for k in range(j if twice else j + 1, n):
+                    actions.append({"type": "settle", "at": [*refs[i]], "at2": [*refs[j]], "at3": [*refs[k]]})
     return actions
 
 
