@@ -170,6 +170,18 @@ class Game(Generic[StateT]):
         self._after_apply(new, events)
         return new, events
 
+    def apply_legal(self, state: StateT, seat: Seat, action: Action) -> tuple[StateT, list[Event]]:
+        """``apply`` for an action known to be legal: one of ``legal_actions(state,
+        seat)`` (e.g. picked by its index in that list, as the environments
+        do), so the check ``apply`` would repeat is skipped. Anything else is
+        undefined behaviour: use ``apply`` for actions from outside."""
+        spec = self.action_specs[action["type"]]
+        new = self.clone(state)
+        events: list[Event] = []
+        spec.perform(new, seat, action, events)
+        self._after_apply(new, events)
+        return new, events
+
     def is_legal(self, state: StateT, seat: Seat, action: Action) -> bool:
         """True when ``apply`` would accept ``action``."""
         try:
