@@ -3,6 +3,7 @@
     .venv/bin/python -m bench.engine_bench                       # every game, defaults
     .venv/bin/python -m bench.engine_bench --games anno1503 --matches 20
     .venv/bin/python -m bench.engine_bench --with-view           # also build the view per step
+    .venv/bin/python -m bench.engine_bench --catanatron --rounds 5 --matches 6   # against catanatron
 
 For each game of ``VARIANTS``, each variant and each player count, plays
 ``--matches`` seeded matches with the uniform random player, exactly as
@@ -12,15 +13,28 @@ count: matches, actions, matches/s, actions/s, mean actions per match, and
 the distribution of actions per match (min / median / p90 / max). Rates are
 per second of this process's CPU time (``time.process_time``), so other
 work on a shared machine does not skew them much; the process is pinned to
-one core when the OS allows it. The target for Anno 1503 is 28,000
-actions/s with 4 players (catanatron's figure for Catan).
+one core when the OS allows it.
+
+``--catanatron`` adds the reference: catanatron's own random players (Catan,
+2-4 players) in the benchmark's own virtualenv ``.venv-bench`` (created on
+first use with ``bench/requirements-catanatron.txt``, pinned), run by
+``bench/catanatron_worker.py`` pinned to the same core. ``--rounds`` rounds
+alternate which of the two goes first at each player count, and each row
+prints both rates (medians over the rounds) and the ratio engine /
+catanatron with a 95% interval over the rounds (issue 45: Anno 1452 at
+least 1).
 """
 
 import argparse
 import json
+import math
 import os
 import statistics
+import subprocess
+import sys
 import time
+import venv
+from pathlib import Path
 
 # The engine measured is the first on the path: this checkout's, or an
 # exported earlier revision's (bench/engine_compare.py runs this module
@@ -95,12 +109,86 @@ def format_row(game_id, variant, r):
 
 
 def pin_to_one_core():
-    """Measure one core, as the target is stated (best effort)."""
+    """Measure one core, as the target is stated (best effort); returns it."""
     if hasattr(os, "sched_setaffinity"):
         try:
-            os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+            core = min(os.sched_getaffinity(0))
+            os.sched_setaffinity(0, {core})
+            return core
         except OSError:
             pass
+    return None
+
+
+BENCH_DIR = Path(__file__).resolve().parent
+BENCH_VENV = BENCH_DIR.parent / ".venv-bench"
+
+
+def bench_python():
+    """``.venv-bench``'s interpreter, with catanatron installed (first use:
+    created and installed from ``bench/requirements-catanatron.txt``)."""
+    python = BENCH_VENV / "bin" / "python"
+    stamp = BENCH_VENV / ".installed"
+    requirements = BENCH_DIR / "requirements-catanatron.txt"
+    if not stamp.exists() or stamp.read_text() != requirements.read_text():
+        venv.create(BENCH_VENV, with_pip=True)
+        subprocess.run([python, "-m", "pip", "install", "-q", "-r", requirements], check=True)
+        stamp.write_text(requirements.read_text())
+    return python
+
+
+def catanatron_rate(python, num_players, matches, core):
+    """Catanatron's random-play actions/s at ``num_players`` (its own process)."""
+    command = [
+        python,
+        BENCH_DIR / "catanatron_worker.py",
+        "--players",
+        str(num_players),
+        "--matches",
+        str(matches),
+    ]
+    if core is not None:
+        command += ["--core", str(core)]
+    row = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+    return row["actions"] / row["seconds"]
+
+
+def against_catanatron(rows, args, core):
+    """``{(game, variant, players): ([engine rates], [catanatron rates])}``
+    over ``--rounds``; at each player count the two take turns going first."""
+    python = bench_python()
+    rates = {}
+    for round_no in range(args.rounds):
+        for n in sorted({players for _, _, _, players in rows}):
+            engine_first = (round_no + n) % 2 == 0
+            if not engine_first:
+                reference = catanatron_rate(python, n, args.matches, core)
+            for game, variant, options, players in rows:
+                if players == n:
+                    r = bench_count(game, n, options, args.matches, args.with_view, args.max_actions)
+                    rates.setdefault((game.id, variant, n), ([], []))[0].append(r["actions_per_s"])
+            if engine_first:
+                reference = catanatron_rate(python, n, args.matches, core)
+            for key, (_, theirs) in rates.items():
+                if key[2] == n:
+                    theirs.append(reference)
+        print(f"round {round_no + 1}/{args.rounds} done", file=sys.stderr, flush=True)
+    return rates
+
+
+def report_against_catanatron(rates):
+    from .engine_compare import interval
+
+    print(
+        f"{'game':<10} {'variant':<20} {'players':>7} {'actions/s':>10} {'catanatron':>10} {'ratio':>6}  95% interval"
+    )
+    for (game, variant, players), (ours, theirs) in rates.items():
+        ratio, low, high = interval([math.log(a / b) for a, b in zip(ours, theirs)])
+        print(
+            f"{game:<10} {variant:<20} {players:>7} {statistics.median(ours):>10.0f} "
+            f"{statistics.median(theirs):>10.0f} {ratio:>6.2f}  [{low:.2f}, {high:.2f}]",
+            flush=True,
+        )
 
 
 def main(argv=None):
@@ -111,22 +199,33 @@ def main(argv=None):
     parser.add_argument("--with-view", action="store_true", help="also build the seat's view per step")
     parser.add_argument("--max-actions", type=int, default=10**7, help="cut a match off after this many")
     parser.add_argument("--json", action="store_true", help="one JSON object per row instead of the table")
+    parser.add_argument("--catanatron", action="store_true", help="ratios against catanatron (2-4 players)")
+    parser.add_argument("--rounds", type=int, default=3, help="with --catanatron: rounds, alternating")
     args = parser.parse_args(argv)
-    pin_to_one_core()
+    core = pin_to_one_core()
     counts = {int(n) for n in args.players.split(",") if n}
-    if not args.json:
-        print(_HEADER)
+    if args.catanatron:
+        counts = (counts or {2, 3, 4}) & {2, 3, 4}  # Catan's player counts
+    rows = []
     for game_id in args.games.split(","):
         if game_id not in VARIANTS:
             parser.error(f"no benchmark variants for {game_id!r}; known: {', '.join(VARIANTS)}")
         game = engine.get_game(game_id)
         for variant, options in VARIANTS[game_id]:
-            for n in range(game.min_players, game.max_players + 1):
-                if counts and n not in counts:
-                    continue
-                r = bench_count(game, n, options, args.matches, args.with_view, args.max_actions)
-                line = json.dumps({"game": game_id, "variant": variant, **r}) if args.json else None
-                print(line or format_row(game_id, variant, r), flush=True)
+            rows += [
+                (game, variant, options, n)
+                for n in range(game.min_players, game.max_players + 1)
+                if not counts or n in counts
+            ]
+    if args.catanatron:
+        report_against_catanatron(against_catanatron(rows, args, core))
+        return
+    if not args.json:
+        print(_HEADER)
+    for game, variant, options, n in rows:
+        r = bench_count(game, n, options, args.matches, args.with_view, args.max_actions)
+        line = json.dumps({"game": game.id, "variant": variant, **r}) if args.json else None
+        print(line or format_row(game.id, variant, r), flush=True)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,12 @@ how to enumerate candidate actions, why one would be illegal now, and how to
 apply it. ``legal_actions`` is the candidates that pass ``check``; ``apply``
 refuses with exactly that ``check``'s reason. Because both go through the
 same function, the list and the checked apply cannot drift apart.
+
+A spec may also give ``legal(state, seat)``: the same list generated
+directly (for action types with many candidates, where generate-then-check
+dominates a game's speed). It must equal the checked candidates, order
+included; ``Game.checked_legal_actions`` is the reference a test compares
+it with on every state of seeded matches.
 """
 
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -37,7 +43,8 @@ class ActionSpec(Generic[StateT]):
     ``candidates(state, seat)`` yields well-formed actions that may be legal
     (a superset of the legal ones); ``check(state, seat, action)`` returns a
     reason string when illegal, else None; ``perform(state, seat, action,
-    events)`` mutates a cloned state.
+    events)`` mutates a cloned state. ``legal(state, seat)``, optional, is the
+    candidates that pass ``check``, in their order, generated directly.
     """
 
     def __init__(
@@ -48,8 +55,10 @@ class ActionSpec(Generic[StateT]):
         check: Callable[[StateT, Seat, Action], str | None],
         perform: Callable[[StateT, Seat, Action, list[Event]], None],
         description: str = "",
+        legal: Callable[[StateT, Seat], list[Action]] | None = None,
     ) -> None:
         self.name = name
+        self.legal = legal
         self.params = params
         self.candidates = candidates
         self.check = check
@@ -132,11 +141,20 @@ class Game(Generic[StateT]):
         out: list[Action] = []
         for name in self._available_types(state, seat):
             spec = self.action_specs[name]
+            if spec.legal is not None:
+                out += spec.legal(state, seat)
+                continue
             check = spec.check
             for action in spec.candidates(state, seat):
                 if check(state, seat, action) is None:
                     out.append(action)
         return out
+
+    def checked_legal_actions(self, state: StateT, seat: Seat, name: str) -> list[Action]:
+        """The candidates of action type ``name`` that pass its ``check``: the
+        reference a spec's ``legal`` generator must equal (tests compare them)."""
+        spec = self.action_specs[name]
+        return [action for action in spec.candidates(state, seat) if spec.check(state, seat, action) is None]
 
     def apply(self, state: StateT, seat: Seat, action: Action) -> tuple[StateT, list[Event]]:
         """Apply ``action`` for ``seat``; return ``(new_state, events)``.
@@ -146,6 +164,18 @@ class Game(Generic[StateT]):
         ``IllegalActionError`` (with ``reason``).
         """
         spec = self._check(state, seat, action)
+        new = self.clone(state)
+        events: list[Event] = []
+        spec.perform(new, seat, action, events)
+        self._after_apply(new, events)
+        return new, events
+
+    def apply_legal(self, state: StateT, seat: Seat, action: Action) -> tuple[StateT, list[Event]]:
+        """``apply`` for an action known to be legal: one of ``legal_actions(state,
+        seat)`` (e.g. picked by its index in that list, as the environments
+        do), so the check ``apply`` would repeat is skipped. Anything else is
+        undefined behaviour: use ``apply`` for actions from outside."""
+        spec = self.action_specs[action["type"]]
         new = self.clone(state)
         events: list[Event] = []
         spec.perform(new, seat, action, events)

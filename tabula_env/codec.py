@@ -161,7 +161,32 @@ def _index_function(names, key_function, own, index):
         n0, n1 = names
         by_values = {(key[1], *key[2]): i for key, i in own.items()}
         return lambda action: by_values[(action.get(n0), *action[n1])]
+    flat = _flat_square_index(names, own)
+    if flat is not None:
+        return flat
     return lambda action: index[key_function(action)]
+
+
+_NO_SQUARE = (None, None)
+
+
+def _flat_square_index(names, own):
+    """For a type of two or three squares (settling, attacking: hundreds of
+    legal actions a step), a lookup by the squares' numbers in one flat tuple
+    (an absent square as ``(None, None)``), with no conversion call; None
+    when the type is not of that shape."""
+    if len(names) not in (2, 3) or not all(
+        value is None or (type(value) is tuple and len(value) == 2) for key in own for value in key[1:]
+    ):
+        return None
+    by_flat = {tuple(n for value in key[1:] for n in (value or _NO_SQUARE)): i for key, i in own.items()}
+    if len(names) == 2:
+        n0, n1 = names
+        return lambda action: by_flat[(*(action.get(n0) or _NO_SQUARE), *(action.get(n1) or _NO_SQUARE))]
+    n0, n1, n2 = names
+    return lambda action: by_flat[
+        (*(action.get(n0) or _NO_SQUARE), *(action.get(n1) or _NO_SQUARE), *(action.get(n2) or _NO_SQUARE))
+    ]
 
 
 def _copier(action: Action):

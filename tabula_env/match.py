@@ -126,11 +126,11 @@ class Match:
 
     def apply(self, action: Action):
         """Apply an action JSON for the acting seat; returns the events."""
-        return self._apply(action, action)
+        return self._apply(action, action, self.game.apply)
 
-    def _apply(self, action: Action, move):
+    def _apply(self, action: Action, move, apply):
         seat = self.seat_to_act
-        self.state, events = self.game.apply(self.state, seat, action)
+        self.state, events = apply(self.state, seat, action)
         self._seats.append(seat)
         self._moves.append(move)
         self._changed()
@@ -148,7 +148,8 @@ class Match:
         """Apply the action at ``index`` of the space; ``ValueError`` when masked out
         (nothing changed then). Returns the events."""
         index = self.checked_index(index)
-        return self._apply(self.codec.fresh(index), index)
+        # One of the legal actions (the mask says so): the engine need not check it again.
+        return self._apply(self.codec.fresh(index), index, self.game.apply_legal)
 
     def view(self, seat: int | None):
         return self.game.view(self.state, seat)

@@ -21,7 +21,10 @@ def add_match_options(parser):
         help="rollouts per hard decision (default: each game's own count)",
     )
     parser.add_argument(
-        "--hard-cap", type=float, default=1.0, help="hard's safety cap per decision, seconds of its CPU time"
+        "--hard-step-cap",
+        type=int,
+        default=None,
+        help="hard's cap per decision, rollout steps (default: each game's own)",
     )
     parser.add_argument(
         "--hard-wall-cap",

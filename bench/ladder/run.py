@@ -81,10 +81,12 @@ def selected_variants(args):
 
 
 def hard_player_options(args):
-    """What ``get_player("hard", ...)`` is given: the CPU-time cap, and the
+    """What ``get_player("hard", ...)`` is given: the step cap, the
     wall-clock cap, simulations and candidate moves where the options
     override the player's own."""
-    options = {"time_cap": args.hard_cap}
+    options = {}
+    if args.hard_step_cap is not None:
+        options["step_cap"] = args.hard_step_cap
     if args.hard_wall_cap is not None:
         options["wall_cap"] = args.hard_wall_cap
     if args.hard_simulations is not None:
@@ -294,4 +296,5 @@ def describe_hard(args):
     )
     weighs = "" if args.hard_candidates is None else f", {args.hard_candidates} candidates"
     wall = "" if args.hard_wall_cap is None else f", wall cap {args.hard_wall_cap}s"
-    return f"{count} per decision (CPU cap {args.hard_cap}s{wall}){weighs}"
+    steps = "the game's own" if args.hard_step_cap is None else args.hard_step_cap
+    return f"{count} per decision (step cap {steps}{wall}){weighs}"

@@ -50,16 +50,16 @@ def get_player(level: str, **options: Any) -> Player:
     greedy strategy (easy with deliberate mistakes); ``hard`` searches
     sampled worlds. Options for ``hard``: ``simulations`` (rollouts per
     decision; default the game's count for the variant and player count)
-    and two safety caps, ``time_cap`` (seconds of the searching thread's
-    CPU time, default 1.0) and ``wall_cap`` (wall-clock seconds, default
-    5.0). For a game whose registry entry names no AI package every level
+    and two caps, ``step_cap`` (rollout steps per decision: work, not
+    seconds; default the game's own) and ``wall_cap`` (wall-clock seconds,
+    default 5.0, for an overloaded machine only). For a game whose registry entry names no AI package every level
     falls back to the random player.
 
     Every level is deterministic for a given view, legal actions and seed,
     whatever the machine or its load: ``hard`` runs a fixed number of
-    simulations. Only when a safety cap cuts a search short (a machine
-    several times slower than this one, or loaded many times over) may a
-    replay choose differently.
+    simulations, and its step cap counts work. Only when the wall-clock cap
+    cuts a search short (a machine loaded many times over) may a replay
+    choose differently.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r}; one of {', '.join(LEVELS)}")

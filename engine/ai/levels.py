@@ -87,7 +87,7 @@ def greedy(score_actions):
 def level_factory(game_id, greedy_player, search_player, easy_options):
     """``make_player(level, **options)`` for one game; ``options`` other than
     easy's and medium's go to ``hard``'s search player (``simulations``,
-    ``time_cap``, ``candidates``...)."""
+    ``step_cap``, ``candidates``...)."""
 
     def make_player(level, **options):
         if level == "easy":

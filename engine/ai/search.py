@@ -15,20 +15,20 @@ same choice on any machine and under any load. Every world is drawn from a
 generator seeded by the decision's seed, the seat and the world's number;
 nothing reads the global ``random`` or the clock to decide.
 
-Two safety caps only guard the service against a machine far slower than
-the one the counts were calibrated on; past either, the remaining worlds
-are dropped and that decision alone is no longer reproducible (``capped``
-counts such decisions, ``capped_wall`` those the wall clock cut; the
-ladder, ``python -m bench.ladder``, reports them):
+Two caps guard the service; past either, the remaining worlds are dropped
+(``capped`` counts such decisions, ``capped_wall`` those the wall clock cut;
+the ladder, ``python -m bench.ladder``, reports them):
 
-- ``time_cap`` (1 s) of the searching thread's CPU time (times
-  ``deadline_share``): what the search itself costs, which other
-  processes and threads do not change. On this shared 2-core machine a
-  decision's wall time was 3 to 6 times its CPU time under the load of
-  other work, and a 1 s wall-clock cap cut short a quarter of the searches
-  of a count that needs 130 ms of CPU (median);
-- ``wall_cap`` (5 s) of wall-clock time, for a machine so overloaded
-  that a player would wait too long.
+- ``step_cap``: rollout steps (actions applied and chosen by the rollout
+  policy) per decision, each game's own count. It counts work, not
+  seconds, so a search it cuts short still chooses the same on any machine
+  and under any load: a seeded match replays identically everywhere. It
+  replaced a cap of 1 s of the thread's CPU time (issue 45), whose cut
+  searches chose by the machine's speed; each game's count sits above its
+  searches' heaviest measured and bounds a search's CPU well under 1 s here;
+- ``wall_cap`` (5 s) of wall-clock time, only for a machine so overloaded
+  that a player would wait too long (that decision alone is then not
+  reproducible).
 """
 
 from __future__ import annotations
@@ -63,9 +63,7 @@ class SearchPlayer:
     - ``policy_weight``: each world adds this times the policy's own score of
       a candidate to its rollout value, so that with few worlds one lucky
       roll of the dice does not outweigh a clearly better move;
-    - ``deadline_share``: rollouts stop at this share of ``time_cap``; the
-      rest covers sampling, scoring and the rollout step that crosses the
-      line (long where a step weighs hundreds of actions).
+    - ``step_cap``: the rollout steps a decision may take (see above).
     """
 
     level = "hard"
@@ -79,11 +77,12 @@ class SearchPlayer:
     cost_exponent = 1.0
     medium: Any = None
     policy_weight = 0.0
-    deadline_share = 0.9
+    step_cap = 10_000
 
-    def __init__(self, simulations=None, time_cap=1.0, candidates=4, max_rollout=400, wall_cap=5.0):
+    def __init__(self, simulations=None, step_cap=None, candidates=4, max_rollout=400, wall_cap=5.0):
         self.simulations_per_decision = simulations
-        self.time_cap = time_cap
+        if step_cap is not None:
+            self.step_cap = step_cap
         self.wall_cap = wall_cap
         self.candidates = candidates
         self.max_rollout = max_rollout
@@ -91,11 +90,13 @@ class SearchPlayer:
         self.searches = 0  # decisions searched by this player
         self.capped = 0  # ... of which a safety cap cut short
         self.capped_wall = 0  # ... by the wall-clock cap (the load on the machine)
+        self.steps = 0  # rollout steps of all its searches (the work the cap counts)
+        self.last_steps = 0  # ... of its last search
 
     def choose(self, game: Game[Any], seat: int, view: View, actions: list[Action], seed=0):
         if len(actions) == 1:
             return actions[0]
-        deadline = _Deadline(self.time_cap * self.deadline_share, self.wall_cap * self.deadline_share)
+        deadline = _Budget(self.step_cap, self.wall_cap)
         first = self.sample_state(game, view, seat, Rng(mix_seed(seed, seat, 0)))
         if first is None or not self.searchable(view):
             return self.fallback.choose(game, seat, view, actions, seed=seed)
@@ -116,6 +117,8 @@ class SearchPlayer:
                 break  # over the safety cap: this world is dropped (not reproducible)
             for i, value, prior in zip(picks, values, priors):
                 totals[i] += value + self.policy_weight * prior
+        self.last_steps = deadline.steps
+        self.steps += deadline.steps
         best = max(picks, key=lambda i: (totals[i], -picks.index(i)))
         return actions[best]
 
@@ -161,16 +164,21 @@ class SearchPlayer:
         return self.leaf_value(state, seat)
 
 
-class _Deadline:
-    """Both safety caps of one search: CPU seconds of this thread, wall seconds."""
+class _Budget:
+    """Both caps of one search: rollout steps (work), wall seconds."""
 
-    __slots__ = ("cpu", "wall", "wall_passed")
+    __slots__ = ("cap", "steps", "wall", "wall_passed")
 
-    def __init__(self, cpu_seconds, wall_seconds):
-        self.cpu = time.thread_time() + cpu_seconds
+    def __init__(self, steps, wall_seconds):
+        self.cap = steps
+        self.steps = 0
         self.wall = time.perf_counter() + wall_seconds
         self.wall_passed = False
 
     def passed(self):
+        """Counts one rollout step; True once the steps or the clock are spent."""
+        self.steps += 1
+        if self.steps > self.cap:
+            return True
         self.wall_passed = time.perf_counter() > self.wall
-        return self.wall_passed or time.thread_time() > self.cpu
+        return self.wall_passed

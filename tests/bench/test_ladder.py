@@ -25,7 +25,7 @@ def test_wilson_interval_brackets_the_rate_and_narrows_with_more_matches():
 
 
 def test_one_match_reports_a_winner_the_timings_of_each_level_and_the_scores():
-    result = matches.play_one(matches.task("anno1503", {}, ("medium", "random"), 3, {"time_cap": 1.0}))
+    result = matches.play_one(matches.task("anno1503", {}, ("medium", "random"), 3, {"step_cap": 3000}))
     winner, scores = result["winner"], result["scores"]
     assert winner in (0, 1)
     assert len(scores) == 2 and scores[winner] == max(scores)
@@ -76,15 +76,15 @@ def test_anno1452_duels_are_in_the_ottokar_scenarios_only():
 
 
 def test_hard_is_given_the_cap_and_only_an_explicit_count_of_simulations_or_candidates():
-    assert run.hard_player_options(_args("--hard-cap", "0.5")) == {"time_cap": 0.5}
+    assert run.hard_player_options(_args("--hard-step-cap", "500")) == {"step_cap": 500}
     options = run.hard_player_options(
         _args("--hard-simulations", "40", "--hard-candidates", "8", "--hard-wall-cap", "30")
     )
-    assert options == {"time_cap": 1.0, "wall_cap": 30.0, "simulations": 40, "candidates": 8}
+    assert options == {"wall_cap": 30.0, "simulations": 40, "candidates": 8}
     player = matches.TimedPlayer("hard", options).player.for_game("anno1452")
-    assert (player.simulations_per_decision, player.time_cap, player.wall_cap, player.candidates) == (
+    assert (player.simulations_per_decision, player.step_cap, player.wall_cap, player.candidates) == (
         40,
-        1.0,
+        type(player).step_cap,
         30.0,
         8,
     )
@@ -163,7 +163,7 @@ def test_the_slow_replay_and_a_filtered_run_play_the_ladders_own_matches():
     )
     game_id, options, largest = slow.find_variant(args.variant)
     tasks = slow.pairing_tasks(args, game_id, options, largest)
-    assert tasks == matches.head_to_head(game_id, options, "hard", "medium", 200, {"time_cap": 1.0}, 20_001)
+    assert tasks == matches.head_to_head(game_id, options, "hard", "medium", 200, {}, 20_001)
     assert tasks == run.duel_tasks(_args(), game_id, options, 2)
     assert run.selected_pairings(_args("--pairings", "hard-medium")) == [(2, "hard", "medium")]
     args.pairing = "field"

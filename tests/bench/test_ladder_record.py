@@ -40,7 +40,7 @@ V1 = {"g": "v1", "h": "w1"}  # each game's fingerprint
 
 def _tasks(n=4, game="g"):
     return [
-        matches.task(game, {"rules": "x"}, ("hard", "medium")[:: 1 if s % 2 else -1], s, {"time_cap": 0.1})
+        matches.task(game, {"rules": "x"}, ("hard", "medium")[:: 1 if s % 2 else -1], s, {"step_cap": 100})
         for s in range(100, 100 + n)
     ]
 

@@ -31,7 +31,6 @@ LEAD_HORIZON = 4  # ERs ahead a lead is counted for
 LEAD_DECAY = 0.5  # a lead of m holds beyond the next ER with odds 1 - LEAD_DECAY**m
 INCOME = 0.12  # a gold of income per ER still to come
 SOLDIER = 0.1  # a King's Soldier: attack power until the next coronation
-_CATEGORIES = 4
 
 
 def remaining_ers(d):
@@ -89,15 +88,18 @@ def lead_bonuses(counts, ers):
     """Prestige categories, per seat: +1 to the leader, -1 to the last, per
     ER; worth ``_margin_worth`` of the margin to the nearest other seat. Only
     a sole leader (or sole last) has a margin, so each category needs its top
-    two and bottom two counts only."""
+    two and bottom two counts only (a tie has no margin, so who of the tied
+    is named does not matter)."""
     bonus = [0.0] * len(counts)
-    for cat in range(_CATEGORIES):
-        ranked = sorted(range(len(counts)), key=lambda s: counts[s][cat])
-        low, second_low, second_high, high = (
-            counts[s][cat] for s in (ranked[0], ranked[1], ranked[-2], ranked[-1])
-        )
-        bonus[ranked[-1]] += _margin_worth(high - second_high, ers)
-        bonus[ranked[0]] -= _margin_worth(second_low - low, ers)
+    if ers <= 0:
+        return bonus
+    for column in zip(*counts):
+        ordered = sorted(column)
+        low, second_low, second_high, high = ordered[0], ordered[1], ordered[-2], ordered[-1]
+        if high > second_high:
+            bonus[column.index(high)] += _margin_worth(high - second_high, ers)
+        if second_low > low:
+            bonus[column.index(low)] -= _margin_worth(second_low - low, ers)
     return bonus
 
 

@@ -31,10 +31,13 @@ if TYPE_CHECKING:
 # seat's next turn; 140 keeps the median near 300 ms of CPU.
 _SIMULATIONS = 140
 _COST_EXPONENT = 1.5
-# The safety cap stops rollouts at 70% of ``time_cap``: one rollout step can
-# take tens of ms (hundreds of legal settles with 4 players), and the step
-# that crosses the line must still end within the cap.
-_DEADLINE_SHARE = 0.7
+# Rollout steps a decision may take (``search``: the cap counts work, so a
+# cut search replays alike on any machine). Uncapped hard-vs-medium searches
+# (3 matches each, 2026-11-29) took at most 1,623 steps with 4 players
+# (expert; median 32, p95 1,158), 508 and 435 in ottokar_a and ottokar_b;
+# the heaviest took 258 ms of CPU here, and 2,500 steps bound a search near
+# 0.4 s. (It replaced a cap of 0.7 x 1 s of CPU time.)
+_STEP_CAP = 2500
 
 
 sample_state = sampler(sample_dump)
@@ -153,10 +156,12 @@ class SearchPlayer(search.SearchPlayer):
     # Battle dice make a handful of worlds noisy: each world also counts the
     # policy's one-step score of the candidate (the search's prior).
     policy_weight = 1.0
-    deadline_share = _DEADLINE_SHARE
+    step_cap = _STEP_CAP
 
-    def __init__(self, simulations=None, time_cap=1.0, candidates=_CANDIDATES, max_rollout=200, wall_cap=5.0):
-        super().__init__(simulations, time_cap, candidates, max_rollout, wall_cap)
+    def __init__(
+        self, simulations=None, step_cap=None, candidates=_CANDIDATES, max_rollout=200, wall_cap=5.0
+    ):
+        super().__init__(simulations, step_cap, candidates, max_rollout, wall_cap)
 
     def simulations_for(self, view: View):
         n = view["num_players"]

@@ -123,13 +123,18 @@ class SearchPlayer(search.SearchPlayer):
     simulations = SIMULATIONS
     cost_exponent = _COST_EXPONENT
     medium = HardGreedyPlayer
-    # The safety cap stops rollouts at 80% of ``time_cap``: in the expansion
-    # the step that crosses a 90% line ended up to 232 ms into a 0.2 s cap
-    # (200-match ladder), beyond the 10% allowed.
-    deadline_share = 0.8
+    # Rollout steps a decision may take (``search``: the cap counts work, so
+    # a cut search replays alike on any machine). Uncapped hard-vs-medium
+    # searches in the base game (3 matches each, 2026-11-29) took at most 644
+    # steps with 2 players (p95 294) and 585 with 4 (p95 356), the heaviest
+    # 335 ms of CPU here; 1,500 bound a search near 0.7 s. (It replaced a
+    # cap of 0.8 x 1 s of CPU time.)
+    step_cap = 1500
 
-    def __init__(self, simulations=None, time_cap=1.0, candidates=_CANDIDATES, max_rollout=400, wall_cap=5.0):
-        super().__init__(simulations, time_cap, candidates, max_rollout, wall_cap)
+    def __init__(
+        self, simulations=None, step_cap=None, candidates=_CANDIDATES, max_rollout=400, wall_cap=5.0
+    ):
+        super().__init__(simulations, step_cap, candidates, max_rollout, wall_cap)
 
     def simulations_for(self, view: View):
         base = ai_of_view(view).simulations

@@ -25,8 +25,9 @@ CARD = IntRange(0, NUM_CARDS - 1, "a card id (see data/cards.json)")
 SEAT = IntRange(0, 3, "a seat")
 
 
-def make_spec(name, params, candidates, check, perform, description):
-    """An ``ActionSpec`` whose hooks work on the state's plain data."""
+def make_spec(name, params, candidates, check, perform, description, legal=None):
+    """An ``ActionSpec`` whose hooks work on the state's plain data; ``legal``
+    (optional) generates the candidates that pass ``check`` directly."""
     return ActionSpec(
         name,
         params,
@@ -34,6 +35,7 @@ def make_spec(name, params, candidates, check, perform, description):
         lambda state, seat, action: check(state.data, seat, action),
         lambda state, seat, action, events: perform(state.data, seat, action, events),
         description,
+        None if legal is None else (lambda state, seat: legal(state.data, seat)),
     )
 
 

@@ -15,6 +15,7 @@ from .board import (
     can_build_city,
     can_place_estate,
     capacity,
+    cities_in,
     citizen_supply,
     iter_estates,
     meets,
@@ -24,7 +25,7 @@ from .board import (
     totals,
     transfer_principality,
 )
-from .data import CARDS, PRICES, REGION_INDEX, REGION_NAMES
+from .data import CARDS, MAX_CITIES, PRICES, REGION_INDEX, REGION_NAMES
 from .state import change_prestige, gain_gold, pay_gold
 
 if TYPE_CHECKING:
@@ -66,6 +67,25 @@ def _build_city_candidates(d: Data, seat) -> list[Action]:
                 for estate_region, slot, _ in iter_estates(d, seat)
                 if estate_region == region
             ]
+    return actions
+
+
+def _build_city_legal(d: Data, seat) -> list[Action]:
+    """``_build_city_candidates`` that pass ``_build_city_check``: the gold
+    and each region's room for a City checked once, not per Estate."""
+    player = d["players"][seat]
+    if player["gold"] < CITY_COST:
+        return []
+    actions = []
+    for card in player["hand"]:
+        if CARDS[card]["kind"] in REGION_KINDS:
+            region = REGION_INDEX[CARDS[card]["region"]]
+            if cities_in(d, region) < MAX_CITIES[region]:
+                actions += [
+                    {"type": "build_city", "card": card, "at": [region, slot]}
+                    for slot, estate in enumerate(d["regions"][region]["slots"])
+                    if estate is not None and estate["owner"] == seat and not estate["city"]
+                ]
     return actions
 
 
@@ -277,6 +297,7 @@ SPECS = [
         _build_city_check,
         _build_city_perform,
         f"Play a region card as City card: {CITY_COST} gold, a City under your Estate in that region.",
+        _build_city_legal,
     ),
     make_spec(
         "marry",

@@ -99,6 +99,20 @@ def _build_estate_candidates(d: Data, seat) -> list[Action]:
     return [{"type": "build_estate", "region": n} for n in REGION_NAMES]
 
 
+def _build_estate_legal(d: Data, seat) -> list[Action]:
+    """``_build_estate_check`` over every region, the supply counted once."""
+    if estate_supply(d, seat) == 0:
+        return []
+    gold = d["players"][seat]["gold"]
+    base, per_estate = PRICES["estate"]["base_cost"], PRICES["estate"]["cost_per_estate_in_region"]
+    actions = []
+    for name, area in zip(REGION_NAMES, d["regions"]):
+        placed = sum(1 for estate in area["slots"] if estate is not None)
+        if placed < len(area["slots"]) and gold >= base + per_estate * placed:
+            actions.append({"type": "build_estate", "region": name})
+    return actions
+
+
 def _build_estate_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     region = REGION_INDEX[action["region"]]
     pay_gold(d, seat, build_cost(d, region), events, "estate")
@@ -154,6 +168,32 @@ def _settle_candidates(d: Data, seat) -> list[Action]:
             if count > 2:
                 action["at3"] = list(combo[2])
             actions.append(action)
+    return actions
+
+
+def _settle_legal(d: Data, seat) -> list[Action]:
+    """``_settle_candidates`` that pass ``_settle_check``, in their order (that
+    of ``combinations_with_replacement``): the gold and the supply bound the
+    count, each Estate's room how often it is named."""
+    refs, room = [], []
+    for region, slot, estate in iter_estates(d, seat):
+        left = capacity(estate) - estate["citizens"]
+        if left > 0:
+            refs.append((region, slot))
+            room.append(left)
+    most = min(3, d["players"][seat]["gold"] // CITIZEN_COST, citizen_supply(d, seat))
+    n = len(refs)
+    actions = [{"type": "settle", "at": [*refs[i]]} for i in range(n)] if most >= 1 else []
+    if most >= 2:
+        for i in range(n):
+            for j in range(i if room[i] >= 2 else i + 1, n):
+                actions.append({"type": "settle", "at": [*refs[i]], "at2": [*refs[j]]})
+    if most >= 3:
+        for i in range(n):
+            for j in range(i if room[i] >= 2 else i + 1, n):
+                twice = room[j] >= (3 if i == j else 2)
+                for k in range(j if twice else j + 1, n):
+                    actions.append({"type": "settle", "at": [*refs[i]], "at2": [*refs[j]], "at3": [*refs[k]]})
     return actions
 
 
@@ -220,6 +260,39 @@ def _attack_candidates(d: Data, seat) -> list[Action]:
     return attack_actions(d, seat, {"type": "attack"})
 
 
+def _attack_legal(d: Data, seat) -> list[Action]:
+    return attack_legal(d, seat, {"type": "attack"})
+
+
+def attack_legal(d: Data, seat, base, mercenaries=0) -> list[Action]:
+    """``attack_actions`` that pass ``attack_problem``: the supply and each
+    target's owner (Landfrieden, a pact) checked once, not per pair."""
+    if estate_supply(d, seat) == 0:
+        return []
+    blocked = {
+        owner
+        for owner in range(d["num_players"])
+        if owner in d["landfrieden"] or sorted([seat, owner]) in d["pacts"]
+    }
+    own, enemies = [], []
+    for region, slot, estate in iter_estates(d):
+        owner = estate["owner"]
+        if owner == seat:
+            own.append([region, slot])
+        elif not (owner in blocked and is_player(owner)):
+            enemies.append([region, slot])
+    actions = []
+    for origin in own:
+        reach = BORDERS[origin[0]]
+        for target in enemies:
+            if target[0] == origin[0] or target[0] in reach:
+                actions.append({**base, "target": target, "from": origin})
+    role = crowned_role(d, seat)
+    if role and d["soldiers"][role] + mercenaries != 0:
+        actions += [{**base, "target": target, "from": None} for target in enemies]
+    return actions
+
+
 def _attack_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     end_decision(d)
     start_battle(d, seat, action.get("from"), action["target"], events)
@@ -250,6 +323,7 @@ SPECS = [
         _build_estate_perform,
         f"Build an Estate for {PRICES['estate']['base_cost']} gold + "
         f"{PRICES['estate']['cost_per_estate_in_region']} per Estate already in the region.",
+        _build_estate_legal,
     ),
     make_spec(
         "settle",
@@ -258,6 +332,7 @@ SPECS = [
         _settle_check,
         _settle_perform,
         f"Settle 1-3 Citizens ({CITIZEN_COST} gold each) on own Estates, listed in ascending order.",
+        _settle_legal,
     ),
     make_spec(
         "attack",
@@ -267,6 +342,7 @@ SPECS = [
         _attack_perform,
         "Attack an Estate from an own Estate in the same or a bordering region "
         "(King/Anti-King: from null, with Soldiers only).",
+        _attack_legal,
     ),
     make_spec(
         "pass",

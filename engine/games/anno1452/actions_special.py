@@ -11,7 +11,7 @@ from ...params import IntRange, Optional
 from .actionkit import CARD, ESTATE, REGION, discard_from_hand, end_decision, make_spec
 from .actions_battle import TOURNAMENT_FEE
 from .actions_cards import add_city
-from .actions_round import attack_actions, attack_problem
+from .actions_round import attack_actions, attack_legal, attack_problem
 from .battle import start_battle
 from .board import can_build_city, iter_estates, remove_citizens_auto, settle_holdings, totals
 from .data import AR_TEXTS, CARDS, ER_TEXTS, REGION_INDEX, REGION_NAMES
@@ -98,25 +98,46 @@ def _ar_problem(d: Data, seat, action: Action, effect):
 
 
 def _play_special_candidates(d: Data, seat) -> list[Action]:
-    actions = []
     in_evaluation = d["decision"]["kind"] == "er_special"
+    actions = []
+    for card in d["players"][seat]["hand"]:
+        if CARDS[card]["kind"] == "special":
+            actions += _card_candidates(d, seat, card, in_evaluation)
+    return actions
+
+
+def _card_candidates(d: Data, seat, card, in_evaluation) -> list[Action]:
+    base = {"type": "play_special", "card": card}
+    effect = _effect(card)
+    if effect == "ablass":
+        return [{**base, "amount": points} for points in ABLASS_POINTS]
+    if in_evaluation:
+        return [base]
+    if effect in ("soeldner", "fehde"):
+        return attack_actions(d, seat, base)
+    if effect == "pest":
+        return [{**base, "region": name} for name in REGION_NAMES]
+    if effect == "stadtrecht":
+        return [{**base, "target": [region, slot]} for region, slot, _ in iter_estates(d, seat)]
+    return [base]
+
+
+def _play_special_legal(d: Data, seat) -> list[Action]:
+    """``_play_special_candidates`` that pass ``_play_special_check``; the
+    attacks of Söldner and Fehde are generated legal (``attack_legal``)."""
+    if d["decision"]["kind"] == "er_special":
+        return [a for a in _play_special_candidates(d, seat) if _play_special_check(d, seat, a) is None]
+    actions = []
     for card in d["players"][seat]["hand"]:
         if CARDS[card]["kind"] != "special":
             continue
-        base = {"type": "play_special", "card": card}
         effect = _effect(card)
-        if effect == "ablass":
-            actions += [{**base, "amount": points} for points in ABLASS_POINTS]
-        elif in_evaluation:
-            actions.append(base)
-        elif effect in ("soeldner", "fehde"):
-            actions += attack_actions(d, seat, base)
-        elif effect == "pest":
-            actions += [{**base, "region": name} for name in REGION_NAMES]
-        elif effect == "stadtrecht":
-            actions += [{**base, "target": [region, slot]} for region, slot, _ in iter_estates(d, seat)]
+        if effect in ("soeldner", "fehde"):
+            base = {"type": "play_special", "card": card}
+            actions += attack_legal(d, seat, base, MERCENARIES if effect == "soeldner" else 0)
         else:
-            actions.append(base)
+            candidates = _card_candidates(d, seat, card, False)
+            actions += [a for a in candidates if _play_special_check(d, seat, a) is None]
     return actions
 
 
@@ -275,5 +296,6 @@ SPECS = [
         "Play a Special Action card: its AR text as the turn's action, or its ER text "
         "in the evaluation round (target/from: Söldner, Fehde, Stadtrecht; region: Pest; "
         f"amount: Ablass prestige points at {ABLASS_PRICE} gold each).",
+        _play_special_legal,
     ),
 ]

@@ -167,6 +167,44 @@ def _draft_add_candidates(d: Data, seat) -> list[Action]:
     return actions
 
 
+def _draft_add_legal(d: Data, seat) -> list[Action]:
+    """``_draft_add_candidates`` that pass ``_draft_add_check``, generated directly."""
+    draft = _draft(d)
+    if draft is None or draft["edits"] >= MAX_EDITS:
+        return []
+    author, players = draft["from"], d["players"]
+    actions = []
+    for side_name, holder in (("give", author), ("ask", draft["to"])):
+        side = draft[side_name]
+        full = side_items(side) >= MAX_ITEMS
+        if not full or side["gold"]:
+            room = players[holder]["gold"] - side["gold"]
+            actions += [
+                {"type": "draft_add", "side": side_name, "item": "gold", "amount": amount}
+                for amount in GOLD_STEPS
+                if amount <= room
+            ]
+        if not full:
+            taken = side["estates"]
+            actions += [
+                {"type": "draft_add", "side": side_name, "item": "estate", "estate": estate}
+                for estate in estates_of(d, holder)
+                if estate not in taken
+            ]
+    give = draft["give"]
+    if side_items(give) < MAX_ITEMS:
+        # Cards and the pact are given by the author (the deciding seat).
+        hand = players[author]["hand"]
+        actions += [
+            {"type": "draft_add", "side": "give", "item": "card", "card": card}
+            for card in players[seat]["hand"]
+            if card not in give["cards"] and card in hand
+        ]
+        if not give["pact"] and sorted([author, draft["to"]]) not in d["pacts"]:
+            actions.append({"type": "draft_add", "side": "give", "item": "pact"})
+    return actions
+
+
 def _draft_add_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     draft = _draft(d)
     draft["edits"] += 1
@@ -207,6 +245,14 @@ def _draft_remove_candidates(d: Data, seat) -> list[Action]:
         actions += [{**base, "item": "estate", "estate": estate} for estate in side["estates"]]
         actions += [{**base, "item": "pact"}] if side["pact"] else []
     return actions
+
+
+def _draft_remove_legal(d: Data, seat) -> list[Action]:
+    """Every item in the draft may be removed while edits are left."""
+    draft = _draft(d)
+    if draft is None or draft["edits"] >= MAX_EDITS:
+        return []
+    return _draft_remove_candidates(d, seat)
 
 
 def _draft_remove_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
@@ -313,6 +359,7 @@ SPECS = [
         f"Add one item to your draft: gold (amount; repeated amounts add up), a card of yours "
         f"(give only), an Estate of its holder, or a non-aggression pact (give only); at most "
         f"{MAX_ITEMS} items per side and {MAX_EDITS} changes per draft.",
+        _draft_add_legal,
     ),
     make_spec(
         "draft_remove",
@@ -321,6 +368,7 @@ SPECS = [
         _draft_remove_check,
         _draft_remove_perform,
         "Remove one item from your draft (gold: the whole amount of that side).",
+        _draft_remove_legal,
     ),
     make_spec(
         "send_offer",

@@ -15,7 +15,7 @@ GAME = engine.get_game("anno1452")
 LEVELS = ("random", "easy", "medium", "hard")
 # A fixed, small search (about 8 simulations per decision) under safety caps
 # far above what it needs: the choice then depends on the seed alone.
-HARD_OPTIONS = {"time_cap": 30.0, "wall_cap": 60.0, "simulations": 8}
+HARD_OPTIONS = {"wall_cap": 60.0, "simulations": 8}
 VARIANTS = [
     (3, {}),
     (4, {"rules": "expert"}),

@@ -32,7 +32,7 @@ def _policy_best(state, seat, actions):
 
 
 def test_an_overwhelming_policy_weight_follows_the_policy():
-    hard = SearchPlayer(time_cap=30.0, wall_cap=60.0, simulations=9)
+    hard = SearchPlayer(wall_cap=60.0, simulations=9)
     hard.policy_weight = 1e6
     for state, seat, actions in _turns(4):
         chosen = hard.choose(GAME, seat, GAME.view(state, seat), actions, seed=3)
@@ -56,7 +56,7 @@ def test_the_rollouts_decide_without_the_policy_weight_and_the_policy_with_a_lar
         def _simulate(self, game, world, seat, action, stop, deadline):
             return 1.0 if action == second else 0.0
 
-    search = PrefersSecond(time_cap=30.0, wall_cap=60.0, simulations=9)
+    search = PrefersSecond(wall_cap=60.0, simulations=9)
     search.policy_weight = 0.0
     assert search.choose(GAME, seat, view, actions, seed=3) == second
     search.policy_weight = 1e6
@@ -115,10 +115,6 @@ def test_a_world_that_cannot_be_sampled_is_skipped():
     for state, seat, actions in _turns(3):
         view = GAME.view(state, seat)
         worlds.clear()
-        chosen = OneWorld(time_cap=30.0, wall_cap=60.0, simulations=30).choose(
-            GAME, seat, view, actions, seed=3
-        )
+        chosen = OneWorld(wall_cap=60.0, simulations=30).choose(GAME, seat, view, actions, seed=3)
         assert len(worlds) > 1  # later worlds were asked for, and were None
-        assert chosen == FirstOnly(time_cap=30.0, wall_cap=60.0, simulations=9).choose(
-            GAME, seat, view, actions, seed=3
-        )
+        assert chosen == FirstOnly(wall_cap=60.0, simulations=9).choose(GAME, seat, view, actions, seed=3)

@@ -20,7 +20,7 @@ from ..games.anno1503.expansion_helpers import (
 from ..games.anno1503.helpers import game
 
 LEVELS = ("random", "easy", "medium", "hard")
-HARD_OPTIONS = {"time_cap": 30.0, "simulations": 30}  # the choice depends on the seed alone
+HARD_OPTIONS = {"simulations": 30}  # the choice depends on the seed alone
 
 
 def _found_lair(strength, cannons):
