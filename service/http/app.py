@@ -19,7 +19,13 @@ from service.http import bodies, cors, guards
 from service.http.json_provider import OrjsonProvider
 from service.http.move_lane import MoveLane
 from service.http.routes import accounts, catalogue, history, matches, ops, playing, streams, web, webhooks
-from service.model.errors import ApiError, api_error, from_http_exception, unexpected_error_body
+from service.model.errors import (
+    ApiError,
+    api_error,
+    from_http_exception,
+    from_storage_refusal,
+    unexpected_error_body,
+)
 from service.runtime import metrics
 from service.runtime.config import load_config
 from service.runtime.services import Services
@@ -132,6 +138,7 @@ def error_response(error: BaseException) -> Any:
     wins, as it would have. Engine errors are mapped here, once
     (errors.from_engine)."""
     error = guards.pending_rate_limit_error() or error
+    error = from_storage_refusal(error) or error
     if isinstance(error, HTTPException):
         # flask-smorest's handler: the body as a (body, status, headers) answer.
         status, body, headers = from_http_exception(error)

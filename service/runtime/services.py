@@ -85,6 +85,7 @@ class Services:
             config["IDEMPOTENCY_TTL_S"],
             wait=_wait_policy(config),
             finished_ttl_s=config["FINISHED_MATCH_TTL_S"],
+            replica_max_lag_s=config["REDIS_REPLICA_MAX_LAG_S"],
         )
         self.queue = Queue(config["AI_QUEUE"], connection=self.rq_redis, serializer=JSONSerializer)
         self.webhook_queue = Queue(

@@ -42,6 +42,11 @@ ERROR_TABLE: dict[str, tuple[str, str]] = {
     ),
     "RateLimited": ("rate_limited", "429: too many requests; ``retry_after`` is the seconds to wait."),
     "Unavailable": ("unavailable", "503: storage unreachable; nothing was changed."),
+    "NotEnoughReplicas": (
+        "not_enough_replicas",
+        "503: the match's storage has fewer replicas than the server requires; nothing was "
+        "changed. ``retry_after`` is the seconds to wait; the same Idempotency-Key is applied once.",
+    ),
     "ServerError": ("internal_error", "Any other 5xx (``internal_error``): a bug on the server."),
     "StreamBehind": (
         "too_far_behind",
@@ -155,6 +160,12 @@ class RateLimited(TabulaError):
 
 
 class Unavailable(TabulaError): ...
+
+
+class NotEnoughReplicas(Unavailable):
+    def __init__(self, status: int, code: str, message: str, details: dict[str, Any] | None = None):
+        super().__init__(status, code, message, details)
+        self.retry_after = self.details.get("retry_after_s")
 
 
 class ServerError(TabulaError): ...
