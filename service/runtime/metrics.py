@@ -350,7 +350,8 @@ def _replica_gauges(store_client: Any, config: dict[str, Any]) -> Iterator[Any]:
         labels=["node"],
     )
     for shard in report:
-        in_sync.add_metric([shard.node], shard.in_sync)
+        if shard.reachable:
+            in_sync.add_metric([shard.node], shard.in_sync)
     yield in_sync
 
 

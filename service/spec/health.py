@@ -14,8 +14,11 @@ class ShardReplicasSchema(ma.Schema):
     required_replicas = ma.fields.Integer(required=True, metadata=describe("`REDIS_WAIT_REPLICAS`."))
     status = ma.fields.String(
         required=True,
-        validate=validate.OneOf(["ok", "degraded"]),
-        metadata=describe("`degraded`: fewer replicas than required; its moves are refused (503)."),
+        validate=validate.OneOf(["ok", "degraded", "unreachable"]),
+        metadata=describe(
+            "`degraded`: fewer in-sync replicas than required, its moves are refused (503 "
+            "`not_enough_replicas`); `unreachable`: it did not answer (a failover under way)."
+        ),
     )
 
 

@@ -25,10 +25,13 @@ of the node: docs/operations.md says when to set it as well (the store
 answers its ``NOREPLICAS`` refusals the same way).
 """
 
+import contextlib
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any
+
+import redis
 
 from service.model.errors import not_enough_replicas
 from service.storage import redis_modes
@@ -43,14 +46,19 @@ RETRY_AFTER_S = 5
 
 @dataclass(frozen=True)
 class ShardReplicas:
-    """One primary: its address and how many in-sync replicas follow it."""
+    """One primary: its address and how many in-sync replicas follow it
+    (``reachable`` False: it did not answer; counts 0)."""
 
     node: str
     in_sync: int
     connected: int
+    reachable: bool = True
 
-    def ok(self, wanted: int) -> bool:
-        return self.in_sync >= wanted
+    def status(self, wanted: int) -> str:
+        """``ok``, ``degraded`` (too few in-sync replicas) or ``unreachable``."""
+        if not self.reachable:
+            return "unreachable"
+        return "ok" if self.in_sync >= wanted else "degraded"
 
 
 def in_sync_replicas(info: dict[str, Any], max_lag_s: int) -> tuple[int, int]:
@@ -66,15 +74,22 @@ def in_sync_replicas(info: dict[str, Any], max_lag_s: int) -> tuple[int, int]:
 
 
 def shard_report(client: Any, max_lag_s: int) -> list[ShardReplicas]:
-    """Every primary of ``client``'s deployment (a cluster's shards, else the
-    one primary) with its replicas now: one ``INFO replication`` each."""
-    if redis_modes.is_cluster_client(client):
-        report = []
-        for node in client.get_primaries():
+    """Every primary of ``client``'s deployment (a cluster's shards, from its
+    slot map read again now, else the one primary) with its replicas now:
+    one ``INFO replication`` each. Raises ``redis.RedisError`` only when no
+    node answers."""
+    if not redis_modes.is_cluster_client(client):
+        return [ShardReplicas("primary", *in_sync_replicas(client.info("replication"), max_lag_s))]
+    redis_modes.refresh_topology(client, reconnect=False)  # a failover since the last look
+    report = []
+    for node in client.get_primaries():
+        try:
             info = client.get_redis_connection(node).info("replication")
-            report.append(ShardReplicas(node.name, *in_sync_replicas(info, max_lag_s)))
-        return sorted(report, key=lambda shard: shard.node)
-    return [ShardReplicas("primary", *in_sync_replicas(client.info("replication"), max_lag_s))]
+        except redis.RedisError:
+            report.append(ShardReplicas(node.name, 0, 0, reachable=False))
+            continue
+        report.append(ShardReplicas(node.name, *in_sync_replicas(info, max_lag_s)))
+    return sorted(report, key=lambda shard: shard.node)
 
 
 class ReplicaGate:
@@ -114,7 +129,14 @@ class ReplicaGate:
         return "primary", self.redis
 
     def _look(self, node: str, connection: Any) -> tuple[int, float]:
-        in_sync, _ = in_sync_replicas(connection.info("replication"), self.max_lag_s)
+        try:
+            info = connection.info("replication")
+        except (redis.ConnectionError, redis.TimeoutError):
+            if self._cluster:  # its replica may have taken over: read the slot map again
+                with contextlib.suppress(redis.RedisError):
+                    redis_modes.refresh_topology(self.redis)
+            raise
+        in_sync, _ = in_sync_replicas(info, self.max_lag_s)
         seen = (in_sync, time.monotonic())
         with self._lock:
             self._seen[node] = seen

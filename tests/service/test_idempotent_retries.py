@@ -93,6 +93,38 @@ def test_a_resign_refused_for_want_of_a_replica_is_applied_once_when_one_is_back
             plain.extensions["tabula"].close()
 
 
+def test_a_server_refusing_writes_itself_changes_nothing_and_is_answered_the_same():
+    """Redis's own min-replicas-to-write (an operator's choice, not the
+    service's): the commit script, an old-style one (no ``#!lua flags``), is
+    refused at its first write, after its reads and before it changed
+    anything; the API answers that NOREPLICAS as its own refusal."""
+    with RedisProcess() as primary:
+        app = make_app(primary.url)  # REDIS_WAIT_REPLICAS=0: the server refuses, not the gate
+        client = app.test_client()
+        server = redis.Redis.from_url(primary.url)
+        try:
+            created = create(client, seats=humans(2))
+            match_id, token = created["match"]["id"], created["tokens"]["0"]
+            before = _match(client, match_id)
+            keys = {key: server.dump(key) for key in server.keys("*")}
+            server.config_set("min-replicas-to-write", 1)
+
+            refused = _resign(client, match_id, token, "refused-by-redis")
+
+            assert refused.status_code == 503, refused.get_json()
+            assert refused.get_json()["error"] == "not_enough_replicas"
+            assert refused.headers["Retry-After"] == "5"
+            assert {key: server.dump(key) for key in server.keys("*")} == keys  # nothing written
+            assert server.info("errorstats")["errorstat_NOREPLICAS"]["count"] >= 1
+            server.config_set("min-replicas-to-write", 0)
+            retry = _resign(client, match_id, token, "refused-by-redis")
+            assert retry.status_code == 200, retry.get_json()
+            assert _match(client, match_id)["version"] == before["version"] + 1
+        finally:
+            server.close()
+            app.extensions["tabula"].close()
+
+
 def _retry_while_refused(send, bound_s=10):
     """A client honouring the refusal, but without its Retry-After's 5 s:
     the gate looks at the primary again within a second (replicas.REFRESH_S)."""

@@ -105,9 +105,9 @@ def _replica_check(checks: dict[str, str]) -> list[dict[str, Any]]:
     except redis.RedisError as error:
         checks["replicas"] = f"unknown: {type(error).__name__}"
         return []
-    short = [shard.node for shard in report if not shard.ok(wanted)]
+    short = [f"{shard.node} {shard.status(wanted)}" for shard in report if shard.status(wanted) != "ok"]
     checks["replicas"] = (
-        f"{len(short)} of {len(report)} primaries have fewer than {wanted} in-sync replicas: "
+        f"{len(short)} of {len(report)} primaries with fewer than {wanted} in-sync replicas: "
         f"{', '.join(short)}"
         if short
         else "ok"
@@ -117,7 +117,7 @@ def _replica_check(checks: dict[str, str]) -> list[dict[str, Any]]:
             "node": shard.node,
             "replicas": shard.in_sync,
             "required_replicas": wanted,
-            "status": "ok" if shard.ok(wanted) else "degraded",
+            "status": shard.status(wanted),
         }
         for shard in report
     ]
