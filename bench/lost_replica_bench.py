@@ -12,9 +12,12 @@ killed node is started again (it rejoins as the promoted node's replica) and
 the clients play ``--after-s`` more.
 
 Printed: moves acknowledged (2xx) by phase and shard, lost (acknowledged
-but not in the replay at their version), applied twice (a version
-acknowledged twice, or the replay holding a move no client was told of),
-and the 503s by kind: ``not_enough_replicas`` (refused before writing),
+but not in the match's action list, what its replay serves, at their
+version), applied twice (a version acknowledged twice, or the list holding a
+move no client was told of),
+the moves stored on the killed shard while it had no replica (from 1 s after
+the promotion to the node's restart), and the 503s by kind:
+``not_enough_replicas`` (refused before writing),
 ``unavailable`` with ``required_replicas`` (stored, fewer replicas
 confirmed), other ``unavailable`` (the failover itself).
 
@@ -36,7 +39,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import orjson
-from redis.cluster import RedisCluster
+from redis.cluster import ClusterNode, RedisCluster
 
 from launcher.redis_process import RedisProcess
 from service.storage.keys import actions_key, match_key
@@ -76,8 +79,11 @@ class Player(threading.Thread):
             self.conn.close()
             self.conn = None
             return "error", {}, {}, time.monotonic() - started
-        return response.status, dict(response.getheaders()), orjson.loads(raw) if raw else {}, (
-            time.monotonic() - started
+        return (
+            response.status,
+            dict(response.getheaders()),
+            orjson.loads(raw) if raw else {},
+            (time.monotonic() - started),
         )
 
     def _create(self, seed):
@@ -113,7 +119,9 @@ class Player(threading.Thread):
             status, headers, reply, seconds = self.call("POST", f"{base}/actions", body, token, key)
             details = reply.get("details") or {}
             code = reply.get("error") if status != 200 else None
-            self.posts.append((time.monotonic() - seconds, seconds, status, code, "required_replicas" in details))
+            self.posts.append(
+                (time.monotonic() - seconds, seconds, status, code, "required_replicas" in details)
+            )
             if status == 200:
                 self.accepted.append((reply["version"], body["action"]))
                 return
@@ -123,8 +131,22 @@ class Player(threading.Thread):
             time.sleep(min(retry_after, self.retry_cap_s))
 
 
+def _cluster_client(cluster):
+    """A client of ``cluster`` from any of its nodes still up."""
+    return RedisCluster(startup_nodes=[ClusterNode("127.0.0.1", port) for port in cluster.ports])
+
+
+def _stored_actions(cluster, match_ids):
+    """How many actions the matches of ``match_ids`` hold now, in all."""
+    client = _cluster_client(cluster)
+    try:
+        return sum(client.llen(actions_key(match_id)) for match_id in match_ids)
+    finally:
+        client.close()
+
+
 def _primary_port(cluster, match_id):
-    client = RedisCluster(host="127.0.0.1", port=cluster.ports[0])
+    client = _cluster_client(cluster)
     try:
         return client.get_node_from_key(match_key(match_id)).port
     finally:
@@ -134,7 +156,7 @@ def _primary_port(cluster, match_id):
 def _replay(cluster, match_id):
     """The match's action list as stored (what its replay serves), read
     from the cluster directly: the replay route wants a finished match."""
-    client = RedisCluster(host="127.0.0.1", port=cluster.ports[0])
+    client = _cluster_client(cluster)
     try:
         return [orjson.loads(raw)["action"] for raw in client.lrange(actions_key(match_id), 0, -1)]
     finally:
@@ -231,9 +253,14 @@ def run(args):
         time.sleep(args.before_s)
         kill_at = time.monotonic()
         cluster.by_port[port].kill()
-        wait_for(lambda: node_client(replica_port).info("replication")["role"] == "master", 30, "no promotion")
+        wait_for(
+            lambda: node_client(replica_port).info("replication")["role"] == "master", 30, "no promotion"
+        )
         promoted_at = time.monotonic()
-        time.sleep(max(0.0, args.degraded_s - (promoted_at - kill_at)))
+        time.sleep(1.0)  # the failover's last requests answered
+        at_promotion = _stored_actions(cluster, victims)
+        time.sleep(max(0.0, args.degraded_s - (time.monotonic() - kill_at)))
+        stored_while_degraded = _stored_actions(cluster, victims) - at_promotion
         cluster.spawn_node(port)
         back_at = time.monotonic()
         time.sleep(args.after_s)
@@ -245,6 +272,7 @@ def run(args):
             revision=args.against or "this tree",
             clients=args.clients,
             matches_on_victim_shard=len(victims),
+            victim_moves_stored_while_degraded=stored_while_degraded,
             phases_s={"before": args.before_s, "degraded": args.degraded_s, "after": args.after_s},
         )
         return figures
