@@ -226,43 +226,52 @@ def summarize(cluster, players, victims, kill_at, back_at, promoted_at):
     }
 
 
+def _start(stack, args):
+    """``(cluster, gunicorn)``: a private 3 + 3 cluster and the service on it."""
+    work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="tabula-lost-replica-")))
+    cluster = stack.enter_context(ClusterServers(work / "cluster", node_timeout_ms=1000))
+    queue = stack.enter_context(RedisProcess())
+    env = unlimited_env(
+        REDIS_URL=cluster.url,
+        REDIS_MODE="cluster",
+        RQ_REDIS_URL=queue.url,
+        REDIS_WAIT_REPLICAS="1",
+        REDIS_WAIT_TIMEOUT_MS=str(args.wait_timeout_ms),
+        REQUEST_LOG="0",
+    )
+    log = stack.enter_context(open(work / "gunicorn.log", "wb"))  # noqa: SIM115  (closed by the stack)
+    server = Gunicorn("service:create_app()", env, args, log=log, cwd=_tree(stack, args.against))
+    stack.callback(server.stop)
+    return cluster, server.wait_healthy()
+
+
+def _lose_replica(cluster, port, victims, args):
+    """Kill the primary on ``port``, wait ``--degraded-s``, start it again;
+    ``(killed at, promoted at, back at, victim moves stored meanwhile)``."""
+    (replica_port,) = cluster.replica_ports_of(port)
+    kill_at = time.monotonic()
+    cluster.by_port[port].kill()
+    wait_for(lambda: node_client(replica_port).info("replication")["role"] == "master", 30, "no promotion")
+    promoted_at = time.monotonic()
+    time.sleep(1.0)  # the failover's last requests answered
+    at_promotion = _stored_actions(cluster, victims)
+    time.sleep(max(0.0, args.degraded_s - (time.monotonic() - kill_at)))
+    stored = _stored_actions(cluster, victims) - at_promotion
+    cluster.spawn_node(port)
+    return kill_at, promoted_at, time.monotonic(), stored
+
+
 def run(args):
     with ExitStack() as stack:
-        work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="tabula-lost-replica-")))
-        cluster = stack.enter_context(ClusterServers(work / "cluster", node_timeout_ms=1000))
-        queue = stack.enter_context(RedisProcess())
-        env = unlimited_env(
-            REDIS_URL=cluster.url,
-            REDIS_MODE="cluster",
-            RQ_REDIS_URL=queue.url,
-            REDIS_WAIT_REPLICAS="1",
-            REDIS_WAIT_TIMEOUT_MS=str(args.wait_timeout_ms),
-            REQUEST_LOG="0",
-        )
-        log = stack.enter_context(open(work / "gunicorn.log", "wb"))
-        server = Gunicorn("service:create_app()", env, args, log=log, cwd=_tree(stack, args.against))
-        stack.callback(server.stop)
-        server.wait_healthy()
+        cluster, server = _start(stack, args)
         stop = threading.Event()
         players = [Player(server.port, 1000 + i, stop, args.retry_cap_s) for i in range(args.clients)]
         port = _primary_port(cluster, players[0].match_id)
-        (replica_port,) = cluster.replica_ports_of(port)
         victims = {p.match_id for p in players if _primary_port(cluster, p.match_id) == port}
         for player in players:
             player.start()
         time.sleep(args.before_s)
-        kill_at = time.monotonic()
-        cluster.by_port[port].kill()
-        wait_for(
-            lambda: node_client(replica_port).info("replication")["role"] == "master", 30, "no promotion"
-        )
-        promoted_at = time.monotonic()
-        time.sleep(1.0)  # the failover's last requests answered
-        at_promotion = _stored_actions(cluster, victims)
-        time.sleep(max(0.0, args.degraded_s - (time.monotonic() - kill_at)))
-        stored_while_degraded = _stored_actions(cluster, victims) - at_promotion
-        cluster.spawn_node(port)
-        back_at = time.monotonic()
+        kill_at, promoted_at, back_at, stored = _lose_replica(cluster, port, victims, args)
         time.sleep(args.after_s)
         stop.set()
         for player in players:
@@ -272,7 +281,7 @@ def run(args):
             revision=args.against or "this tree",
             clients=args.clients,
             matches_on_victim_shard=len(victims),
-            victim_moves_stored_while_degraded=stored_while_degraded,
+            victim_moves_stored_while_degraded=stored,
             phases_s={"before": args.before_s, "degraded": args.degraded_s, "after": args.after_s},
         )
         return figures
