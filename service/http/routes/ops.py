@@ -13,6 +13,7 @@ from service.play import ai
 from service.runtime import metrics
 from service.spec.document import spec_dict, spec_yaml
 from service.spec.health import HealthSchema
+from service.storage import redis_modes
 from service.storage.replicas import shard_report
 
 # Swagger UI's files that /docs loads, served from the installed flask-swagger-ui
@@ -78,7 +79,7 @@ def _readiness_checks() -> tuple[dict[str, str], int | None]:
     storage, queue = svc.probe_clients()
     checks, alive = {}, None
     try:
-        storage.ping()
+        _ping(storage)
         checks["storage"] = "ok"
     except redis.RedisError as error:
         checks["storage"] = f"unreachable: {type(error).__name__}"
@@ -93,6 +94,19 @@ def _readiness_checks() -> tuple[dict[str, str], int | None]:
     wanted = svc.config["READY_MIN_WORKERS"]
     checks["worker"] = "ok" if alive >= wanted else f"{alive} of {wanted} workers alive"
     return checks, alive
+
+
+def _ping(storage: Any) -> None:
+    """PING storage; on a cluster whose node did not answer, once more after
+    reading the slot map again (after a failover the probe client still
+    knows the dead primary: one probe would say unreachable)."""
+    try:
+        storage.ping()
+    except redis.ConnectionError:
+        if not redis_modes.is_cluster_client(storage):
+            raise
+        redis_modes.refresh_topology(storage, reconnect=False)
+        storage.ping()
 
 
 def _replica_check(checks: dict[str, str]) -> list[dict[str, Any]]:
