@@ -25,6 +25,7 @@ import orjson
 import redis
 from redis.exceptions import NoScriptError
 
+from service.model.errors import from_storage_refusal
 from service.storage.accounts import pat_key
 from service.storage.indexes import MatchIndexes
 from service.storage.keys import (
@@ -96,7 +97,9 @@ class Store(MatchIndexes):
             if isinstance(reply, UNAVAILABLE_REPLIES):
                 raise redis.ConnectionError(f"the cluster cannot serve this now: {reply}")
             if isinstance(reply, Exception):
-                raise reply
+                # A server's own min-replicas-to-write (NOREPLICAS): the 503
+                # not_enough_replicas the gate answers, for the AI workers too.
+                raise from_storage_refusal(reply) or reply
         return replies
 
     def _eval_commit(

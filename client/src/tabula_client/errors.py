@@ -163,9 +163,16 @@ class Unavailable(TabulaError): ...
 
 
 class NotEnoughReplicas(Unavailable):
-    def __init__(self, status: int, code: str, message: str, details: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        details: dict[str, Any] | None = None,
+        retry_after: float | None = None,
+    ):
         super().__init__(status, code, message, details)
-        self.retry_after = self.details.get("retry_after_s")
+        self.retry_after = retry_after if retry_after is not None else self.details.get("retry_after_s")
 
 
 class ServerError(TabulaError): ...
@@ -204,6 +211,6 @@ def error_from_response(response: httpx.Response) -> TabulaError:
     cls = ERROR_CLASSES.get(code) or (ServerError if status >= 500 and status != 503 else TabulaError)
     details = body.get("details") if isinstance(body.get("details"), dict) else {}
     args = (status, code, str(body.get("message", "")), details)
-    if cls is RateLimited:
-        return RateLimited(*args, retry_after=retry_after_seconds(response))
+    if cls is RateLimited or cls is NotEnoughReplicas:
+        return cls(*args, retry_after=retry_after_seconds(response))
     return cls(*args)
