@@ -22,7 +22,10 @@ the promotion to the node's restart), and the 503s by kind:
 confirmed), other ``unavailable`` (the failover itself).
 
     .venv/bin/python -m bench.lost_replica_bench                 # this tree, about 1 minute
-    .venv/bin/python -m bench.lost_replica_bench --against main  # another revision's service, same load
+    .venv/bin/python -m bench.lost_replica_bench --against 4b959df  # another revision's service, same load
+
+(``--against`` runs that revision's code with this checkout's virtualenv:
+a revision that needs other packages fails to start.)
 """
 
 import argparse
