@@ -11,8 +11,10 @@ retried after-commit path sends nothing twice:
 - ``match_started`` (once per match): the match left ``waiting``;
 - ``your_turn`` (once per version): the seat is to act; ``deadline`` ISO or null;
 - ``seat_handed_to_ai`` (once per match): ``reason`` ``resign`` or ``timeout``;
-- ``match_finished`` (once per match): ``result`` as the public Match shows it,
-  and the match counted once in the account's figures.
+- ``match_finished`` (once per match): ``result`` as the public Match shows it.
+
+A commit that finishes the match then runs its finish steps
+(service/play/finishing.py: the account figures' count among them).
 
 Each event's ``data`` is ``game``, ``seat``, ``version`` and the fields above:
 nothing a spectator could not see. Sending is best effort: a Redis error is
@@ -29,7 +31,7 @@ import redis
 from service.accounts.events import publish_account_event
 from service.accounts.match_events import account_events
 from service.accounts.seats import bound_seats
-from service.play import ai
+from service.play import ai, finishing
 from service.storage import accounts as stored_accounts
 
 if TYPE_CHECKING:
@@ -48,6 +50,8 @@ def after_commit(services: Services, committed: Committed, schedule_ai: bool = T
             notify_accounts(services, doc, seated)
         except redis.RedisError:
             log.warning("account events of match %s not sent", doc["id"], exc_info=True)
+    if doc is not None and committed.finished_now:
+        finishing.finish(services, doc)
     if schedule_ai:
         ai.schedule_after_commit(services, committed)
 
@@ -62,9 +66,3 @@ def notify_accounts(services: Services, doc: dict, seated: list[tuple[int, str]]
     for (aid, event_type, data, _), send in zip(planned, won, strict=True):
         if send:
             publish_account_event(services, aid, event_type, data, match_id=doc["id"])
-    if doc["status"] == "finished":
-        winners = set((doc.get("result") or {}).get("winners") or ())
-        for seat, aid in seated:
-            stored_accounts.count_finished(
-                services.redis, aid, doc["id"], doc["game"], seat in winners, int(doc.get("updated_ms", 0))
-            )

@@ -45,6 +45,10 @@ DEFAULTS = {
     # Origins whose browser pages may call the API (CORS): "*" or a
     # comma-separated list of origins; empty: no CORS headers at all.
     "CORS_ORIGINS": "",
+    # Other API servers the web client (/play/?server=...) may talk to: a
+    # comma-separated list of origins, added to its pages' CSP connect-src
+    # (service/http/security_headers.py); empty: only its own server.
+    "WEB_CLIENT_SERVERS": "",
     # 0: refuse `dice: reproducible` (creator-known dice) on this server;
     # every match then has fair dice.
     "ALLOW_REPRODUCIBLE_DICE": 1,
@@ -58,12 +62,24 @@ DEFAULTS = {
     # /readyz wants at least this many workers with a fresh heartbeat.
     "READY_MIN_WORKERS": 1,
     "IDEMPOTENCY_TTL_S": 24 * 3600,
-    # How long a finished match (state, events, replay, its tokens) is kept
-    # after its last change; then GET answers 404 and the lobby drops it.
-    # 0: kept for ever.
-    "FINISHED_MATCH_TTL_S": 30 * 24 * 3600,
+    # How long a finished match's hot keys (state, events, replay log,
+    # idempotency records, its tokens' index entries) are kept after its
+    # last change; then every read is served from its archive record
+    # (docs/archive.md) and it can no longer change (a rematch is claimed
+    # within this while). A little past STREAM_REMATCH_WAIT_S. 0: kept for ever.
+    "FINISHED_MATCH_TTL_S": 900,
+    # How long a finished match's archive record is kept after its last
+    # change; then GET answers 404 and the lobby drops it. 0: for ever.
+    "ARCHIVE_TTL_S": 0,
+    # A finishing move's finish steps (service/play/finishing.py) that did
+    # not complete this long after it are run by the workers' sweep.
+    "FINISH_RECOVERY_S": 5,
     # 0: record no metrics (GET /metrics keeps its scrape-time gauges).
     "METRICS": 1,
+    # The internal port that alone answers GET /metrics (gunicorn listens on
+    # METRICS_HOST:METRICS_PORT too: deploy/gunicorn.conf.py); 0: no port does.
+    # The public port answers 404 there (service/http/internal_port.py).
+    "METRICS_PORT": 0,
     # 0: no request log line (one JSON line per request otherwise).
     "REQUEST_LOG": 1,
     # A human seat that times out this many decisions in a row is handed to
@@ -123,8 +139,11 @@ _INTS = {
     "READY_MIN_WORKERS",
     "IDEMPOTENCY_TTL_S",
     "FINISHED_MATCH_TTL_S",
+    "ARCHIVE_TTL_S",
+    "FINISH_RECOVERY_S",
     "ALLOW_REPRODUCIBLE_DICE",
     "METRICS",
+    "METRICS_PORT",
     "REQUEST_LOG",
     "TURN_TIMEOUTS_TO_AI",
     "REDIS_WAIT_REPLICAS",

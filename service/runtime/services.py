@@ -11,6 +11,7 @@ from redis.retry import Retry
 from rq import Queue
 from rq.serializers import JSONSerializer
 
+from service.runtime.archive import Archive
 from service.runtime.state_cache import EngineStateCache
 from service.storage import redis_modes, targets
 from service.storage.breaker import Breaker, connection_class
@@ -86,7 +87,9 @@ class Services:
             wait=_wait_policy(config),
             finished_ttl_s=config["FINISHED_MATCH_TTL_S"],
             replica_max_lag_s=config["REDIS_REPLICA_MAX_LAG_S"],
+            archive_ttl_s=config["ARCHIVE_TTL_S"],
         )
+        self.store.archive = Archive()
         self.queue = Queue(config["AI_QUEUE"], connection=self.rq_redis, serializer=JSONSerializer)
         self.webhook_queue = Queue(
             config["WEBHOOK_QUEUE"], connection=self.rq_redis, serializer=JSONSerializer

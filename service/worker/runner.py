@@ -43,7 +43,7 @@ from service.runtime import logs, metrics
 from service.runtime.config import load_config
 from service.runtime.services import Services
 from service.storage import redis_modes, targets
-from service.worker import ai_jobs, sweeper
+from service.worker import ai_jobs, archive, sweeper
 
 log = logging.getLogger("service.worker")
 
@@ -115,6 +115,7 @@ def _sweeper(services: Services, interval_s: float, stop: threading.Event, statu
                 ai.beat(services, name)
             if not backfilled:
                 sweeper.backfill_deadlines(services)
+                archive.migrate_once(services)  # records for matches finished before they existed
                 backfilled = True
             sweeper.sweep(services)
             if failing:

@@ -24,7 +24,7 @@ from redis.cluster import RedisCluster
 from bench.redis_topologies import ClusterServers, node_client, wait_for
 from launcher.redis_process import RedisProcess
 from service.storage.keys import match_key
-from tests.service.conftest import make_app
+from tests.service.conftest import METRICS_BASE_URL, make_app
 from tests.service.helpers import bearer, create
 
 # Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster.
@@ -145,7 +145,7 @@ def test_a_shard_without_its_replica_refuses_moves_before_writing(cluster_app):
     assert shards[f"127.0.0.1:{replica_port}"]["status"] == "degraded"
     assert shards[f"127.0.0.1:{replica_port}"]["replicas"] == 0
     assert sorted(s["status"] for s in shards.values()) == ["degraded", "ok", "ok"]
-    scraped = client.get("/metrics").get_data(as_text=True)
+    scraped = client.get("/metrics", base_url=METRICS_BASE_URL).get_data(as_text=True)
     assert f'tabula_storage_replicas{{node="127.0.0.1:{replica_port}"}} 0.0' in scraped
     assert 'tabula_refusals_total{code="not_enough_replicas",status="503"}' in scraped
 

@@ -29,6 +29,7 @@ from .models import (
     StreamItem,
     StreamTicket,
 )
+from .rate_limits import RateLimit
 from .stream import EventFollower
 
 # operationId (openapi.yaml) -> Client method. A test checks that every
@@ -36,7 +37,6 @@ from .stream import EventFollower
 OPERATIONS: dict[str, str] = {
     "healthz": "healthz",
     "readyz": "readyz",
-    "metrics": "metrics",
     "listGames": "list_games",
     "getGame": "get_game",
     "listMatches": "list_matches",
@@ -95,6 +95,13 @@ class Client(AccountsMixin):
         connections and settings."""
         return Client(self.base_url, token, self.timeout, self.retries, _transport=self._transport)
 
+    @property
+    def rate_limits(self) -> dict[str, RateLimit]:
+        """This token's rate-limit windows as the server last reported them
+        (``RateLimit`` fields): ``{"requests": RateLimit(remaining=..., reset_s=...)}``;
+        requests wait for an exhausted window's refill before they are sent."""
+        return self._transport.budgets.of(self.token)
+
     def close(self) -> None:
         self._transport.close()
 
@@ -122,7 +129,9 @@ class Client(AccountsMixin):
         return cast(Health, self._transport.request("GET", "/readyz", accept=(503,)).json())
 
     def metrics(self) -> str:
-        """Prometheus text."""
+        """Prometheus text, from a client of the server's internal metrics
+        address (``METRICS_PORT``; its public port answers 404 there):
+        ``Client("http://127.0.0.1:9400").metrics()``."""
         return self._call("GET", "/metrics").text
 
     def list_games(self) -> list[Game]:
