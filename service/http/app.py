@@ -18,7 +18,19 @@ import engine
 from service.http import bodies, cors, guards, internal_port, security_headers
 from service.http.json_provider import OrjsonProvider
 from service.http.move_lane import MoveLane
-from service.http.routes import accounts, catalogue, history, matches, ops, playing, streams, web, webhooks
+from service.http.routes import (
+    accounts,
+    catalogue,
+    history,
+    matches,
+    meet,
+    ops,
+    playing,
+    streams,
+    web,
+    webhooks,
+)
+from service.meet.schemas import register_meet_components
 from service.model.errors import (
     ApiError,
     api_error,
@@ -26,6 +38,7 @@ from service.model.errors import (
     from_storage_refusal,
     unexpected_error_body,
 )
+from service.ratings.pools import register_pool_component
 from service.runtime import metrics
 from service.runtime.config import load_config
 from service.runtime.services import Services
@@ -182,7 +195,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     register_in_spec(api.spec, [engine.get_game(g) for g in engine.list_games()])
     register_request_schemas(api)
-    for module in (catalogue, matches, playing, history, streams, accounts, webhooks, ops):
+    register_pool_component(api.spec)
+    register_meet_components(api.spec)
+    for module in (catalogue, matches, playing, history, streams, accounts, webhooks, meet, ops):
         api.register_blueprint(module.blp)
     ops.register_plain_routes(app, api)
     web.register_web_client(app)

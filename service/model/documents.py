@@ -147,6 +147,7 @@ _SUMMARY_KEYS = (
     "result",
     "seed_commitment",
     "turn_timeout_s",
+    "pool",
     "created_at",
     "updated_at",
 )
@@ -168,6 +169,7 @@ def summary(doc: dict) -> dict[str, Any]:
     body["dice"] = doc.get("dice", "reproducible")
     body["deadlines"] = {seat: iso_utc(ms) for seat, ms in (doc.get("deadlines") or {}).items()}
     body["rematch"] = doc.get("rematch")
+    body["rated"] = bool(doc.get("rated"))
     return body
 
 

@@ -27,11 +27,12 @@ from service.model.documents import (
     summary,
     touch,
 )
-from service.model.errors import ApiError, validation
+from service.model.errors import ApiError, unauthorized, validation
 from service.model.tokens import hash_token, new_token
 from service.play import ai, idempotency
 from service.play.commits import Plan, change_match, create_match_record
 from service.play.follow import after_commit
+from service.ratings.pools import pool_of, rateable_seat
 from service.runtime.state_cache import engine_state
 from service.storage.records import Change
 
@@ -112,9 +113,14 @@ def create_match(services: Services, body: dict[str, Any], bearer: str | None = 
             fields={"seats": [f"{game.id} takes {game.min_players} to {game.max_players} seats"]},
         )
     options = _resolved_options(game, count, body["options"])
-    new = new_match(game, options, body["seats"], _dice(services.config, body), body["turn_timeout_s"])
+    rated = bool(body.get("rated"))
+    new = new_match(
+        game, options, body["seats"], _dice(services.config, body), body["turn_timeout_s"], rated=rated
+    )
     if account_seats.is_account_token(bearer):
         _seat_creator(services, new.doc, bearer)
+    if rated:
+        _check_rated(new.doc)
     committed = create_match_record(
         services, new.doc, new.change(game, set_tokens=new.token_hashes), list(new.token_hashes)
     )
@@ -132,6 +138,26 @@ def _seat_creator(services: Services, doc: dict, bearer: str | None) -> None:
             fields={"seats": ["at least one human seat when created with an account token"]},
         )
     account_seats.bind_seat(services, humans[0], principal)
+
+
+def _check_rated(doc: dict) -> None:
+    """422 unless every seat of a rated match is an account's, an AI or open,
+    and its dice are fair (reproducible dice are known to their creator)."""
+    if doc["dice"] != "fair":
+        raise validation(
+            "a rated match deals fair dice", fields={"rated": ["a rated match needs dice: fair"]}
+        )
+    unrated = [seat["seat"] for seat in doc["seats"] if not rateable_seat(seat)]
+    if unrated:
+        raise validation(
+            "a rated match's seats are accounts, built-in AIs or open seats",
+            fields={
+                "rated": [
+                    f"seats {unrated} would be held by seat tokens: create a rated match with an "
+                    "account token (its account takes the one human seat), the others ai or open"
+                ]
+            },
+        )
 
 
 @dataclass
@@ -157,6 +183,7 @@ def new_match(
     turn_timeout_s: int,
     match_id: str | None = None,
     tokens: bool = True,
+    rated: bool = False,
 ) -> NewMatch:
     """A new match of ``game`` (``tokens``: one per human seat).
 
@@ -178,6 +205,8 @@ def new_match(
         "to_act": [],
         "result": None,
         "turn_timeout_s": turn_timeout_s,
+        "rated": rated,
+        "pool": pool_of(game.id, options),
         "created_at": created_at,
         "created_ms": created_ms,
         "updated_at": created_at,
@@ -254,6 +283,8 @@ def join_match(services: Services, match_id: str, body: dict[str, Any], bearer: 
         doc = stored.doc
         if principal is not None:
             account_seats.check_not_seated(doc, principal.aid)
+        elif doc.get("rated"):
+            raise unauthorized("a rated match's seat is joined with an account token (scope match:play)")
         seat = _seat_to_join(doc, body.get("seat"))
         doc["seats"][seat].update(kind="human", name=body.get("name"))
         if principal is not None:
@@ -295,6 +326,7 @@ def resign(services: Services, match_id: str, token: str | None, idempotency_key
             raise ApiError(409, "game_over", "the match is over")
         doc["seats"][seat].update(kind="ai", level="medium", resigned=True)
         doc["version"] += 1
+        doc.setdefault("left_at", {})[str(seat)] = doc["version"]
         doc["seq"] += 1
         event = new_event(doc["seq"], doc["version"], "player_resigned", seat, {"level": "medium"})
         game = engine.get_game(doc["game"])

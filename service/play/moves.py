@@ -339,6 +339,7 @@ def _hand_to_ai(doc: dict, seat: int) -> Any:
     """The seat goes to the ``medium`` AI for good, as on resign (a loss; its
     tokens are revoked); returns the ``seat_handed_to_ai`` event."""
     doc["seats"][seat].update(kind="ai", level="medium", resigned=True)
+    doc.setdefault("left_at", {})[str(seat)] = doc["version"]
     doc["seq"] += 1
     return new_event(
         doc["seq"],

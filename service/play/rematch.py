@@ -4,7 +4,7 @@
 match. The first call claims the rematch on the old match (its ``rematch``
 field and a ``rematch_created`` event, in one compare-and-set commit, so
 racing calls agree on one id) and creates the new match under that id:
-same game, options, seat kinds, AI levels and timer, with fresh fair dice
+same game, options, seat kinds, AI levels, timer and ``rated``, with fresh fair dice
 (a seat that resigned or was handed to the AI stays the AI's: its person
 left, and a seat nobody can take would wait for its turn timer). A person's
 seat waits for that person's call, or plays by the turn timer. Every
@@ -28,6 +28,7 @@ from service.model.tokens import new_token
 from service.play.commits import Committed, Plan, change_match, update_indexes
 from service.play.follow import after_commit
 from service.play.matches import new_match
+from service.ratings.pools import rateable_seat
 from service.runtime.state_cache import engine_state
 from service.storage.records import Change
 
@@ -89,6 +90,8 @@ def _ensure_created(services: Services, old: dict, new_id: str) -> bool:
     for seat, before in zip(new.doc["seats"], old["seats"], strict=True):
         if before.get("account_id") and seat["kind"] == "human":  # the account plays again
             seat.update(account_id=before["account_id"], account=before["account"])
+    # Rated again when the old match was and every seat still may be.
+    new.doc["rated"] = bool(old.get("rated")) and all(rateable_seat(s) for s in new.doc["seats"])
     result = services.store.commit(new_id, None, new.change(game))
     if result.outcome != "OK":
         return False  # another call created it a moment ago

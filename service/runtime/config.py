@@ -124,6 +124,28 @@ DEFAULTS = {
     "WEBHOOK_JITTER": 0.2,
     # Failed attempts in a row that switch the webhook off (3 events' retries).
     "WEBHOOK_DISABLE_AFTER": 24,
+    # Challenges (docs/matchmaking.md): a challenge not accepted by every
+    # invitee this long after it was made expires; it stays readable (and in
+    # GET /v1/challenges) CHALLENGE_KEEP_S after that.
+    "CHALLENGE_TTL_S": 600,
+    "CHALLENGE_KEEP_S": 3600,
+    # Challenges an account may make per window (0: off): each one notifies
+    # other accounts, so it is the request to flood them with.
+    "CHALLENGE_RATE_LIMIT": 30,
+    "CHALLENGE_RATE_WINDOW_S": 600,
+    # Seeks ("Play now"): a seek not renewed this long (by its account's open
+    # stream, at each keep-alive, or by GET /v1/seeks) is dropped; keep it
+    # above STREAM_KEEPALIVE_S.
+    "SEEK_TTL_S": 45,
+    # Seconds between two pairing waves of a pool (run by one worker at a time).
+    "SEEK_WAVE_S": 1.5,
+    # The rating difference (mu) two seekers accept: SEEK_SPREAD_BASE, plus
+    # SEEK_SPREAD_PER_WAVE for each wave waited, at most SEEK_SPREAD_MAX.
+    "SEEK_SPREAD_BASE": 2.0,
+    "SEEK_SPREAD_PER_WAVE": 1.0,
+    "SEEK_SPREAD_MAX": 25.0,
+    # The turn timer of a match made by pairing seeks.
+    "SEEK_TURN_TIMEOUT_S": 120,
 }
 
 _INTS = {
@@ -154,6 +176,12 @@ _INTS = {
     "WEBHOOK_ALLOW_HTTP",
     "WEBHOOK_ALLOW_PRIVATE",
     "WEBHOOK_DISABLE_AFTER",
+    "CHALLENGE_TTL_S",
+    "CHALLENGE_KEEP_S",
+    "CHALLENGE_RATE_LIMIT",
+    "CHALLENGE_RATE_WINDOW_S",
+    "SEEK_TTL_S",
+    "SEEK_TURN_TIMEOUT_S",
 }
 _FLOATS = {
     "STREAM_KEEPALIVE_S",
@@ -162,6 +190,10 @@ _FLOATS = {
     "AI_CHAIN_BUDGET_S",
     "WEBHOOK_TIMEOUT_S",
     "WEBHOOK_JITTER",
+    "SEEK_WAVE_S",
+    "SEEK_SPREAD_BASE",
+    "SEEK_SPREAD_PER_WAVE",
+    "SEEK_SPREAD_MAX",
 }
 
 

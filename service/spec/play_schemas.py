@@ -16,6 +16,7 @@ from service.spec.components import (
 )
 from service.spec.schemas import (
     DICE_MODES,
+    MAX_SEATS,
     MAX_SEED,
     STRICT_INTEGER,
     MatchSchema,
@@ -225,3 +226,35 @@ class StreamTicketSchema(ma.Schema):
     expires_at = ma.fields.String(
         required=True, metadata={"description": "ISO 8601, UTC.", "format": "date-time"}
     )
+
+
+class JoinSchema(ma.Schema):
+    name = ma.fields.String(
+        allow_none=True,
+        validate=validate.Length(1, 64),
+        metadata=describe("Optional display name (1 to 64 characters)."),
+    )
+    seat = ma.fields.Integer(
+        strict=True,
+        validate=validate.Range(0, MAX_SEATS - 1),
+        metadata=describe(
+            "Optional: the lowest open seat otherwise. A seat the match does not have (at or "
+            "above its number of seats) is 422 `validation_error`." + STRICT_INTEGER
+        ),
+    )
+
+
+class RematchSchema(ma.Schema):
+    match = ma.fields.Nested(
+        MatchSchema, required=True, metadata=describe("The new match, as the caller's seat sees it.")
+    )
+    seat = ma.fields.Integer(required=True, metadata=describe("The caller's seat (the same as before)."))
+    token = ma.fields.String(
+        required=True,
+        metadata=describe("A bearer token for that seat in the new match (each call issues a new one)."),
+    )
+
+
+class JoinedSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    token = ma.fields.String(required=True)

@@ -236,6 +236,14 @@ class CreateMatchSchema(ma.Schema):
             "Match. For tests, bots and research.",
         ),
     )
+    rated = ma.fields.Boolean(
+        load_default=False,
+        metadata=describe(
+            "Rate the match in its pool (docs/ratings.md). Needs an account token, whose account takes "
+            "the one `human` seat; every other seat is `ai` or `open` (an open seat of a rated match "
+            "is joined with an account token only); 422 `validation_error` otherwise."
+        ),
+    )
     turn_timeout_s = ma.fields.Integer(
         strict=True,
         load_default=300,
@@ -328,6 +336,15 @@ class MatchSummarySchema(ma.Schema):
             "seed, so the creator knows every die and deck order.",
         ),
     )
+    rated = ma.fields.Boolean(required=True, metadata=describe("The match changes its seats' ratings."))
+    pool = ma.fields.String(
+        allow_none=True,
+        required=True,
+        metadata=documented_as(
+            {"anyOf": [ref("RatingPool"), {"type": "null"}]},
+            "The rating pool of the game and options (null: a match stored before pools existed).",
+        ),
+    )
     turn_timeout_s = ma.fields.Integer(required=True, metadata=describe("0: no turn timer."))
     deadlines = ma.fields.Dict(
         keys=ma.fields.String(),
@@ -370,38 +387,6 @@ class CreatedMatchSchema(ma.Schema):
         required=True,
         metadata=describe("Seat (as a string) -> bearer token, one per human seat."),
     )
-
-
-class JoinSchema(ma.Schema):
-    name = ma.fields.String(
-        allow_none=True,
-        validate=validate.Length(1, 64),
-        metadata=describe("Optional display name (1 to 64 characters)."),
-    )
-    seat = ma.fields.Integer(
-        strict=True,
-        validate=validate.Range(0, MAX_SEATS - 1),
-        metadata=describe(
-            "Optional: the lowest open seat otherwise. A seat the match does not have (at or "
-            "above its number of seats) is 422 `validation_error`." + STRICT_INTEGER
-        ),
-    )
-
-
-class RematchSchema(ma.Schema):
-    match = ma.fields.Nested(
-        MatchSchema, required=True, metadata=describe("The new match, as the caller's seat sees it.")
-    )
-    seat = ma.fields.Integer(required=True, metadata=describe("The caller's seat (the same as before)."))
-    token = ma.fields.String(
-        required=True,
-        metadata=describe("A bearer token for that seat in the new match (each call issues a new one)."),
-    )
-
-
-class JoinedSchema(ma.Schema):
-    seat = ma.fields.Integer(required=True)
-    token = ma.fields.String(required=True)
 
 
 class LobbyQuerySchema(ma.Schema):

@@ -12,6 +12,7 @@ from service.storage import archive as codec
 from service.storage.keys import record_key
 from service.worker import ai_jobs
 
+from .conftest import METRICS_BASE_URL
 from .helpers import bearer, create, new_rng
 
 VARIANTS = [
@@ -200,7 +201,10 @@ def test_an_unreadable_record_is_a_410_and_counted(client, services, damage):
     # left out of the lobby (never listed as something else), and counted
     listed = client.get("/v1/matches?status=finished").get_json()
     assert match_id not in [item["id"] for item in listed]
-    assert b'tabula_archive_total{what="unreadable"}' in client.get("/metrics").get_data()
+    assert (
+        b'tabula_archive_total{what="unreadable"}'
+        in client.get("/metrics", base_url=METRICS_BASE_URL).get_data()
+    )
 
 
 def test_another_matchs_record_is_never_served(client, services):

@@ -13,6 +13,7 @@ from service.play import finishing
 from service.storage.keys import FINISHING_SHARDS, finishing_shard_key
 from service.worker import sweeper
 
+from .conftest import METRICS_BASE_URL
 from .helpers import bearer, create, new_rng, worker_process
 from .test_accounts import account_token
 
@@ -102,7 +103,10 @@ def test_a_step_that_raises_is_retried_and_the_others_run_once(client, services,
     match_id, _, _ = play_to_the_finishing_move(client, ada)
     assert calls == [match_id] and intents(services) == {match_id}
     assert sum(game["played"] for game in played(client).values()) == 1  # the other step ran
-    assert b'tabula_archive_total{what="finish_step_failed"}' in client.get("/metrics").get_data()
+    assert (
+        b'tabula_archive_total{what="finish_step_failed"}'
+        in client.get("/metrics", base_url=METRICS_BASE_URL).get_data()
+    )
 
     sweeper.sweep(services)  # too early: FINISH_RECOVERY_S not past
     assert calls == [match_id]

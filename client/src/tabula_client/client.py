@@ -10,6 +10,7 @@ import httpx
 
 from ._http import Transport
 from .accounts import ACCOUNT_OPERATIONS, AccountsMixin
+from .meet import MEET_OPERATIONS, MeetMixin
 from .models import (
     JSON,
     Action,
@@ -53,6 +54,7 @@ OPERATIONS: dict[str, str] = {
     "streamMatch": "stream_match",
     "createStreamTicket": "create_stream_ticket",
     **ACCOUNT_OPERATIONS,
+    **MEET_OPERATIONS,
 }
 
 
@@ -60,7 +62,7 @@ def _match_path(match_id: str, tail: str = "") -> str:
     return f"/v1/matches/{match_id}{tail}"
 
 
-class Client(AccountsMixin):
+class Client(AccountsMixin, MeetMixin):
     """A synchronous client for one Tabula server.
 
     ``token`` is the bearer token of one seat (None: a spectator, or calls

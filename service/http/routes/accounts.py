@@ -46,7 +46,8 @@ ACCOUNT_STREAM = {
         "then every event after `Last-Event-ID` (or `?last_event_id=`; without: none); then "
         "each new event as it comes. Types: `match_started`, `your_turn`, `seat_handed_to_ai`, "
         "`match_finished` (`data`: `game`, `seat`, `version`; `your_turn`: `deadline`; "
-        "`seat_handed_to_ai`: `reason`; `match_finished`: `result`). Keep-alives as the match stream's."
+        "`seat_handed_to_ai`: `reason`; `match_finished`: `result`), and `challenge` (`match_id` null; "
+        "`data`: the Challenge, docs/matchmaking.md). Keep-alives as the match stream's."
     ),
     "headers": {"Cache-Control": {"schema": {"type": "string"}, "description": "`no-cache`"}},
     "content": {

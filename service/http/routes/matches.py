@@ -8,16 +8,20 @@ from flask.views import MethodView
 from service.http.routes.common import BEARER, OPTIONAL_BEARER, Blueprint, documents_errors, services, token
 from service.model.etags import entity_tags, version_header
 from service.play import boards, matches, rematch
-from service.spec.play_schemas import BoardHeadersSchema, BoardQuerySchema, ResignHeadersSchema
+from service.spec.play_schemas import (
+    BoardHeadersSchema,
+    BoardQuerySchema,
+    JoinedSchema,
+    JoinSchema,
+    RematchSchema,
+    ResignHeadersSchema,
+)
 from service.spec.schemas import (
     CreatedMatchSchema,
     CreateMatchSchema,
-    JoinedSchema,
-    JoinSchema,
     LobbyQuerySchema,
     MatchSchema,
     MatchSummarySchema,
-    RematchSchema,
 )
 
 blp = Blueprint(
