@@ -32,7 +32,13 @@ from service.http.routes import (
 )
 from service.http.routes.common import BoundedSegment
 from service.meet.schemas import register_meet_components
-from service.model.errors import ApiError, api_error, from_http_exception, unexpected_error_body
+from service.model.errors import (
+    ApiError,
+    api_error,
+    from_http_exception,
+    from_storage_refusal,
+    unexpected_error_body,
+)
 from service.ratings.pools import register_pool_component
 from service.runtime import metrics
 from service.runtime.config import load_config
@@ -146,6 +152,7 @@ def error_response(error: BaseException) -> Any:
     wins, as it would have. Engine errors are mapped here, once
     (errors.from_engine)."""
     error = guards.pending_rate_limit_error() or error
+    error = from_storage_refusal(error) or error
     if isinstance(error, HTTPException):
         # flask-smorest's handler: the body as a (body, status, headers) answer.
         status, body, headers = from_http_exception(error)

@@ -14,6 +14,10 @@ import engine
 
 log = logging.getLogger(__name__)
 
+# Retry-After of a write the server refused with NOREPLICAS (its
+# min-replicas-to-write): as storage/replicas.py's own refusals.
+NOREPLICAS_RETRY_AFTER_S = 5
+
 
 class ApiError(Exception):
     """An error the API answers on purpose."""
@@ -54,6 +58,7 @@ ERROR_CODES = (
     "payload_too_large",
     "rate_limited",
     "unavailable",
+    "not_enough_replicas",
     "internal_error",
     # answered by gunicorn's worker before the app (service/gunicorn_worker.py)
     "uri_too_long",
@@ -91,6 +96,24 @@ def precondition_failed(current_version: int) -> ApiError:
         "precondition_failed",
         "If-Match does not match the current version",
         current_version=current_version,
+    )
+
+
+def not_enough_replicas(replicas: int | None, required: int | None, retry_after_s: int) -> ApiError:
+    """503: the match's storage shard has fewer in-sync replicas than
+    ``REDIS_WAIT_REPLICAS`` asks for; refused before anything was written
+    (storage/replicas.py). ``replicas``/``required`` None: refused by the
+    server's own ``min-replicas-to-write``, counts unknown here."""
+    details: dict[str, Any] = {"retry_after_s": retry_after_s}
+    if replicas is not None:
+        details.update(replicas=replicas, required_replicas=required)
+    return ApiError(
+        503,
+        "not_enough_replicas",
+        "the match's storage has fewer replicas than required; nothing was changed: "
+        "retry after Retry-After (the same Idempotency-Key is applied once)",
+        headers={"Retry-After": str(retry_after_s)},
+        **details,
     )
 
 
@@ -156,6 +179,16 @@ def from_http_exception(error: Any) -> tuple[int, dict[str, Any], dict[str, str]
     headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
     headers.update(data.get("headers") or {})
     return status, {"error": code, "message": message, "details": details}, headers
+
+
+def from_storage_refusal(error: BaseException) -> ApiError | None:
+    """The 503 ``not_enough_replicas`` of a write the server refused with
+    NOREPLICAS (its own ``min-replicas-to-write``; a script's at its first
+    write, before it changed anything), else None."""
+    if isinstance(error, redis.ResponseError) and str(error).startswith("NOREPLICAS"):
+        log.warning("storage refused a write: %s", error)
+        return not_enough_replicas(None, None, NOREPLICAS_RETRY_AFTER_S)
+    return None
 
 
 def unexpected_error_body(error: BaseException) -> tuple[int, dict[str, Any]]:

@@ -25,8 +25,16 @@ DEFAULTS = {
     # have it before the API answers; 0: off. When they do not within
     # REDIS_WAIT_TIMEOUT_MS the client gets 503 `unavailable` (the move may
     # be applied: a retry with the same Idempotency-Key returns its result).
+    # While the match's primary has fewer in-sync replicas than this, its
+    # commits are refused before writing: 503 `not_enough_replicas` with
+    # Retry-After, nothing changed (service/storage/replicas.py). The same
+    # on standalone, Sentinel and cluster: a primary without the replicas
+    # asked for takes no move.
     "REDIS_WAIT_REPLICAS": 0,
     "REDIS_WAIT_TIMEOUT_MS": 500,
+    # A replica is in sync while its last acknowledgement to the primary is
+    # at most this old (seconds; Redis's min-replicas-max-lag, default 10).
+    "REDIS_REPLICA_MAX_LAG_S": 10,
     "MAX_CONTENT_LENGTH": 64 * 1024,
     # Requests per window per bearer token (or client address without one).
     "RATE_LIMIT": 1200,
@@ -162,6 +170,7 @@ _INTS = {
     "TURN_TIMEOUTS_TO_AI",
     "REDIS_WAIT_REPLICAS",
     "REDIS_WAIT_TIMEOUT_MS",
+    "REDIS_REPLICA_MAX_LAG_S",
     "SIGNUP_RATE_LIMIT",
     "SIGNUP_RATE_WINDOW_S",
     "WEBHOOK_ALLOW_HTTP",

@@ -53,6 +53,7 @@ import engine
 from service.model.errors import code_for_status
 from service.runtime import logs
 from service.storage import keys as storage_keys
+from service.storage.replicas import shard_report
 
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 disable_created_metrics()  # no `_created` series: less to write, less to scrape
@@ -340,6 +341,31 @@ class _ScrapeTimeCollector:
             for game in games:
                 matches.add_metric([status, game], next(counts))
         yield matches
+        if svc.store.replicas is not None:
+            yield from _replica_gauges(store_client, svc.config)
+
+
+def _replica_gauges(store_client: Any, config: dict[str, Any]) -> Iterator[Any]:
+    """With REDIS_WAIT_REPLICAS: each storage primary's in-sync replicas and
+    the count required (a primary below it refuses its moves)."""
+    try:
+        report = shard_report(store_client, config["REDIS_REPLICA_MAX_LAG_S"])
+    except redis.RedisError:
+        return
+    required = GaugeMetricFamily(
+        "tabula_storage_replicas_required", "REDIS_WAIT_REPLICAS: in-sync replicas a primary needs."
+    )
+    required.add_metric([], config["REDIS_WAIT_REPLICAS"])
+    yield required
+    in_sync = GaugeMetricFamily(
+        "tabula_storage_replicas",
+        "In-sync replicas of each storage primary (cluster: host:port; else primary).",
+        labels=["node"],
+    )
+    for shard in report:
+        if shard.reachable:
+            in_sync.add_metric([shard.node], shard.in_sync)
+    yield in_sync
 
 
 class _Union:

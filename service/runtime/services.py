@@ -86,6 +86,7 @@ class Services:
             config["IDEMPOTENCY_TTL_S"],
             wait=_wait_policy(config),
             finished_ttl_s=config["FINISHED_MATCH_TTL_S"],
+            replica_max_lag_s=config["REDIS_REPLICA_MAX_LAG_S"],
             archive_ttl_s=config["ARCHIVE_TTL_S"],
         )
         self.store.archive = Archive()

@@ -107,8 +107,29 @@ _ERROR_VARIANTS: dict[str, tuple[tuple[str, ...], dict[str, Any], tuple[str, ...
         ("unavailable",),
         {
             "retry": {"type": "boolean", "description": "Retrying soon is expected to succeed."},
+            "replicas": {
+                "type": "integer",
+                "description": "A change stored but confirmed by fewer replicas than required: how many did.",
+            },
+            "required_replicas": {"type": "integer", "description": "`REDIS_WAIT_REPLICAS`."},
         },
         (),
+    ),
+    "NotEnoughReplicasError": (
+        ("not_enough_replicas",),
+        {
+            "retry_after_s": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "As `Retry-After`: seconds before trying again.",
+            },
+            "replicas": {
+                "type": "integer",
+                "description": "In-sync replicas of the match's storage primary now.",
+            },
+            "required_replicas": {"type": "integer", "description": "`REDIS_WAIT_REPLICAS`."},
+        },
+        ("retry_after_s",),
     ),
 }
 

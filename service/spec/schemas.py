@@ -400,11 +400,3 @@ class LobbyQuerySchema(ma.Schema):
         validate=validate.OneOf(STATUS_VALUES), metadata=documented_as(ref("MatchStatus"))
     )
     game = ma.fields.String(validate=validate.Length(max=32), metadata=describe("A catalogue's game id."))
-
-
-class HealthSchema(ma.Schema):
-    status = ma.fields.String(required=True)
-    checks = ma.fields.Dict()
-    workers_alive = ma.fields.Integer(
-        metadata=describe("/readyz: AI workers whose heartbeat is younger than `WORKER_SEEN_S`.")
-    )

@@ -6,11 +6,14 @@ On a Redis Cluster (service/storage/redis_modes.py) the hot round trips are spli
 node: each command goes to the primary of its key's slot, the commands of one
 node in one write, so no command ever spans slots; the cross-slot indexes (keys.py) are
 single-key commands (redis-py's cluster pipelines route each). With
-``wait=(replicas, timeout ms)`` every commit is followed, in the same write to
-the same node, by ``WAIT``: a commit that too few replicas confirm is answered
-503 ``unavailable``: it may be applied, and a retry with the same
-Idempotency-Key returns its result (the replay refreshes the record's TTL, a
-write that the next WAIT covers along with everything before it).
+``wait=(replicas, timeout ms)`` a commit is refused before it writes anything
+while its primary has fewer in-sync replicas than that (503
+``not_enough_replicas``, replicas.py), and every commit is followed, in the
+same write to the same node, by ``WAIT``: a commit that too few replicas
+confirm is answered 503 ``unavailable``: it may be applied, and a retry with
+the same Idempotency-Key returns its result (the replay refreshes the
+record's TTL, a write that the next WAIT covers along with everything before
+it).
 
 Everything is JSON (orjson), never pickle.
 """
@@ -22,6 +25,7 @@ import orjson
 import redis
 from redis.exceptions import NoScriptError
 
+from service.model.errors import from_storage_refusal
 from service.storage.accounts import pat_key
 from service.storage.archived import ArchivedReads
 from service.storage.indexes import MatchIndexes
@@ -40,6 +44,7 @@ from service.storage.keys import (
     token_index_key,
 )
 from service.storage.records import Change, CommitResult, StoredMatch, parse_events
+from service.storage.replicas import ReplicaGate
 from service.storage.transport import UNAVAILABLE_REPLIES, Command, Transport, publish_command
 
 # A deadline index write: ``(version, due ms)`` (due None: clear the entry).
@@ -65,6 +70,7 @@ class Store(MatchIndexes, ArchivedReads):
         idempotency_ttl_s: int = 24 * 3600,
         wait: tuple[int, int] | None = None,
         finished_ttl_s: int = 0,
+        replica_max_lag_s: int = 10,
         archive_ttl_s: int = 0,
     ) -> None:
         self.redis = client
@@ -73,6 +79,8 @@ class Store(MatchIndexes, ArchivedReads):
         self.archive_ttl_s = archive_ttl_s  # ARCHIVE_TTL_S: the record's; 0: for ever
         self.archive: Any = None  # runtime/archive.Archive (set by Services): rebuilds from records
         self.wait = wait  # (replicas, timeout ms) each commit WAITs for, or None
+        # Refuses commits before writing on a primary short of in-sync replicas.
+        self.replicas = None if wait is None else ReplicaGate(client, wait[0], replica_max_lag_s)
         self._commit = _script(client, "commit.lua")
         self._count_known = _script(client, "count_known.lua")
         self._deadline = _script(client, "deadline.lua")
@@ -99,7 +107,9 @@ class Store(MatchIndexes, ArchivedReads):
             if isinstance(reply, UNAVAILABLE_REPLIES):
                 raise redis.ConnectionError(f"the cluster cannot serve this now: {reply}")
             if isinstance(reply, Exception):
-                raise reply
+                # A server's own min-replicas-to-write (NOREPLICAS): the 503
+                # not_enough_replicas the gate answers, for the AI workers too.
+                raise from_storage_refusal(reply) or reply
         return replies
 
     def _eval_commit(
@@ -302,12 +312,16 @@ class Store(MatchIndexes, ArchivedReads):
         same round trip WAITs on the record's node, so a record whose commit
         was answered 503 (too few replicas confirmed it) is answered 503 again
         until they do: a retry is told "accepted" only under the guarantee
-        the first attempt was refused for lacking."""
-        if self.wait is None:
+        the first attempt was refused for lacking. A primary short of
+        in-sync replicas (replicas.py) is refused before that WAIT: it could
+        confirm no record, nor store a new one."""
+        if self.wait is None or self.replicas is None:
             raw = self.redis.get(key)
         else:
+            self.replicas.check(key)
             raw, replicas = self._scripted_round_trip(("GET", key), ("WAIT", *self.wait))
-            if raw is not None:
+            if raw is not None and replicas < self.wait[0]:
+                self.replicas.suspect(key)
                 CommitResult("DUP", replicas=replicas, wanted=self.wait[0]).raise_if_unreplicated()
         return None if raw is None else orjson.loads(raw)
 
@@ -344,7 +358,11 @@ class Store(MatchIndexes, ArchivedReads):
             record_key(match_id),
             idems_key(match_id),
         ]
+        if self.replicas is not None:
+            self.replicas.check(keys[0])  # before anything is sent
         reply, replicas = self._eval_commit(match_id, keys, args, deadline)
+        if self.replicas is not None and replicas is not None and replicas < self.replicas.wanted:
+            self.replicas.suspect(keys[0])
         outcome = reply[0].decode()
         payload: Any = reply[1] if len(reply) > 1 else None
         if outcome == "DUP":

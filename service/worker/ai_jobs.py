@@ -83,8 +83,12 @@ def play_ai_turn(match_id: str, version: int) -> str:
         except (ApiError, engine.EngineError) as caught:
             error = api_error(caught)
             # Someone else moved first (a resign, a join...): the newer version
-            # has its own job. Anything else is a bug worth a log line.
-            level = logging.INFO if error.code == "version_conflict" else logging.ERROR
+            # has its own job. A shard without its replicas refused it (the
+            # sweeper re-enqueues the decision after AI_STALL_S). Anything
+            # else is a bug worth a log line.
+            level = {"version_conflict": logging.INFO, "not_enough_replicas": logging.WARNING}.get(
+                error.code, logging.ERROR
+            )
             log.log(level, "AI move in %s at v%s refused: %s", match_id, version, error.code)
             return error.code
     return outcome

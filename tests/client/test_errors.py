@@ -18,6 +18,7 @@ HIERARCHY = {
     "IllegalAction": ("illegal_action", ("Conflict", "TabulaError")),
     "MethodNotAllowed": ("method_not_allowed", ("TabulaError",)),
     "NameTaken": ("name_taken", ("Conflict", "TabulaError")),
+    "NotEnoughReplicas": ("not_enough_replicas", ("Unavailable", "TabulaError")),
     "NotFound": ("not_found", ("TabulaError",)),
     "NotYourTurn": ("not_your_turn", ("Conflict", "TabulaError")),
     "PayloadTooLarge": ("payload_too_large", ("TabulaError",)),
@@ -83,6 +84,17 @@ def test_rate_limited_reads_retry_after_from_the_header_then_the_details():
     assert isinstance(limited, errors.RateLimited) and limited.retry_after == 3.0
     from_details = errors.RateLimited(429, "rate_limited", "m", {"retry_after_s": 2})
     assert from_details.retry_after == 2
+
+
+def test_not_enough_replicas_is_unavailable_with_retry_after():
+    body = {
+        "error": "not_enough_replicas",
+        "message": "m",
+        "details": {"retry_after_s": 5, "replicas": 0, "required_replicas": 1},
+    }
+    refused = errors.error_from_response(_answer(503, body, {"Retry-After": "5"}))
+    assert type(refused) is errors.NotEnoughReplicas and isinstance(refused, errors.Unavailable)
+    assert refused.retry_after == 5.0 and refused.details["required_replicas"] == 1
 
 
 def test_unknown_codes_and_foreign_answers():

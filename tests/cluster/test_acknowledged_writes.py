@@ -132,3 +132,46 @@ def test_unconfirmed_move_is_503_and_its_retry_returns_the_result(deployment, wa
     assert len([e for e in events if e["version"] == 1]) == len(
         retry.get_json()["events"]
     )  # after the set-up's
+
+
+def test_a_replica_that_stops_acknowledging_closes_its_shard_until_it_resumes(deployment):
+    """Sentinel and cluster alike: a replica paused (SIGSTOP) longer than
+    REDIS_REPLICA_MAX_LAG_S is out of sync, so its primary takes no move: 503
+    ``not_enough_replicas`` before anything is written, /readyz ``degraded``;
+    resumed, the same retry is applied once."""
+    deployment.flush()
+    app = make_app(
+        deployment.config["REDIS_URL"],
+        REDIS_MODE=deployment.mode,
+        RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"],
+        REDIS_WAIT_REPLICAS=1,
+        REDIS_WAIT_TIMEOUT_MS=WAIT_TIMEOUT_MS,
+        REDIS_REPLICA_MAX_LAG_S=1,
+        READY_MIN_WORKERS=0,
+    )
+    client, services = app.test_client(), app.extensions["tabula"]
+    try:
+        created = create(client)
+        match_id, token = created["match"]["id"], created["tokens"]["0"]
+        assert client.get("/readyz").get_json()["status"] == "ok"
+        body = _first_move(client, match_id, token)
+        headers = {**bearer(token), "Idempotency-Key": "lagging-replica"}
+        (replica_port,) = deployment.servers.replica_ports_of(_primary_port(services, match_id))
+        with paused(deployment.servers.by_port[replica_port]):
+            time.sleep(3.5)  # its last acknowledgement now 3 s old or more: lag > 1
+            refused = client.post(f"/v1/matches/{match_id}/actions", headers=headers, json=body)
+            assert refused.status_code == 503, refused.get_json()
+            assert refused.get_json()["error"] == "not_enough_replicas"
+            assert client.get(f"/v1/matches/{match_id}").get_json()["version"] == 0  # nothing written
+            ready = client.get("/readyz").get_json()
+            assert ready["status"] == "degraded", ready
+            assert "degraded" in [shard["status"] for shard in ready["shards"]]
+        retry = _retry_while_unavailable(
+            lambda: client.post(f"/v1/matches/{match_id}/actions", headers=headers, json=body)
+        )
+        assert retry.status_code == 200, retry.get_json()
+        again = client.post(f"/v1/matches/{match_id}/actions", headers=headers, json=body)
+        assert again.status_code == 200 and again.get_json() == retry.get_json()
+        assert client.get(f"/v1/matches/{match_id}").get_json()["version"] == 1  # applied once
+    finally:
+        services.close()

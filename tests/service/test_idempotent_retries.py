@@ -4,9 +4,9 @@ which the seat was handed over): the record is found by the token's hash
 and the key before the token is checked, and no other token can read it.
 
 The 503 case is real: with REDIS_WAIT_REPLICAS=1 and no replica, every
-commit is stored and answered 503 (too few replicas confirmed it), which is
-what a client retries; the retry is answered 503 too until a real replica
-confirms the record.
+commit is refused before it writes anything (503 ``not_enough_replicas``,
+service/storage/replicas.py), which is what a client retries; once a real
+replica follows the primary, the retry is applied, once.
 """
 
 import time
@@ -49,38 +49,91 @@ def test_a_resign_retried_with_its_key_gets_the_first_answer(client):
     assert _resign(client, match_id, token, "resign-2").status_code == 401
 
 
-def test_a_resign_answered_503_is_answered_503_again_until_a_replica_confirms_it():
-    """The record of a commit answered 503 (stored, too few replicas) is
-    itself unconfirmed: its retry WAITs too, and gets the result only once a
-    replica has it. A real replica is attached between the retries."""
+def test_a_resign_refused_for_want_of_a_replica_is_applied_once_when_one_is_back():
+    """REDIS_WAIT_REPLICAS=1 on a primary without a replica (standalone here;
+    the same on Sentinel and on a cluster's shard): the resign is refused
+    before anything is written, 503 ``not_enough_replicas`` with Retry-After,
+    and so is its retry; once a real replica follows the primary, the same
+    retry is applied, once."""
     with RedisProcess() as primary, RedisProcess() as replica:
         plain = make_app(primary.url)  # creates the match without waiting
         created = create(plain.test_client(), seats=humans(2))
         match_id, token = created["match"]["id"], created["tokens"]["0"]
-        waiting = make_app(primary.url, REDIS_WAIT_REPLICAS=1, REDIS_WAIT_TIMEOUT_MS=50)
+        before = _match(plain.test_client(), match_id)
+        waiting = make_app(primary.url, REDIS_WAIT_REPLICAS=1, REDIS_WAIT_TIMEOUT_MS=5000)
         client = waiting.test_client()
         try:
-            lost = _resign(client, match_id, token, "resign-after-503")
-            assert lost.status_code == 503 and lost.get_json()["error"] == "unavailable"
-            match = _match(plain.test_client(), match_id)
-            assert match["seats"][0]["resigned"]  # the 503 came after the commit
-
-            unconfirmed = _resign(client, match_id, token, "resign-after-503")
-            assert unconfirmed.status_code == 503, unconfirmed.get_json()
+            for _ in range(2):  # the first attempt and a retry
+                started = time.monotonic()
+                refused = _resign(client, match_id, token, "resign-without-replica")
+                assert refused.status_code == 503, refused.get_json()
+                assert time.monotonic() - started < 2  # not after the 5 s WAIT
+                body = refused.get_json()
+                assert body["error"] == "not_enough_replicas"
+                assert body["details"] == {"retry_after_s": 5, "replicas": 0, "required_replicas": 1}
+                assert refused.headers["Retry-After"] == "5"
+                assert _match(plain.test_client(), match_id) == before  # nothing changed
+                # No idempotency record either: nothing of the resign was stored.
+                assert not redis.Redis.from_url(primary.url).keys(f"match:{{{match_id}}}:idem:*")
+            ready = client.get("/readyz").get_json()
+            assert ready["shards"] == [
+                {"node": "primary", "replicas": 0, "required_replicas": 1, "status": "degraded"}
+            ]
 
             _attach_replica(replica, primary)
-            # A long WAIT timeout now: the 50 ms one only keeps the 503s
-            # above quick, and a replica's answer may take longer under load.
-            confirming = make_app(primary.url, REDIS_WAIT_REPLICAS=1, REDIS_WAIT_TIMEOUT_MS=5000)
-            retry = _resign(confirming.test_client(), match_id, token, "resign-after-503")
-            confirming.extensions["tabula"].close()
+            retry = _retry_while_refused(lambda: _resign(client, match_id, token, "resign-without-replica"))
             assert retry.status_code == 200, retry.get_json()
             assert retry.get_json()["seats"][0]["resigned"]
-            assert retry.get_json()["version"] == match["version"]
-            assert _match(client, match_id)["version"] == match["version"]  # applied once
+            again = _resign(client, match_id, token, "resign-without-replica")
+            assert again.status_code == 200 and again.get_json() == retry.get_json()
+            assert _match(client, match_id)["version"] == before["version"] + 1  # applied once
+            assert client.get("/readyz").get_json()["shards"][0]["status"] == "ok"
         finally:
             waiting.extensions["tabula"].close()
             plain.extensions["tabula"].close()
+
+
+def test_a_server_refusing_writes_itself_changes_nothing_and_is_answered_the_same():
+    """Redis's own min-replicas-to-write (an operator's choice, not the
+    service's): the commit script, an old-style one (no ``#!lua flags``), is
+    refused at its first write, after its reads and before it changed
+    anything; the API answers that NOREPLICAS as its own refusal."""
+    with RedisProcess() as primary:
+        app = make_app(primary.url)  # REDIS_WAIT_REPLICAS=0: the server refuses, not the gate
+        client = app.test_client()
+        server = redis.Redis.from_url(primary.url)
+        try:
+            created = create(client, seats=humans(2))
+            match_id, token = created["match"]["id"], created["tokens"]["0"]
+            before = _match(client, match_id)
+            keys = {key: server.dump(key) for key in server.keys("*")}
+            server.config_set("min-replicas-to-write", 1)
+
+            refused = _resign(client, match_id, token, "refused-by-redis")
+
+            assert refused.status_code == 503, refused.get_json()
+            assert refused.get_json()["error"] == "not_enough_replicas"
+            assert refused.headers["Retry-After"] == "5"
+            assert {key: server.dump(key) for key in server.keys("*")} == keys  # nothing written
+            assert server.info("errorstats")["errorstat_NOREPLICAS"]["count"] >= 1
+            server.config_set("min-replicas-to-write", 0)
+            retry = _resign(client, match_id, token, "refused-by-redis")
+            assert retry.status_code == 200, retry.get_json()
+            assert _match(client, match_id)["version"] == before["version"] + 1
+        finally:
+            server.close()
+            app.extensions["tabula"].close()
+
+
+def _retry_while_refused(send, bound_s=10):
+    """A client honouring the refusal, but without its Retry-After's 5 s:
+    the gate looks at the primary again within a second (replicas.REFRESH_S)."""
+    deadline = time.monotonic() + bound_s
+    while True:
+        answer = send()
+        if answer.status_code != 503 or time.monotonic() > deadline:
+            return answer
+        time.sleep(0.2)
 
 
 def _attach_replica(replica, primary, timeout_s=30):

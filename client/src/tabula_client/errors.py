@@ -42,6 +42,11 @@ ERROR_TABLE: dict[str, tuple[str, str]] = {
     ),
     "RateLimited": ("rate_limited", "429: too many requests; ``retry_after`` is the seconds to wait."),
     "Unavailable": ("unavailable", "503: storage unreachable; nothing was changed."),
+    "NotEnoughReplicas": (
+        "not_enough_replicas",
+        "503: the match's storage has fewer replicas than the server requires; nothing was "
+        "changed. ``retry_after`` is the seconds to wait; the same Idempotency-Key is applied once.",
+    ),
     "ServerError": ("internal_error", "Any other 5xx (``internal_error``): a bug on the server."),
     "StreamBehind": (
         "too_far_behind",
@@ -157,6 +162,19 @@ class RateLimited(TabulaError):
 class Unavailable(TabulaError): ...
 
 
+class NotEnoughReplicas(Unavailable):
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        details: dict[str, Any] | None = None,
+        retry_after: float | None = None,
+    ):
+        super().__init__(status, code, message, details)
+        self.retry_after = retry_after if retry_after is not None else self.details.get("retry_after_s")
+
+
 class ServerError(TabulaError): ...
 
 
@@ -193,6 +211,6 @@ def error_from_response(response: httpx.Response) -> TabulaError:
     cls = ERROR_CLASSES.get(code) or (ServerError if status >= 500 and status != 503 else TabulaError)
     details = body.get("details") if isinstance(body.get("details"), dict) else {}
     args = (status, code, str(body.get("message", "")), details)
-    if cls is RateLimited:
-        return RateLimited(*args, retry_after=retry_after_seconds(response))
+    if cls is RateLimited or cls is NotEnoughReplicas:
+        return cls(*args, retry_after=retry_after_seconds(response))
     return cls(*args)

@@ -13,7 +13,9 @@ from service.http.routes.common import services
 from service.play import ai
 from service.runtime import metrics
 from service.spec.document import spec_dict, spec_yaml
-from service.spec.schemas import HealthSchema
+from service.spec.health import HealthSchema
+from service.storage import redis_modes
+from service.storage.replicas import shard_report
 
 # Swagger UI's files that /docs loads, served from the installed flask-swagger-ui
 # (its dist folder; its blueprint is not used).
@@ -41,10 +43,18 @@ class Ready(MethodView):
     @blp.alt_response(503, schema=HealthSchema, description="Storage unreachable or no worker seen.")
     def get(self) -> Any:
         """Readiness: storage reachable and `READY_MIN_WORKERS` AI workers seen within
-        `WORKER_SEEN_S`; answers within 2 s even when storage hangs."""
+        `WORKER_SEEN_S`; answers within 2 s even when storage hangs. With
+        `REDIS_WAIT_REPLICAS` > 0, `shards` lists each storage primary's in-sync
+        replicas: one with fewer than required makes the status `degraded`, still
+        200 (reads and the other shards' moves are served; every API process sees
+        the same shards, so taking them out of service would refuse everything)."""
         checks, alive = _readiness_checks()
-        ready = all(value == "ok" for value in checks.values())
-        body = {"status": "ok" if ready else "unavailable", "checks": checks, "workers_alive": alive}
+        body: dict[str, Any] = {"checks": checks, "workers_alive": alive}
+        if services().store.replicas is not None and checks.get("storage") == "ok":
+            body["shards"] = _replica_check(checks)
+        ready = all(value == "ok" for name, value in checks.items() if name != "replicas")
+        degraded = checks.get("replicas", "ok") != "ok"
+        body["status"] = "unavailable" if not ready else "degraded" if degraded else "ok"
         return body, 200 if ready else 503
 
 
@@ -54,7 +64,7 @@ def _readiness_checks() -> tuple[dict[str, str], int | None]:
     storage, queue = svc.probe_clients()
     checks, alive = {}, None
     try:
-        storage.ping()
+        _ping(storage)
         checks["storage"] = "ok"
     except redis.RedisError as error:
         checks["storage"] = f"unreachable: {type(error).__name__}"
@@ -69,6 +79,47 @@ def _readiness_checks() -> tuple[dict[str, str], int | None]:
     wanted = svc.config["READY_MIN_WORKERS"]
     checks["worker"] = "ok" if alive >= wanted else f"{alive} of {wanted} workers alive"
     return checks, alive
+
+
+def _ping(storage: Any) -> None:
+    """PING storage; on a cluster whose node did not answer, once more after
+    reading the slot map again (after a failover the probe client still
+    knows the dead primary: one probe would say unreachable)."""
+    try:
+        storage.ping()
+    except redis.ConnectionError:
+        if not redis_modes.is_cluster_client(storage):
+            raise
+        redis_modes.refresh_topology(storage, reconnect=False)
+        storage.ping()
+
+
+def _replica_check(checks: dict[str, str]) -> list[dict[str, Any]]:
+    """Each storage primary's in-sync replicas (``shards`` of /readyz); sets
+    ``checks["replicas"]``."""
+    svc = services()
+    wanted, max_lag_s = svc.config["REDIS_WAIT_REPLICAS"], svc.config["REDIS_REPLICA_MAX_LAG_S"]
+    try:
+        report = shard_report(svc.probe_clients()[0], max_lag_s)
+    except redis.RedisError as error:
+        checks["replicas"] = f"unknown: {type(error).__name__}"
+        return []
+    short = [f"{shard.node} {shard.status(wanted)}" for shard in report if shard.status(wanted) != "ok"]
+    checks["replicas"] = (
+        f"{len(short)} of {len(report)} primaries with fewer than {wanted} in-sync replicas: "
+        f"{', '.join(short)}"
+        if short
+        else "ok"
+    )
+    return [
+        {
+            "node": shard.node,
+            "replicas": shard.in_sync,
+            "required_replicas": wanted,
+            "status": shard.status(wanted),
+        }
+        for shard in report
+    ]
 
 
 def register_plain_routes(app: Flask, api: Any) -> None:
