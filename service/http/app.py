@@ -18,7 +18,18 @@ import engine
 from service.http import bodies, cors, guards
 from service.http.json_provider import OrjsonProvider
 from service.http.move_lane import MoveLane
-from service.http.routes import accounts, catalogue, history, matches, ops, playing, streams, web, webhooks
+from service.http.routes import (
+    accounts,
+    catalogue,
+    history,
+    matches,
+    ops,
+    playing,
+    ratings,
+    streams,
+    web,
+    webhooks,
+)
 from service.model.errors import ApiError, api_error, from_http_exception, unexpected_error_body
 from service.ratings.pools import register_pool_component
 from service.runtime import metrics
@@ -177,7 +188,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_in_spec(api.spec, [engine.get_game(g) for g in engine.list_games()])
     register_request_schemas(api)
     register_pool_component(api.spec)
-    for module in (catalogue, matches, playing, history, streams, accounts, webhooks, ops):
+    for module in (catalogue, matches, playing, history, streams, accounts, ratings, webhooks, ops):
         api.register_blueprint(module.blp)
     ops.register_plain_routes(app, api)
     web.register_web_client(app)

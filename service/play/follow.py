@@ -22,6 +22,7 @@ logged, never the request's failure (the match is committed).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import redis
@@ -30,6 +31,7 @@ from service.accounts.events import publish_account_event
 from service.accounts.match_events import account_events
 from service.accounts.seats import bound_seats
 from service.play import ai
+from service.ratings.update import apply_ratings
 from service.storage import accounts as stored_accounts
 
 if TYPE_CHECKING:
@@ -48,8 +50,21 @@ def after_commit(services: Services, committed: Committed, schedule_ai: bool = T
             notify_accounts(services, doc, seated)
         except redis.RedisError:
             log.warning("account events of match %s not sent", doc["id"], exc_info=True)
+    if doc is not None and doc["status"] == "finished" and doc.get("rated"):
+        run_finish_step(services, apply_ratings, doc)
     if schedule_ai:
         ai.schedule_after_commit(services, committed)
+
+
+def run_finish_step(services: Services, step: Callable[[Services, dict], None], doc: dict) -> None:
+    """Run one finish step (idempotent per match) for the finished ``doc``;
+    its failure is logged, never the request's (the match is committed, and
+    the step takes effect when it runs again). Until service/play/finishing.py
+    runs the registered steps, the ratings step runs from here."""
+    try:
+        step(services, doc)
+    except Exception:  # a finish step never fails the committed request (logged with its trace)
+        log.warning("finish step %s of match %s failed", step.__name__, doc["id"], exc_info=True)
 
 
 def notify_accounts(services: Services, doc: dict, seated: list[tuple[int, str]]) -> None:

@@ -8,6 +8,8 @@ fuzzer reaches past 404 and 401:
 - an active Anno 1503 match whose seat to act holds the bearer token sent on
   every request (``Authorization: Bearer``), the match most path ids point at;
 - a waiting match with open seats for ``joinMatch``;
+- the rating reads (``getLeaderboard``, ``getRatingHistory``) of the
+  fuzzer's account;
 - a finished Anno 1452 match (played to its end here) for ``getReplay``;
 - a match of its own, with its own token, for ``resign`` (which revokes it);
 - an account whose token (all scopes) the account operations send, another
@@ -17,7 +19,7 @@ fuzzer reaches past 404 and 401:
 fuzzing, stateful with links inferred from ``Location`` headers) with
 ``--checks all`` over every operation, bounded in examples
 (``--max-examples``), time (``--max-time``) and response time
-(``--max-response-time``). No check and no operation is left out; two
+(``--max-response-time``). No check and no operation is left out; three
 operations expect one more status of schema-valid requests, for a bound of
 the match that no request schema can state (see the config). The test
 asserts that schemathesis reports no failure at all (no 5xx, no response
@@ -54,7 +56,7 @@ STREAM_EVENTS = 5
 MAX_TIME_S = 90
 RUN_TIMEOUT_S = 400
 # schemathesis' default for positive_data_acceptance (5xx included: the
-# not_a_server_error check reports those), plus one status each for two
+# not_a_server_error check reports those), plus one status each for three
 # operations (see the config below for why).
 ACCEPTED = ["2xx", "3xx", "401", "403", "404", "409", "429", "5xx"]
 JOIN_STATUSES = json.dumps([*ACCEPTED, "422"])
@@ -194,6 +196,14 @@ parameters = {{ "path.name" = "fuzzer" }}
 include-operation-id = "createAccount"
 checks.positive_data_acceptance.expected-statuses = {NAME_STATUSES}
 
+# The rating reads (public), of the fuzzer's account; `pool` is the spec's enum.
+[[operations]]
+include-operation-id = "getRatingHistory"
+parameters = {{ "path.name" = "fuzzer" }}
+
+[[operations]]
+include-operation-id = "getLeaderboard"
+
 # A schema-valid URL may still be refused (422): not https, or its host
 # resolving to no public address (docs/webhooks.md states the rule in words).
 [[operations]]
@@ -260,6 +270,13 @@ database = "none"
 [[operations]]
 include-operation-id = "joinMatch"
 parameters = {{ "path.match_id" = "{waiting_id}" }}
+checks.positive_data_acceptance.expected-statuses = {JOIN_STATUSES}
+
+# `rated: true` is 422 unless the bearer is an account token whose account
+# takes the one human seat (docs/ratings.md): a rule of the token, not of the
+# body; the fuzzer sends a seat token.
+[[operations]]
+include-operation-id = "createMatch"
 checks.positive_data_acceptance.expected-statuses = {JOIN_STATUSES}
 
 # An If-Match naming another version than the match's is well-formed and

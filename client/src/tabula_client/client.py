@@ -29,6 +29,7 @@ from .models import (
     StreamItem,
     StreamTicket,
 )
+from .ratings import RATING_OPERATIONS, RatingsMixin
 from .stream import EventFollower
 
 # operationId (openapi.yaml) -> Client method. A test checks that every
@@ -53,6 +54,7 @@ OPERATIONS: dict[str, str] = {
     "streamMatch": "stream_match",
     "createStreamTicket": "create_stream_ticket",
     **ACCOUNT_OPERATIONS,
+    **RATING_OPERATIONS,
 }
 
 
@@ -60,7 +62,7 @@ def _match_path(match_id: str, tail: str = "") -> str:
     return f"/v1/matches/{match_id}{tail}"
 
 
-class Client(AccountsMixin):
+class Client(AccountsMixin, RatingsMixin):
     """A synchronous client for one Tabula server.
 
     ``token`` is the bearer token of one seat (None: a spectator, or calls

@@ -11,6 +11,7 @@ from service.accounts import history, profiles, signup, stream_tickets, tokens
 from service.accounts.auth import require
 from service.http.routes.common import BEARER, Blueprint, documents_errors, services, token
 from service.live.account_stream import AccountStreamBody
+from service.ratings import boards
 from service.spec.account_schemas import (
     AccountMatchesQuerySchema,
     AccountSchema,
@@ -141,8 +142,9 @@ class Profile(MethodView):
     @blp.response(200, ProfileSchema)
     @documents_errors(blp, 404)
     def get(self, name: str) -> dict[str, Any]:
-        """An account's public profile, by name."""
-        return profiles.profile(services(), name)
+        """An account's public profile, by name, with its rating in each pool."""
+        boards.profile_account(services(), name)
+        return boards.with_ratings(services(), profiles.profile(services(), name), name)
 
 
 @blp.route("/account/tokens")
