@@ -58,14 +58,14 @@ def apply_ratings(services: Services, doc: dict) -> None:
     if not doc.get("rated") or doc.get("status") != "finished" or not doc.get("pool"):
         return
     client, pool = services.redis, doc["pool"]
+    if stored.is_applied(client, pool, doc["id"]):
+        return  # the common case of a later commit of the match: one read
     accounts = seat_accounts(client, doc)
     if accounts is None:
         log.warning("rated match %s has a seat without an account: not rated", doc["id"])
         return
     places = finishing_places(doc)
-    for _ in range(MAX_TRIES):
-        if stored.is_applied(client, pool, doc["id"]):
-            return
+    for _ in range(MAX_TRIES):  # the script itself refuses a match applied meanwhile
         raw = stored.read_raw(client, pool, sorted({aid for aid, _ in accounts}))
         outcome = stored.apply(client, pool, doc["id"], new_ratings(doc, accounts, places, raw))
         if outcome >= 0:
