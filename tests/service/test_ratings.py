@@ -17,7 +17,7 @@ from service.ratings.update import apply_ratings
 from service.storage import ratings as stored
 
 from .conftest import run_ai_jobs
-from .helpers import bearer
+from .helpers import bearer, new_rng, play_random
 from .test_accounts import account_token
 
 SHORT = {"end_year": 1314, "scenario": "ottokar_a"}
@@ -311,3 +311,25 @@ def test_a_rated_match_needs_match_create_to_make_and_match_play_to_join(client,
     assert refused.status_code == 403 and refused.json["details"]["missing_scope"] == "match:play"
     player = account_token(client, "Cy", scopes=["match:play"])
     assert client.post(f"/v1/matches/{match_id}/join", json={}, headers=bearer(player)).status_code == 201
+
+
+def test_a_match_played_to_its_end_is_rated_and_its_rematch_is_rated_too(client, services):
+    ada = account_token(client, "Ada")
+    seats = [{"kind": "human"}, {"kind": "ai", "level": "random"}]
+    body = {"game": "anno1452", "seats": seats, "rated": True, "options": SHORT, "turn_timeout_s": 0}
+    match_id = client.post("/v1/matches", json=body, headers=bearer(ada)).json["match"]["id"]
+    rng = new_rng(3)
+    for _ in range(500):
+        run_ai_jobs(services)
+        match = client.get(f"/v1/matches/{match_id}").json
+        if match["status"] == "finished":
+            break
+        if 0 in match["to_act"]:
+            assert play_random(client, match_id, ada, rng).status_code == 200
+    assert match["status"] == "finished"
+    winner = match["result"]["winners"] == [0]
+    (change,) = client.get(f"/v1/accounts/Ada/ratings/{POOL}").json["history"]
+    assert change["place"] == (1 if winner else 2) and (change["delta"] > 0) == winner
+    rematch = client.post(f"/v1/matches/{match_id}/rematch", headers=bearer(ada))
+    assert rematch.status_code == 201, rematch.json
+    assert rematch.json["match"]["rated"] is True and rematch.json["match"]["pool"] == POOL
