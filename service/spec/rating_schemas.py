@@ -61,7 +61,6 @@ class RatingChangeSchema(ma.Schema):
 
 class RatingHistoryQuerySchema(ma.Schema):
     limit = ma.fields.Integer(
-        strict=True,
         load_default=200,
         validate=validate.Range(1, MAX_HISTORY),
         metadata=describe(f"How many of the last changes (1 to {MAX_HISTORY}; default 200)."),

@@ -276,6 +276,7 @@ def test_unknown_pools_and_names_are_404_and_bad_queries_422(client):
     assert client.get(f"/v1/leaderboards/{POOL}?kind=robot").status_code == 422
     assert client.get(f"/v1/leaderboards/{POOL}?provisional=maybe").status_code == 422
     assert client.get(f"/v1/accounts/Ada/ratings/{POOL}?limit=0").status_code == 422
+    assert client.get(f"/v1/accounts/Ada/ratings/{POOL}?limit=999").status_code == 200
     never = client.get(f"/v1/accounts/Ada/ratings/{POOL}").json
     assert never["total"] == 0 and never["history"] == [] and never["rating"]["mu"] == 25
 

@@ -196,13 +196,11 @@ parameters = {{ "path.name" = "fuzzer" }}
 include-operation-id = "createAccount"
 checks.positive_data_acceptance.expected-statuses = {NAME_STATUSES}
 
-# The rating reads (public), of the fuzzer's account; `pool` is the spec's enum.
+# The rating history of the fuzzer's account (public); `pool` is the spec's
+# enum (getLeaderboard needs nothing more).
 [[operations]]
 include-operation-id = "getRatingHistory"
 parameters = {{ "path.name" = "fuzzer" }}
-
-[[operations]]
-include-operation-id = "getLeaderboard"
 
 # A schema-valid URL may still be refused (422): not https, or its host
 # resolving to no public address (docs/webhooks.md states the rule in words).
