@@ -10,7 +10,9 @@ leaderboard page, on a private redis-server.
   (default 10,000), everyone, and bots only with provisional ones left out.
 
 Each figure is the mean over ``--rounds`` rounds of ``--per-round`` calls,
-with a 95 % Student's t-interval over the rounds' means.
+with a 95 % Student's t-interval over the rounds' means: wall clock, the CPU of this
+process, and the CPU of redis-server (INFO cpu), which a shared machine's
+load moves much less than the wall clock.
 
     python -m bench.rating_bench [--accounts 10000] [--rounds 10] [--per-round 200]
 """
@@ -18,6 +20,7 @@ with a 95 % Student's t-interval over the rounds' means.
 import argparse
 import json
 import math
+import os
 import random
 import statistics
 import time
@@ -134,18 +137,36 @@ def seed(services, count, rng):
     return accounts
 
 
-def time_rounds(rounds, per_round, call):
-    """The mean milliseconds of ``call(i)`` per round, for each round (after
-    ``per_round`` // 10 calls of warm-up)."""
+def _cpu(redis_client):
+    """CPU seconds so far of this process and of redis-server (``INFO cpu``:
+    getrusage, microseconds; psutil's ticks are too coarse for a round)."""
+    info = redis_client.info("cpu")
+    return time.process_time(), float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
+def time_rounds(rounds, per_round, call, redis_client):
+    """Per round: the mean wall ms of ``call(i)``, and its CPU ms in this
+    process and in redis-server (after ``per_round`` // 10 calls of warm-up).
+    The CPU figures move much less with a shared machine's load."""
     for i in range(max(1, per_round // 10)):
         call(-1 - i)
-    means = []
+    wall, own, server = [], [], []
     for r in range(rounds):
+        cpu_before, redis_before = _cpu(redis_client)
         started = time.perf_counter()
         for i in range(per_round):
             call(r * per_round + i)
-        means.append((time.perf_counter() - started) * 1000 / per_round)
-    return means
+        wall.append((time.perf_counter() - started) * 1000 / per_round)
+        cpu_after, redis_after = _cpu(redis_client)
+        own.append((cpu_after - cpu_before) * 1000 / per_round)
+        server.append((redis_after - redis_before) * 1000 / per_round)
+    return wall, own, server
+
+
+def measured(rounds, per_round, call, redis_client):
+    """``{"wall", "cpu", "redis_cpu"}``: each (mean, low, high) ms per call."""
+    wall, own, server = time_rounds(rounds, per_round, call, redis_client)
+    return {"wall": interval(wall), "cpu": interval(own), "redis_cpu": interval(server)}
 
 
 def run(args):
@@ -154,6 +175,7 @@ def run(args):
     with RedisProcess() as server:
         app = create_app({"REDIS_URL": server.url, "RATE_LIMIT": 0, "CREATE_RATE_LIMIT": 0})
         services, client = app.extensions["tabula"], app.test_client()
+        redis_client = services.redis
         started = time.perf_counter()
         accounts = seed(services, args.accounts, rng)
         out["boards"] = {
@@ -169,26 +191,33 @@ def run(args):
             def compute(i, seats=seats):
                 skill.rate([(25.0 + rng.random(), 8.0)] * seats, list(range(1, seats + 1)))
 
-            out[f"update_{seats}"] = interval(time_rounds(args.rounds, args.per_round, update))
-            out[f"openskill_{seats}"] = interval(time_rounds(args.rounds, args.per_round, compute))
-        pages = max(1, args.accounts // 50)
-        for label, query in (("page_all", ""), ("page_bots_established", "&kind=bot&provisional=exclude")):
+            out[f"update_{seats}"] = measured(args.rounds, args.per_round, update, redis_client)
+            out[f"openskill_{seats}"] = measured(args.rounds, args.per_round, compute, redis_client)
+        listings = (
+            ("page_all", "", out["boards"]["all"]),
+            ("page_bots_established", "&kind=bot&provisional=exclude", out["boards"]["bot:established"]),
+        )
+        for label, query, entries in listings:
+            pages = max(1, entries // 50)  # full pages of that listing only
 
-            def page(i, query=query):
+            def page(i, query=query, pages=pages):
                 number = rng.randrange(1, pages + 1)
                 response = client.get(f"/v1/leaderboards/{POOL}?page_size=50&page={number}{query}")
                 assert response.status_code == 200, response.data
 
-            out[label] = interval(time_rounds(args.rounds, args.per_round, page))
+            out[label] = measured(args.rounds, args.per_round, page, redis_client)
         services.close()
     report(args, out)
     return out
 
 
 def report(args, out):
+    load = os.getloadavg()[0]
     print(
-        f"\nrating costs, {args.rounds} rounds of {args.per_round} calls; mean ms per call "
-        f"[95% t-interval over the rounds], {args.accounts} rated accounts in pool {POOL}:"
+        f"\nrating costs, {args.rounds} rounds of {args.per_round} calls, {args.accounts} rated accounts in "
+        f"pool {POOL} (boards: {out['boards']['all']} entries, {out['boards']['bot:established']} established "
+        f"bots); load average {load:.1f} on {os.cpu_count()} CPUs. Mean ms per call [95% t-interval over "
+        "the rounds]: wall clock, CPU of this process, CPU of redis-server:"
     )
     labels = {
         "update_2": "rating update, 2 seats (apply_ratings)",
@@ -198,11 +227,12 @@ def report(args, out):
         "page_all": "leaderboard page of 50 (GET, everyone)",
         "page_bots_established": "leaderboard page of 50 (GET, bots, established)",
     }
-    print(f"  (boards: {out['boards']['all']} entries, {out['boards']['bot:established']} established bots)")
     for key, label in labels.items():
-        mean, low, high = out[key]
-        print(f"  {label:<50} {mean:7.3f} ms  [{low:.3f}, {high:.3f}]")
-    figures = {key: [round(x, 4) for x in value] for key, value in out.items() if key in labels}
+        cells = [f"{m:7.3f} [{lo:.3f}, {hi:.3f}]" for m, lo, hi in out[key].values()]
+        print(f"  {label:<48} wall {cells[0]}  cpu {cells[1]}  redis {cells[2]}")
+    figures = {
+        key: {what: [round(x, 4) for x in value] for what, value in out[key].items()} for key in labels
+    }
     print(json.dumps(figures))
 
 
