@@ -27,13 +27,14 @@ CHROMIUM ?= /usr/bin/chromium
 PYTEST_ARGS ?= -n 3 --dist loadgroup
 
 .DEFAULT_GOAL := help
-.PHONY: help run test test-fast lint clean
+.PHONY: help run test test-fast lint clean deploy-check
 
 help:
 	@echo "make run    start Redis, RQ workers and gunicorn on http://127.0.0.1:8000 (docs at /docs)"
 	@echo "make test   install the test dependencies and run the whole suite"
 	@echo "make test-fast  the edit loop's subset: no browser, cluster or whole-stack tests, 16 engine matches"
 	@echo "make lint   ruff (lint, then the format check) and mypy, as configured in pyproject.toml"
+	@echo "make deploy-check  build the images, run the compose stack in containers, play a match through it, tear down"
 	@echo "make clean  remove .venv (matches in var/redis are kept)"
 
 $(BIN)/python:
@@ -71,6 +72,19 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# The images built and run for real (launcher/deploy_check.py): the compose
+# stack in containers, a match played through it, its edge checked, all torn
+# down. Debian's docker.io, docker-compose and mmdebstrap, installed once
+# (as root, like CI); about three minutes the first time (the base images are
+# made here: no registry is reachable), then under two.
+DEPLOY_TOOLS := /usr/sbin/dockerd /usr/bin/docker-compose /usr/bin/mmdebstrap
+deploy-check: $(VENV)/.installed-test $(DEPLOY_TOOLS)
+	PYTHONPATH=client/src $(BIN)/python -m launcher.deploy_check
+
+$(DEPLOY_TOOLS):
+	apt-get update
+	apt-get install -y docker.io docker-compose mmdebstrap
 
 clean:
 	rm -rf $(VENV)

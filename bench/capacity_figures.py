@@ -41,7 +41,7 @@ import redis
 
 import engine
 from launcher.redis_process import RedisProcess
-from service.storage.keys import actions_key, events_key, match_key
+from service.storage.keys import actions_key, events_key, match_key, record_key
 
 from .capacity_model import model
 from .harness import ROOT, Gunicorn, Http, Phase, cpu_seconds, process_tree, unlimited_env
@@ -125,13 +125,13 @@ def _moves(phase):
 
 # --- 2. AI decisions and memory -------------------------------------------------
 
-KEY_KINDS = ("hash", "events", "actions")
+KEY_KINDS = ("hash", "events", "actions", "record")  # the hot keys, then the archive record
 
 
 def match_key_bytes(client, match_id):
     """``({kind: bytes} of a match's own keys, its action count)``."""
     pipe = client.pipeline(transaction=False)
-    for key in (match_key(match_id), events_key(match_id), actions_key(match_id)):
+    for key in (match_key(match_id), events_key(match_id), actions_key(match_id), record_key(match_id)):
         pipe.memory_usage(key, samples=0)
     pipe.llen(actions_key(match_id))
     *sizes, actions = pipe.execute()
@@ -139,9 +139,9 @@ def match_key_bytes(client, match_id):
 
 
 def match_bytes(client, match_id):
-    """Bytes of a match's own keys (hash, events, actions) and its action count."""
+    """Bytes of a match's hot keys (hash, events, actions) and its action count."""
     sizes, actions = match_key_bytes(client, match_id)
-    return sum(sizes.values()), actions
+    return sum(sizes[kind] for kind in KEY_KINDS[:3]), actions
 
 
 def create_ai_match(http, game_id, level, seed):
@@ -207,6 +207,7 @@ def measure_ai_batch(http, data, queue, worker_pids, game_id, level, args):
         "queue_commands": round(sum(queue_delta["commands"].values()) / max(decisions, 1), 2),
         "lengths": sorted(a for a, _ in finished.values()),
         "finished_bytes": sorted(b for _, b in finished.values()),
+        "record_bytes": sorted(k["record"] for k in by_key),
         "samples": samples,
     }
 
@@ -304,6 +305,7 @@ def parse_args(argv=None):
     model_args.add_argument(
         "--shard-memory-gb", type=float, default=25.0, help="usable memory of one Redis shard"
     )
+    model_args.add_argument("--hot-ttl-s", type=int, default=900, help="FINISHED_MATCH_TTL_S")
     parser.add_argument("--json", action="store_true")
     return parser.parse_args(argv)
 
@@ -343,7 +345,14 @@ def summarize_memory(figures):
         for batch in figures["ai"]
         for a, b in zip(batch["lengths"], batch["finished_bytes"], strict=True)
     ]
-    return {"samples": len(samples), "fit": fit_bytes(samples + finished), "finished": finished}
+    records = sorted(r for batch in figures["ai"] for r in batch["record_bytes"])
+    return {
+        "samples": len(samples),
+        "fit": fit_bytes(samples + finished),
+        "finished": finished,
+        "record_median": statistics.median(records) if records else 0,
+        "record_p99": records[min(len(records) - 1, round(0.99 * (len(records) - 1)))] if records else 0,
+    }
 
 
 def main(argv=None):
@@ -385,6 +394,7 @@ def report(figures, result):
             f"{b['worker_cpu_ms']:>12}{b['queue_commands']:>16}  {b['lengths']} / {b['finished_bytes']}"
         )
         print(f"{'':18}mean bytes of a finished match by key: {b['finished_bytes_by_key']}")
+        print(f"{'':18}archive record bytes (MEMORY USAGE): {b['record_bytes']}")
     memory = figures["memory"]
     print(
         f"hard: {figures['hard']['cpu_ms_mean']} ms CPU per decision (engine only, "

@@ -60,6 +60,24 @@ def redis_model(figures, args, length):
             str(days): retention(days, args, finished_per_s, active_bytes, finished_bytes, shards_cpu)
             for days in (0, 1, 7, 30)
         },
+        # With the archive: hot keys for FINISHED_MATCH_TTL_S, then only the record.
+        "record_bytes": figures["memory"].get("record_median", 0),
+        "by_archive_days": {
+            str(days): archived(days, args, finished_per_s, active_bytes, finished_bytes, figures, shards_cpu)
+            for days in (30, 365)
+        },
+    }
+
+
+def archived(days, args, finished_per_s, active_bytes, finished_bytes, figures, shards_cpu):
+    """Records kept ``days`` days (ARCHIVE_TTL_S), hot keys ``--hot-ttl-s``: memory, shards."""
+    kept = finished_per_s * days * 86400
+    record = figures["memory"].get("record_median", 0)
+    memory = args.matches * active_bytes + finished_per_s * args.hot_ttl_s * finished_bytes + kept * record
+    return {
+        "records_kept": round(kept),
+        "memory_gb": round(memory / 1e9, 1),
+        "shards": _nodes(max(shards_cpu, memory / (args.shard_memory_gb * 1e9)), 1),
     }
 
 

@@ -33,7 +33,13 @@ def _log_target(name, default):
 
 
 # TABULA_BIND is what `make run` sets; BIND is the common container variable.
-bind = os.environ.get("TABULA_BIND") or os.environ.get("BIND", "0.0.0.0:8000")
+bind = [os.environ.get("TABULA_BIND") or os.environ.get("BIND", "0.0.0.0:8000")]
+# With METRICS_PORT set, a second, internal address that alone answers
+# GET /metrics (service/http/internal_port.py); METRICS_HOST is what reaches
+# it: loopback by default, the pod's address in a container (the image sets
+# 0.0.0.0; the Service does not expose the port, Prometheus scrapes the pod).
+if _int_env("METRICS_PORT", 0):
+    bind.append(f"{os.environ.get('METRICS_HOST', '127.0.0.1')}:{_int_env('METRICS_PORT', 0)}")
 
 # gevent, with gunicorn's own refusals (414, 431, 400 on malformed HTTP) in
 # the contract's JSON shape; GUNICORN_WORKER_CLASS=gevent for the plain one.

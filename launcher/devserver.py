@@ -195,8 +195,8 @@ def run(settings):
         supervisord.start(config_text)
         wait_until_ready(settings, supervisord, redis_server, stop)
         print(
-            f"[tabula] ready: API {settings.base_url}/v1, docs {settings.base_url}/docs "
-            "(Ctrl-C stops everything)",
+            f"[tabula] ready: API {settings.base_url}/v1, docs {settings.base_url}/docs, "
+            f"metrics {settings.metrics_url} (Ctrl-C stops everything)",
             flush=True,
         )
         supervise(supervisord, stop)

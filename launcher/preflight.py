@@ -37,6 +37,9 @@ class Settings:
     rq_redis_url: str | None = None
     # Webhook delivery workers (python -m service.worker.webhook_worker).
     webhook_workers: int = 1
+    # GET /metrics answers on 127.0.0.1 at this port only (the API's port
+    # answers 404 there: service/http/internal_port.py).
+    metrics_port: int = 9400
 
     @classmethod
     def from_env(cls, env):
@@ -57,6 +60,7 @@ class Settings:
             redis_mode=env.get("REDIS_MODE") or "standalone",
             rq_redis_url=env.get("RQ_REDIS_URL") or None,
             webhook_workers=int(env.get("TABULA_WEBHOOK_WORKERS", "1")),
+            metrics_port=int(env.get("METRICS_PORT") or "9400"),
         )
         if settings.rq_workers < 1:
             raise ValueError("TABULA_RQ_WORKERS must be at least 1")
@@ -69,6 +73,10 @@ class Settings:
     @property
     def base_url(self):
         return f"http://{self.host}:{self.port}"
+
+    @property
+    def metrics_url(self):
+        return f"http://127.0.0.1:{self.metrics_port}/metrics"
 
 
 def _is_listening(host, port):
@@ -153,6 +161,11 @@ def check_ports(settings, pidfile):
             f"port {settings.port} on {settings.host} is already in use (an earlier "
             "`make run`?): stop it, or set TABULA_PORT to a free port."
         )
+    if _is_listening("127.0.0.1", settings.metrics_port):
+        raise LaunchError(
+            f"port {settings.metrics_port} on 127.0.0.1 (the metrics) is already in use: "
+            "stop what holds it, or set METRICS_PORT to a free port."
+        )
 
 
 def check_redis_settings(settings):
@@ -215,9 +228,12 @@ def child_env(settings, redis_url):
     env["READY_MIN_WORKERS"] = str(settings.rq_workers)
     # Local browser frontends may call the API (CORS), unless told otherwise.
     env.setdefault("CORS_ORIGINS", "*")
-    # Metrics of every gunicorn and RQ worker, added up by GET /metrics
-    # (emptied at each start: fresh_metrics_dir); logs for a person to read.
+    # Metrics of every gunicorn and RQ worker, added up by GET /metrics on
+    # the internal loopback port (emptied at each start: fresh_metrics_dir);
+    # logs for a person to read.
     env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir(settings))
+    env["METRICS_PORT"] = str(settings.metrics_port)
+    env["METRICS_HOST"] = "127.0.0.1"
     env.setdefault("LOG_FORMAT", "console")
     return env
 

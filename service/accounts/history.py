@@ -67,12 +67,18 @@ def finished_total(services: Services, aid: str) -> int:
 
 def iter_finished(services: Services, aid: str) -> Iterator[dict]:
     """Every finished match's summary, newest first, read a page at a time."""
+    return (summary(doc) for doc in iter_finished_docs(services, aid))
+
+
+def iter_finished_docs(services: Services, aid: str) -> Iterator[dict]:
+    """Every finished match's document, newest first, read a page at a time
+    (from its archive record once its hot keys are gone)."""
     offset = 0
     while True:
         ids, total = stored.page_ids(services.redis, stored.finished_key(aid), offset, EXPORT_PAGE)
         for doc in services.store.load_docs(ids):
             if doc is not None:
-                yield summary(doc)
+                yield doc
         offset += EXPORT_PAGE
         if not ids or offset >= total:
             return

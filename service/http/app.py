@@ -15,7 +15,7 @@ from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
 import engine
-from service.http import bodies, cors, guards
+from service.http import bodies, cors, guards, internal_port, security_headers
 from service.http.json_provider import OrjsonProvider
 from service.http.move_lane import MoveLane
 from service.http.routes import (
@@ -23,6 +23,7 @@ from service.http.routes import (
     catalogue,
     history,
     matches,
+    meet,
     ops,
     playing,
     ratings,
@@ -30,6 +31,7 @@ from service.http.routes import (
     web,
     webhooks,
 )
+from service.meet.schemas import register_meet_components
 from service.model.errors import ApiError, api_error, from_http_exception, unexpected_error_body
 from service.ratings.pools import register_pool_component
 from service.runtime import metrics
@@ -188,17 +190,23 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_in_spec(api.spec, [engine.get_game(g) for g in engine.list_games()])
     register_request_schemas(api)
     register_pool_component(api.spec)
-    for module in (catalogue, matches, playing, history, streams, accounts, ratings, webhooks, ops):
+    register_meet_components(api.spec)
+    for module in (catalogue, matches, playing, history, streams, accounts, ratings, webhooks, meet, ops):
         api.register_blueprint(module.blp)
     ops.register_plain_routes(app, api)
     web.register_web_client(app)
+    app.before_request(internal_port.only_metrics_inside)
     app.before_request(guards.check_rate_limit)
     app.before_request(bodies.check_json_body)
     app.after_request(guards.count_unread_charge)
     for kind in (ApiError, engine.EngineError, Exception):
         app.register_error_handler(kind, error_response)
     app.extensions["tabula_cors"] = cors.install(app, settings["CORS_ORIGINS"])
-    app.wsgi_app = MoveLane(app, app.wsgi_app, error_response)  # type: ignore[method-assign]
+    flask_wsgi = app.wsgi_app
+    lane = MoveLane(app, flask_wsgi, error_response)
+    ported = internal_port.InternalPort(lane, flask_wsgi, settings["METRICS_PORT"])
+    servers = security_headers.configured_servers(settings["WEB_CLIENT_SERVERS"])
+    app.wsgi_app = security_headers.SecurityHeaders(ported, servers)  # type: ignore[method-assign]
     # Outermost: the request id, metrics and request log of both lanes.
     metrics.configure(settings["METRICS"])
     app.after_request(metrics.flask_after_request)

@@ -29,7 +29,17 @@ OPTIONS = {
         "X-Request-ID",
     ],
     # Without these a page's script cannot read them.
-    "expose_headers": ["ETag", "Location", "X-Pagination", "Retry-After", "WWW-Authenticate", "X-Request-ID"],
+    # RateLimit(-Policy): a browser frontend sees its allowance (service/http/rate_headers.py).
+    "expose_headers": [
+        "ETag",
+        "Location",
+        "X-Pagination",
+        "Retry-After",
+        "WWW-Authenticate",
+        "X-Request-ID",
+        "RateLimit",
+        "RateLimit-Policy",
+    ],
     "supports_credentials": False,
     "max_age": 600,
 }

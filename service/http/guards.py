@@ -16,6 +16,7 @@ from typing import Any
 import redis
 from flask import Response, current_app, g, request
 
+from service.http import rate_headers
 from service.http.routes.ops import DOCS_ASSETS_PREFIX
 from service.http.routes.web import CLIENT_PREFIX
 from service.model.errors import ApiError
@@ -75,6 +76,7 @@ def check_rate_limit() -> None:
     deferred, immediate = request_charges(
         services.config, request.endpoint, request.method, bearer_token(request.headers), _address(), defers
     )
+    rate_headers.remember(request.environ, [deferred, *immediate])
     if deferred is not None:
         g.rate_charge = deferred  # taken once by deferred_charge()
     enforce_charges(services.store, immediate)

@@ -33,6 +33,7 @@ import marshmallow as ma
 from flask import Flask, Response
 from marshmallow import ValidationError
 
+from service.http import rate_headers
 from service.http.bodies import json_object, size_unsized_body
 from service.http.cors import cors_headers
 from service.http.guards import request_charges, route_defers_rate_limit
@@ -198,6 +199,7 @@ class MoveLane:
             return self.flask_wsgi(environ, start_response)
         environ["tabula.route"] = ROUTE_RULE
         environ["tabula.match_id"] = move.match_id
+        rate_headers.remember(environ, [charge])
         cors = cors_headers(self.app.extensions.get("tabula_cors"), environ)
         try:
             data = self._answer(move, charge)

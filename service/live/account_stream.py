@@ -15,6 +15,10 @@ wakes the account's local streams; each reads the log after its cursor
 read, so nothing appended meanwhile is missed; it reads after its cursor,
 so nothing is sent twice.
 
+An open stream keeps its account's seeks alive: it renews them when it
+opens and once per keep-alive interval after that, busy or idle
+(docs/matchmaking.md).
+
 An open stream outlives no token: at each keep-alive it checks that the
 token it was opened with (directly or through a ticket) is still live, and
 ends once it is revoked or expired (within ``STREAM_KEEPALIVE_S``).
@@ -22,6 +26,7 @@ ends once it is revoked or expired (within ``STREAM_KEEPALIVE_S``).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +40,7 @@ from service.live.feeds import CATCH_UP_PAGE, Subscriber
 from service.live.hub import hub_of
 from service.live.render import keep_alive
 from service.storage.accounts import account_live_channel, last_account_event_id, read_account_events
+from service.storage.meet import renew_seeks
 
 if TYPE_CHECKING:
     from service.accounts.auth import Principal
@@ -85,10 +91,16 @@ class AccountStreamBody:
         try:
             self.cursor = after if after is not None else last_account_event_id(services.redis, aid)
             self.first = to_act_messages(services, aid)
+            self._renew()
         except Exception:
             self.close()
             raise
         self._closed = False
+
+    def _renew(self) -> None:
+        """Keep the account's seeks alive (at most once per keep-alive interval)."""
+        renew_seeks(self.services.redis, self.aid, int(time.time() * 1000))
+        self.renewed = time.monotonic()
 
     def close(self) -> None:
         if not getattr(self, "_closed", False):
@@ -106,6 +118,8 @@ class AccountStreamBody:
                     if live_principal(self.services, self.token_hash) is None:
                         return  # the token was revoked or expired: the stream ends
                     yield keep_alive(self.sse)
+                if time.monotonic() - self.renewed >= self.keepalive_s:
+                    self._renew()
         finally:
             self.close()
 

@@ -90,6 +90,15 @@ def _result(doc: dict, outcome: Any) -> Any:
     return result
 
 
+# The events the service makes (``new_event``), beside the engine's: an
+# archive record keeps them as they are, the engine's are replayed.
+SERVICE_EVENTS = frozenset(
+    {"player_joined", "player_resigned", "turn_timed_out", "seat_handed_to_ai", "rematch_created"}
+)
+# Those that are an operation of their own (a version without an action).
+OPERATION_EVENTS = frozenset({"player_joined", "player_resigned", "rematch_created"})
+
+
 def new_event(seq: int, version: int, etype: str, seat: int | None, data: dict) -> tuple[int, int, dict]:
     """A service-made event (joins, resignations), shaped like the engine's."""
     return (seq, version, {"type": etype, "seat": seat, "data": data})

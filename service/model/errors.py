@@ -50,6 +50,7 @@ ERROR_CODES = (
     "already_seated",
     "name_taken",
     "precondition_failed",
+    "archive_unreadable",
     "payload_too_large",
     "rate_limited",
     "unavailable",

@@ -8,6 +8,7 @@ WEBHOOK_EVENT_TYPES = (
     "match_finished",
     "seat_handed_to_ai",
     "webhook_disabled",
+    "challenge",
 )
 PING = "ping"
 # Delivery ids: `d` + 24 hex characters, stable across a delivery's retries.

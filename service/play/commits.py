@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 import redis
 
 from service.model.errors import ApiError, not_found
+from service.play import finishing
+from service.play.archiving import record_for_commit
 from service.play.deadlines import commit_deadline, due_ms
 from service.storage.records import Change, CommitResult, StoredMatch
 
@@ -54,6 +56,7 @@ class Committed:
     response: Any
     doc: dict | None = None
     result: CommitResult | None = None
+    finished_now: bool = False  # this commit finished the match: its finish steps follow
 
     def answer(self) -> Any:
         """The response; the 503 of a commit too few replicas confirmed
@@ -108,6 +111,7 @@ def _attempt(
     if plan.change is None:
         return Committed(plan.response)
     doc = plan.change.doc
+    finished_now = _prepare_archive(services, stored, plan.change, old_status)
     result = services.store.commit(
         match_id, stored.rev, plan.change, commit_deadline(old_due, doc, services.config)
     )
@@ -124,11 +128,28 @@ def _attempt(
             plan.revoked_token_hashes,
             moved=doc["status"] != old_status or tokens_moved,
         )
-        return Committed(plan.response, doc, result)
+        return Committed(plan.response, doc, result, finished_now)
     if result.outcome == "DUP" and record is not None:  # only a request with a record meets one
         result.raise_if_unreplicated()
         return Committed(record.replayed(result.payload))
     return None
+
+
+def _prepare_archive(services: Services, stored: StoredMatch, change: Change, old_status: str) -> bool:
+    """Before committing ``change``: refuse it on an archived match; give a
+    finished match's commit its archive record (play/archiving.py); note the
+    finish steps' intent before a finishing commit (play/finishing.py).
+    Returns whether this commit finishes the match."""
+    if stored.archived is not None:
+        raise ApiError(
+            409, "illegal_action", "the match is archived: it can no longer change", reason="match_archived"
+        )
+    finished_now = change.doc["status"] == "finished" and old_status != "finished"
+    if change.doc["status"] == "finished":
+        change.record = record_for_commit(services.store, stored.id, change, not finished_now)
+    if finished_now:
+        finishing.intend(services, stored.id)
+    return finished_now
 
 
 def create_match_record(

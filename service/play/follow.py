@@ -11,8 +11,10 @@ retried after-commit path sends nothing twice:
 - ``match_started`` (once per match): the match left ``waiting``;
 - ``your_turn`` (once per version): the seat is to act; ``deadline`` ISO or null;
 - ``seat_handed_to_ai`` (once per match): ``reason`` ``resign`` or ``timeout``;
-- ``match_finished`` (once per match): ``result`` as the public Match shows it,
-  and the match counted once in the account's figures.
+- ``match_finished`` (once per match): ``result`` as the public Match shows it.
+
+A commit that finishes the match then runs its finish steps
+(service/play/finishing.py: the account figures' count among them).
 
 Each event's ``data`` is ``game``, ``seat``, ``version`` and the fields above:
 nothing a spectator could not see. Sending is best effort: a Redis error is
@@ -22,7 +24,6 @@ logged, never the request's failure (the match is committed).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import redis
@@ -30,8 +31,7 @@ import redis
 from service.accounts.events import publish_account_event
 from service.accounts.match_events import account_events
 from service.accounts.seats import bound_seats
-from service.play import ai
-from service.ratings.update import apply_ratings
+from service.play import ai, finishing
 from service.storage import accounts as stored_accounts
 
 if TYPE_CHECKING:
@@ -50,21 +50,10 @@ def after_commit(services: Services, committed: Committed, schedule_ai: bool = T
             notify_accounts(services, doc, seated)
         except redis.RedisError:
             log.warning("account events of match %s not sent", doc["id"], exc_info=True)
-    if doc is not None and doc["status"] == "finished" and doc.get("rated"):
-        run_finish_step(services, apply_ratings, doc)
+    if doc is not None and committed.finished_now:
+        finishing.finish(services, doc)
     if schedule_ai:
         ai.schedule_after_commit(services, committed)
-
-
-def run_finish_step(services: Services, step: Callable[[Services, dict], None], doc: dict) -> None:
-    """Run one finish step (idempotent per match) for the finished ``doc``;
-    its failure is logged, never the request's (the match is committed, and
-    the step takes effect when it runs again). Until service/play/finishing.py
-    runs the registered steps, the ratings step runs from here."""
-    try:
-        step(services, doc)
-    except Exception:  # a finish step never fails the committed request (logged with its trace)
-        log.warning("finish step %s of match %s failed", step.__name__, doc["id"], exc_info=True)
 
 
 def notify_accounts(services: Services, doc: dict, seated: list[tuple[int, str]]) -> None:
@@ -77,9 +66,3 @@ def notify_accounts(services: Services, doc: dict, seated: list[tuple[int, str]]
     for (aid, event_type, data, _), send in zip(planned, won, strict=True):
         if send:
             publish_account_event(services, aid, event_type, data, match_id=doc["id"])
-    if doc["status"] == "finished":
-        winners = set((doc.get("result") or {}).get("winners") or ())
-        for seat, aid in seated:
-            stored_accounts.count_finished(
-                services.redis, aid, doc["id"], doc["game"], seat in winners, int(doc.get("updated_ms", 0))
-            )

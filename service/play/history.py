@@ -38,6 +38,12 @@ def replay(services: Any, match_id: str) -> dict[str, Any]:
             "the replay is available once the match is finished",
             reason="match_not_finished",
         )
+    actions = stored.archived.actions if stored.archived else services.store.read_actions(match_id)
+    return replay_body(doc, actions)
+
+
+def replay_body(doc: dict, actions: list[dict]) -> dict[str, Any]:
+    """The Replay of finished match ``doc`` whose replay log is ``actions``."""
     return {
         "seed": doc["seed"],
         "dice": summary(doc)["dice"],
@@ -46,6 +52,6 @@ def replay(services: Any, match_id: str) -> dict[str, Any]:
         "game": doc["game"],
         "options": doc["options"],
         "seats": doc["seats"],
-        "actions": services.store.read_actions(match_id),
+        "actions": actions,
         "result": doc["result"],
     }

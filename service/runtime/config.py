@@ -37,6 +37,10 @@ DEFAULTS = {
     # Origins whose browser pages may call the API (CORS): "*" or a
     # comma-separated list of origins; empty: no CORS headers at all.
     "CORS_ORIGINS": "",
+    # Other API servers the web client (/play/?server=...) may talk to: a
+    # comma-separated list of origins, added to its pages' CSP connect-src
+    # (service/http/security_headers.py); empty: only its own server.
+    "WEB_CLIENT_SERVERS": "",
     # 0: refuse `dice: reproducible` (creator-known dice) on this server;
     # every match then has fair dice.
     "ALLOW_REPRODUCIBLE_DICE": 1,
@@ -50,12 +54,24 @@ DEFAULTS = {
     # /readyz wants at least this many workers with a fresh heartbeat.
     "READY_MIN_WORKERS": 1,
     "IDEMPOTENCY_TTL_S": 24 * 3600,
-    # How long a finished match (state, events, replay, its tokens) is kept
-    # after its last change; then GET answers 404 and the lobby drops it.
-    # 0: kept for ever.
-    "FINISHED_MATCH_TTL_S": 30 * 24 * 3600,
+    # How long a finished match's hot keys (state, events, replay log,
+    # idempotency records, its tokens' index entries) are kept after its
+    # last change; then every read is served from its archive record
+    # (docs/archive.md) and it can no longer change (a rematch is claimed
+    # within this while). A little past STREAM_REMATCH_WAIT_S. 0: kept for ever.
+    "FINISHED_MATCH_TTL_S": 900,
+    # How long a finished match's archive record is kept after its last
+    # change; then GET answers 404 and the lobby drops it. 0: for ever.
+    "ARCHIVE_TTL_S": 0,
+    # A finishing move's finish steps (service/play/finishing.py) that did
+    # not complete this long after it are run by the workers' sweep.
+    "FINISH_RECOVERY_S": 5,
     # 0: record no metrics (GET /metrics keeps its scrape-time gauges).
     "METRICS": 1,
+    # The internal port that alone answers GET /metrics (gunicorn listens on
+    # METRICS_HOST:METRICS_PORT too: deploy/gunicorn.conf.py); 0: no port does.
+    # The public port answers 404 there (service/http/internal_port.py).
+    "METRICS_PORT": 0,
     # 0: no request log line (one JSON line per request otherwise).
     "REQUEST_LOG": 1,
     # A human seat that times out this many decisions in a row is handed to
@@ -100,6 +116,28 @@ DEFAULTS = {
     "WEBHOOK_JITTER": 0.2,
     # Failed attempts in a row that switch the webhook off (3 events' retries).
     "WEBHOOK_DISABLE_AFTER": 24,
+    # Challenges (docs/matchmaking.md): a challenge not accepted by every
+    # invitee this long after it was made expires; it stays readable (and in
+    # GET /v1/challenges) CHALLENGE_KEEP_S after that.
+    "CHALLENGE_TTL_S": 600,
+    "CHALLENGE_KEEP_S": 3600,
+    # Challenges an account may make per window (0: off): each one notifies
+    # other accounts, so it is the request to flood them with.
+    "CHALLENGE_RATE_LIMIT": 30,
+    "CHALLENGE_RATE_WINDOW_S": 600,
+    # Seeks ("Play now"): a seek not renewed this long (by its account's open
+    # stream, at each keep-alive, or by GET /v1/seeks) is dropped; keep it
+    # above STREAM_KEEPALIVE_S.
+    "SEEK_TTL_S": 45,
+    # Seconds between two pairing waves of a pool (run by one worker at a time).
+    "SEEK_WAVE_S": 1.5,
+    # The rating difference (mu) two seekers accept: SEEK_SPREAD_BASE, plus
+    # SEEK_SPREAD_PER_WAVE for each wave waited, at most SEEK_SPREAD_MAX.
+    "SEEK_SPREAD_BASE": 2.0,
+    "SEEK_SPREAD_PER_WAVE": 1.0,
+    "SEEK_SPREAD_MAX": 25.0,
+    # The turn timer of a match made by pairing seeks.
+    "SEEK_TURN_TIMEOUT_S": 120,
 }
 
 _INTS = {
@@ -115,8 +153,11 @@ _INTS = {
     "READY_MIN_WORKERS",
     "IDEMPOTENCY_TTL_S",
     "FINISHED_MATCH_TTL_S",
+    "ARCHIVE_TTL_S",
+    "FINISH_RECOVERY_S",
     "ALLOW_REPRODUCIBLE_DICE",
     "METRICS",
+    "METRICS_PORT",
     "REQUEST_LOG",
     "TURN_TIMEOUTS_TO_AI",
     "REDIS_WAIT_REPLICAS",
@@ -126,6 +167,12 @@ _INTS = {
     "WEBHOOK_ALLOW_HTTP",
     "WEBHOOK_ALLOW_PRIVATE",
     "WEBHOOK_DISABLE_AFTER",
+    "CHALLENGE_TTL_S",
+    "CHALLENGE_KEEP_S",
+    "CHALLENGE_RATE_LIMIT",
+    "CHALLENGE_RATE_WINDOW_S",
+    "SEEK_TTL_S",
+    "SEEK_TURN_TIMEOUT_S",
 }
 _FLOATS = {
     "STREAM_KEEPALIVE_S",
@@ -134,6 +181,10 @@ _FLOATS = {
     "AI_CHAIN_BUDGET_S",
     "WEBHOOK_TIMEOUT_S",
     "WEBHOOK_JITTER",
+    "SEEK_WAVE_S",
+    "SEEK_SPREAD_BASE",
+    "SEEK_SPREAD_PER_WAVE",
+    "SEEK_SPREAD_MAX",
 }
 
 

@@ -109,6 +109,13 @@ OPEN_STREAMS = Gauge(
 TURN_TIMEOUTS = Counter(
     "tabula_turn_timeouts", "Turns that ran out of time, by game.", ["game"], registry=PROCESS_REGISTRY
 )
+ARCHIVE_EVENTS = Counter(
+    "tabula_archive",
+    "Archive records: rebuilt (read from a record, not cached), unreadable (corrupt or unknown "
+    "format), finish_step_failed, finish_recovered (steps completed by the sweep).",
+    ["what"],
+    registry=PROCESS_REGISTRY,
+)
 
 UNMATCHED_ROUTE = "<unmatched>"  # the route label of a request no route matched
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
@@ -142,6 +149,12 @@ def turn_timed_out(game: str) -> None:
     """A turn of a match of ``game`` ran out of time (service/worker/timers.py)."""
     if _state["enabled"]:
         _child(TURN_TIMEOUTS, game).inc()
+
+
+def archive_event(what: str) -> None:
+    """Count an archive event (``ARCHIVE_EVENTS``' labels)."""
+    if _state["enabled"]:
+        _child(ARCHIVE_EVENTS, what).inc()
 
 
 def job_picked_up(enqueued_at: datetime | None, now: float | None = None) -> None:

@@ -11,6 +11,7 @@ from redis.retry import Retry
 from rq import Queue
 from rq.serializers import JSONSerializer
 
+from service.runtime.archive import Archive
 from service.runtime.state_cache import EngineStateCache
 from service.storage import redis_modes, targets
 from service.storage.breaker import Breaker, connection_class
@@ -85,7 +86,9 @@ class Services:
             config["IDEMPOTENCY_TTL_S"],
             wait=_wait_policy(config),
             finished_ttl_s=config["FINISHED_MATCH_TTL_S"],
+            archive_ttl_s=config["ARCHIVE_TTL_S"],
         )
+        self.store.archive = Archive()
         self.queue = Queue(config["AI_QUEUE"], connection=self.rq_redis, serializer=JSONSerializer)
         self.webhook_queue = Queue(
             config["WEBHOOK_QUEUE"], connection=self.rq_redis, serializer=JSONSerializer

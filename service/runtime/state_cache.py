@@ -54,7 +54,10 @@ class EngineStateCache:
 
 
 def engine_state(services: Any, game: Any, stored: Any) -> Any:
-    """The engine state of ``stored`` (a StoredMatch): cached, or loaded and cached."""
+    """The engine state of ``stored`` (a StoredMatch): cached, or loaded and
+    cached; a match read from its archive record brings its own."""
+    if stored.archived is not None:
+        return stored.archived.state
     state = services.states.get(stored.id, stored.rev)
     if state is None:
         state = game.load(stored.state)

@@ -21,7 +21,7 @@ from service.spec.components import (
     exact_json_schema,
     ref,
 )
-from service.spec.play_schemas import ActionListSchema
+from service.spec.play_schemas import ActionListSchema, HistoryLineSchema
 from service.spec.schemas import (
     DICE_MODES,
     GAMES,
@@ -262,6 +262,8 @@ def register_request_schemas(api: Any) -> None:
     spec.components.schema("DiceMode", component={"type": "string", "enum": list(DICE_MODES)})
     spec.components.schema("MatchStatus", component={"type": "string", "enum": list(STATUS_VALUES)})
     register_account_components(spec)
+    # Only referenced by the account history's NDJSON content (routes/accounts.py).
+    spec.components.schema("HistoryLine", schema=HistoryLineSchema)
     for name, component in error_components().items():
         if name == "Error":
             document_schema_as(api, ErrorSchema, name, component)

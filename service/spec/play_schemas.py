@@ -20,6 +20,7 @@ from service.spec.schemas import (
     MAX_SEED,
     STRICT_INTEGER,
     MatchSchema,
+    MatchSummarySchema,
     ResultSchema,
     SeatSchema,
     action_field,
@@ -174,6 +175,20 @@ class ReplaySchema(ma.Schema):
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
     actions = ma.fields.List(ma.fields.Nested(ReplayActionSchema), required=True)
     result = ma.fields.Nested(ResultSchema, allow_none=True)
+
+
+class HistoryLineSchema(MatchSummarySchema):
+    """One line of an account's history as NDJSON: the finished match, and its record."""
+
+    replay = ma.fields.Nested(
+        ReplaySchema,
+        required=True,
+        metadata=describe(
+            "The match's archive record in its public form, as `GET /v1/matches/{id}/replay` "
+            "answers it: seed, dice proof, options, seats, every action and the result (enough "
+            "to re-run the match with the engine and check its dice)."
+        ),
+    )
 
 
 # --- live event streams (service/live/hub.py, service/http/routes/streams.py) ---------

@@ -14,6 +14,7 @@ from service.storage.keys import (
     STATUSES,
     lobby_key,
     match_key,
+    record_key,
     retention_key,
     retention_shard_key,
     token_index_key,
@@ -25,6 +26,7 @@ class MatchIndexes:
 
     redis: Any
     finished_ttl_s: int
+    archive_ttl_s: int
 
     def after_commit(
         self, doc: dict, new_token_hashes: Iterable[str] = (), revoked_token_hashes: Iterable[str] = ()
@@ -45,27 +47,31 @@ class MatchIndexes:
             pipe.set(token_index_key(token_hash), doc["id"])
         for token_hash in revoked_token_hashes:
             pipe.delete(token_index_key(token_hash))
-        if doc["status"] == "finished" and self.finished_ttl_s > 0:
+        if doc["status"] == "finished":
             self._expire_with_match(pipe, doc)
         pipe.execute()
 
     def _expire_with_match(self, pipe: Any, doc: dict) -> None:
         """Queue on ``pipe`` what makes a finished match's cross-slot entries
-        follow its keys out: its live tokens' index entries expire with them,
-        and the retention index tells ``prune_expired`` when to drop it from
-        the lobby (an upper bound: the TTL only runs from the last commit)."""
-        ttl_s = self.finished_ttl_s
-        for name in self.redis.hkeys(match_key(doc["id"])):
-            if name.startswith(b"tok:"):
-                pipe.expire(token_index_key(name[4:].decode()), ttl_s)
-        expires_ms = int(time.time() * 1000) + ttl_s * 1000
-        pipe.zadd(retention_key(doc["id"]), {f"{doc['game']}:{doc['id']}": expires_ms})
+        follow its keys out: its live tokens' index entries expire with its
+        hot keys (``finished_ttl_s``), and the retention index tells
+        ``prune_expired`` when to drop it from the lobby, once its archive
+        record expires too (``archive_ttl_s``; an upper bound: the TTL only
+        runs from the last commit). Nothing expires at 0."""
+        if self.finished_ttl_s > 0:
+            for name in self.redis.hkeys(match_key(doc["id"])):
+                if name.startswith(b"tok:"):
+                    pipe.expire(token_index_key(name[4:].decode()), self.finished_ttl_s)
+        if self.archive_ttl_s > 0:
+            expires_ms = int(time.time() * 1000) + self.archive_ttl_s * 1000
+            pipe.zadd(retention_key(doc["id"]), {f"{doc['game']}:{doc['id']}": expires_ms})
 
     def prune_expired(self, now_ms: int, limit: int = 100) -> int:
-        """Drop from the lobby indexes the finished matches whose keys have
-        expired by ``now_ms``, at most ``limit`` per retention shard; returns
-        how many. An entry whose match is still there (a later change renewed
-        its TTL) moves to its new expiry; one kept for ever leaves the index."""
+        """Drop from the lobby indexes the finished matches whose archive
+        records have expired by ``now_ms``, at most ``limit`` per retention
+        shard; returns how many. An entry whose record is still there (a
+        later change renewed its TTL) moves to its new expiry; one kept for
+        ever leaves the index."""
         pipe = self.redis.pipeline(transaction=False)
         for shard in range(RETENTION_SHARDS):
             pipe.zrangebyscore(retention_shard_key(shard), "-inf", now_ms, start=0, num=limit)
@@ -74,7 +80,7 @@ class MatchIndexes:
             return 0
         pipe = self.redis.pipeline(transaction=False)
         for _, member in due:
-            pipe.pttl(match_key(member.split(":", 1)[1]))
+            pipe.pttl(record_key(member.split(":", 1)[1]))
         ttls = pipe.execute()
         pipe = self.redis.pipeline(transaction=False)
         pruned = 0

@@ -13,13 +13,20 @@ one slot and the commit script can touch them all:
 - ``match:{<id>}:live``       pub/sub channel (SPUBLISH on Redis >= 7, else
   PUBLISH): the commit script publishes the new last seq there whenever it
   adds events; service/live/hub.py wakes the event streams with it
+- ``match:{<id>}:record``     the archive record (service/storage/archive.py):
+  written by the commit that finishes the match (and rewritten by any later
+  one), in the same script; kept ``ARCHIVE_TTL_S`` (0: for ever) after the
+  hot keys above are gone
+- ``match:{<id>}:idems``      set of the match's idempotency record keys, so
+  the finishing commit can make them expire with the other hot keys
 - ``match:{<id>}:ticket:<sha256>`` a stream ticket (TTL ``STREAM_TICKET_TTL_S``):
   the hash of the bearer token it stands for, deleted on use (GETDEL)
 
 Retention: the commit that stores a finished match (and any later one, such
-as a rematch claim) sets ``FINISHED_MATCH_TTL_S`` on the hash, the events and
-the actions in its script (0: kept for ever); idempotency records and tickets
-expire on their own, shorter TTLs.
+as a rematch claim) sets ``FINISHED_MATCH_TTL_S`` on the hash, the events,
+the actions and the idempotency records in its script (0: kept for ever);
+the record stays ``ARCHIVE_TTL_S`` (0: for ever) and every read of the match
+falls back to it (docs/archive.md); tickets expire on their own TTL.
 
 Indexes deliberately outside the match's slot (they span matches; on a
 cluster they are plain keys written after the commit, best effort, on each
@@ -33,6 +40,10 @@ status change; the lobby listing repairs an entry whose status is stale):
   whether a request may count against its token's rate-limit window
   (``ratelimit:t:{<sha256>}:<window>``, same slot) rather than its address's;
   given the match's retention TTL when it finishes
+- ``finishing:{<shard>}`` sorted sets, match id -> when its finishing move was
+  about to be committed (epoch ms): the finish steps' outbox
+  (service/play/finishing.py), written before that commit, cleared once the
+  steps ran; the workers' sweep completes what a dead process left
 - ``retention:{<shard>}`` sorted sets, ``<game>:<match id>`` -> when its keys
   expire (epoch ms), written when a match finishes: the workers' sweep
   (``prune_expired``) drops expired matches from the lobby indexes with it,
@@ -54,6 +65,14 @@ def events_key(match_id: str) -> str:
 
 def actions_key(match_id: str) -> str:
     return f"match:{{{match_id}}}:actions"
+
+
+def record_key(match_id: str) -> str:
+    return f"match:{{{match_id}}}:record"
+
+
+def idems_key(match_id: str) -> str:
+    return f"match:{{{match_id}}}:idems"
 
 
 def live_channel(match_id: str) -> str:
@@ -99,3 +118,15 @@ def retention_shard_key(shard: int) -> str:
 def retention_key(match_id: str) -> str:
     """The retention index shard of ``match_id`` (one slot, like the deadlines')."""
     return retention_shard_key(zlib.crc32(match_id.encode("utf-8")) % RETENTION_SHARDS)
+
+
+FINISHING_SHARDS = 16
+
+
+def finishing_shard_key(shard: int) -> str:
+    return f"finishing:{{{shard}}}"
+
+
+def finishing_key(match_id: str) -> str:
+    """The finish outbox shard of ``match_id`` (one slot, like the deadlines')."""
+    return finishing_shard_key(zlib.crc32(match_id.encode("utf-8")) % FINISHING_SHARDS)

@@ -40,12 +40,16 @@ class Window:
     def key(self, identity: str, now: float) -> str:
         return f"ratelimit:{self.what}:{identity}:{int(now // self.seconds)}"
 
+    def seconds_left(self, now: float) -> int:
+        """Whole seconds until the window of ``now`` ends (at least 1)."""
+        window_end = (int(now // self.seconds) + 1) * self.seconds
+        return max(1, int(window_end - now + 0.999))
+
     def error_if_over(self, count: int, now: float) -> ApiError | None:
         """The 429 for ``count`` requests in the window of ``now``, or None."""
         if count <= self.limit:
             return None
-        window_end = (int(now // self.seconds) + 1) * self.seconds
-        retry_after = max(1, int(window_end - now + 0.999))
+        retry_after = self.seconds_left(now)
         return ApiError(
             429,
             "rate_limited",
@@ -75,6 +79,9 @@ class RateCharge:
         self.token_hash = token_hash
         self.now = time.time() if now is None else now
         self.ttl = window.seconds + 1
+        # The window's count with this request, once counted (the response's
+        # RateLimit fields: service/http/rate_headers.py).
+        self.count: int | None = None
 
     @classmethod
     def configured(cls, window: Window, address: str, token_hash: str | None = None) -> RateCharge | None:
@@ -104,7 +111,8 @@ class RateCharge:
         then the request is counted against the address instead."""
         if count is None:
             # Without a known_token the window is always counted: an int.
-            return cast(int, store.count(self._address_key(), self.ttl))
+            count = cast(int, store.count(self._address_key(), self.ttl))
+        self.count = count
         return count
 
     def error_if_over(self, count: int) -> ApiError | None:

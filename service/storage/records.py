@@ -11,6 +11,31 @@ from service.model.errors import ApiError
 
 
 @dataclass
+class ArchivedMatch:
+    """A finished match rebuilt from its archive record (runtime/archive.py):
+    what its hot keys held, derived again by replaying its actions."""
+
+    doc: dict
+    state: Any  # the engine state at the end (as ``game.load`` gives it)
+    state_json: bytes
+    events: list  # [(seq, version, event)], the whole log, private parts kept
+    actions: list  # [{"seat", "action"}]
+    tokens: dict  # token sha256 -> seat
+
+    def stored(self, match_id: str, token_hash: str | None = None) -> "StoredMatch":
+        seat = self.tokens.get(token_hash) if token_hash else None
+        return StoredMatch(match_id, ARCHIVED_REV, self.doc, self.state_json, seat, self)
+
+    def events_after(self, after: int, limit: int) -> list[tuple[int, int, dict]]:
+        # seqs run 1..n without gaps: the events after ``after`` start at index ``after``
+        return self.events[max(after, 0) : max(after, 0) + limit]
+
+
+# The revision of a match read from its record: no commit can expect it.
+ARCHIVED_REV = "archived"
+
+
+@dataclass
 class StoredMatch:
     """One match as read from Redis; ``rev`` is what a commit must still find."""
 
@@ -19,6 +44,8 @@ class StoredMatch:
     doc: dict
     state_json: bytes  # decoded on first use: a cached engine state needs no decoding
     token_seat: int | None = None  # seat of the token asked for in ``load``
+    # Set when the hot keys are gone and the match was rebuilt from its record.
+    archived: ArchivedMatch | None = None
 
     @cached_property
     def state(self) -> Any:
@@ -38,6 +65,7 @@ class Change:
     del_tokens: list | None = None  # token hashes
     idem_key: str | None = None
     idem_value: bytes | None = None
+    record: bytes | None = None  # the archive record a finished match's commit writes
 
 
 class CommitResult:

@@ -23,6 +23,7 @@ import redis
 from redis.exceptions import NoScriptError
 
 from service.storage.accounts import pat_key
+from service.storage.archived import ArchivedReads
 from service.storage.indexes import MatchIndexes
 from service.storage.keys import (
     DEADLINE_SHARDS,
@@ -31,8 +32,10 @@ from service.storage.keys import (
     deadline_shard_keys,
     events_key,
     idem_key,
+    idems_key,
     live_channel,
     match_key,
+    record_key,
     ticket_key,
     token_index_key,
 )
@@ -49,8 +52,12 @@ def _script(client: Any, name: str) -> Any:
     return client.register_script(resources.files("service.storage").joinpath(f"lua/{name}").read_text())
 
 
-class Store(MatchIndexes):
-    """Match storage on one redis-py client (not decoding responses)."""
+class Store(MatchIndexes, ArchivedReads):
+    """Match storage on one redis-py client (not decoding responses).
+
+    A finished match whose hot keys are gone is read from its archive record
+    (``ArchivedReads``, archived.py): every read below falls back to it.
+    """
 
     def __init__(
         self,
@@ -58,10 +65,13 @@ class Store(MatchIndexes):
         idempotency_ttl_s: int = 24 * 3600,
         wait: tuple[int, int] | None = None,
         finished_ttl_s: int = 0,
+        archive_ttl_s: int = 0,
     ) -> None:
         self.redis = client
         self.idempotency_ttl_s = idempotency_ttl_s
         self.finished_ttl_s = finished_ttl_s  # FINISHED_MATCH_TTL_S; 0: keep for ever
+        self.archive_ttl_s = archive_ttl_s  # ARCHIVE_TTL_S: the record's; 0: for ever
+        self.archive: Any = None  # runtime/archive.Archive (set by Services): rebuilds from records
         self.wait = wait  # (replicas, timeout ms) each commit WAITs for, or None
         self._commit = _script(client, "commit.lua")
         self._count_known = _script(client, "count_known.lua")
@@ -160,7 +170,7 @@ class Store(MatchIndexes):
         round trip (``token_seat``, None when unknown here).
         """
         values = self.redis.hmget(match_key(match_id), self._load_fields(token_hash))
-        return self._stored(match_id, token_hash, values)
+        return self._stored(match_id, token_hash, values) or self.load_archived(match_id, token_hash)
 
     def load_counted(
         self,
@@ -180,7 +190,8 @@ class Store(MatchIndexes):
             *self._counter_commands(counter_key, counter_ttl_s, known_token),
             ("HMGET", match_key(match_id), *fields),
         )
-        return self._stored(match_id, token_hash, replies[-1]), _count(replies[:-1])
+        stored = self._stored(match_id, token_hash, replies[-1]) or self.load_archived(match_id, token_hash)
+        return stored, _count(replies[:-1])
 
     @staticmethod
     def _load_fields(token_hash: str | None) -> list[str]:
@@ -199,19 +210,27 @@ class Store(MatchIndexes):
     def probe(self, match_id: str, token_hash: str) -> tuple[bool, int | None]:
         """``(exists, seat of the token or None)`` in one round trip."""
         rev, seat = self.redis.hmget(match_key(match_id), "rev", f"tok:{token_hash}")
-        return rev is not None, None if seat is None else int(seat)
+        if rev is None:
+            archived = self.load_archived(match_id, token_hash)
+            return archived is not None, None if archived is None else archived.token_seat
+        return True, None if seat is None else int(seat)
 
     def load_doc(self, match_id: str) -> dict | None:
         """Only the document of a match (no engine state), or None."""
         raw = self.redis.hget(match_key(match_id), "doc")
-        return None if raw is None else orjson.loads(raw)
+        return self.archived_docs([match_id])[0] if raw is None else orjson.loads(raw)
 
     def load_docs(self, match_ids: list[str]) -> list[dict | None]:
-        """Docs of several matches (None for missing ones), one round trip."""
+        """Docs of several matches (None for missing ones), one round trip
+        (one more for those read from their records)."""
         pipe = self.redis.pipeline(transaction=False)
         for match_id in match_ids:
             pipe.hget(match_key(match_id), "doc")
-        return [orjson.loads(raw) if raw else None for raw in pipe.execute()]
+        docs = [orjson.loads(raw) if raw else None for raw in pipe.execute()]
+        missing = [i for i, doc in enumerate(docs) if doc is None]
+        for i, doc in zip(missing, self.archived_docs([match_ids[i] for i in missing]), strict=True):
+            docs[i] = doc
+        return docs
 
     def seat_token_hashes(self, match_id: str, seat: int) -> list[str]:
         """The hashes of the live tokens of ``seat`` in ``match_id``."""
@@ -228,8 +247,20 @@ class Store(MatchIndexes):
         return None if raw is None else raw.decode()
 
     def read_events(self, match_id: str, after: int, limit: int) -> list[Event]:
-        """``[(seq, version, event)]`` with seq > ``after``, at most ``limit``."""
-        return parse_events(self.redis.xrange(*_events_after(match_id, after, limit)))
+        """``[(seq, version, event)]`` with seq > ``after``, at most ``limit``
+        (from the record when the hot keys are gone: same round trip)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(*_events_after(match_id, after, limit))
+        pipe.exists(match_key(match_id))
+        entries, hot = pipe.execute()
+        if not entries and not hot:
+            stored = self.load_archived(match_id)
+            return (
+                []
+                if stored is None or stored.archived is None
+                else stored.archived.events_after(after, limit)
+            )
+        return parse_events(entries)
 
     def read_new_events(
         self, positions: list[tuple[str, int]], limit: int
@@ -243,8 +274,8 @@ class Store(MatchIndexes):
             pipe.hget(match_key(match_id), "doc")
         replies = pipe.execute()
         return [
-            (parse_events(entries), orjson.loads(raw_doc) if raw_doc else None)
-            for entries, raw_doc in zip(replies[::2], replies[1::2], strict=True)
+            (parse_events(entries), orjson.loads(raw_doc) if raw_doc else self.load_doc(match_id))
+            for (match_id, _), entries, raw_doc in zip(positions, replies[::2], replies[1::2], strict=True)
         ]
 
     def put_ticket(self, match_id: str, ticket_hash: str, token_hash: str, ttl_s: int) -> None:
@@ -257,7 +288,14 @@ class Store(MatchIndexes):
         return None if raw is None else raw.decode()
 
     def read_actions(self, match_id: str) -> list[dict]:
-        return [orjson.loads(raw) for raw in self.redis.lrange(actions_key(match_id), 0, -1)]
+        """The replay log ``[{"seat", "action"}]`` (the record's when the hot keys are gone)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.lrange(actions_key(match_id), 0, -1)
+        pipe.exists(match_key(match_id))
+        raws, hot = pipe.execute()
+        if not raws and not hot:
+            return self.archived_actions(match_id)
+        return [orjson.loads(raw) for raw in raws]
 
     def read_idempotency(self, key: str) -> dict | None:
         """The record stored under ``key`` (None: none). With ``wait`` set, the
@@ -294,6 +332,8 @@ class Store(MatchIndexes):
             self.idempotency_ttl_s,
             self._publish,
             self.finished_ttl_s if change.doc["status"] == "finished" else 0,
+            change.record or "",
+            self.archive_ttl_s,
         ]
         keys = [
             match_key(match_id),
@@ -301,6 +341,8 @@ class Store(MatchIndexes):
             actions_key(match_id),
             change.idem_key or idem_key(match_id, "-", "-"),
             live_channel(match_id),
+            record_key(match_id),
+            idems_key(match_id),
         ]
         reply, replicas = self._eval_commit(match_id, keys, args, deadline)
         outcome = reply[0].decode()

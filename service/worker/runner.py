@@ -8,6 +8,7 @@ worker's name: /readyz counts live workers, and a job held by a worker whose
 heartbeat went stale is given to another) and sweeps the matches that are
 due every ``SWEEP_S`` seconds (default 1) for stalled AI decisions and
 turn timers that ran out (service/worker/sweeper.py; a sweep costs O(due)).
+Another thread runs the seek pools' pairing waves (service/meet/waves.py).
 
 Redis unreachable, at start-up or later, does not end the process: it waits
 and reconnects, 0.5 s after the first failure and then twice as long each
@@ -38,12 +39,13 @@ from rq import SimpleWorker, Worker
 from rq.serializers import JSONSerializer
 
 import engine  # noqa: F401  (imported once, before any job: games register here)
+from service.meet import waves
 from service.play import ai
 from service.runtime import logs, metrics
 from service.runtime.config import load_config
 from service.runtime.services import Services
 from service.storage import redis_modes, targets
-from service.worker import ai_jobs, sweeper
+from service.worker import ai_jobs, archive, sweeper
 
 log = logging.getLogger("service.worker")
 
@@ -115,6 +117,7 @@ def _sweeper(services: Services, interval_s: float, stop: threading.Event, statu
                 ai.beat(services, name)
             if not backfilled:
                 sweeper.backfill_deadlines(services)
+                archive.migrate_once(services)  # records for matches finished before they existed
                 backfilled = True
             sweeper.sweep(services)
             if failing:
@@ -127,6 +130,27 @@ def _sweeper(services: Services, interval_s: float, stop: threading.Event, statu
         except Exception:  # the sweeper must outlive one bad match
             log.exception("sweep failed")
         stop.wait(interval_s)
+
+
+WAVE_POLL_S = 0.25
+
+
+def _waves(services: Services, stop: threading.Event) -> None:
+    """Run the pairing waves of the pools whose turn it is (service/meet/waves.py:
+    a lock per pool lets one worker run each wave, one ``SEEK_WAVE_S`` apart)."""
+    me = f"{os.uname().nodename}:{os.getpid()}"
+    failing = False
+    while not stop.is_set():
+        try:
+            waves.run_waves(services, me)
+            failing = False
+        except redis.RedisError as exc:
+            if not failing:
+                log.warning("waves: storage unreachable (%s)", exc)
+            failing = True
+        except Exception:  # the wave thread must outlive one bad wave
+            log.exception("pairing wave failed")
+        stop.wait(WAVE_POLL_S)
 
 
 def build_worker(services: Services, stop_event: threading.Event | None = None, hooks: bool = False) -> Any:
@@ -297,4 +321,5 @@ def main() -> int:
     interval = float(os.environ.get("SWEEP_S", "1"))
     thread = threading.Thread(target=_sweeper, args=(services, interval, stop, status), daemon=True)
     thread.start()
+    threading.Thread(target=_waves, args=(services, stop), daemon=True).start()
     return run_until_stopped(services, stop, status, level)

@@ -6,11 +6,13 @@ O(active matches)); for each match it re-enqueues a stalled AI decision
 timer ran out (timers.fire_due), then moves the entry to the match's next
 due time or drops it.
 
-Each sweep also drops from the lobby the finished matches whose retention
-(FINISHED_MATCH_TTL_S) ran out (``Store.prune_expired``, O(expired)).
+Each sweep also completes the finish steps a dead process left undone
+(``finishing.recover``, service/play/finishing.py, O(intents due)) and drops
+from the lobby the finished matches whose archive records' retention
+(ARCHIVE_TTL_S) ran out (``Store.prune_expired``, O(expired)).
 """
 
-from service.play import ai, deadlines
+from service.play import ai, deadlines, finishing
 from service.runtime import metrics
 from service.runtime.services import Services
 from service.worker import timers
@@ -47,6 +49,7 @@ def sweep(services: Services, now_ms: int | None = None) -> tuple[int, int]:
         done = visit(services, doc, now)
         recovered += done[0]
         fired += done[1]
+    finishing.recover(services, now)
     store.prune_expired(now)
     return recovered, fired
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from launcher.redis_process import free_port
 from tabula_client import Client
 from tests.service.live import QUICK_STOP_ENV, served_with_a_worker
 
@@ -28,9 +29,16 @@ SERVER_ENV = {
 
 
 @pytest.fixture(scope="session")
-def server_url(redis_url, tmp_path_factory):
+def metrics_port():
+    """The served stack's internal port, where alone GET /metrics answers."""
+    return free_port()
+
+
+@pytest.fixture(scope="session")
+def server_url(redis_url, tmp_path_factory, metrics_port):
     """The base URL of gunicorn + one AI worker, rate limits off."""
-    with served_with_a_worker(redis_url, tmp_path_factory.mktemp("client-stack"), SERVER_ENV) as url:
+    env = {**SERVER_ENV, "METRICS_PORT": str(metrics_port)}
+    with served_with_a_worker(redis_url, tmp_path_factory.mktemp("client-stack"), env) as url:
         yield url
 
 

@@ -6,6 +6,7 @@ import random
 import threading
 import time
 
+import httpx
 import pytest
 import yaml
 
@@ -21,7 +22,6 @@ from tabula_client import (
     NotYourTurn,
     PayloadTooLarge,
     PreconditionFailed,
-    RateLimited,
     SeatTaken,
     Unauthorized,
     Unavailable,
@@ -80,13 +80,17 @@ def test_every_operation_of_the_committed_spec_has_a_client_method():
 # -- the operations --
 
 
-def test_catalogue_health_and_metrics(api):
+def test_catalogue_health_and_metrics(api, metrics_port):
     games = api.list_games()
     assert {"anno1503", "anno1452"} <= {game["id"] for game in games}
     assert api.get_game("anno1503")["id"] == "anno1503"
     assert api.healthz()["status"] == "ok"
     assert api.readyz()["status"] in ("ok", "unavailable", "degraded", "not_ready")
-    assert "# TYPE" in api.metrics()
+    # The metrics answer on the internal port only.
+    with Client(f"http://127.0.0.1:{metrics_port}", timeout=10.0) as inside:
+        assert "# TYPE" in inside.metrics()
+    with pytest.raises(NotFound):
+        api.metrics()
 
 
 def test_create_join_get_list_actions_post_and_resign(api):
@@ -194,33 +198,54 @@ def test_idempotency_key_plays_an_action_once(api):
 # -- retries --
 
 
-def test_rate_limit_is_waited_out_and_the_retry_reuses_the_idempotency_key(redis_url):
+def test_an_exhausted_window_is_waited_out_before_the_request(redis_url):
+    """The RateLimit fields tell the client its window is empty: it waits for
+    the refill and sends then, so the server never has to answer 429."""
+    env = {**SERVER_ENV, "RATE_LIMIT": "5", "RATE_LIMIT_WINDOW_S": "2"}
+    with LiveServer(redis_url, env=env) as server, Client(server.url, retries=0) as api:
+        match_id, acting, _, match = two_human_match(api)
+        sent = record_requests(acting)
+        for _ in range(12):  # until the token's window is empty (it may refill meanwhile)
+            actions = acting.list_actions(match_id)["actions"]
+            if acting.rate_limits["requests"].remaining == 0:
+                break
+        window = acting.rate_limits["requests"]
+        assert window.remaining == 0 and window.limit == 5 and window.window_s == 2
+        started = time.monotonic()
+        result = acting.post_action(match_id, actions[0])  # retries=0: a 429 would raise
+        assert result["version"] == match["version"] + 1
+        assert time.monotonic() - started >= window.reset_s - 0.05
+        assert 429 not in [item[1] for item in sent if item[0] == "response"]
+        assert acting.rate_limits["requests"].remaining == 4
+
+
+def test_a_429_is_waited_out_and_the_retry_reuses_the_idempotency_key(redis_url):
+    """A client that has not seen the window yet (a fresh one) learns it from
+    the 429, waits its Retry-After and sends the same key again."""
     env = {**SERVER_ENV, "RATE_LIMIT": "5", "RATE_LIMIT_WINDOW_S": "2"}
     with LiveServer(redis_url, env=env) as server, Client(server.url, retries=3) as api:
         match_id, acting, _, match = two_human_match(api)
-        sent = record_requests(acting)
-        for _ in range(5):  # the token's window: 5 requests
-            actions = acting.list_actions(match_id)["actions"]
-        started = time.monotonic()
-        result = acting.post_action(match_id, actions[0])
+        actions = acting.list_actions(match_id)["actions"]
+        # Empty the token's window with plain requests (no client to hold back).
+        auth = {"Authorization": f"Bearer {acting.token}"}
+        for _ in range(20):
+            refused = httpx.get(f"{server.url}/v1/matches/{match_id}/actions", headers=auth, timeout=10)
+            if refused.status_code == 429:
+                break
+        assert refused.status_code == 429 and 1 <= int(refused.headers["Retry-After"]) <= 2
+        fresh = Client(server.url, token=acting.token, retries=3)
+        sent = record_requests(fresh)
+        result = fresh.post_action(match_id, actions[0])
         assert result["version"] == match["version"] + 1
         statuses = [item[1] for item in sent if item[0] == "response"]
         assert 429 in statuses and statuses[-1] == 200
-        assert time.monotonic() - started >= 0.2  # it waited for the next window
         keys = [
             item[1].headers["Idempotency-Key"]
             for item in sent
             if item[0] == "request" and item[1].method == "POST"
         ]
         assert len(keys) >= 2 and len(set(keys)) == 1
-
-        with (
-            Client(server.url, token=acting.token, retries=0) as impatient,
-            pytest.raises(RateLimited) as caught,
-        ):
-            for _ in range(20):
-                impatient.list_actions(match_id)
-        assert caught.value.status == 429 and 1 <= caught.value.retry_after <= 2
+        fresh.close()
 
 
 def test_unavailable_storage_is_retried_with_backoff_then_raised(tmp_path):

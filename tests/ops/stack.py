@@ -31,6 +31,7 @@ class Launcher:
         env.update(
             TABULA_PORT=str(free_port()),
             TABULA_REDIS_PORT=str(free_port()),
+            METRICS_PORT=str(free_port()),
             TABULA_VAR_DIR=str(tmp_path / "var"),
             TABULA_RQ_WORKERS="1",
             WEB_CONCURRENCY="1",

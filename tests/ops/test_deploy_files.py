@@ -48,7 +48,9 @@ def test_gunicorn_config_reads_the_environment(monkeypatch):
     monkeypatch.setenv("WEB_CONCURRENCY", "3")
     monkeypatch.setenv("GUNICORN_ACCESSLOG", "off")
     conf = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
-    assert conf["bind"] == "127.0.0.1:9999"
+    assert conf["bind"] == ["127.0.0.1:9999"]
+    monkeypatch.setenv("METRICS_PORT", "9401")
+    assert runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))["bind"] == ["127.0.0.1:9999", "127.0.0.1:9401"]
     assert conf["workers"] == 3
     # gevent (open event streams are greenlets), answering gunicorn's own
     # errors in JSON (service/gunicorn_worker.py)
@@ -60,10 +62,17 @@ def test_gunicorn_config_reads_the_environment(monkeypatch):
 
 
 def test_gunicorn_config_defaults(monkeypatch):
-    for name in ("TABULA_BIND", "BIND", "WEB_CONCURRENCY", "GUNICORN_THREADS", "GUNICORN_ACCESSLOG"):
+    for name in (
+        "TABULA_BIND",
+        "BIND",
+        "WEB_CONCURRENCY",
+        "GUNICORN_THREADS",
+        "GUNICORN_ACCESSLOG",
+        "METRICS_PORT",
+    ):
         monkeypatch.delenv(name, raising=False)
     conf = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
-    assert conf["bind"] == "0.0.0.0:8000"
+    assert conf["bind"] == ["0.0.0.0:8000"]  # no metrics address unless METRICS_PORT is set
     assert conf["workers"] >= 1 and conf["threads"] >= 1
     # The app's JSON request log (stdout) replaces gunicorn's access log.
     assert conf["accesslog"] is None and conf["errorlog"] == "-"
@@ -79,6 +88,15 @@ def test_metrics_reach_prometheus_from_api_and_worker_containers():
     )
     assert {"name": "PROMETHEUS_MULTIPROC_DIR", "value": "/tmp/tabula-metrics"} in api["env"]
     assert {"name": "metrics", "containerPort": 9100} in worker["ports"]
+    # The API's metrics on their internal port, which the Service does not expose.
+    assert "METRICS_PORT=9400" in text and "METRICS_HOST=0.0.0.0" in text
+    assert {"name": "METRICS_PORT", "value": "9400"} in api["env"]
+    assert {"name": "metrics", "containerPort": 9400} in api["ports"]
+    service_ports = _by_kind("Service")["tabula-api"]["spec"]["ports"]
+    assert [p["targetPort"] for p in service_ports] == ["http"]
+    for name, port in (("tabula-api", "9400"), ("tabula-worker", "9100")):
+        annotations = _by_kind("Deployment")[name]["spec"]["template"]["metadata"]["annotations"]
+        assert annotations["prometheus.io/port"] == port and annotations["prometheus.io/scrape"] == "true"
 
 
 def test_dockerfile_stages_and_commands():

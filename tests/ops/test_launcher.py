@@ -77,6 +77,13 @@ def test_starts_redis_workers_gunicorn_and_stops_all_on_sigint(launch):
     assert ready.status_code == 200, ready.text
     assert ready.json()["workers_alive"] == 2
     match_id = _create_match(launcher.url)
+    # The metrics answer on their loopback port only, with the API's traffic.
+    metrics_url = f"http://127.0.0.1:{launcher.env['METRICS_PORT']}"
+    scraped = requests.get(metrics_url + "/metrics", timeout=10)
+    assert scraped.status_code == 200 and 'route="/v1/matches"' in scraped.text
+    assert requests.get(launcher.url + "/metrics", timeout=10).status_code == 404
+    assert requests.get(metrics_url + "/v1/games", timeout=10).status_code == 404
+    assert f"metrics {metrics_url}/metrics" in launcher.log()
 
     assert launcher.interrupt() == 0, launcher.log()
     assert wait_gone(children) == [], launcher.log()
@@ -215,6 +222,7 @@ def test_sigterm_twice_while_stdout_is_slow_stops_cleanly(tmp_path):
     env.update(
         TABULA_PORT=str(free_port()),
         TABULA_REDIS_PORT=str(free_port()),
+        METRICS_PORT=str(free_port()),
         TABULA_VAR_DIR=str(tmp_path / "var"),
         TABULA_RQ_WORKERS="1",
         WEB_CONCURRENCY="1",

@@ -16,8 +16,8 @@ from rq.serializers import JSONSerializer
 
 from launcher.redis_process import RedisProcess, free_port
 from service.play import ai
+from service.worker import archive, sweeper
 from service.worker import runner as worker
-from service.worker import sweeper
 
 from .stack import ROOT
 
@@ -156,6 +156,7 @@ def test_sweeper_beats_with_the_rq_worker_name(monkeypatch):
     monkeypatch.setattr(ai, "beat", lambda services, name: beats.append((services, name)))
     monkeypatch.setattr(sweeper, "sweep", lambda services: sweeps.append(services))
     monkeypatch.setattr(sweeper, "backfill_deadlines", lambda services: 0)
+    monkeypatch.setattr(archive, "migrate_once", lambda services: 0)
     services, stop, status = object(), threading.Event(), worker._Status()
     status.worker_name = "3f2a-worker"
     thread = threading.Thread(target=worker._sweeper, args=(services, 0.01, stop, status))

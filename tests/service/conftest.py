@@ -27,8 +27,20 @@ def unreachable_redis_url():
     return f"redis://127.0.0.1:{free_port()}/0"
 
 
+# The internal port the test apps serve /metrics on (a test client's
+# ``base_url`` names it; nothing listens: service/http/internal_port.py).
+METRICS_PORT = 9400
+METRICS_BASE_URL = f"http://localhost:{METRICS_PORT}"
+
+
 def make_app(url, **overrides):
-    config = {"REDIS_URL": url, "RATE_LIMIT": 0, "CREATE_RATE_LIMIT": 0, **overrides}
+    config = {
+        "REDIS_URL": url,
+        "RATE_LIMIT": 0,
+        "CREATE_RATE_LIMIT": 0,
+        "METRICS_PORT": METRICS_PORT,
+        **overrides,
+    }
     app = create_app(config)
     app.testing = True
     return app

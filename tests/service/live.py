@@ -54,13 +54,15 @@ class LiveServer:
     default. ``log`` is the file gunicorn's error log goes to (a path).
     """
 
-    def __init__(self, redis_url, env=None, workers=1, threads=8, log=None):
-        self.port = free_port()
+    def __init__(self, redis_url, env=None, workers=1, threads=8, log=None, port=None):
+        self.port = port or free_port()
+        self.metrics_port = free_port()  # GET /metrics answers only there
         self.log_path = log
         self.env = _child_env(
             redis_url,
             {
                 "TABULA_BIND": f"127.0.0.1:{self.port}",
+                "METRICS_PORT": str(self.metrics_port),
                 "WEB_CONCURRENCY": str(workers),
                 "GUNICORN_THREADS": str(threads),
                 "GUNICORN_ACCESSLOG": "off",
@@ -110,14 +112,20 @@ class LiveServer:
     def __exit__(self, *exc):
         self.stop()
 
-    def request(self, method, path, body=None, headers=None, timeout=30):
-        """``(status, headers, body bytes)`` over a fresh connection; ``body``
-        a dict is sent as JSON."""
+    def scrape(self):
+        """The Prometheus text of ``GET /metrics`` on the internal port."""
+        status, _, body = self.request("GET", "/metrics", port=self.metrics_port)
+        assert status == 200, body
+        return body.decode()
+
+    def request(self, method, path, body=None, headers=None, timeout=30, port=None):
+        """``(status, headers, body bytes)`` over a fresh connection (to the
+        API's port unless ``port``); ``body`` a dict is sent as JSON."""
         headers = dict(headers or {})
         if isinstance(body, dict):
             body = json.dumps(body).encode()
             headers.setdefault("Content-Type", "application/json")
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        conn = http.client.HTTPConnection("127.0.0.1", port or self.port, timeout=timeout)
         try:
             conn.request(method, path, body, headers)
             response = conn.getresponse()

@@ -17,7 +17,7 @@ from service.storage import keys as storage
 from service.worker import ai_jobs
 from service.worker.runner import build_worker
 
-from .conftest import make_app, run_ai_jobs, unreachable_redis_url
+from .conftest import METRICS_BASE_URL, make_app, run_ai_jobs, unreachable_redis_url
 from .helpers import bearer, create
 from .live import ROOT, LiveServer
 
@@ -28,7 +28,7 @@ ACTIONS = move_lane.ROUTE_RULE
 
 
 def scrape(client):
-    response = client.get("/metrics")
+    response = client.get("/metrics", base_url=METRICS_BASE_URL)
     assert response.status_code == 200
     assert response.mimetype == "text/plain"
     return response.get_data(as_text=True)
@@ -78,6 +78,7 @@ def test_every_metric_is_exposed(client):
         "tabula_ai_job_pickup_seconds",
         "tabula_open_streams",
         "tabula_turn_timeouts",
+        "tabula_archive",
         "tabula_ai_queue_depth",
         "tabula_matches",
         "tabula_metrics_storage_up",
@@ -89,7 +90,7 @@ def test_metrics_is_exempt_from_the_rate_limit(redis_server):
     app = make_app(redis_server.url, RATE_LIMIT=2)
     try:
         client = app.test_client()
-        assert all(client.get("/metrics").status_code == 200 for _ in range(5))
+        assert all(client.get("/metrics", base_url=METRICS_BASE_URL).status_code == 200 for _ in range(5))
     finally:
         app.extensions["tabula"].close()
 
@@ -283,7 +284,7 @@ def test_gunicorn_workers_are_scraped_together(tmp_path):
         for _ in range(12):  # a fresh connection each: both workers take some
             assert server.request("GET", "/v1/games")[0] == 200
         pids = {name.rsplit("_", 1)[1] for name in os.listdir(prom) if name.startswith("counter_")}
-        texts = [server.request("GET", "/metrics")[2].decode() for _ in range(4)]
+        texts = [server.scrape() for _ in range(4)]
     for text in texts:
         assert value(text, "tabula_http_requests_total", route="/v1/games", method="GET", status=200) == 12
     assert len(pids) >= 1
@@ -306,3 +307,47 @@ def test_a_worker_in_its_own_container_serves_its_own_metrics():
         if server is not None:
             server[0].shutdown()
     assert metrics.serve_worker_metrics("") is None
+
+
+# --- /metrics on the internal port only (service/http/internal_port.py) ------
+
+
+def test_the_public_port_answers_metrics_as_an_unknown_path(client):
+    refused = client.get("/metrics")
+    unknown = client.get("/no/such/path")
+    assert refused.status_code == 404 and refused.get_json()["error"] == "not_found"
+    assert refused.get_json()["message"] == unknown.get_json()["message"]
+    assert "tabula_" not in refused.get_data(as_text=True)
+
+
+def test_the_internal_port_answers_nothing_but_metrics(client):
+    match_id, token = _started(client)
+    body = _first_move(client, match_id, token)
+    inside = {"base_url": METRICS_BASE_URL}
+    assert client.get("/v1/games", **inside).status_code == 404
+    assert client.get("/healthz", **inside).status_code == 404
+    # Not even the move's own lane, which answers below Flask.
+    moved = client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token), json=body, **inside)
+    assert moved.status_code == 404
+    assert client.get(f"/v1/matches/{match_id}").get_json()["version"] == body["version"]
+
+
+def test_no_port_serves_metrics_when_none_is_set(redis_server):
+    app = make_app(redis_server.url, METRICS_PORT=0)
+    try:
+        client = app.test_client()
+        assert client.get("/metrics").status_code == 404
+        assert client.get("/metrics", base_url=METRICS_BASE_URL).status_code == 404
+    finally:
+        app.extensions["tabula"].close()
+
+
+def test_gunicorn_serves_metrics_on_its_internal_address_only(redis_server):
+    """A real gunicorn bound to both addresses: the Host header cannot move
+    a request of the public port onto the internal one."""
+    with LiveServer(redis_server.url) as server:
+        assert server.request("GET", "/v1/games")[0] == 200
+        assert 'route="/v1/games"' in server.scrape()
+        spoofed = {"Host": f"127.0.0.1:{server.metrics_port}"}
+        assert server.request("GET", "/metrics", headers=spoofed)[0] == 404
+        assert server.request("GET", "/v1/games", port=server.metrics_port)[0] == 404

@@ -20,8 +20,10 @@ from service.spec.document import spec_yaml
 from .conftest import make_app
 
 ROOT = Path(__file__).resolve().parents[2]
-# The spec and its page, Flask's static folder, and the web client's files.
+# The spec and its page, Flask's static folder, the web client's files, and
+# the metrics (answered on the internal port only).
 UNDOCUMENTED = {
+    "/metrics",
     "/openapi.yaml",
     "/openapi.json",
     "/docs",

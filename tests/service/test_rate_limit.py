@@ -91,3 +91,59 @@ def test_creating_matches_has_its_own_tighter_limit(redis_server):
     listed = client.get("/v1/matches")
     assert listed.status_code == 200 and len(listed.get_json()) == 2
     assert _client(app, "198.51.100.8").post("/v1/matches", json=body).status_code == 201
+
+
+# --- the RateLimit fields (service/http/rate_headers.py) ----------------------
+
+
+def _fields(response, name):
+    """``{policy: params}`` of a RateLimit field, parsed as a client would."""
+    import http_sf
+
+    return {
+        name_: dict(params) for name_, params in http_sf.parse(response.headers[name].encode(), tltype="list")
+    }
+
+
+@pytest.mark.parametrize("flask_only", [False, True])
+def test_every_counted_response_says_what_is_left_from_the_same_counter(
+    redis_server, monkeypatch, flask_only
+):
+    """On both lanes, r counts down with each request of the token's window
+    down to the 429, whose r is 0 and whose t matches its Retry-After."""
+    import service.http.move_lane as move_lane
+
+    if flask_only:
+        monkeypatch.setattr(move_lane, "plain_move", lambda environ, limit: None)
+    app = rate_limited_app(redis_server.url, RATE_LIMIT=4, CREATE_RATE_LIMIT=0)
+    client = _client(app, "198.51.100.20")
+    created = create(client, seats=humans(2), seed=7)
+    match_id, token = created["match"]["id"], created["tokens"]["0"]
+    listed = client.get(f"/v1/matches/{match_id}/actions", headers=bearer(token))
+    move = {"action": listed.get_json()["actions"][0], "version": listed.get_json()["version"]}
+    moved = client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token), json=move)
+    assert moved.status_code == 200
+    stale = client.post(f"/v1/matches/{match_id}/actions", headers=bearer(token), json=move)
+    assert stale.status_code == 409
+    refused = client.get(f"/v1/matches/{match_id}", headers=bearer(token))
+    assert refused.status_code == 200
+    over = client.get(f"/v1/matches/{match_id}", headers=bearer(token))
+    assert over.status_code == 429
+    left = [_fields(r, "RateLimit")["requests"]["r"] for r in (listed, moved, stale, refused, over)]
+    assert left == [3, 2, 1, 0, 0]
+    assert _fields(over, "RateLimit-Policy") == {"requests": {"q": 4, "w": 60}}
+    assert _fields(over, "RateLimit")["requests"]["t"] == int(over.headers["Retry-After"])
+
+
+def test_a_creation_names_both_windows_and_exempt_paths_none(redis_server):
+    app = rate_limited_app(redis_server.url, RATE_LIMIT=10, CREATE_RATE_LIMIT=3)
+    client = _client(app, "198.51.100.21")
+    response = client.post("/v1/matches", json={"game": "anno1503", "seats": humans(2)})
+    assert response.status_code == 201
+    assert _fields(response, "RateLimit-Policy") == {
+        "requests": {"q": 10, "w": 60},
+        "creations": {"q": 3, "w": 60},
+    }
+    assert {k: v["r"] for k, v in _fields(response, "RateLimit").items()} == {"requests": 9, "creations": 2}
+    for path in ("/healthz", "/openapi.json", "/play/"):
+        assert "RateLimit" not in client.get(path).headers, path

@@ -9,6 +9,7 @@ import threading
 import pytest
 import redis
 
+from service.play import finishing
 from service.play.commits import Committed
 from service.play.follow import after_commit
 from service.ratings import skill
@@ -73,7 +74,8 @@ def test_the_after_commit_path_run_again_changes_nothing(client, services):
     doc = services.store.load_doc(match["id"])
     before = _snapshot(services)
     for _ in range(3):
-        after_commit(services, Committed(None, doc), schedule_ai=False)
+        after_commit(services, Committed(None, doc, finished_now=True), schedule_ai=False)
+        assert finishing.finish(services, doc)  # the sweep's path: every finish step again
         apply_ratings(services, doc)
     assert _snapshot(services) == before
 
@@ -229,10 +231,10 @@ def test_a_step_that_dies_before_its_write_leaves_nothing_and_runs_again(client,
         raise redis.ConnectionError("the process died between its read and its write")
 
     monkeypatch.setattr(stored, "apply", crash)
-    after_commit(services, Committed(None, doc), schedule_ai=False)  # logged, not raised
+    assert not finishing.finish(services, doc)  # logged and counted, not raised: the sweep retries
     assert _snapshot(services) == {}
     monkeypatch.setattr(stored, "apply", real_apply)
-    after_commit(services, Committed(None, doc), schedule_ai=False)
+    assert finishing.finish(services, doc)
     assert [e["matches"] for e in board(client)] == [1, 1]
 
 
@@ -253,6 +255,17 @@ def test_a_step_whose_answer_is_lost_after_the_write_does_not_apply_twice(client
     apply_ratings(services, doc)
     assert _snapshot(services) == written
     assert client.get(f"/v1/accounts/Bo/ratings/{POOL}").json["total"] == 1
+
+
+def test_the_sweep_rates_a_match_whose_finish_was_cut_short(client, services, monkeypatch):
+    ada, bo = signed_up(client, "Ada"), signed_up(client, "Bo")
+    doc = finished_doc("m1", [ada, bo])
+    finishing.intend(services, doc["id"])  # the process died after the commit, before the steps
+    monkeypatch.setattr(services.store, "load_doc", lambda match_id: doc if match_id == doc["id"] else None)
+    assert finishing.recover(services, now_ms=10**15) == 1
+    assert finishing.recover(services, now_ms=10**15) == 0  # the intent is gone
+    assert [e["matches"] for e in board(client)] == [1, 1]
+    assert "ratings.update" in finishing.steps()
 
 
 def test_unrated_unfinished_and_seat_token_matches_are_left_alone(client, services):

@@ -1,6 +1,8 @@
-"""Retention: a finished match is kept FINISHED_MATCH_TTL_S, then it is gone
-everywhere (its keys, its token index entries, the lobby), on a real
-redis-server; 0 keeps it for ever; active matches never expire."""
+"""Retention: a finished match's hot keys are kept FINISHED_MATCH_TTL_S (the
+idempotency records too), then it is read from its archive record; the
+record is kept ARCHIVE_TTL_S, then the match is gone everywhere (its record,
+its token index entries, the lobby), on a real redis-server; 0 keeps either
+for ever; active matches never expire."""
 
 import json
 import time
@@ -17,6 +19,7 @@ from .helpers import bearer, create, humans, new_rng
 pytestmark = pytest.mark.slow
 
 TTL_S = 2
+ARCHIVE_TTL_S = 4
 IDEMPOTENCY_TTL_S = 60
 # The shortest match there is: anno1452 with its earliest end year, 2 seats.
 SHORT_MATCH = {"game": "anno1452", "options": {"end_year": 1314, "scenario": "ottokar_a"}}
@@ -25,7 +28,13 @@ SHORT_MATCH = {"game": "anno1452", "options": {"end_year": 1314, "scenario": "ot
 @pytest.fixture
 def retention_app(redis_server, request):
     redis.Redis.from_url(redis_server.url).flushdb()
-    app = make_app(redis_server.url, FINISHED_MATCH_TTL_S=request.param, IDEMPOTENCY_TTL_S=IDEMPOTENCY_TTL_S)
+    hot, record = request.param if isinstance(request.param, tuple) else (request.param, 0)
+    app = make_app(
+        redis_server.url,
+        FINISHED_MATCH_TTL_S=hot,
+        ARCHIVE_TTL_S=record,
+        IDEMPOTENCY_TTL_S=IDEMPOTENCY_TTL_S,
+    )
     yield app
     app.extensions["tabula"].close()
 
@@ -74,28 +83,39 @@ def _token_key(services, match_id):
     return keys[0]
 
 
-@pytest.mark.parametrize("retention_app", [TTL_S], indirect=True)
-def test_a_finished_match_expires_everywhere(retention_app):
+@pytest.mark.parametrize("retention_app", [(TTL_S, ARCHIVE_TTL_S)], indirect=True)
+def test_a_finished_match_is_archived_then_expires_everywhere(retention_app):
     client, services = retention_app.test_client(), retention_app.extensions["tabula"]
     still_playing = create(client, seats=humans(2), **SHORT_MATCH)["match"]["id"]
     match_id, token = _play_to_the_end(client, services)
     token_key = _token_key(services, match_id)
 
-    # Set by the finishing commit: the match's own keys and its token entry.
+    # Set by the finishing commit: the match's own keys, its idempotency
+    # records and its token entry go after TTL_S; its record after ARCHIVE_TTL_S.
     ttls = _ttls(services, f"match:{{{match_id}}}*")
-    own = {f"match:{{{match_id}}}{suffix}" for suffix in ("", ":events", ":actions")}
+    record = f"match:{{{match_id}}}:record"
+    own = {f"match:{{{match_id}}}{suffix}" for suffix in ("", ":events", ":actions", ":idems")}
     assert own <= set(ttls) and all(0 < ttls[key] <= TTL_S for key in own)
-    # Idempotency records expire on their own TTL (the last one's capped).
-    assert all(0 < ttl <= IDEMPOTENCY_TTL_S for ttl in ttls.values())
+    assert any(":idem:" in key for key in ttls)
+    assert all(0 < ttl <= TTL_S for key, ttl in ttls.items() if key != record)
+    assert TTL_S < ttls[record] <= ARCHIVE_TTL_S
     assert 0 < services.redis.ttl(token_key) <= TTL_S
     assert _lobby(client) == ([match_id], 1)
+    before = client.get(f"/v1/matches/{match_id}/events", headers=bearer(token)).get_data()
 
-    time.sleep(TTL_S + 0.5)
+    time.sleep(TTL_S + 0.5)  # the hot keys are gone: the record serves
+    assert set(_ttls(services, f"match:{{{match_id}}}*")) == {record}
+    assert not services.redis.exists(token_key)
+    assert client.get(f"/v1/matches/{match_id}/events", headers=bearer(token)).get_data() == before
+    assert client.get(f"/v1/matches/{match_id}/replay").status_code == 200
+    sweeper.sweep(services)
+    assert _lobby(client) == ([match_id], 1)
+
+    time.sleep(ARCHIVE_TTL_S - TTL_S)  # the record is gone too
     assert client.get(f"/v1/matches/{match_id}").status_code == 404
     assert client.get(f"/v1/matches/{match_id}/replay").status_code == 404
     assert client.get(f"/v1/matches/{match_id}/events", headers=bearer(token)).status_code == 404
-    assert set(_ttls(services, f"match:{{{match_id}}}*")) <= {key for key in ttls if ":idem:" in key}
-    assert not services.redis.exists(token_key)
+    assert _ttls(services, f"match:{{{match_id}}}*") == {}
 
     sweeper.sweep(services)  # what every worker runs each SWEEP_S
     assert _lobby(client) == ([], 0)
@@ -106,7 +126,7 @@ def test_a_finished_match_expires_everywhere(retention_app):
     assert _lobby(client, "active") == ([still_playing], 1)
 
 
-@pytest.mark.parametrize("retention_app", [3600], indirect=True)
+@pytest.mark.parametrize("retention_app", [(60, 3600)], indirect=True)
 def test_a_sweep_before_the_expiry_keeps_the_match(retention_app):
     client, services = retention_app.test_client(), retention_app.extensions["tabula"]
     match_id, _ = _play_to_the_end(client, services)
@@ -125,7 +145,7 @@ def test_a_sweep_before_the_expiry_keeps_the_match(retention_app):
 def test_zero_keeps_a_finished_match_for_ever(retention_app):
     client, services = retention_app.test_client(), retention_app.extensions["tabula"]
     match_id, _ = _play_to_the_end(client, services)
-    for suffix in ("", ":events", ":actions"):
+    for suffix in ("", ":events", ":actions", ":record"):
         assert services.redis.ttl(f"match:{{{match_id}}}{suffix}") == -1
     assert services.redis.ttl(_token_key(services, match_id)) == -1
     assert list(services.redis.scan_iter(match="retention:*")) == []

@@ -217,6 +217,52 @@ checks.positive_data_acceptance.expected-statuses = {NAME_STATUSES}
     return "".join(blocks)
 
 
+def _meet_operations(server):
+    """The challenge and seek operations: a challenger, an invitee with a
+    pending challenge, a seeker with a waiting seek."""
+    host = _account_token(server, "challenger")
+    guest = _account_token(server, "invitee")
+    seeker = _account_token(server, "seeker")
+    body = {"game": "anno1452", "seats": [{"kind": "account", "name": "invitee"}]}
+    challenge = _json(server.request("POST", "/v1/challenges", body, headers=_bearer(host)), 201)["id"]
+    seek = _json(
+        server.request("POST", "/v1/seeks", {"pool": "anno1503-base"}, headers=_bearer(seeker)), 201
+    )["id"]
+    blocks = [
+        f"""
+[[operations]]
+include-operation-id = "{operation}"
+headers = {{ Authorization = "Bearer {who}" }}
+parameters = {{ "path.challenge_id" = "{challenge}", "path.seek_id" = "{seek}" }}
+"""
+        for operation, who in (
+            ("listChallenges", host),
+            ("getChallenge", guest),
+            ("cancelChallenge", host),
+            ("acceptChallenge", guest),
+            ("declineChallenge", guest),
+            ("listSeeks", seeker),
+            ("cancelSeek", seeker),
+        )
+    ]
+    blocks.append(f"""
+# A schema-valid challenge may still be refused (422): an account name nobody
+# holds, a seat count the game does not take, an open seat in a rated one;
+# a seek too: a player count its pool's game does not take, rating_min above
+# rating_max (bounds of the catalogue and of each other, stated in words).
+[[operations]]
+include-operation-id = "createChallenge"
+headers = {{ Authorization = "Bearer {host}" }}
+checks.positive_data_acceptance.expected-statuses = {NAME_STATUSES}
+
+[[operations]]
+include-operation-id = "createSeek"
+headers = {{ Authorization = "Bearer {seeker}" }}
+checks.positive_data_acceptance.expected-statuses = {NAME_STATUSES}
+""")
+    return "".join(blocks)
+
+
 def _config(server):
     """schemathesis.toml: where, with which token, and which real ids."""
     active = _create(
@@ -241,7 +287,8 @@ def _config(server):
     # "SystemError: AST constructor recursion depth mismatch" when threads
     # ast.parse at once (gh-106905, fixed in 3.11.8), which hypothesis does
     # while schemathesis builds coverage cases: it failed a run that way.
-    return f"""\
+    return (
+        f"""\
 base-url = "{server.url}"
 workers = 1
 request-timeout = 10.0
@@ -303,7 +350,10 @@ parameters = {{ "path.match_id" = "{finished_id}" }}
 include-operation-id = "resign"
 headers = {{ Authorization = "Bearer {resigning["tokens"]["0"]}" }}
 parameters = {{ "path.match_id" = "{resigning["match"]["id"]}" }}
-""" + _account_operations(server)
+"""
+        + _account_operations(server)
+        + _meet_operations(server)
+    )
 
 
 def test_schemathesis_finds_nothing(stack, tmp_path):

@@ -15,10 +15,12 @@ import contextlib
 import os
 import shutil
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import sync_playwright
 
+from launcher.redis_process import free_port
 from tests.service.live import LiveServer, RqWorker
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,14 +43,20 @@ README_SCREENSHOTS = ROOT / "docs" / "screenshots"
 QUICK_STOP = {"GUNICORN_GRACEFUL_TIMEOUT": "2"}
 
 
+# The port of `other_server`, chosen before `stack` starts: the stack's pages
+# name it in their CSP connect-src (WEB_CLIENT_SERVERS), as an operator would.
+OTHER_SERVER_PORT = free_port()
+
+
 @pytest.fixture(scope="session")
 def stack(redis_url, tmp_path_factory):
     """The base URL of a running Tabula (gunicorn + 2 AI workers on a private Redis)."""
     logs = tmp_path_factory.mktemp("web-stack")
+    env = {**QUICK_STOP, "WEB_CLIENT_SERVERS": f"http://127.0.0.1:{OTHER_SERVER_PORT}"}
     with (
         RqWorker(redis_url, log=logs / "worker-1.log"),
         RqWorker(redis_url, log=logs / "worker-2.log"),
-        LiveServer(redis_url, workers=2, log=logs / "gunicorn.log", env=QUICK_STOP) as server,
+        LiveServer(redis_url, workers=2, log=logs / "gunicorn.log", env=env) as server,
     ):
         yield server.url
 
@@ -56,7 +64,8 @@ def stack(redis_url, tmp_path_factory):
 @pytest.fixture
 def other_server(redis_url):
     """A second API server on the same storage that allows any origin (CORS)."""
-    with LiveServer(redis_url, workers=1, env={**QUICK_STOP, "CORS_ORIGINS": "*"}) as server:
+    env = {**QUICK_STOP, "CORS_ORIGINS": "*"}
+    with LiveServer(redis_url, workers=1, env=env, port=OTHER_SERVER_PORT) as server:
         yield server.url
 
 
@@ -82,6 +91,13 @@ class PageWatch:
         page.on("requestfailed", self._failed)
 
     def _response(self, response):
+        page_document = response.request.resource_type == "document" and urlsplit(
+            response.url
+        ).path.startswith(("/play/", "/docs"))
+        if page_document and "script-src 'self'" not in (
+            response.headers.get("content-security-policy") or ""
+        ):
+            self.problems.append(f"page without its Content-Security-Policy: {response.url}")
         if response.status == 304:
             self.not_modified.add(response.request)
         elif response.status >= 400:
@@ -107,6 +123,12 @@ class PageWatch:
             self.leaving = False
 
 
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (e) =>
+  console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+"""
+
+
 @pytest.fixture
 def new_page(browser):
     """``new_page()`` -> ``(page, watch)`` in a fresh context (its own localStorage)."""
@@ -118,6 +140,9 @@ def new_page(browser):
         # itself is checked in test_live_and_secrecy.py.
         context = browser.new_context(viewport={"width": width, "height": height}, reduced_motion="reduce")
         contexts.append(context)
+        # Every CSP violation (service/http/security_headers.py) is a page's
+        # failure: reported as a console error, which PageWatch collects.
+        context.add_init_script(REPORT_CSP_VIOLATIONS)
         page = context.new_page()
         page.set_default_timeout(30_000)
         return page, PageWatch(page)

@@ -30,3 +30,21 @@ def test_swagger_ui_lists_the_operations(stack, new_page):
     assert watch.problems == []
     own_host = urlsplit(stack).netloc
     assert {urlsplit(url).netloc for url in requested} == {own_host}, requested
+
+
+def test_the_policy_stops_an_injected_script(stack, new_page):
+    """What the web client's CSP is for: a script injected into the page (as
+    an XSS would) does not run, and chromium reports the violation."""
+    page, watch = new_page()
+    page.goto(f"{stack}/play/")
+    page.locator("form.create-form").wait_for()
+    page.evaluate(
+        """() => {
+          const s = document.createElement("script");
+          s.textContent = "window.stolen = Object.keys(localStorage).length";
+          document.body.append(s);
+        }"""
+    )
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.stolen") is None
+    assert any("CSP violation: script-src" in problem for problem in watch.problems), watch.problems

@@ -7,6 +7,10 @@ Retried, a bounded number of times (``retries``):
 - a network failure (connect/read error, timeout), but only for a request
   that is safe to send again: a GET, or a POST carrying an
   ``Idempotency-Key`` (the server applies a key's body at most once).
+
+Before a 429 rather than after: the ``RateLimit`` fields of every answer are
+kept (``rate_limits.Budgets``), and a request that counts against a window
+with nothing left waits for its refill before it is sent.
 """
 
 import time
@@ -16,6 +20,7 @@ from typing import Any
 import httpx
 
 from .errors import error_from_response, retry_after_seconds
+from .rate_limits import Budgets
 
 # Waits are bounded so a misbehaving server cannot park a caller for hours.
 MAX_WAIT_S = 60.0
@@ -35,6 +40,7 @@ class Transport:
         self.timeout = timeout
         self.retries = max(0, retries)
         self.backoff_s = backoff_s
+        self.budgets = Budgets()
         self.http = http or httpx.Client(
             base_url=base_url.rstrip("/"), timeout=timeout, headers={"User-Agent": "tabula-client"}
         )
@@ -71,14 +77,21 @@ class Transport:
             timeout=self.timeout if timeout is None else timeout,
         )
         replay_safe = method in SAFE_METHODS or "Idempotency-Key" in all_headers
-        return self._send(request, replay_safe, accept, stream)
+        return self._send(request, replay_safe, accept, stream, token)
 
     def _send(
-        self, request: httpx.Request, replay_safe: bool, accept: tuple[int, ...], stream: bool
+        self,
+        request: httpx.Request,
+        replay_safe: bool,
+        accept: tuple[int, ...],
+        stream: bool,
+        token: str | None,
     ) -> httpx.Response:
         """The retry loop of ``request``."""
         attempt = 0
+        method, path = request.method, request.url.path
         while True:
+            self._sleep(self.budgets.wait_s(token, method, path))
             try:
                 response = self.http.send(request, stream=stream)
             except httpx.TransportError:
@@ -87,6 +100,7 @@ class Transport:
                 self._sleep(self._backoff(attempt))
                 attempt += 1
                 continue
+            self.budgets.note(token, method, path, response.headers)
             status = response.status_code
             if status < 400 or status in accept:
                 return response
@@ -105,4 +119,5 @@ class Transport:
 
     @staticmethod
     def _sleep(seconds: float) -> None:
-        time.sleep(min(seconds, MAX_WAIT_S))
+        if seconds > 0:
+            time.sleep(min(seconds, MAX_WAIT_S))

@@ -7,11 +7,16 @@ token, asks the bot function (``choose(match, actions) -> action``, as
 with the listed version (and an ``Idempotency-Key``, as every
 ``post_action``). A turn already played, or gone by the time it is read
 (409 ``version_conflict``/``not_your_turn``/``game_over``), is skipped: the
-stream announces the next one. Ctrl-C stops it (exit 0)."""
+stream announces the next one. Ctrl-C stops it (exit 0).
+
+With ``--accept-challenges`` or a ``--challenge-*`` filter it also answers
+challenges: those the filter lets through are accepted, the others
+declined (cli_challenges.py)."""
 
 import argparse
 from typing import Any
 
+from .cli_challenges import ChallengeFilter, add_challenge_flags, answer, pending
 from .cli_commands import MAX_REFUSALS, Bot, UsageError, call_bot, load_bot
 from .cli_format import Output, compact
 from .client import Client
@@ -38,14 +43,24 @@ def add_bot_command(commands: Any, common: argparse.ArgumentParser) -> None:
         help="play only matches of this game (repeatable; default: every game)",
     )
     run.add_argument("--sse", action="store_true", help="read the stream as SSE instead of NDJSON")
+    add_challenge_flags(run)
     run.set_defaults(run=cmd_bot_run)
 
 
 class AccountPlayer:
     """Plays the turns the account stream announces, match by match."""
 
-    def __init__(self, client: Client, bot: Bot, bot_spec: str, out: Output, games: set[str] | None):
+    def __init__(
+        self,
+        client: Client,
+        bot: Bot,
+        bot_spec: str,
+        out: Output,
+        games: set[str] | None,
+        challenges: ChallengeFilter | None = None,
+    ):
         self.client, self.bot, self.bot_spec, self.out, self.games = client, bot, bot_spec, out, games
+        self.challenges = challenges
         self.played: dict[str, int] = {}  # match id -> the version its last move was posted at
         self.moves = 0
         self.finished = 0
@@ -59,8 +74,15 @@ class AccountPlayer:
             self.finished += 1
             self.played.pop(match_id, None)
             self.report(event, f"{match_id} finished: {compact(data.get('result'))}", "bold")
+        elif event["type"] == "challenge" and self.challenges is not None:
+            self.challenge(data)
         elif event["type"] in ("seat_handed_to_ai", "webhook_disabled", "match_started"):
             self.report(event, f"{match_id or ''} {event['type']} {compact(data)}".strip(), "yellow")
+
+    def challenge(self, challenge: Any) -> None:
+        assert self.challenges is not None
+        done, text = answer(self.client, self.challenges, challenge)
+        self.report({"kind": f"challenge_{done}", "challenge_id": challenge["id"]}, text, "magenta")
 
     def turn(self, match_id: str, version: Any) -> None:
         """Play this turn unless it is already played; refused moves are retried with fresh actions."""
@@ -111,12 +133,23 @@ class AccountPlayer:
         self.out.report({"kind": data.get("type", "event"), **data}, text, style)
 
 
+def _my_name(client: Client) -> str | None:
+    try:
+        return str(client.account()["name"])
+    except Forbidden:
+        return None
+
+
 def cmd_bot_run(client: Client, args: argparse.Namespace, out: Output) -> int:
     if not client.token:
         raise UsageError("bot run needs an account token: tabula login, --token or TABULA_TOKEN")
     bot = load_bot(args.bot)
-    player = AccountPlayer(client, bot, args.bot, out, set(args.accept) if args.accept else None)
+    rule = ChallengeFilter.from_args(args)
+    player = AccountPlayer(client, bot, args.bot, out, set(args.accept) if args.accept else None, rule)
     stream = client.account_stream(sse=args.sse)
+    if rule is not None:
+        for waiting in pending(client, _my_name(client)):
+            player.challenge(waiting)
     if not out.json:
         out.line(f"{args.bot} plays the account's matches on {client.base_url}; Ctrl-C stops", style="bold")
     try:

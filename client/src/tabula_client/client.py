@@ -10,6 +10,7 @@ import httpx
 
 from ._http import Transport
 from .accounts import ACCOUNT_OPERATIONS, AccountsMixin
+from .meet import MEET_OPERATIONS, MeetMixin
 from .models import (
     JSON,
     Action,
@@ -29,6 +30,7 @@ from .models import (
     StreamItem,
     StreamTicket,
 )
+from .rate_limits import RateLimit
 from .ratings import RATING_OPERATIONS, RatingsMixin
 from .stream import EventFollower
 
@@ -37,7 +39,6 @@ from .stream import EventFollower
 OPERATIONS: dict[str, str] = {
     "healthz": "healthz",
     "readyz": "readyz",
-    "metrics": "metrics",
     "listGames": "list_games",
     "getGame": "get_game",
     "listMatches": "list_matches",
@@ -54,6 +55,7 @@ OPERATIONS: dict[str, str] = {
     "streamMatch": "stream_match",
     "createStreamTicket": "create_stream_ticket",
     **ACCOUNT_OPERATIONS,
+    **MEET_OPERATIONS,
     **RATING_OPERATIONS,
 }
 
@@ -62,7 +64,7 @@ def _match_path(match_id: str, tail: str = "") -> str:
     return f"/v1/matches/{match_id}{tail}"
 
 
-class Client(AccountsMixin, RatingsMixin):
+class Client(AccountsMixin, MeetMixin, RatingsMixin):
     """A synchronous client for one Tabula server.
 
     ``token`` is the bearer token of one seat (None: a spectator, or calls
@@ -97,6 +99,13 @@ class Client(AccountsMixin, RatingsMixin):
         connections and settings."""
         return Client(self.base_url, token, self.timeout, self.retries, _transport=self._transport)
 
+    @property
+    def rate_limits(self) -> dict[str, RateLimit]:
+        """This token's rate-limit windows as the server last reported them
+        (``RateLimit`` fields): ``{"requests": RateLimit(remaining=..., reset_s=...)}``;
+        requests wait for an exhausted window's refill before they are sent."""
+        return self._transport.budgets.of(self.token)
+
     def close(self) -> None:
         self._transport.close()
 
@@ -124,7 +133,9 @@ class Client(AccountsMixin, RatingsMixin):
         return cast(Health, self._transport.request("GET", "/readyz", accept=(503,)).json())
 
     def metrics(self) -> str:
-        """Prometheus text."""
+        """Prometheus text, from a client of the server's internal metrics
+        address (``METRICS_PORT``; its public port answers 404 there):
+        ``Client("http://127.0.0.1:9400").metrics()``."""
         return self._call("GET", "/metrics").text
 
     def list_games(self) -> list[Game]:

@@ -264,7 +264,8 @@ class AccountEvent(TypedDict):
     snapshot ``your_turn`` messages a connection starts with; ``type``:
     ``match_started``, ``your_turn`` (``data``: game, seat, version,
     deadline), ``match_finished`` (game, seat, version, result),
-    ``seat_handed_to_ai``, ``webhook_disabled``... (a newer server may add
+    ``seat_handed_to_ai``, ``webhook_disabled``, ``challenge`` (``data``: the
+    Challenge, as ``Client.challenge`` reads it)... (a newer server may add
     types: ignore the ones you do not know)."""
 
     id: str | None

@@ -11,6 +11,8 @@ from service.accounts import history, profiles, signup, stream_tickets, tokens
 from service.accounts.auth import require
 from service.http.routes.common import BEARER, Blueprint, documents_errors, services, token
 from service.live.account_stream import AccountStreamBody
+from service.model.documents import summary
+from service.play.history import replay_body
 from service.ratings import boards
 from service.spec.account_schemas import (
     AccountMatchesQuerySchema,
@@ -25,7 +27,7 @@ from service.spec.account_schemas import (
     SignUpSchema,
     TokenSchema,
 )
-from service.spec.play_schemas import StreamTicketSchema
+from service.spec.play_schemas import HistoryLineSchema, StreamTicketSchema
 from service.spec.schemas import MatchSummarySchema
 
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
@@ -45,7 +47,8 @@ ACCOUNT_STREAM = {
         "then every event after `Last-Event-ID` (or `?last_event_id=`; without: none); then "
         "each new event as it comes. Types: `match_started`, `your_turn`, `seat_handed_to_ai`, "
         "`match_finished` (`data`: `game`, `seat`, `version`; `your_turn`: `deadline`; "
-        "`seat_handed_to_ai`: `reason`; `match_finished`: `result`). Keep-alives as the match stream's."
+        "`seat_handed_to_ai`: `reason`; `match_finished`: `result`), and `challenge` (`match_id` null; "
+        "`data`: the Challenge, docs/matchmaking.md). Keep-alives as the match stream's."
     ),
     "headers": {"Cache-Control": {"schema": {"type": "string"}, "description": "`no-cache`"}},
     "content": {
@@ -210,8 +213,11 @@ HISTORY_NDJSON = {
             },
             NDJSON: {
                 "schema": {
-                    "description": "The whole history (not paged): one `MatchSummary` per line.",
-                    "$ref": "#/components/schemas/MatchSummary",
+                    "description": (
+                        "The whole history (not paged): one `HistoryLine` per line, a `MatchSummary` "
+                        "with its archive record's public form (`replay`)."
+                    ),
+                    "$ref": "#/components/schemas/HistoryLine",
                 }
             },
         },
@@ -227,19 +233,29 @@ class PublicHistory(MethodView):
     @documents_errors(blp, 404)
     def get(self, name: str, pagination_parameters: Any) -> Any:
         """The account's finished matches, newest first (public); with `Accept:
-        application/x-ndjson` the whole history, one `MatchSummary` per line, not paged."""
+        application/x-ndjson` the whole history, not paged: one `MatchSummary` per line, with its
+        archive record's public form (`replay`, as `GET /v1/matches/{id}/replay` answers it)."""
         aid = profiles.public_account(services(), name)["id"]
         if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
             pagination_parameters.item_count = history.finished_total(services(), aid)
             # Dumped by the schema, as the JSON answer: only public fields (never a seat's account id).
-            dump = MatchSummarySchema().dump
-            lines = (orjson.dumps(dump(item)) + b"\n" for item in history.iter_finished(services(), aid))
+            dump = HistoryLineSchema().dump
+            here = services()  # the generator runs outside the app context
+            lines = (
+                orjson.dumps(dump(_history_line(here, doc))) + b"\n"
+                for doc in history.iter_finished_docs(here, aid)
+            )
             return Response(lines, mimetype=NDJSON)
         items, total = history.finished_page(
             services(), aid, pagination_parameters.page, pagination_parameters.page_size
         )
         pagination_parameters.item_count = total
         return items
+
+
+def _history_line(here: Any, doc: dict) -> dict[str, Any]:
+    """A HistoryLine: the summary of finished match ``doc`` and its replay."""
+    return {**summary(doc), "replay": replay_body(doc, here.store.read_actions(doc["id"]))}
 
 
 @blp.route("/account/stream")

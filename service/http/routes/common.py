@@ -26,6 +26,10 @@ ERROR_TEXT = {
     ),
     404: "`not_found`: unknown game or match.",
     409: "`illegal_action`, `not_your_turn`, `game_over`, `version_conflict` or `seat_taken`.",
+    410: (
+        "`archive_unreadable`: the finished match's archive record cannot be read (corrupt, or a "
+        "format this server does not know); reported to the operator, never served as another match."
+    ),
     412: "`precondition_failed`: If-Match differs from the current version.",
     413: "`payload_too_large`: the body is over the limit.",
     429: (

@@ -22,7 +22,7 @@ class Events(MethodView):
     @blp.doc(operationId="listEvents", security=OPTIONAL_BEARER)
     @blp.arguments(EventsQuerySchema, location="query")
     @blp.response(200, EventListSchema)
-    @documents_errors(blp, 401, 403, 404)
+    @documents_errors(blp, 410, 401, 403, 404)
     def get(self, query: dict[str, Any], match_id: str) -> dict[str, Any]:
         """Events with `seq` > `after`, redacted for the bearer (or a spectator)."""
         return history.list_events(services(), match_id, token(), query["after"], query["limit"])
@@ -34,6 +34,7 @@ class Replay(MethodView):
     @blp.response(200, ReplaySchema)
     @documents_errors(
         blp,
+        410,
         404,
         409,
         conflict=("`illegal_action` with `details.reason` `match_not_finished`: the match is not over."),

@@ -94,7 +94,7 @@ class MatchById(MethodView):
     @blp.doc(operationId="getMatch", security=OPTIONAL_BEARER, parameters=[IF_NONE_MATCH])
     @blp.response(200, MatchSchema, headers=ETAG_HEADER)
     @blp.alt_response(304, description="Not modified (If-None-Match is the current version).")
-    @documents_errors(blp, 401, 403, 404)
+    @documents_errors(blp, 410, 401, 403, 404)
     def get(self, match_id: str) -> Any:
         """A match as the bearer's seat (or a spectator, without a token) sees it."""
         wanted = request.headers.get("If-None-Match")
@@ -131,7 +131,7 @@ class Board(MethodView):
     )
     @blp.arguments(BoardQuerySchema, location="query")
     @blp.arguments(BoardHeadersSchema, location="headers")
-    @documents_errors(blp, *SEAT_ERRORS, conflict=f"{NOT_FINISHED}: `step` is for finished matches.")
+    @documents_errors(blp, 410, *SEAT_ERRORS, conflict=f"{NOT_FINISHED}: `step` is for finished matches.")
     def get(self, query: dict[str, Any], headers: dict[str, Any], match_id: str) -> Response:
         """The match as a picture (SVG) for the bearer (or a spectator); `ETag` by version."""
         wanted = headers.get("if_none_match")
@@ -153,6 +153,7 @@ class Join(MethodView):
     @blp.response(201, JoinedSchema)
     @documents_errors(
         blp,
+        410,
         *JOIN_ERRORS,
         conflict=(
             "`seat_taken`: no open seat, or that seat is taken; `already_seated`: the account "
@@ -171,7 +172,16 @@ class Rematch(MethodView):
     @blp.doc(operationId="rematch", security=BEARER)
     @blp.response(201, RematchSchema, description="The rematch was created by this call.")
     @blp.alt_response(200, schema=RematchSchema, description="The rematch existed already.")
-    @documents_errors(blp, *SEAT_ERRORS, conflict=f"{NOT_FINISHED}: the match is not over.")
+    @documents_errors(
+        blp,
+        410,
+        *SEAT_ERRORS,
+        conflict=(
+            f"{NOT_FINISHED}: the match is not over; `illegal_action` with `details.reason` "
+            "`match_archived`: no rematch was claimed before its hot keys expired "
+            "(`FINISHED_MATCH_TTL_S` after the finish)."
+        ),
+    )
     def post(self, match_id: str) -> tuple[dict[str, Any], int]:
         """Play again: the first call creates the new match (same game, options, seats, levels,
         timer; fresh dice), every call gets a token for its own seat in it; the old match
@@ -185,7 +195,7 @@ class Resign(MethodView):
     @blp.doc(operationId="resign", security=BEARER)
     @blp.arguments(ResignHeadersSchema(), location="headers")
     @blp.response(200, MatchSchema)
-    @documents_errors(blp, 401, 403, 404, 409, conflict="`game_over`: the match is finished.")
+    @documents_errors(blp, 410, 401, 403, 404, 409, conflict="`game_over`: the match is finished.")
     def post(self, headers: dict[str, Any], match_id: str) -> Any:
         """Resign: an AI of level `medium` takes the seat; it counts as a loss; the token is revoked."""
         return matches.resign(services(), match_id, token(), headers.get("idempotency_key"))

@@ -1,4 +1,5 @@
-"""Operations: liveness, readiness, metrics, the spec and its offline docs page."""
+"""Operations: liveness, readiness, metrics (on the internal port:
+service/http/internal_port.py), the spec and its offline docs page."""
 
 from importlib import resources
 from typing import Any
@@ -17,7 +18,9 @@ from service.spec.schemas import HealthSchema
 # Swagger UI's files that /docs loads, served from the installed flask-swagger-ui
 # (its dist folder; its blueprint is not used).
 DOCS_ASSETS_PREFIX = "/docs/assets/"
-DOCS_ASSETS = frozenset({"swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js"})
+DOCS_ASSETS = frozenset({"swagger-ui.css", "swagger-ui-bundle.js"})
+# The page's own script and style, files for its CSP (service/static/docs/).
+OWN_DOCS_ASSETS = frozenset({"tabula-docs.js", "tabula-docs.css"})
 
 blp = Blueprint("operations", __name__, url_prefix="", description="Health and readiness.")
 
@@ -45,24 +48,6 @@ class Ready(MethodView):
         return body, 200 if ready else 503
 
 
-@blp.route("/metrics")
-class Metrics(MethodView):
-    @blp.doc(
-        operationId="metrics",
-        responses={
-            "200": {
-                "description": 'Prometheus text exposition format 0.0.4 (the README\'s "Metrics" '
-                "lists every metric).",
-                "content": {"text/plain": {"schema": {"type": "string"}}},
-            }
-        },
-    )
-    def get(self) -> Response:
-        """Prometheus metrics of every gunicorn and RQ worker (multiprocess mode)."""
-        body, content_type = metrics.exposition(services())
-        return Response(body, content_type=content_type)
-
-
 def _readiness_checks() -> tuple[dict[str, str], int | None]:
     """``(checks, live workers or None)``, on the short-timeout probe clients."""
     svc = services()
@@ -87,8 +72,14 @@ def _readiness_checks() -> tuple[dict[str, str], int | None]:
 
 
 def register_plain_routes(app: Flask, api: Any) -> None:
-    """The spec and /docs (Swagger UI): served by the app itself, no CDN, not in the spec."""
+    """The spec, /docs (Swagger UI) and /metrics: served by the app itself,
+    no CDN, not in the spec (/metrics answers only on the internal port)."""
     cache = {}
+
+    @app.get("/metrics")
+    def prometheus_metrics() -> Response:
+        body, content_type = metrics.exposition(services())
+        return Response(body, content_type=content_type)
 
     @app.get("/openapi.yaml")
     def openapi_yaml() -> Response:
@@ -107,6 +98,8 @@ def register_plain_routes(app: Flask, api: Any) -> None:
 
     @app.get(DOCS_ASSETS_PREFIX + "<path:name>")
     def docs_asset(name: str) -> Response:
+        if name in OWN_DOCS_ASSETS:
+            return send_from_directory(str(resources.files("service") / "static" / "docs"), name)
         if name not in DOCS_ASSETS:
             abort(404)
         return send_from_directory(str(resources.files("flask_swagger_ui") / "dist"), name)

@@ -25,7 +25,7 @@ class Actions(MethodView):
 
     @blp.doc(operationId="listActions", security=BEARER)
     @blp.response(200, ActionListSchema)
-    @documents_errors(blp, 401, 403, 404)
+    @documents_errors(blp, 410, 401, 403, 404)
     def get(self, match_id: str) -> dict[str, Any]:
         """Every legal action of your seat now (empty when you have nothing to decide)."""
         return list_moves(services(), token(), deferred_charge(), match_id)
@@ -36,6 +36,7 @@ class Actions(MethodView):
     @blp.response(200, ActionResultSchema)
     @documents_errors(
         blp,
+        410,
         400,
         401,
         403,

@@ -88,7 +88,7 @@ class Stream(MethodView):
             "use `Authorization`, or a stream ticket."
         ),
     )
-    @documents_errors(blp, 401, 403, 404)
+    @documents_errors(blp, 410, 401, 403, 404)
     def get(self, query: dict[str, Any], headers: dict[str, Any], match_id: str) -> Response:
         """Live events of a match: SSE with `Accept: text/event-stream`, else NDJSON.
 
@@ -120,7 +120,7 @@ class Stream(MethodView):
 class StreamTicket(MethodView):
     @blp.doc(operationId="createStreamTicket", security=BEARER)
     @blp.response(201, StreamTicketSchema)
-    @documents_errors(blp, 401, 403, 404)
+    @documents_errors(blp, 410, 401, 403, 404)
     def post(self, match_id: str) -> tuple[dict[str, str], int]:
         """A short-lived (`STREAM_TICKET_TTL_S`, 60 s), single-use `?ticket=` for the stream.
 

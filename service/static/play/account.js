@@ -21,7 +21,11 @@ export class Account {
     this.account = null;
     this.toAct = 0;
     this.stream = null;
+    this.listeners = []; // each called with every account stream message
   }
+
+  /** `listener(message)` on each account stream message ({id, type, match_id, data}). */
+  onEvent(listener) { this.listeners.push(listener); }
 
   get name() { return this.account?.name || null; }
 
@@ -68,14 +72,21 @@ export class Account {
     this.stream?.stop();
     this.stream = null;
     if (this.account) {
-      this.stream = new AccountStream(this.api, this.token, () => this.countTurns().catch(() => {}));
+      this.stream = new AccountStream(this.api, this.token, (message) => {
+        this.countTurns().catch(() => {});
+        if (message) for (const listener of this.listeners) listener(message);
+      });
       this.stream.start();
     }
     this.onChange(this);
   }
 }
 
-/** Follows the account stream; `onMessage()` on each message and on each (re)connection. */
+/**
+ * Follows the account stream; `onMessage(message)` on each message, and
+ * `onMessage()` on each (re)connection. An open stream also keeps the
+ * account's seeks alive (docs/matchmaking.md).
+ */
 class AccountStream {
   constructor(api, token, onMessage) {
     Object.assign(this, { api, token, onMessage });
@@ -116,7 +127,12 @@ class AccountStream {
       buffer += value;
       const lines = buffer.split("\n");
       buffer = lines.pop();
-      if (lines.some((line) => line.trim())) this.onMessage(); // empty lines: keep-alives
+      for (const line of lines) {
+        if (!line.trim()) continue; // keep-alives
+        let message = null;
+        try { message = JSON.parse(line); } catch { /* a line cut short: ignored */ }
+        this.onMessage(message);
+      }
     }
   }
 }

@@ -6,6 +6,7 @@
 //   api.js      the HTTP API and the tokens this browser holds
 //   account.js  signing in, My matches and its badge, profiles
 //   lobby.js    open, active and finished matches; the create form
+//   meet.js     Play now, challenge a name, challenge notices
 //   match.js    one match: board, moves, live log, clock
 //   board.js    the server's SVG board inline, its places clickable
 //   live.js     the event stream (NDJSON over fetch), reconnecting
@@ -19,13 +20,22 @@ import { Api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { showLobby } from "./lobby.js";
 import { openMatch } from "./match.js";
+import { ChallengeNotices } from "./meet.js";
 import { parseLeaderboardHash, showLeaderboard } from "./ratings.js";
 
 const api = new Api();
 const main = document.querySelector("main");
+const notices = new ChallengeNotices(api, document.querySelector("#notices"), go);
 const account = new Account(api, (signedIn) => {
-  // Who is signed in changed: the page shows it (the lobby's name, My matches).
-  if (drawAccountBar(document.querySelector("#account"), signedIn) && started) route();
+  // Who is signed in changed: the page shows it (the lobby's name, My matches),
+  // and the challenges waiting for an answer.
+  if (drawAccountBar(document.querySelector("#account"), signedIn)) {
+    notices.load(signedIn).catch(() => {});
+    if (started) route();
+  }
+});
+account.onEvent((message) => {
+  if (message.type === "challenge") notices.add(account, message.data);
 });
 let started = false; // the first route waits for the kept account
 let leave = null; // stops the page on screen

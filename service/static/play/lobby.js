@@ -2,6 +2,7 @@
 
 import { heldTokens, keepTokens } from "./api.js";
 import { fill, h, humanize } from "./dom.js";
+import { meetPanels } from "./meet.js";
 
 const TIMERS = [[0, "no timer"], [60, "1 minute"], [300, "5 minutes"], [3600, "1 hour"], [86400, "1 day"]];
 
@@ -29,9 +30,10 @@ export async function showLobby(root, api, account, go, shown) {
       h("input", { name: "player-name", placeholder: "Your name", value: playerName(), maxlength: 64,
         oninput: (event) => localStorage.setItem(NAME_KEY, event.target.value.trim()) }));
   fill(root,
-    h("section", { class: "panel create" },
-      h("h2", {}, "New match"), name,
-      createForm(api, account, games, go)),
+    h("div", { class: "lobby-side" }, meetPanels(api, account, go, shown),
+      h("section", { class: "panel create" },
+        h("h2", {}, "New match"), name,
+        createForm(api, account, games, go))),
     h("div", {}, h("div", { class: "row" }, h("button", { class: "secondary", onclick: refresh }, "Refresh")), lists));
   await refresh();
 }

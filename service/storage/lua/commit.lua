@@ -8,6 +8,8 @@
 -- KEYS[4] idempotency record (ignored when ARGV idem value is empty)
 -- KEYS[5] live channel (match:{<id>}:live): the new last seq is published
 --         there when the commit adds events (the event streams' wake-up)
+-- KEYS[6] archive record (match:{<id>}:record)
+-- KEYS[7] the set of the match's idempotency record keys (match:{<id>}:idems)
 -- ARGV: expected rev ('' = the match must not exist yet),
 --       n_set, field, value, ...,
 --       n_del, field, ...,
@@ -16,7 +18,9 @@
 --       idem_value ('' = none), idem_ttl_s,
 --       publish ('SPUBLISH', 'PUBLISH' or '' = none),
 --       expire_s (the match is finished: every key above expires after this
---       many seconds, FINISHED_MATCH_TTL_S; '' or 0 = keep)
+--       many seconds, FINISHED_MATCH_TTL_S; '' or 0 = keep),
+--       record (the archive record's bytes: a commit that stores a finished
+--       match writes it; '' = none), record_ttl_s (ARCHIVE_TTL_S, 0 = for ever)
 -- Returns {'OK', rev}, {'CONFLICT', current_rev}, {'DUP', stored_idem_value}
 -- (its TTL refreshed)
 -- or {'SEQ', last_stream_id} (events out of order: a bug, nothing written).
@@ -53,6 +57,8 @@ local idem_value = arg()
 local idem_ttl = arg()
 local publish = arg() or ''
 local expire_s = tonumber(arg() or '') or 0
+local record = arg() or ''
+local record_ttl = tonumber(arg() or '') or 0
 
 if idem_value ~= '' then
   local prev = redis.call('GET', KEYS[4])
@@ -85,12 +91,30 @@ if idem_value ~= '' then
   local ttl = tonumber(idem_ttl)
   if expire_s > 0 and expire_s < ttl then ttl = expire_s end
   redis.call('SET', KEYS[4], idem_value, 'EX', ttl)
+  if KEYS[7] then redis.call('SADD', KEYS[7], KEYS[4]) end
+end
+-- The record, in the same script: no finished match without its record.
+if record ~= '' then
+  if record_ttl > 0 then
+    redis.call('SET', KEYS[6], record, 'EX', record_ttl)
+  else
+    redis.call('SET', KEYS[6], record)
+  end
 end
 -- Last, so the keys this commit created expire too. Later writes (a rematch
 -- claim) keep the TTL and renew it: a finished match is kept for expire_s
 -- after its last change.
 if expire_s > 0 then
   for k = 1, 3 do redis.call('EXPIRE', KEYS[k], expire_s) end
+  if KEYS[7] then
+    -- The idempotency records go with the other hot keys (sooner when
+    -- their own TTL is shorter).
+    for _, key in ipairs(redis.call('SMEMBERS', KEYS[7])) do
+      local left = redis.call('TTL', key)
+      if left == -1 or left > expire_s then redis.call('EXPIRE', key, expire_s) end
+    end
+    redis.call('EXPIRE', KEYS[7], expire_s)
+  end
 end
 if n_events > 0 and publish ~= '' and KEYS[5] then
   redis.call(publish, KEYS[5], events[n_events][1])
