@@ -26,6 +26,7 @@ from service.http.routes import (
     meet,
     ops,
     playing,
+    ratings,
     streams,
     web,
     webhooks,
@@ -199,7 +200,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_request_schemas(api)
     register_pool_component(api.spec)
     register_meet_components(api.spec)
-    for module in (catalogue, matches, playing, history, streams, accounts, webhooks, meet, ops):
+    for module in (catalogue, matches, playing, history, streams, accounts, ratings, webhooks, meet, ops):
         api.register_blueprint(module.blp)
     ops.register_plain_routes(app, api)
     web.register_web_client(app)

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 import redis
 
 from service.accounts.seats import bound_seats
+from service.ratings.update import apply_ratings
 from service.runtime import metrics
 from service.storage import accounts as stored_accounts
 from service.storage.keys import FINISHING_SHARDS, finishing_key, finishing_shard_key
@@ -144,3 +145,8 @@ def count_finished(services: Services, doc: dict) -> None:
         stored_accounts.count_finished(
             services.redis, aid, doc["id"], doc["game"], seat in winners, int(doc.get("updated_ms", 0))
         )
+
+
+# The ratings update (docs/ratings.md): service.ratings sits below play, so
+# its step is registered here. It leaves unrated matches alone.
+finish_step("ratings.update")(apply_ratings)

@@ -9,6 +9,7 @@ from marshmallow import validate
 from service.model.accounts import ACCOUNT_KINDS, ACCOUNT_STATUSES, NAME_INPUT_PATTERN, RECENT, SCOPES
 from service.spec.components import documented_as, ref
 from service.spec.play_schemas import ticket_query
+from service.spec.rating_schemas import RatingSchema
 from service.spec.schemas import describe
 
 NAME_RULES = (
@@ -124,6 +125,12 @@ class ProfileSchema(ma.Schema):
         ma.fields.Nested(RecentResultSchema),
         required=True,
         metadata=describe(f"The last {RECENT} finished matches, newest first."),
+    )
+    ratings = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.Nested(RatingSchema),
+        required=True,
+        metadata=describe("The rating in each pool the account has rated matches in (docs/ratings.md)."),
     )
 
 

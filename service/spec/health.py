@@ -25,6 +25,7 @@ class ShardReplicasSchema(ma.Schema):
 class HealthSchema(ma.Schema):
     status = ma.fields.String(
         required=True,
+        validate=validate.OneOf(["ok", "degraded", "unavailable"]),
         metadata=describe(
             "`ok`; `degraded` (/readyz, 200): a storage shard has fewer in-sync replicas than "
             "`REDIS_WAIT_REPLICAS`, its moves are answered 503 `not_enough_replicas`; "

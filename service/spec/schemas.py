@@ -220,6 +220,15 @@ class SeatRequestField(ma.fields.Field):
         return loader.load(value)
 
 
+class StrictBoolean(ma.fields.Boolean):
+    """JSON ``true`` or ``false`` only (marshmallow's Boolean also takes 0, 1, "yes"...)."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
 class CreateMatchSchema(ma.Schema):
     game = ma.fields.String(required=True, metadata=describe("A game id of the catalogue (404 otherwise)."))
     options = ma.fields.Dict(
@@ -254,7 +263,7 @@ class CreateMatchSchema(ma.Schema):
             "Match. For tests, bots and research.",
         ),
     )
-    rated = ma.fields.Boolean(
+    rated = StrictBoolean(
         load_default=False,
         metadata=describe(
             "Rate the match in its pool (docs/ratings.md). Needs an account token, whose account takes "

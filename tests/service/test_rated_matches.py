@@ -92,3 +92,10 @@ def test_an_unrated_match_s_open_seat_is_joined_without_an_account(client):
     assert created.status_code == 201
     joined = client.post(f"/v1/matches/{created.json['match']['id']}/join", json={})
     assert joined.status_code == 201
+
+
+@pytest.mark.parametrize("rated", [0, 1, "true", None])
+def test_rated_is_a_json_boolean(client, rated):
+    body = {"game": "anno1452", "seats": RATED, "rated": rated}
+    response = client.post("/v1/matches", json=body)
+    assert response.status_code == 422 and "rated" in response.json["details"]["fields"]["json"]

@@ -8,6 +8,8 @@ fuzzer reaches past 404 and 401:
 - an active Anno 1503 match whose seat to act holds the bearer token sent on
   every request (``Authorization: Bearer``), the match most path ids point at;
 - a waiting match with open seats for ``joinMatch``;
+- the rating reads (``getLeaderboard``, ``getRatingHistory``) of the
+  fuzzer's account;
 - a finished Anno 1452 match (played to its end here) for ``getReplay``;
 - a match of its own, with its own token, for ``resign`` (which revokes it);
 - an account whose token (all scopes) the account operations send, another
@@ -19,10 +21,12 @@ fuzzing, stateful with links inferred from ``Location`` headers) with
 (``--max-examples``), time (``--max-time``) and response time
 (``--max-response-time``). No check and no operation is left out, and the
 checks run with schemathesis' stock expectations: what the server answers,
-the spec declares. Two operations are allowed one more status, 422, for
+the spec declares. Five operations are allowed one more status, 422, for
 schema-valid requests the server refuses by what it holds or finds at that
 moment (a reused Idempotency-Key, a webhook host that resolves to no
-public address), which no schema can state; `If-Match` is sent as `*`, the
+public address, a challenged name nobody holds, a seek's rating range the
+wrong way round, a rated match created with a seat token), which no schema
+can state; `If-Match` is sent as `*`, the
 one version the fuzzer can know. The test
 asserts that schemathesis reports no failure at all (no 5xx, no response
 outside the schema, no refused schema-valid request, no accepted
@@ -60,7 +64,7 @@ RUN_TIMEOUT_S = 400
 # schemathesis' stock positive_data_acceptance statuses and 422, for the
 # operations whose 422 depends on what the server holds or finds at the time
 # of the request, or on one field against another, which no request schema
-# can state (see the config: putWebhook, postAction, createChallenge, createSeek).
+# can state (see the config: putWebhook, postAction, createChallenge, createSeek, createMatch).
 STATE_422 = json.dumps(["2xx", "3xx", "401", "403", "404", "409", "429", "5xx", "422"])
 APP_KEY = "schemathesis-app-key"
 ACCOUNT_ENV = {"TABULA_APP_KEYS": f"fuzz={APP_KEY}", "SIGNUP_RATE_LIMIT": "0"}
@@ -186,7 +190,20 @@ headers = {{ Authorization = "Bearer {closing}" }}
 include-operation-id = "getProfile"
 parameters = {{ "path.name" = "fuzzer" }}
 
-# One of the two statuses added to schemathesis' stock expectations: a schema-valid
+# The rating history of the fuzzer's account (public); `pool` is the spec's
+# enum (getLeaderboard needs nothing more).
+[[operations]]
+include-operation-id = "getRatingHistory"
+parameters = {{ "path.name" = "fuzzer" }}
+
+# `rated: true` is 422 unless the bearer is an account token whose account
+# takes the one human seat (docs/ratings.md): a rule of the token, not of the
+# body; the fuzzer sends a seat token.
+[[operations]]
+include-operation-id = "createMatch"
+checks.positive_data_acceptance.expected-statuses = {STATE_422}
+
+# One of the statuses added to schemathesis' stock expectations: a schema-valid
 # URL whose host resolves to no public address (or that is not https) is
 # refused with 422. That depends on DNS at the time of the request, which no
 # schema can state (docs/webhooks.md states the rule in words).

@@ -9,6 +9,7 @@
     tabula token create LABEL [--scope S ...]; tabula token list; tabula token revoke ID
     tabula matches --mine [--status S] [--to-act]
     tabula bot run --bot mybot:choose [--accept GAME]
+    tabula leaderboard POOL [--kind human|bot] [--established] [--page N]
 
 The server comes from ``--url`` or ``TABULA_URL`` (default
 http://127.0.0.1:8000), the bearer token from ``--token`` or
@@ -17,7 +18,7 @@ http://127.0.0.1:8000), the bearer token from ``--token`` or
 exits 1; a usage error exits 2.
 
 This module is the entry point (the parser and ``main``); the commands are
-in ``cli_commands``, ``cli_live``, ``cli_accounts`` and ``cli_bot``, the output in ``cli_format``.
+in ``cli_commands``, ``cli_live``, ``cli_accounts``, ``cli_bot`` and ``cli_ratings``, the output in ``cli_format``.
 """
 
 import argparse
@@ -39,6 +40,7 @@ from .cli_commands import (
 )
 from .cli_format import Output, describe_error
 from .cli_live import cmd_play, cmd_watch
+from .cli_ratings import add_leaderboard_command
 from .client import Client
 from .errors import TabulaError, Unauthorized
 
@@ -130,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_watch_play_replay(commands, common)
     add_account_commands(commands, common)
     add_bot_command(commands, common)
+    add_leaderboard_command(commands, common)
     return parser
 
 

@@ -31,6 +31,7 @@ from .models import (
     StreamTicket,
 )
 from .rate_limits import RateLimit
+from .ratings import RATING_OPERATIONS, RatingsMixin
 from .stream import EventFollower
 
 # operationId (openapi.yaml) -> Client method. A test checks that every
@@ -55,6 +56,7 @@ OPERATIONS: dict[str, str] = {
     "createStreamTicket": "create_stream_ticket",
     **ACCOUNT_OPERATIONS,
     **MEET_OPERATIONS,
+    **RATING_OPERATIONS,
 }
 
 
@@ -62,7 +64,7 @@ def _match_path(match_id: str, tail: str = "") -> str:
     return f"/v1/matches/{match_id}{tail}"
 
 
-class Client(AccountsMixin, MeetMixin):
+class Client(AccountsMixin, MeetMixin, RatingsMixin):
     """A synchronous client for one Tabula server.
 
     ``token`` is the bearer token of one seat (None: a spectator, or calls

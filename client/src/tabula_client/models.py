@@ -206,6 +206,37 @@ class Profile(TypedDict):
     status: Literal["active", "closed"]
     games: JSON  # game id -> matches played and won
     recent: list[JSON]  # recent results, newest first
+    ratings: dict[str, "Rating"]  # pool -> the rating there (pools rated in only)
+
+
+class Rating(TypedDict):
+    """An account's rating in one pool (docs/ratings.md)."""
+
+    mu: float
+    sigma: float
+    rating: float  # mu - 3 sigma: what the leaderboards order by
+    matches: int
+    provisional: bool
+
+
+class LeaderboardEntry(Rating):
+    """One line of ``GET /v1/leaderboards/{pool}``."""
+
+    rank: int
+    name: str
+    kind: Literal["human", "bot"]
+    ai: bool  # a built-in AI level's account
+
+
+class RatingHistory(TypedDict):
+    """``GET /v1/accounts/{name}/ratings/{pool}``: the rating now and its last changes."""
+
+    name: str
+    kind: Literal["human", "bot"]
+    pool: str
+    rating: Rating
+    total: int
+    history: list[JSON]  # {match_id, at, mu, sigma, rating, delta, place, players}, oldest first
 
 
 class TokenInfo(TypedDict):

@@ -13,6 +13,7 @@ from service.http.routes.common import BEARER, Blueprint, documents_errors, serv
 from service.live.account_stream import AccountStreamBody
 from service.model.documents import summary
 from service.play.history import replay_body
+from service.ratings import boards
 from service.spec.account_schemas import (
     AccountMatchesQuerySchema,
     AccountSchema,
@@ -144,8 +145,9 @@ class Profile(MethodView):
     @blp.response(200, ProfileSchema)
     @documents_errors(blp, 404)
     def get(self, name: str) -> dict[str, Any]:
-        """An account's public profile, by name."""
-        return profiles.profile(services(), name)
+        """An account's public profile, by name, with its rating in each pool."""
+        boards.profile_account(services(), name)
+        return boards.with_ratings(services(), profiles.profile(services(), name), name)
 
 
 @blp.route("/account/tokens")

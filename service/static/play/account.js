@@ -8,6 +8,7 @@
 
 import { accountToken, keepAccountToken } from "./api.js";
 import { fill, h, humanize } from "./dom.js";
+import { ratingsSection } from "./ratings.js";
 
 const RECONNECT_MS = [500, 1000, 2000, 5000];
 const GAME_TITLES = { anno1503: "Anno 1503", anno1452: "Anno 1452" };
@@ -218,6 +219,7 @@ export async function showMyMatches(root, api, account, go) {
 /** The public profile (#/profile/<name>). */
 export async function showProfile(root, api, name) {
   const profile = await api.profile(name);
+  const ratings = await ratingsSection(api, profile);
   root.dataset.page = "profile";
   const games = Object.entries(profile.games);
   fill(root, h("section", { class: "panel profile", "data-account": profile.name },
@@ -228,6 +230,7 @@ export async function showProfile(root, api, name) {
       games.map(([game, n]) => h("tr", { "data-game": game }, h("td", {}, GAME_TITLES[game] || game),
         h("td", {}, n.played), h("td", {}, n.won))))
       : h("p", { class: "muted" }, "No finished matches yet."),
+    ratings,
     h("h3", {}, "Recent results"),
     profile.recent.length ? h("ul", { class: "recent" }, profile.recent.map((r) => h("li", {},
       h("a", { href: `#/match/${r.match_id}` }, GAME_TITLES[r.game] || r.game), ` ${r.won ? "won" : "lost"}`,

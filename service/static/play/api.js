@@ -72,7 +72,8 @@ export class Api {
       throw new ApiError(response.status, error);
     }
     const body = as === "text" ? await response.text() : await response.json();
-    return { status: response.status, body, etag };
+    const paging = response.headers.get("X-Pagination"); // a paged list's {total, …}
+    return { status: response.status, body, etag, pagination: paging ? JSON.parse(paging) : null };
   }
 
   games() { return this.call("GET", "/v1/games").then((r) => r.body); }
@@ -104,6 +105,15 @@ export class Api {
   signUp(name) { return this.call("POST", "/v1/accounts", { body: { name, kind: "human" } }).then((r) => r.body); }
   me(token) { return this.call("GET", "/v1/account", { token }).then((r) => r.body); }
   profile(name) { return this.call("GET", `/v1/accounts/${encodeURIComponent(name)}`).then((r) => r.body); }
+  // ratings (docs/ratings.md)
+  leaderboard(pool, query) {
+    const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined));
+    return this.call("GET", `/v1/leaderboards/${pool}?${params}`)
+      .then((r) => ({ entries: r.body, total: r.pagination?.total ?? r.body.length }));
+  }
+  ratingHistory(name, pool) {
+    return this.call("GET", `/v1/accounts/${encodeURIComponent(name)}/ratings/${pool}`).then((r) => r.body);
+  }
   myMatches(token, toAct = false) {
     const query = toAct ? "?to_act=true&page_size=100" : "?page_size=50";
     return this.call("GET", `/v1/account/matches${query}`, { token }).then((r) => r.body);

@@ -1,5 +1,6 @@
 // Tabula's reference web client: a lobby (#/), match pages (#/match/<id>),
-// the signed-in account's matches (#/mine) and profiles (#/profile/<name>).
+// the signed-in account's matches (#/mine), profiles (#/profile/<name>) and
+// the leaderboards (#/leaderboard/<pool>).
 // Plain ES modules, no build step: what you read is what the browser runs.
 //
 //   api.js      the HTTP API and the tokens this browser holds
@@ -12,6 +13,7 @@
 //   labels.js   actions and events in words
 //   ending.js   result, dice check, step-through
 //   verify.js   the dice check (WebCrypto)
+//   ratings.js  leaderboards, a profile's ratings and their chart (SVG)
 
 import { Account, drawAccountBar, showMyMatches, showProfile } from "./account.js";
 import { Api } from "./api.js";
@@ -19,6 +21,7 @@ import { fill, h } from "./dom.js";
 import { showLobby } from "./lobby.js";
 import { openMatch } from "./match.js";
 import { ChallengeNotices } from "./meet.js";
+import { parseLeaderboardHash, showLeaderboard } from "./ratings.js";
 
 const api = new Api();
 const main = document.querySelector("main");
@@ -49,8 +52,11 @@ async function route() {
   for (const key of Object.keys(main.dataset)) delete main.dataset[key];
   const match = location.hash.match(/^#\/match\/([\w-]+)/);
   const profile = location.hash.match(/^#\/profile\/([^/]+)/);
+  const leaderboard = parseLeaderboardHash(location.hash);
   try {
-    if (profile) {
+    if (leaderboard) {
+      await showLeaderboard(main, api, leaderboard);
+    } else if (profile) {
       await showProfile(main, api, decodeURIComponent(profile[1]));
     } else if (location.hash === "#/mine") {
       await showMyMatches(main, api, account, go);
