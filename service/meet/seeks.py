@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from service.meet.rating import pool_game, rating_or_default
+from service.meet.starting import start_claimed
 from service.model.documents import iso_utc
 from service.model.errors import ApiError, not_found, validation
 from service.storage import accounts as stored_accounts
@@ -133,6 +134,15 @@ def cancel_seek(services: Services, principal: Principal, sid: str) -> dict[str,
     )
 
 
+def _ensure_started(services: Services, pool: str, match_id: str) -> None:
+    """A wave claims a table, then creates its match: a seek read in between
+    creates it first, so a seek that reads ``matched`` names a match that
+    exists (as a challenge's read does: docs/matchmaking.md)."""
+    table = stored.pending_table(services.redis, pool, match_id)
+    if table is not None:
+        start_claimed(services, pool, match_id, table)
+
+
 def my_seeks(services: Services, principal: Principal) -> list[dict[str, Any]]:
     """GET /v1/seeks: the account's waiting seeks and those that left their
     pool in the last hour; renews the waiting ones."""
@@ -143,6 +153,8 @@ def my_seeks(services: Services, principal: Principal) -> list[dict[str, Any]]:
         if doc is not None:
             items.append(public(doc, None))
         elif done is not None:
+            if done["status"] == "matched":
+                _ensure_started(services, pool, done["match_id"])
             items.append(public(done["doc"], done))
         else:
             forgotten.append(sid)

@@ -18,6 +18,7 @@ from service.play.commits import Committed, update_indexes
 from service.play.deadlines import commit_deadline
 from service.play.follow import after_commit
 from service.play.matches import new_match
+from service.storage import meet as stored_meet
 
 if TYPE_CHECKING:
     from service.runtime.services import Services
@@ -30,6 +31,22 @@ def _request(seat: dict[str, Any]) -> dict[str, Any]:
     if seat["kind"] == "ai":
         return {"kind": "ai", "level": seat["level"]}
     return {"kind": "open"}
+
+
+def start_claimed(services: Services, pool: str, match_id: str, table: dict[str, Any]) -> int:
+    """Create the match of a table a wave claimed (unless it exists), then
+    drop the claim; 1 if this call created it."""
+    made = ensure_match(
+        services,
+        match_id,
+        table["game"],
+        table["options"],
+        table["seats"],
+        table["turn_timeout_s"],
+        table["rated"],
+    )
+    stored_meet.drop_table(services.redis, pool, match_id)
+    return int(made)
 
 
 def ensure_match(

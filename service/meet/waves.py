@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from service.meet.pairing import Seeker, Table, Widening, group
 from service.meet.rating import POOLS, pool_game
-from service.meet.starting import ensure_match
+from service.meet.starting import start_claimed
 from service.storage import meet as stored
 
 if TYPE_CHECKING:
@@ -82,22 +82,8 @@ def _seeker(doc: dict[str, Any]) -> Seeker:
 def _recover(services: Services, pool: str) -> int:
     created = 0
     for match_id, table in stored.pending_tables(services.redis, pool).items():
-        created += _create(services, pool, match_id, table)
+        created += start_claimed(services, pool, match_id, table)
     return created
-
-
-def _create(services: Services, pool: str, match_id: str, table: dict[str, Any]) -> int:
-    made = ensure_match(
-        services,
-        match_id,
-        table["game"],
-        table["options"],
-        table["seats"],
-        table["turn_timeout_s"],
-        table["rated"],
-    )
-    stored.drop_table(services.redis, pool, match_id)
-    return int(made)
 
 
 def _expire(services: Services, pool: str, docs: dict[str, dict], alive: dict[str, int], now: int) -> int:
@@ -177,7 +163,7 @@ def run_wave(services: Services, pool: str, now_ms: int | None = None) -> WaveRe
         claimed.append(claim)
     # Creating a match is a dozen round trips, most of them waits: a few at once.
     with ThreadPoolExecutor(CREATORS) as creators:
-        result.created += sum(creators.map(lambda claim: _create(services, pool, *claim), claimed))
+        result.created += sum(creators.map(lambda claim: start_claimed(services, pool, *claim), claimed))
     return result
 
 

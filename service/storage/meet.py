@@ -280,6 +280,12 @@ def pending_tables(client: Any, pool: str) -> dict[str, dict[str, Any]]:
     return {text(k): json.loads(v) for k, v in client.hgetall(pool_keys(pool)[4]).items()}
 
 
+def pending_table(client: Any, pool: str, match_id: str) -> dict[str, Any] | None:
+    """The claimed table of ``match_id`` if its match may not exist yet."""
+    raw = client.hget(pool_keys(pool)[4], match_id)
+    return json.loads(raw) if raw is not None else None
+
+
 def drop_table(client: Any, pool: str, match_id: str) -> None:
     client.hdel(pool_keys(pool)[4], match_id)
 

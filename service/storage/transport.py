@@ -6,6 +6,7 @@ REDIRECT_ROUNDS). ``Store`` sends every hot round trip through here."""
 import os
 import sys
 import threading
+import weakref
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -202,11 +203,24 @@ class Transport:
         dropped on any error (see ``_send_and_read``), never has replies
         pending. A forked child gets its own (its parent's socket is shared).
         """
-        pid = os.getpid()
         held = getattr(self._local, "held", None)
-        if held is None or held[0] != pid:
-            held = self._local.held = (pid, self.redis.connection_pool.get_connection())
-        return held[1]
+        if held is None or held.pid != os.getpid():
+            held = self._local.held = _HeldConnection(self.redis.connection_pool)
+        return held.conn
+
+
+class _HeldConnection:
+    """A thread's kept connection, given back to its pool when the thread
+    ends (its ``threading.local`` goes, and this with it). Threads that come
+    and go (a pairing wave's match creators, service/meet/waves.py) would
+    otherwise each keep one for ever, and redis-py's pool refuses the 101st
+    (MaxConnectionsError): seen as a worker whose waves stopped after a few
+    hundred matches (bench.rating_simulation)."""
+
+    def __init__(self, pool: Any) -> None:
+        self.pid = os.getpid()
+        self.conn = pool.get_connection()
+        weakref.finalize(self, pool.release, self.conn)
 
 
 def _pack(commands: Commands) -> bytes:

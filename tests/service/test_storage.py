@@ -1,10 +1,14 @@
 """The Redis layer: one slot per match, the compare-and-set commit."""
 
+import threading
+
 import pytest
+import redis
 from redis.crc import key_slot
 
 from service.storage.keys import actions_key, events_key, idem_key, match_key
 from service.storage.records import Change
+from service.storage.transport import Transport
 
 from .helpers import create
 
@@ -70,3 +74,18 @@ def test_commit_never_half_writes_out_of_order_events(client, services):
         )
     assert store.load(match_id).rev == second.rev
     assert store.load(match_id).doc["version"] == second.doc["version"]
+
+
+def test_threads_that_come_and_go_give_their_connections_back(redis_server):
+    """Each thread keeps one connection for its round trips (transport.py);
+    a thread that ends gives it back. 150 short-lived threads (more than
+    redis-py's pool allows, 100) leave none behind: they used to leak one
+    each, and a pairing worker's waves then failed with MaxConnectionsError."""
+    client = redis.Redis.from_url(redis_server.url)
+    transport = Transport(client)
+    for _ in range(150):
+        thread = threading.Thread(target=transport.replies, args=([("PING",)], True))
+        thread.start()
+        thread.join()
+    assert len(client.connection_pool._in_use_connections) == 0
+    assert transport.replies([("PING",)], True) == [b"PONG"]
