@@ -6,8 +6,8 @@ REDIRECT_ROUNDS). ``Store`` sends every hot round trip through here."""
 import os
 import sys
 import threading
-import weakref
 import time
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
