@@ -40,6 +40,13 @@ def _bodies():
         "createToken": {"label": "x", "scopes": ["match:read"], "expires_in_s": 3600},
         "putWebhook": dict(HOOK),
         "putAppAccount": {"name": "appuser", "kind": "bot", "label": "x", "scopes": ["match:read"]},
+        "createChallenge": {
+            "game": "anno1452",
+            "turn_timeout_s": 300,
+            "expires_in_s": 60,
+            "seats": [{"kind": "account", "name": "boundsfoe"}],
+        },
+        "createSeek": {"pool": "anno1452-basic", "counts": [2], "rating_min": 0, "rating_max": 50},
     }
 
 
@@ -57,7 +64,12 @@ def stack(redis_server):
         client.put("/v1/account/webhook", json=HOOK, headers=auth)
         token_id = client.get("/v1/account/tokens", headers=auth).get_json()[0]["id"]
         values = {"match_id": created["match"]["id"], "name": "bounder", "game_id": "anno1503"}
-        values.update({"id": token_id, "external_id": "ext-1"})
+        values.update({"id": token_id, "external_id": "ext-1", "pool": "anno1452-basic"})
+        # A challenge and a seek of the account, for their routes' path ids.
+        client.post("/v1/accounts", json={"name": "boundsfoe", "kind": "bot"})
+        challenge = client.post("/v1/challenges", json=_bodies()["createChallenge"], headers=auth).get_json()
+        seek = client.post("/v1/seeks", json={"pool": "anno1503-base"}, headers=auth).get_json()
+        values.update({"challenge_id": challenge["id"], "seek_id": seek["id"]})
         yield client, auth, values, yaml.safe_load(spec_yaml(app))
 
 
