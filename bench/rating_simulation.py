@@ -90,10 +90,14 @@ class Bot(threading.Thread):
         self.token = body["token"]
 
     def run(self):
-        while not self.stop.is_set():
-            seek = self._seek()
-            if seek is not None:
-                self._play(seek["match_id"], seek["seat"])
+        try:
+            while not self.stop.is_set():
+                seek = self._seek()
+                if seek is not None:
+                    self._play(seek["match_id"], seek["seat"])
+        except OSError:
+            if not self.stop.is_set():
+                raise  # the server went away while the run went on
 
     def _seek(self):
         status, seek, _ = self.http.call("POST", "/v1/seeks", {"pool": POOL, "counts": [2]}, token=self.token)
@@ -226,6 +230,8 @@ def run(args):
         finally:
             for bot in bots:
                 bot.stop.set()
+            for bot in bots:
+                bot.join(10)
             worker.terminate()
             worker.wait(30)
             server.stop()
