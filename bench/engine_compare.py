@@ -25,9 +25,7 @@ import tempfile
 from pathlib import Path
 
 from .ladder.cost import ROOT, export_tree
-
-# Student's t, two-sided 95%, by degrees of freedom (more rounds: ~1.96).
-_T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23}
+from .stats import geometric_interval
 
 
 def run_tree(tree, bench_args):
@@ -43,15 +41,6 @@ def run_tree(tree, bench_args):
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     return {(r["game"], r["variant"], r["players"]): r for r in map(json.loads, done.stdout.splitlines())}
-
-
-def interval(log_ratios):
-    """Geometric mean ratio and its 95% interval."""
-    mean = statistics.fmean(log_ratios)
-    if len(log_ratios) < 2:
-        return math.exp(mean), math.nan, math.nan
-    half = _T95.get(len(log_ratios) - 1, 1.96) * statistics.stdev(log_ratios) / math.sqrt(len(log_ratios))
-    return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
 
 
 def compare(args, old_tree):
@@ -78,12 +67,12 @@ def report(rates, against):
     for (game, variant, players), (new, old) in rates.items():
         logs = [math.log(n / o) for n, o in zip(new, old)]
         every.extend(logs)
-        ratio, low, high = interval(logs)
+        ratio, low, high = geometric_interval(logs)
         print(
             f"{game:<10} {variant:<20} {players:>7} {statistics.median(new):>10.0f} "
             f"{statistics.median(old):>10.0f} {ratio:>6.3f}  [{low:.3f}, {high:.3f}]"
         )
-    ratio, low, high = interval(every)
+    ratio, low, high = geometric_interval(every)
     print(
         f"all rows: ratio this tree / {against}: {ratio:.3f}, 95% interval [{low:.3f}, {high:.3f}] "
         f"({len(every)} row-rounds)"

@@ -19,10 +19,8 @@ load moves much less than the wall clock.
 
 import argparse
 import json
-import math
 import os
 import random
-import statistics
 import time
 
 from launcher.redis_process import RedisProcess
@@ -31,50 +29,10 @@ from service.ratings import skill
 from service.ratings.update import apply_ratings
 from service.storage import accounts as stored_accounts
 
+from .stats import mean_interval
+
 POOL = "anno1452-basic"
 SEED_SWEEPS = 12
-# Two-sided 97.5 % quantiles of Student's t, by degrees of freedom (1..30).
-T975 = [
-    12.706,
-    4.303,
-    3.182,
-    2.776,
-    2.571,
-    2.447,
-    2.365,
-    2.306,
-    2.262,
-    2.228,
-    2.201,
-    2.179,
-    2.160,
-    2.145,
-    2.131,
-    2.120,
-    2.110,
-    2.101,
-    2.093,
-    2.086,
-    2.080,
-    2.074,
-    2.069,
-    2.064,
-    2.060,
-    2.056,
-    2.052,
-    2.048,
-    2.045,
-    2.042,
-]
-
-
-def interval(means):
-    """(mean, low, high): the 95 % t-interval of the rounds' means."""
-    mean = statistics.fmean(means)
-    if len(means) < 2:
-        return mean, mean, mean
-    half = T975[min(len(means) - 1, len(T975)) - 1] * statistics.stdev(means) / math.sqrt(len(means))
-    return mean, mean - half, mean + half
 
 
 def finished(match_id, accounts, rng):
@@ -166,7 +124,7 @@ def time_rounds(rounds, per_round, call, redis_client):
 def measured(rounds, per_round, call, redis_client):
     """``{"wall", "cpu", "redis_cpu"}``: each (mean, low, high) ms per call."""
     wall, own, server = time_rounds(rounds, per_round, call, redis_client)
-    return {"wall": interval(wall), "cpu": interval(own), "redis_cpu": interval(server)}
+    return {"wall": mean_interval(wall), "cpu": mean_interval(own), "redis_cpu": mean_interval(server)}
 
 
 def run(args):

@@ -36,7 +36,6 @@ this host's, not a fleet's (docs/operations.md).
 import argparse
 import math
 import os
-import statistics
 import sys
 import tempfile
 import time
@@ -50,40 +49,7 @@ from launcher.redis_process import RedisProcess
 from .harness import Gunicorn, Phase, summarize, unlimited_env
 from .move_clients import MoveClient
 from .redis_topologies import ClusterServers, SentinelServers
-
-# Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
-T975 = [
-    12.706,
-    4.303,
-    3.182,
-    2.776,
-    2.571,
-    2.447,
-    2.365,
-    2.306,
-    2.262,
-    2.228,
-    2.201,
-    2.179,
-    2.160,
-    2.145,
-    2.131,
-    2.120,
-    2.110,
-    2.101,
-    2.093,
-    2.086,
-    2.080,
-    2.074,
-    2.069,
-    2.064,
-    2.060,
-    2.056,
-    2.052,
-    2.048,
-    2.045,
-    2.042,
-]
+from .stats import geometric_interval
 
 
 def t_interval_ratio(numerators, denominators):
@@ -92,9 +58,7 @@ def t_interval_ratio(numerators, denominators):
     logs = [math.log(a / b) for a, b in zip(numerators, denominators, strict=True) if a and b]
     if len(logs) < 2:
         return None
-    mean = statistics.fmean(logs)
-    half = T975[min(len(logs) - 1, len(T975)) - 1] * statistics.stdev(logs) / math.sqrt(len(logs))
-    return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
+    return geometric_interval(logs)
 
 
 class Config:

@@ -32,8 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from .engine_compare import interval
 from .ladder.cost import ROOT, export_tree
+from .stats import geometric_interval
 
 
 def parse_options(text):
@@ -111,7 +111,7 @@ def report(args, runs, simulations):
             f"p95 {quantile(ms, 0.95):7.1f} ms  max {max(ms):7.1f} ms  (fastest of {len(outs)} rounds)"
         )
     logs = [math.log(sum(a["cpu"]) / sum(b["cpu"])) for a, b in zip(runs["this"], runs[args.against])]
-    ratio, low, high = interval(logs)
+    ratio, low, high = geometric_interval(logs)
     print(
         f"CPU this tree / {args.against}: {ratio:.3f}, 95% interval [{low:.3f}, {high:.3f}] ({len(logs)} rounds)"
     )

@@ -28,19 +28,10 @@ from service.runtime.config import load_config
 from service.runtime.services import Services
 from service.storage import meet as stored
 
+from .stats import mean_interval
+
 POOL = "anno1452-basic"
 COUNTS = ([2], [2, 3], [3, 4], [2, 3, 4])
-# Two-sided 95% Student's t quantiles by degrees of freedom.
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
-
-
-def interval(values):
-    """``(mean, half-width of its 95% t interval)``."""
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, float("nan")
-    half = T95.get(len(values) - 1, 1.96) * statistics.stdev(values) / len(values) ** 0.5
-    return mean, half
 
 
 def fill(services, count, now_ms, rng):
@@ -123,7 +114,8 @@ def main():
         ("group_s", "grouping alone", 1000, " ms"),
         ("spread", "mean table spread (mu)", 1, ""),
     ):
-        mean, half = interval([row[key] * scale for row in rows])
+        mean, _, high = mean_interval([row[key] * scale for row in rows])
+        half = high - mean
         print(f"{label}: {mean:.2f}{unit} ± {half:.2f} (95% t interval, {len(rows)} rounds)")
 
 

@@ -146,7 +146,10 @@ class ValidationError(TabulaError):
         return self.details.get("fields") or {}
 
 
-class RateLimited(TabulaError):
+class _SaysWhenToRetry(TabulaError):
+    """An error that says how long to wait: ``retry_after`` seconds, from its
+    ``Retry-After`` header, else its ``details.retry_after_s``."""
+
     def __init__(
         self,
         status: int,
@@ -157,22 +160,15 @@ class RateLimited(TabulaError):
     ):
         super().__init__(status, code, message, details)
         self.retry_after = retry_after if retry_after is not None else self.details.get("retry_after_s")
+
+
+class RateLimited(_SaysWhenToRetry): ...
 
 
 class Unavailable(TabulaError): ...
 
 
-class NotEnoughReplicas(Unavailable):
-    def __init__(
-        self,
-        status: int,
-        code: str,
-        message: str,
-        details: dict[str, Any] | None = None,
-        retry_after: float | None = None,
-    ):
-        super().__init__(status, code, message, details)
-        self.retry_after = retry_after if retry_after is not None else self.details.get("retry_after_s")
+class NotEnoughReplicas(Unavailable, _SaysWhenToRetry): ...
 
 
 class ServerError(TabulaError): ...
@@ -211,6 +207,6 @@ def error_from_response(response: httpx.Response) -> TabulaError:
     cls = ERROR_CLASSES.get(code) or (ServerError if status >= 500 and status != 503 else TabulaError)
     details = body.get("details") if isinstance(body.get("details"), dict) else {}
     args = (status, code, str(body.get("message", "")), details)
-    if cls is RateLimited or cls is NotEnoughReplicas:
+    if issubclass(cls, _SaysWhenToRetry):
         return cls(*args, retry_after=retry_after_seconds(response))
     return cls(*args)
