@@ -18,12 +18,12 @@ HIERARCHY = {
     "IllegalAction": ("illegal_action", ("Conflict", "TabulaError")),
     "MethodNotAllowed": ("method_not_allowed", ("TabulaError",)),
     "NameTaken": ("name_taken", ("Conflict", "TabulaError")),
-    "NotEnoughReplicas": ("not_enough_replicas", ("Unavailable", "TabulaError")),
+    "NotEnoughReplicas": ("not_enough_replicas", ("Unavailable", "_SaysWhenToRetry", "TabulaError")),
     "NotFound": ("not_found", ("TabulaError",)),
     "NotYourTurn": ("not_your_turn", ("Conflict", "TabulaError")),
     "PayloadTooLarge": ("payload_too_large", ("TabulaError",)),
     "PreconditionFailed": ("precondition_failed", ("_NamesCurrentVersion", "TabulaError")),
-    "RateLimited": ("rate_limited", ("TabulaError",)),
+    "RateLimited": ("rate_limited", ("_SaysWhenToRetry", "TabulaError")),
     "SeatTaken": ("seat_taken", ("Conflict", "TabulaError")),
     "ServerError": ("internal_error", ("TabulaError",)),
     "StreamBehind": ("too_far_behind", ("TabulaError",)),
@@ -44,8 +44,7 @@ def test_every_class_keeps_its_code_docstring_and_bases(name):
     assert cls is getattr(errors, name) and name in tabula_client.__all__
     code, bases = HIERARCHY[name]
     assert cls.code == code
-    # the public bases (a private helper such as _SaysWhenToRetry is not part of it)
-    assert tuple(b.__name__ for b in cls.__mro__[1:-3] if not b.__name__.startswith("_")) == bases
+    assert tuple(b.__name__ for b in cls.__mro__[1:-3]) == bases
     assert cls.__doc__ and cls.__doc__.strip()
     assert errors.ERROR_CLASSES[code] is cls
 
