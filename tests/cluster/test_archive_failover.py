@@ -65,3 +65,30 @@ def test_a_dead_process_and_a_failover_at_the_finish_archive_once(redis_cluster,
 
     archive_now(services, match_id)
     assert every_read(client, match_id, {}) == before
+
+
+def test_a_rated_match_changes_its_ratings_once_through_a_dead_process_and_a_failover(
+    redis_cluster, cluster_app, monkeypatch
+):
+    """The ratings update is a finish step: the process dies after the
+    finishing commit, the match's shard fails over, the sweep runs the steps
+    (twice, and once more by hand): each account's rating changed once."""
+    client, services = cluster_app.test_client(), cluster_app.extensions["tabula"]
+    ada, bo = account_token(client, "Ada"), account_token(client, "Bo")
+    monkeypatch.setattr(finishing, "finish", lambda services, doc: False)  # dies after the commit
+    match_id, _, response = play_to_the_finishing_move(client, ada, rated_with=bo)
+    monkeypatch.undo()
+    assert response.status_code == 200 and response.get_json()["match"]["rated"] is True
+    pool = response.get_json()["match"]["pool"]
+
+    def changes(name):
+        return client.get(f"/v1/accounts/{name}/ratings/{pool}").get_json()["total"]
+
+    assert (changes("Ada"), changes("Bo")) == (0, 0)  # no step ran
+    _fail_over(redis_cluster, services.redis.get_node_from_key(match_key(match_id)).port)
+    assert services.redis.get(record_key(match_id)) is not None  # (a MOVED refreshes the map)
+    for later_s in (10, 20):
+        sweeper.sweep(services, int(time.time() * 1000) + later_s * 1000)
+    assert finishing.run_steps(services, services.store.load_doc(match_id))
+    assert (changes("Ada"), changes("Bo")) == (1, 1)
+    assert intents(services) == set()

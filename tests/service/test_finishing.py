@@ -32,19 +32,25 @@ def played(client):
     return client.get("/v1/accounts/Ada").get_json()["games"]
 
 
-def play_to_the_finishing_move(client, ada):
-    """Ada (an account) and Bo (a seat token) play random moves, each with an
+def play_to_the_finishing_move(client, ada, rated_with=None):
+    """Ada (an account) and Bo (a seat token; with ``rated_with``, Bo's
+    account token in a rated match) play random moves, each with an
     Idempotency-Key, up to the finishing one; returns ``(match id, its
     request, its response)``."""
-    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
-    created = client.post(
-        "/v1/matches",
-        json={**SHORT_MATCH, "seats": seats, "seed": 5, "dice": "reproducible"},
-        headers=bearer(ada),
-    )
-    assert created.status_code == 201
+    if rated_with is None:
+        seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+        body = {**SHORT_MATCH, "seats": seats, "seed": 5, "dice": "reproducible"}
+    else:  # rated: fair dice, the other seat open for Bo's account
+        body = {**SHORT_MATCH, "seats": [{"kind": "human", "name": "Ada"}, {"kind": "open"}], "rated": True}
+    created = client.post("/v1/matches", json=body, headers=bearer(ada))
+    assert created.status_code == 201, created.get_json()
     match_id = created.get_json()["match"]["id"]
-    tokens = {0: ada, 1: created.get_json()["tokens"]["1"]}
+    if rated_with is None:
+        tokens = {0: ada, 1: created.get_json()["tokens"]["1"]}
+    else:
+        joined = client.post(f"/v1/matches/{match_id}/join", json={}, headers=bearer(rated_with))
+        assert joined.status_code == 201, joined.get_json()
+        tokens = {0: ada, 1: rated_with}
     rng = new_rng(5)
     for _ in range(2000):
         match = client.get(f"/v1/matches/{match_id}").get_json()
