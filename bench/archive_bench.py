@@ -131,29 +131,25 @@ def read_latencies(port, matches, reads, first=False):
     return times, bodies
 
 
+def _sizes(group):
+    """Median and p99 of a group of matches' action counts and bytes."""
+    return {
+        key: {"median": statistics.median(m[key] for m in group), "p99": pct([m[key] for m in group], 99)}
+        for key in ("actions", "before", "after", "record_len")
+    }
+
+
 def summarize(matches, reads):
     table = {}
     for name in VARIANTS:
         for level in sorted({m["level"] for m in matches}):
             group = [m for m in matches if m["variant"] == name and m["level"] == level]
             if group:
-                table[f"{name} {level}"] = {
-                    key: {
-                        "median": statistics.median(m[key] for m in group),
-                        "p99": pct([m[key] for m in group], 99),
-                    }
-                    for key in ("actions", "before", "after", "record_len")
-                }
+                table[f"{name} {level}"] = _sizes(group)
     for game in sorted({name.split("/")[0] for name in VARIANTS}):
         group = [m for m in matches if m["variant"].startswith(game + "/")]
         if group:
-            table[f"{game} (all)"] = {
-                key: {
-                    "median": statistics.median(m[key] for m in group),
-                    "p99": pct([m[key] for m in group], 99),
-                }
-                for key in ("actions", "before", "after", "record_len")
-            }
+            table[f"{game} (all)"] = _sizes(group)
     every = {key: [m[key] for m in matches] for key in ("before", "after", "record_len")}
     latency = {}
     for kind, values in reads.items():
