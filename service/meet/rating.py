@@ -9,17 +9,14 @@ in the pool, or the default of an unrated account.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from service.ratings import pools
+from service.ratings.skill import INITIAL_MU, INITIAL_SIGMA
+from service.storage import ratings as stored_ratings
 
 if TYPE_CHECKING:
     from service.runtime.services import Services
-
-# OpenSkill's defaults (Plackett-Luce): an unrated account's rating.
-DEFAULT_MU = 25.0
-DEFAULT_SIGMA = 25.0 / 3
 
 POOL_GAMES: dict[str, tuple[str, dict[str, Any]]] = {
     pools.ANNO1503_BASE: ("anno1503", {"expansion": "none"}),
@@ -36,20 +33,13 @@ def pool_game(pool: str) -> tuple[str, dict[str, Any]]:
     return game, dict(options)
 
 
-def ratings_key(pool: str) -> str:
-    """The pool's ratings hash (service/storage/ratings.py, the ratings' own
-    layout: aid -> JSON ``{mu, sigma, ...}``), on the pool's slot."""
-    return f"ratings:{{{pool}}}:ratings"
-
-
 def current_rating(services: Services, pool: str, aid: str) -> tuple[float, float] | None:
     """Account ``aid``'s ``(mu, sigma)`` in ``pool``, or None when unrated."""
-    raw = services.redis.hget(ratings_key(pool), aid)
-    if raw is None:
+    rating = stored_ratings.read_ratings(services.redis, pool, [aid])[aid]
+    if rating is None:
         return None
-    rating = json.loads(raw)
     return float(rating["mu"]), float(rating["sigma"])
 
 
 def rating_or_default(services: Services, pool: str, aid: str) -> tuple[float, float]:
-    return current_rating(services, pool, aid) or (DEFAULT_MU, DEFAULT_SIGMA)
+    return current_rating(services, pool, aid) or (INITIAL_MU, INITIAL_SIGMA)

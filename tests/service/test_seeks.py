@@ -10,9 +10,9 @@ import pytest
 
 from service.meet import starting, waves
 from service.meet.pairing import Seeker, Widening, group
-from service.meet.rating import ratings_key
 from service.model.accounts import SCOPES
 from service.storage import accounts as stored_accounts
+from service.storage.ratings import pool_key
 
 from .conftest import fresh_app
 from .helpers import bearer
@@ -31,7 +31,7 @@ def mine(client, token):
 
 def set_rating(services, name, mu, sigma=2.0):
     aid = stored_accounts.holder(services.redis, stored_accounts.name_claim_key(name.lower()))
-    services.redis.hset(ratings_key(POOL), aid, f'{{"mu": {mu}, "sigma": {sigma}}}')
+    services.redis.hset(pool_key(POOL, "ratings"), aid, f'{{"mu": {mu}, "sigma": {sigma}}}')
 
 
 def test_two_seekers_land_in_one_match_with_their_seats(client, services):
