@@ -4,6 +4,8 @@ board and on move buttons. Used by the browser tests."""
 import json
 import time
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
 # Moves that end a player's part of a turn: chosen first, so the AI seats
 # finish the match in a few dozen of the person's decisions.
 QUICK_MOVES = ("end_turn", "pass", "keep_hand", "end_trading", "decline_offer", "return_tile", "cancel_draft")
@@ -20,6 +22,16 @@ NEXT_DECISION = """() => {
   const types = [...document.querySelectorAll('.actions button.move')].map(b => b.dataset.type);
   const targets = document.querySelectorAll('.board .target').length;
   return types.length || targets ? {version: main.dataset.version, types, targets} : null;
+}"""
+
+
+# What the page shows when a move seems lost: its alert, version, busy flag,
+# status line and whether its live stream is connected.
+SHOWN = """() => {
+  const main = document.querySelector('main');
+  const text = (selector) => document.querySelector(selector)?.textContent ?? null;
+  return {alert: text('[role=alert]'), version: main.dataset.version, busy: main.dataset.busy ?? null,
+          status: text('.status'), live: text('.live-state')};
 }"""
 
 
@@ -101,10 +113,20 @@ def play_to_end(page, timeout_s=300):
         else:
             click_button(page, offer["types"])
             clicked["buttons"] += 1
+        wait_for_the_move(page, offer)
+    raise AssertionError(f"the match did not end within {timeout_s} s ({clicked})")
+
+
+def wait_for_the_move(page, offer, timeout_ms=60_000):
+    """Wait until the page shows a version after the offer's (or the end);
+    if it never does, fail with what the page says (its alert, its state)."""
+    try:
         page.wait_for_function(
             "v => document.querySelector('main').dataset.version !== v && !document.querySelector('main').dataset.busy"
             " || document.querySelector('main').dataset.status === 'finished'",
             arg=offer["version"],
-            timeout=60_000,
+            timeout=timeout_ms,
         )
-    raise AssertionError(f"the match did not end within {timeout_s} s ({clicked})")
+    except PlaywrightTimeoutError:
+        shown = page.evaluate(SHOWN)
+        raise AssertionError(f"no new version after the move at {offer}: the page shows {shown}") from None
