@@ -2,10 +2,13 @@
 
 ``check_url(url, allow_http, allow_private)`` parses the URL, resolves its
 host once with ``resolve`` and refuses it (``TargetRefused`` with the
-reason) unless every address is public; it answers the checked addresses,
-and a delivery connects to one of those (pinned), never resolving again.
-It runs when the webhook is set (422) and again at each delivery, so a name
-that resolves elsewhere later (DNS rebinding) is refused then.
+reason: ``TargetForbidden`` for the server's policy, a malformed URL
+otherwise) unless every address is public; it answers the checked
+addresses, and a delivery connects to one of those (pinned), never
+resolving again. It runs when the webhook is set (403 for the policy, 422
+for a malformed URL, which the schema's pattern already refuses) and again
+at each delivery, so a name that resolves elsewhere later (DNS rebinding)
+is refused then.
 
 ``resolve`` is a module-level function so that a test can stand in for DNS.
 """
@@ -29,6 +32,12 @@ MAX_URL_LENGTH = 2048
 
 class TargetRefused(Exception):
     """The URL may not be a webhook's: ``str(error)`` says why."""
+
+
+class TargetForbidden(TargetRefused):
+    """A well-formed URL the server's policy refuses (http:// where it is off,
+    a host resolving to no address or to one that is not public): 403 when
+    the webhook is set, where a malformed URL is 422."""
 
 
 @dataclass(frozen=True)
@@ -78,8 +87,10 @@ def _parse(url: str, allow_http: bool) -> tuple[str, str, int, str]:
         port = parts.port
     except ValueError as exc:
         raise TargetRefused(f"not a valid URL ({exc})") from None
-    if parts.scheme not in ("https", "http") or (parts.scheme == "http" and not allow_http):
+    if parts.scheme not in ("https", "http"):
         raise TargetRefused("the URL must be https:// (http:// only where the operator allows it)")
+    if parts.scheme == "http" and not allow_http:
+        raise TargetForbidden("the URL must be https:// (this server does not allow http://)")
     if not parts.hostname or parts.username is not None or parts.password is not None:
         raise TargetRefused("the URL needs a host and no user or password")
     default = 443 if parts.scheme == "https" else 80
@@ -91,18 +102,18 @@ def check_url(url: str, allow_http: bool = False, allow_private: bool = False) -
     """The URL's target, every address it resolves to checked; or ``TargetRefused``."""
     scheme, host, port, path = _parse(url, allow_http)
     if host in METADATA_NAMES:
-        raise TargetRefused(f"{host} is a cloud metadata service")
+        raise TargetForbidden(f"{host} is a cloud metadata service")
     try:
         addresses = [ipaddress.ip_address(host)]
     except ValueError:
         try:
             addresses = [ipaddress.ip_address(a.split("%")[0]) for a in resolve(host, port)]
         except (OSError, ValueError) as exc:  # UnicodeError is a ValueError
-            raise TargetRefused(f"{host} does not resolve ({exc})") from None
+            raise TargetForbidden(f"{host} does not resolve ({exc})") from None
     if not addresses:
-        raise TargetRefused(f"{host} does not resolve")
+        raise TargetForbidden(f"{host} does not resolve")
     for address in addresses:
         reason = refusal(address, allow_private)
         if reason is not None:
-            raise TargetRefused(f"{host} resolves to {address}, {reason}")
+            raise TargetForbidden(f"{host} resolves to {address}, {reason}")
     return Target(scheme, host, port, path, tuple(str(a) for a in addresses))

@@ -3,7 +3,9 @@ delivery log; the routes are thin over these (service/http/routes/webhooks.py).
 
 Setting checks the URL (service/accounts/webhook_targets.py: https, and
 every address the name resolves to public, unless the operator allows
-otherwise) and answers 422 ``validation_error`` with the reason.
+otherwise): a target the server's policy refuses is 403
+``webhook_target_forbidden`` with the reason (``details.reason``), a
+malformed URL 422 ``validation_error`` (the schema's pattern).
 """
 
 import secrets
@@ -11,8 +13,8 @@ from typing import Any
 
 from service.accounts.auth import Principal, now_iso
 from service.accounts.hook_queue import enqueue_attempt, new_delivery
-from service.accounts.webhook_targets import TargetRefused, check_url
-from service.model.errors import not_found, validation
+from service.accounts.webhook_targets import TargetForbidden, TargetRefused, check_url
+from service.model.errors import ApiError, not_found, validation
 from service.model.webhooks import PING, WEBHOOK_EVENT_TYPES
 from service.runtime.services import Services
 from service.storage import webhooks as stored
@@ -31,6 +33,10 @@ def put_webhook(services: Services, principal: Principal, body: dict[str, Any]) 
     config = services.config
     try:
         check_url(body["url"], bool(config["WEBHOOK_ALLOW_HTTP"]), bool(config["WEBHOOK_ALLOW_PRIVATE"]))
+    except TargetForbidden as exc:
+        raise ApiError(
+            403, "webhook_target_forbidden", f"webhook target refused by this server: {exc}", reason=str(exc)
+        ) from None
     except TargetRefused as exc:
         raise validation(f"webhook URL refused: {exc}", fields={"url": [str(exc)]}) from None
     events = list(dict.fromkeys(body.get("events") or WEBHOOK_EVENT_TYPES))

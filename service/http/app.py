@@ -199,7 +199,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_in_spec(api.spec, [engine.get_game(g) for g in engine.list_games()])
     register_request_schemas(api)
     register_pool_component(api.spec)
-    register_meet_components(api.spec)
+    register_meet_components(api)
     for module in (catalogue, matches, playing, history, streams, accounts, ratings, webhooks, meet, ops):
         api.register_blueprint(module.blp)
     ops.register_plain_routes(app, api)

@@ -10,11 +10,14 @@ from marshmallow import validate
 
 from engine.ai import LEVELS
 from service.meet.rating import POOLS
-from service.spec.components import documented_as, ref
+from service.spec.components import document_schema_as, documented_as, ref
+from service.spec.create_match import PerGameRequest, per_game_components
 from service.spec.schemas import (
     GAMES,
     MAX_SEATS,
     MIN_SEATS,
+    SeatRequestField,
+    StrictBoolean,
     describe,
     turn_timeout_field,
 )
@@ -26,13 +29,24 @@ MAX_PLAYERS = max(game.max_players for game in GAMES)
 MAX_CHALLENGE_TTL_S = 7 * 24 * 3600
 
 
-def register_meet_components(spec: Any) -> None:
-    """The enums of the challenge and seek schemas, as named components."""
+def register_meet_components(api: Any) -> None:
+    """The enums and seat requests of the challenge and seek schemas, as named
+    components, and ``CreateChallenge`` with its rule for rated challenges
+    (``api``: the app's flask_smorest.Api, its converter set up)."""
+    spec = api.spec
     spec.components.schema(
         "ChallengeSeatKind", component={"type": "string", "enum": list(CHALLENGE_SEAT_KINDS)}
     )
     spec.components.schema("ChallengeStatus", component={"type": "string", "enum": list(CHALLENGE_STATUSES)})
     spec.components.schema("SeekStatus", component={"type": "string", "enum": list(SEEK_STATUSES)})
+    for kind, cls in CHALLENGE_SEAT_SCHEMAS.items():
+        spec.components.schema(f"{kind.capitalize()}ChallengeSeatRequest", schema=cls)
+    base = api.ma_plugin.converter.schema2jsonschema(CreateChallengeSchema)
+    components = per_game_components(base, CHALLENGE_REQUEST)
+    document_schema_as(api, CreateChallengeSchema, "CreateChallenge", components.pop("CreateChallenge"))
+    for name, component in components.items():
+        if name not in spec.components.schemas:  # options and their choices: CreateMatch's
+            spec.components.schema(name, component=component)
 
 
 def _seat_kind(text: str | None = None, **kwargs: Any) -> ma.fields.String:
@@ -55,21 +69,58 @@ def _level(text: str | None = None, **kwargs: Any) -> ma.fields.String:
     )
 
 
-class ChallengeSeatRequestSchema(ma.Schema):
-    kind = _seat_kind("`account` (an invited account: `name`), `ai` (`level`) or `open`.", required=True)
-    name = ma.fields.String(validate=validate.Length(1, 64), metadata=describe("The invited account's name."))
-    level = _level("The AI's level (kind `ai`; default `medium`).")
+def _kind(kind: str) -> ma.fields.String:
+    return ma.fields.String(
+        required=True,
+        validate=validate.OneOf([kind]),
+        metadata=documented_as({"type": "string", "const": kind}),
+    )
 
-    @ma.validates_schema
-    def _by_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
-        if data["kind"] == "account" and not data.get("name"):
-            raise ma.ValidationError({"name": ["required for an account's seat"]})
-        if data["kind"] != "account" and "name" in data:
-            raise ma.ValidationError({"name": ["only an account's seat has a name"]})
-        if data["kind"] != "ai" and "level" in data:
-            raise ma.ValidationError({"level": ["only an AI seat has a level"]})
-        if data["kind"] == "ai":
-            data.setdefault("level", "medium")
+
+class AccountChallengeSeatRequestSchema(ma.Schema):
+    """An account invited by name: it accepts or declines."""
+
+    kind = _kind("account")
+    name = ma.fields.String(
+        required=True,
+        validate=validate.Length(1, 64),
+        metadata=describe("The invited account's name (404 `not_found` when no account has it)."),
+    )
+
+
+class AiChallengeSeatRequestSchema(ma.Schema):
+    """A seat played by a built-in AI."""
+
+    kind = _kind("ai")
+    level = _level("The AI's level (default `medium`).", load_default="medium")
+
+
+class OpenChallengeSeatRequestSchema(ma.Schema):
+    """A seat left open, joined once the match exists (never in a rated challenge)."""
+
+    kind = _kind("open")
+
+
+CHALLENGE_SEAT_SCHEMAS: dict[str, type[ma.Schema]] = {
+    "account": AccountChallengeSeatRequestSchema,
+    "ai": AiChallengeSeatRequestSchema,
+    "open": OpenChallengeSeatRequestSchema,
+}
+# `rated: true`: no open seat (every seat of a rated match is an account's or
+# an AI's), as CreateChallengeSchema checks (422 otherwise).
+RATED_CHALLENGE_RULE = {
+    "if": {"properties": {"rated": {"const": True}}, "required": ["rated"]},
+    "then": {"properties": {"seats": {"items": {"properties": {"kind": {"not": {"const": "open"}}}}}}},
+}
+# Documented per game, as CreateMatch: its options and seat counts (seat 0,
+# the challenger's, is not in `seats`).
+CHALLENGE_REQUEST = PerGameRequest(
+    "CreateChallenge",
+    "A challenge to a match of one game of the catalogue (`game`): its options and seat counts, "
+    "the challenger's seat 0 and `seats` (an unknown `game` is 404 `not_found`).",
+    (RATED_CHALLENGE_RULE,),
+    seats_before=1,
+)
 
 
 class CreateChallengeSchema(ma.Schema):
@@ -84,18 +135,27 @@ class CreateChallengeSchema(ma.Schema):
         metadata=describe("Game options; missing ones take their default."),
     )
     seats = ma.fields.List(
-        ma.fields.Nested(ChallengeSeatRequestSchema),
+        SeatRequestField(CHALLENGE_SEAT_SCHEMAS, "ChallengeSeatRequest"),
         required=True,
         validate=validate.Length(min=1, max=MAX_SEATS - 1),
         metadata=describe("The seats after the challenger's (seat 0), in seat order."),
     )
-    rated = ma.fields.Boolean(load_default=False, metadata=describe("A rated match (no open seat then)."))
+    rated = StrictBoolean(
+        load_default=False,
+        metadata=describe("A rated match: every seat an account or an AI (no `open` seat; 422 otherwise)."),
+    )
     turn_timeout_s = turn_timeout_field("The match's turn timer, as in CreateMatch; 0: none.")
     expires_in_s = ma.fields.Integer(
         strict=True,
         validate=validate.Range(1, MAX_CHALLENGE_TTL_S),
         metadata=describe("Expire sooner than the server's `CHALLENGE_TTL_S` (never later)."),
     )
+
+    @ma.validates_schema
+    def _rated(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """What RATED_CHALLENGE_RULE documents."""
+        if data["rated"] and any(seat["kind"] == "open" for seat in data["seats"]):
+            raise ma.ValidationError({"rated": ["a rated challenge has no open seat: name every seat"]})
 
 
 class ChallengeSeatSchema(ma.Schema):
@@ -150,7 +210,7 @@ class CreateSeekSchema(ma.Schema):
         validate=validate.Length(1, MAX_PLAYERS),
         metadata=describe("The player counts the seeker accepts (default `[2]`)."),
     )
-    rated = ma.fields.Boolean(load_default=True, metadata=describe("Rated (default) or casual."))
+    rated = StrictBoolean(load_default=True, metadata=describe("Rated (default) or casual."))
     rating_min = ma.fields.Float(
         allow_none=True,
         validate=validate.Range(-1000, 1000),

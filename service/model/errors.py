@@ -43,6 +43,8 @@ ERROR_CODES = (
     "validation_error",
     "unauthorized",
     "forbidden",
+    "account_token_required",
+    "webhook_target_forbidden",
     "not_found",
     "method_not_allowed",
     "conflict",
@@ -78,6 +80,12 @@ def unauthorized(message: str = "a bearer token for this match is required") -> 
 
 def forbidden(message: str = "this token is for another match") -> ApiError:
     return ApiError(403, "forbidden", message)
+
+
+def account_token_required(message: str) -> ApiError:
+    """403: the bearer is a seat token where only an account's token may act
+    (a rated match's human seat is an account's)."""
+    return ApiError(403, "account_token_required", message)
 
 
 def validation(message: str, **details: Any) -> ApiError:

@@ -27,12 +27,12 @@ from service.model.documents import (
     summary,
     touch,
 )
-from service.model.errors import ApiError, unauthorized, validation
+from service.model.errors import ApiError, account_token_required, unauthorized, validation
 from service.model.tokens import hash_token, new_token
 from service.play import ai, idempotency
 from service.play.commits import Plan, change_match, create_match_record
 from service.play.follow import after_commit
-from service.ratings.pools import pool_of, rateable_seat
+from service.ratings.pools import pool_of
 from service.runtime.state_cache import engine_state
 from service.storage.records import Change
 
@@ -106,6 +106,7 @@ def create_match(services: Services, body: dict[str, Any], bearer: str | None = 
     With an account token (``match:create``) the first human seat is the
     account's (422 without a human seat); its seat token is issued as well."""
     game = engine.get_game(body["game"])
+    _check_rated_creator(body, bearer)
     count = len(body["seats"])
     if not game.min_players <= count <= game.max_players:
         raise validation(
@@ -119,8 +120,6 @@ def create_match(services: Services, body: dict[str, Any], bearer: str | None = 
     )
     if account_seats.is_account_token(bearer):
         _seat_creator(services, new.doc, bearer)
-    if rated:
-        _check_rated(new.doc)
     committed = create_match_record(
         services, new.doc, new.change(game, set_tokens=new.token_hashes), list(new.token_hashes)
     )
@@ -140,23 +139,21 @@ def _seat_creator(services: Services, doc: dict, bearer: str | None) -> None:
     account_seats.bind_seat(services, humans[0], principal)
 
 
-def _check_rated(doc: dict) -> None:
-    """422 unless every seat of a rated match is an account's, an AI or open,
-    and its dice are fair (reproducible dice are known to their creator)."""
-    if doc["dice"] != "fair":
-        raise validation(
-            "a rated match deals fair dice", fields={"rated": ["a rated match needs dice: fair"]}
-        )
-    unrated = [seat["seat"] for seat in doc["seats"] if not rateable_seat(seat)]
-    if unrated:
-        raise validation(
-            "a rated match's seats are accounts, built-in AIs or open seats",
-            fields={
-                "rated": [
-                    f"seats {unrated} would be held by seat tokens: create a rated match with an "
-                    "account token (its account takes the one human seat), the others ai or open"
-                ]
-            },
+def _rated_seat_refusal(bearer: str | None, message: str) -> ApiError:
+    """A rated match's seat taken without an account token: 401 without a
+    token, 403 ``account_token_required`` with a seat token (a credential
+    that may not hold a rated seat)."""
+    if not bearer:
+        return unauthorized(message)
+    return account_token_required(f"{message}; this bearer is a seat token, not an account token")
+
+
+def _check_rated_creator(body: dict[str, Any], bearer: str | None) -> None:
+    """A rated match's human seat (the schema allows one) is its creator's account's."""
+    humans = any(seat["kind"] == "human" for seat in body["seats"])
+    if body.get("rated") and humans and not account_seats.is_account_token(bearer):
+        raise _rated_seat_refusal(
+            bearer, "a rated match's human seat is its creator's account's: create it with an account token"
         )
 
 
@@ -284,7 +281,7 @@ def join_match(services: Services, match_id: str, body: dict[str, Any], bearer: 
         if principal is not None:
             account_seats.check_not_seated(doc, principal.aid)
         elif doc.get("rated"):
-            raise unauthorized("a rated match's seat is joined with an account token (scope match:play)")
+            raise _rated_seat_refusal(bearer, "a rated match's seat is joined with an account token")
         seat = _seat_to_join(doc, body.get("seat"))
         doc["seats"][seat].update(kind="human", name=body.get("name"))
         if principal is not None:

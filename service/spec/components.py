@@ -91,14 +91,25 @@ _ERROR_VARIANTS: dict[str, tuple[tuple[str, ...], dict[str, Any], tuple[str, ...
         },
         ("retry_after_s",),
     ),
-    "NotFoundError": (("not_found",), {"match_id": {"type": "string"}}, ()),
+    "NotFoundError": (
+        ("not_found",),
+        {
+            "match_id": {"type": "string"},
+            "name": {"type": "string", "description": "The account name nobody holds."},
+        },
+        (),
+    ),
     "ForbiddenError": (
-        ("forbidden",),
+        ("forbidden", "account_token_required", "webhook_target_forbidden"),
         {
             "missing_scope": {
                 **ref("Scope"),
                 "description": "An account token without the route's scope: the scope it lacks.",
-            }
+            },
+            "reason": {
+                "type": "string",
+                "description": "`webhook_target_forbidden`: why the server's policy refuses the target.",
+            },
         },
         (),
     ),

@@ -8,6 +8,7 @@ validates a request is ``schemas.CreateMatchSchema``.
 
 import copy
 import itertools
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -155,7 +156,7 @@ def _options_schema(
         "type": "object",
         "additionalProperties": False,
         "properties": properties,
-        "description": "Options of this game; a missing one takes its `default`.",
+        "description": "Options of this game for these seat counts; a missing one takes its `default`.",
     }
     if required:
         schema["required"] = required
@@ -185,53 +186,112 @@ _REPRODUCIBLE_NEEDS_SEED = {
 }
 
 
+# `rated: true`: fair dice and at most one human seat (its creator's account's;
+# the others ai or open), as CreateMatchSchema checks (422 otherwise).
+RATED_RULE = {
+    "if": {"properties": {"rated": {"const": True}}, "required": ["rated"]},
+    "then": {
+        "properties": {
+            "dice": {"const": "fair"},
+            "seats": {
+                "contains": {"properties": {"kind": {"const": "human"}}, "required": ["kind"]},
+                "minContains": 0,
+                "maxContains": 1,
+            },
+        }
+    },
+}
+
+
+@dataclass(frozen=True)
+class PerGameRequest:
+    """A request body documented per game and seat count: ``<Game><name>``
+    per game (an ``anyOf`` of ``<Game><name><N>Seats`` where the options a
+    game allows depend on its seat count), and ``<name>``, one of the games."""
+
+    name: str
+    description: str
+    rules: tuple[dict[str, Any], ...]  # what every variant adds (allOf)
+    seats_before: int = 0  # seats the body's `seats` leaves out (a challenger's)
+
+
+MATCH_REQUEST = PerGameRequest(
+    "CreateMatch",
+    "A new match of one game of the catalogue (`game`): its options and seat counts (an unknown "
+    "`game` is 404 `not_found`).",
+    (_REPRODUCIBLE_NEEDS_SEED, RATED_RULE),
+)
+
+
 def create_match_components(converter: Any) -> dict[str, Any]:
     """``{component name: schema}``: ``CreateMatch`` (one of the games, by
     ``game``) and ``<Game>CreateMatch`` per game; ``converter`` is apispec's
     marshmallow converter (CreateMatchSchema documents the common fields)."""
-    base = converter.schema2jsonschema(CreateMatchSchema)
+    return per_game_components(converter.schema2jsonschema(CreateMatchSchema), MATCH_REQUEST)
+
+
+def per_game_components(base: dict[str, Any], request: PerGameRequest) -> dict[str, Any]:
+    """``{component name: schema}`` of ``request``, from ``base`` (the JSON
+    Schema of its marshmallow schema: the fields common to every game)."""
     components, mapping = {}, {}
     for game in GAMES:
         named: set = set()
-        variants = [_seat_count_variant(base, game, group, named) for group in _seat_count_groups(game.id)]
+        groups, variants = _seat_count_groups(game.id), []
+        for low, high, allowed in groups:
+            # The options of a seat-count group: one component, whichever request names it.
+            options = _options_schema(game, allowed, named, seat_count_defaults(game, low, high))
+            options_name = f"{_camel_id(game.id)}RequestOptions" + (
+                _seats(low, high) if len(groups) > 1 else ""
+            )
+            components[options_name] = options
+            variants.append(_seat_count_variant(base, game, (low, high), (options_name, options), request))
         for option in sorted(named):
             components[_option_component(game, option)] = {
                 "enum": list(game.options[option]["choices"]),
                 "description": f"Choices of the {game.title} option `{option}`.",
             }
-        name = _camel_id(game.id) + "CreateMatch"
+        name = _camel_id(game.id) + request.name
         components.update(_game_components(game, name, variants))
         mapping[game.id] = f"#/components/schemas/{name}"
     # No `discriminator`: a game with several seat-count variants maps to an
     # anyOf, which a discriminator mapping may not name (openapi-typescript
     # refuses it); each variant's `game` const tells the games apart anyway.
-    components["CreateMatch"] = {
-        "description": "A new match of one game of the catalogue (`game`): its options and "
-        "seat counts (an unknown `game` is 404 `not_found`).",
+    components[request.name] = {
+        "description": request.description,
         "oneOf": [{"$ref": ref} for ref in mapping.values()],
     }
     return components
 
 
 def _seat_count_variant(
-    base: dict[str, Any], game: Any, group: tuple[int, int, dict[str, list]], named: set[str]
+    base: dict[str, Any],
+    game: Any,
+    seats: tuple[int, int],
+    options: tuple[str, dict[str, Any]],
+    request: PerGameRequest,
 ) -> dict[str, Any]:
-    """``CreateMatch`` of ``game`` for one group of seat counts (``(low, high,
-    allowed)``); adds the options it names a component for to ``named``."""
-    low, high, allowed = group
+    """``request``'s body for ``game`` and one group of seat counts (``(low,
+    high)``), whose options are the component ``options`` (its name, its schema)."""
+    low, high = seats
     variant = copy.deepcopy(base)
     properties = variant["properties"]
     properties["game"] = {"type": "string", "const": game.id, "description": game.title}
-    properties["options"] = _options_schema(game, allowed, named, seat_count_defaults(game, low, high))
-    properties["seats"].update(minItems=low, maxItems=high)
-    if "required" in properties["options"]:
+    properties["options"] = ref(options[0])
+    properties["seats"].update(minItems=low - request.seats_before, maxItems=high - request.seats_before)
+    if "required" in options[1]:
         variant["required"] = [*variant["required"], "options"]
-    variant["allOf"] = [copy.deepcopy(_REPRODUCIBLE_NEEDS_SEED)]
+    variant["allOf"] = copy.deepcopy(list(request.rules))
     # A description, not a `title`: generators name classes after titles.
-    variant["description"] = (
-        f"{game.title}, {low} seats" if low == high else f"{game.title}, {low} to {high} seats"
+    counted = f"{low} seats" if low == high else f"{low} to {high} seats"
+    variant["description"] = f"{game.title}, {counted}" + (
+        f" ({request.seats_before} of them not in `seats`)" if request.seats_before else ""
     )
     return variant
+
+
+def _seats(low: int, high: int) -> str:
+    """``2Seats``, ``3To4Seats``: a component name's seat counts."""
+    return f"{low}Seats" if low == high else f"{low}To{high}Seats"
 
 
 def _game_components(game: Any, name: str, variants: list[dict[str, Any]]) -> dict[str, Any]:
@@ -241,9 +301,8 @@ def _game_components(game: Any, name: str, variants: list[dict[str, Any]]) -> di
         return {name: variants[0]}
     components, refs = {}, []
     for variant, (low, high, _) in zip(variants, _seat_count_groups(game.id)):
-        seats = f"{low}Seats" if low == high else f"{low}To{high}Seats"
-        components[f"{name}{seats}"] = variant
-        refs.append(ref(f"{name}{seats}"))
+        components[f"{name}{_seats(low, high)}"] = variant
+        refs.append(ref(f"{name}{_seats(low, high)}"))
     components[name] = {"anyOf": refs, "description": f"{game.title}: what each number of seats allows."}
     return components
 

@@ -13,7 +13,8 @@ counts, and what each seat count allows, found by asking the engine: see
 refused), with their real minima and maxima.
 """
 
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import Any
 
 import marshmallow as ma
 from marshmallow import validate
@@ -187,25 +188,24 @@ SEAT_REQUEST_SCHEMAS = {
 }
 
 
-def _seat_request_ref(kind: str) -> str:
-    return f"#/components/schemas/{kind.capitalize()}SeatRequest"
-
-
 class SeatRequestField(ma.fields.Field):
     """One seat request, loaded by the schema of its ``kind`` (documented as
-    their ``oneOf``, discriminated by ``kind``)."""
+    their ``oneOf``, discriminated by ``kind``). ``schemas``: each kind's
+    schema, its component named ``<Kind><suffix>`` (default: CreateMatch's)."""
 
-    _loaders: ClassVar[dict[str, ma.Schema]] = {kind: cls() for kind, cls in SEAT_REQUEST_SCHEMAS.items()}
-
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        schemas: Mapping[str, type[ma.Schema]] = SEAT_REQUEST_SCHEMAS,
+        suffix: str = "SeatRequest",
+        **kwargs: Any,
+    ) -> None:
+        self._loaders = {kind: cls() for kind, cls in schemas.items()}
+        refs = {kind: f"#/components/schemas/{kind.capitalize()}{suffix}" for kind in schemas}
         super().__init__(
             metadata={
                 "type": "object",
-                "oneOf": [{"$ref": _seat_request_ref(kind)} for kind in SEAT_KINDS],
-                "discriminator": {
-                    "propertyName": "kind",
-                    "mapping": {kind: _seat_request_ref(kind) for kind in SEAT_KINDS},
-                },
+                "oneOf": [{"$ref": target} for target in refs.values()],
+                "discriminator": {"propertyName": "kind", "mapping": refs},
             },
             **kwargs,
         )
@@ -216,7 +216,7 @@ class SeatRequestField(ma.fields.Field):
         kind = value.get("kind")
         loader = self._loaders.get(kind) if isinstance(kind, str) else None
         if loader is None:
-            raise ma.ValidationError({"kind": [f"Must be one of: {', '.join(SEAT_KINDS)}."]})
+            raise ma.ValidationError({"kind": [f"Must be one of: {', '.join(self._loaders)}."]})
         return loader.load(value)
 
 
@@ -266,14 +266,23 @@ class CreateMatchSchema(ma.Schema):
     rated = StrictBoolean(
         load_default=False,
         metadata=describe(
-            "Rate the match in its pool (docs/ratings.md). Needs an account token, whose account takes "
-            "the one `human` seat; every other seat is `ai` or `open` (an open seat of a rated match "
-            "is joined with an account token only); 422 `validation_error` otherwise."
+            "Rate the match in its pool (docs/ratings.md): `fair` dice and at most one `human` seat, "
+            "the others `ai` or `open` (the schema's rule; 422 otherwise). A human seat needs an "
+            "account token, whose account takes it: 401 without a token, 403 "
+            "`account_token_required` with a seat token. An open seat of a rated match is joined "
+            "with an account token only."
         ),
     )
     turn_timeout_s = turn_timeout_field(
         "Seconds a human seat may take for one decision before the `medium` AI decides for it; 0: no timer."
     )
+
+    @ma.validates_schema
+    def _rated(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """What create_match.RATED_RULE documents: a rated match's dice and human seats."""
+        humans = sum(seat["kind"] == "human" for seat in data["seats"])
+        if data["rated"] and (data["dice"] != "fair" or humans > 1):
+            raise ma.ValidationError({"rated": ["a rated match has fair dice and at most one human seat"]})
 
 
 class SeatAccountSchema(ma.Schema):

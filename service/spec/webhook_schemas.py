@@ -1,5 +1,8 @@
 """The schemas of the webhook routes (service/http/routes/webhooks.py)."""
 
+import re
+from typing import cast
+
 import marshmallow as ma
 from marshmallow import validate
 
@@ -7,6 +10,39 @@ from service.model.webhooks import WEBHOOK_EVENT_TYPES
 from service.spec.schemas import describe
 
 EVENTS_TEXT = "Any of: " + ", ".join(f"`{t}`" for t in WEBHOOK_EVENT_TYPES) + "."
+
+# A webhook URL's shape (RFC 3986, ASCII): http or https (any case), a host (a
+# registered name or an IPv4 literal; an IPv6 literal in brackets), a port up
+# to 65535, no user or password; then a path, query or fragment without
+# spaces. What the server's policy refuses (http where it is off, a host that
+# resolves to no public address) is 403, not this (docs/webhooks.md).
+_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
+_LS32 = rf"(?:H:H|(?:{_OCTET}\.){{3}}{_OCTET})"
+# RFC 3986's IPv6address, its nine forms ("H": h16): a literal Python's
+# ipaddress (and so urlsplit) accepts too.
+_IPV6 = "|".join(
+    (
+        rf"(?:H:){{6}}{_LS32}",
+        rf"::(?:H:){{5}}{_LS32}",
+        *(rf"(?:(?:H:){{0,{k}}}H)?::(?:H:){{{4 - k}}}{_LS32}" for k in range(5)),
+        r"(?:(?:H:){0,5}H)?::H",
+        r"(?:(?:H:){0,6}H)?::",
+    )
+).replace("H", "[0-9A-Fa-f]{1,4}")
+_PORT = r"(?::(?:[0-9]{0,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
+WEBHOOK_URL_PATTERN = (
+    rf"^[Hh][Tt][Tt][Pp][Ss]?://(?:[A-Za-z0-9._~!$&'()*+,;=%-]+|\[(?:{_IPV6})\]){_PORT}(?:[/?#][!-~]*)?$"
+)
+
+
+class WholeMatch(validate.Regexp):
+    """``validate.Regexp`` over the whole value, as JSON Schema reads an
+    anchored ``pattern`` (Python's ``$`` would also pass a trailing newline)."""
+
+    def __call__(self, value: str) -> str:  # type: ignore[override]
+        if cast("re.Pattern[str]", self.regex).fullmatch(value) is None:
+            raise ma.ValidationError(self._format_error(value))
+        return value
 
 
 def _events(**kwargs: object) -> ma.fields.List:
@@ -20,10 +56,12 @@ def _events(**kwargs: object) -> ma.fields.List:
 class WebhookSetSchema(ma.Schema):
     url = ma.fields.String(
         required=True,
-        validate=validate.Length(8, 2048),
+        validate=[validate.Length(8, 2048), WholeMatch(WEBHOOK_URL_PATTERN, error="not an http(s) URL")],
         metadata=describe(
-            "https:// (http:// only where the operator allows it); every address its host resolves "
-            "to must be public (no loopback, private, link-local, CGNAT or metadata address), or 422."
+            "An http(s) URL with a host and no user or password (the pattern; 422 otherwise). The "
+            "server's policy (403 `webhook_target_forbidden`): https:// only (http:// where the "
+            "operator allows it), and every address the host resolves to public (no loopback, private, "
+            "link-local, CGNAT or metadata address; a host that resolves to none is refused too)."
         ),
     )
     events = _events(metadata=describe(f"The event types to deliver (default: all). {EVENTS_TEXT}"))

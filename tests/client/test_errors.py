@@ -10,6 +10,7 @@ from tabula_client import errors
 
 # class name -> (code, bases from the nearest to TabulaError)
 HIERARCHY = {
+    "AccountTokenRequired": ("account_token_required", ("Forbidden", "TabulaError")),
     "AlreadySeated": ("already_seated", ("Conflict", "TabulaError")),
     "BadRequest": ("bad_request", ("TabulaError",)),
     "Conflict": ("conflict", ("TabulaError",)),
@@ -31,6 +32,7 @@ HIERARCHY = {
     "Unavailable": ("unavailable", ("TabulaError",)),
     "ValidationError": ("validation_error", ("TabulaError",)),
     "VersionConflict": ("version_conflict", ("_NamesCurrentVersion", "Conflict", "TabulaError")),
+    "WebhookTargetForbidden": ("webhook_target_forbidden", ("Forbidden", "TabulaError")),
 }
 
 
@@ -73,6 +75,12 @@ def test_an_answer_becomes_the_class_of_its_code_with_its_details():
     )
     assert isinstance(scope, errors.Forbidden) and scope.missing_scope == "match:play"
     assert errors.Forbidden(403, "forbidden", "not your seat").missing_scope is None
+    refused = errors.error_from_response(
+        _answer(403, {"error": "webhook_target_forbidden", "message": "m", "details": {"reason": "r"}})
+    )
+    assert isinstance(refused, errors.Forbidden) and refused.reason == "r" and refused.missing_scope is None
+    seat_token = errors.error_from_response(_answer(403, {"error": "account_token_required", "message": "m"}))
+    assert type(seat_token) is errors.AccountTokenRequired and isinstance(seat_token, errors.Forbidden)
     taken = errors.error_from_response(_answer(409, {"error": "name_taken", "message": "m", "details": {}}))
     assert isinstance(taken, errors.NameTaken) and isinstance(taken, errors.Conflict)
 

@@ -14,6 +14,7 @@ from service.storage import accounts as stored_accounts
 from .conftest import fresh_app
 from .helpers import bearer
 from .test_accounts import account_token
+from .test_game_schemas import validator
 
 
 def challenge(client, token, *names, game="anno1452", rated=False, **extra):
@@ -83,11 +84,12 @@ def test_outsiders_see_404_and_cannot_accept(client):
 @pytest.mark.parametrize(
     ("seats", "field"),
     [
-        ([{"kind": "account", "name": "Nobody"}], "seats"),
         ([{"kind": "account", "name": "Ada"}], "seats"),
         ([{"kind": "account", "name": "Bob"}, {"kind": "account", "name": "Bob"}], "seats"),
         ([{"kind": "open"}], "rated"),
         ([{"kind": "ai"}] * 4, "seats"),
+        ([{"kind": "ai", "name": "Bob"}], "name"),
+        ([{"kind": "account"}], "name"),
     ],
 )
 def test_bad_challenges_are_422_and_store_nothing(client, services, seats, field):
@@ -98,6 +100,57 @@ def test_bad_challenges_are_422_and_store_nothing(client, services, seats, field
     assert answer.status_code == 422, answer.json
     assert field in json.dumps(answer.json["details"]["fields"])
     assert client.get("/v1/challenges", headers=bearer(ada)).json == []
+
+
+def test_a_challenged_name_nobody_holds_is_404_and_stores_nothing(client, services):
+    """As GET /v1/accounts/{name}: 404 `not_found` naming it; no challenge,
+    no event to the account that was named too."""
+    ada, bob = account_token(client, "Ada"), account_token(client, "Bob")
+    answer = challenge(client, ada, "Bob", "Nobody")
+    assert answer.status_code == 404, answer.json
+    assert answer.json["error"] == "not_found" and answer.json["details"] == {"name": "Nobody"}
+    assert "Nobody" in answer.json["message"]
+    assert client.get("/v1/accounts/Nobody").json["error"] == "not_found"
+    assert client.get("/v1/challenges", headers=bearer(ada)).json == []
+    assert client.get("/v1/challenges", headers=bearer(bob)).json == []
+    assert [e for e in events(services, "Bob") if e["type"] == "challenge"] == []
+
+
+AI = {"kind": "ai"}
+OPEN = {"kind": "open"}
+
+
+@pytest.mark.parametrize(
+    ("body", "documented"),
+    [
+        ({"seats": [AI], "rated": True}, True),
+        ({"seats": [OPEN]}, True),
+        ({"seats": [{"kind": "ai", "level": "hard"}, OPEN]}, True),
+        ({"seats": [OPEN], "rated": True}, False),  # a rated challenge names every seat
+        ({"seats": [AI, OPEN], "rated": True}, False),
+        ({"seats": [{"kind": "ai", "name": "Bo"}]}, False),
+        ({"seats": [{"kind": "open", "level": "easy"}]}, False),
+        ({"seats": [{"kind": "account"}]}, False),
+        ({"seats": [AI], "options": {"expansion": "pirates_aristocrats"}}, True),
+        ({"seats": [AI], "options": {"colour": "red"}}, False),  # no such option
+        ({"seats": [AI] * 3}, True),
+        ({"seats": [AI] * 4}, False),  # five players
+        ({"game": "anno1452", "seats": [AI], "options": {"scenario": "standard"}}, False),  # 2 players
+        ({"game": "anno1452", "seats": [AI, AI], "options": {"scenario": "standard"}}, True),
+    ],
+)
+def test_the_server_accepts_exactly_the_documented_challenge_bodies(client, body, documented):
+    body = {"game": "anno1503", **body}
+    assert validator("CreateChallenge").is_valid(body) == documented
+    answer = client.post("/v1/challenges", json=body, headers=bearer(account_token(client, "Ada")))
+    assert answer.status_code == (201 if documented else 422), answer.json
+
+
+def test_an_unknown_game_is_404(client):
+    body = {"game": "chess", "seats": [AI]}
+    assert not validator("CreateChallenge").is_valid(body)
+    answer = client.post("/v1/challenges", json=body, headers=bearer(account_token(client, "Ada")))
+    assert answer.status_code == 404 and answer.json["error"] == "not_found"
 
 
 def test_a_challenge_of_ai_seats_only_starts_at_once(client):

@@ -303,6 +303,19 @@ def test_seat_count_rules_are_exactly_what_the_engine_sets_up():
         # issue 32: with 2 seats the game's default scenario is ottokar_a
         ({"game": "anno1452", "seats": [{"kind": "human"}] * 2}, True),
         ({"game": "anno1452", "options": {"scenario": "ottokar_a"}, "seats": [{"kind": "human"}] * 4}, False),
+        # rated: fair dice and at most one human seat (none here: no account token needed)
+        ({"game": "anno1503", "rated": True, "seats": [{"kind": "ai"}, {"kind": "open"}]}, True),
+        (
+            {
+                "game": "anno1503",
+                "rated": True,
+                "dice": "reproducible",
+                "seed": 1,
+                "seats": [{"kind": "ai"}] * 2,
+            },
+            False,
+        ),
+        ({"game": "anno1503", "rated": True, "seats": [{"kind": "human"}] * 2}, False),
     ],
 )
 def test_the_server_accepts_exactly_the_documented_create_bodies(client, body, valid, generated):

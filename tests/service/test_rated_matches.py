@@ -9,6 +9,7 @@ from service.ratings.pools import POOLS, pool_of
 
 from .helpers import bearer
 from .test_accounts import account_token
+from .test_game_schemas import validator
 
 RATED = [{"kind": "human"}, {"kind": "open"}, {"kind": "ai", "level": "hard"}]
 
@@ -58,27 +59,49 @@ def test_a_rated_match_with_an_account_token_seats_the_account(client):
 
 
 @pytest.mark.parametrize(
-    ("seats", "extra", "with_account"),
+    ("seats", "extra"),
     [
-        (RATED, {}, False),  # no account: the human seat would be a seat token's
-        ([{"kind": "human"}, {"kind": "human"}, {"kind": "ai"}], {}, True),  # a second human seat
-        (RATED, {"dice": "reproducible", "seed": 3}, True),  # the creator would know the dice
+        ([{"kind": "human"}, {"kind": "human"}, {"kind": "ai"}], {}),  # a second human seat
+        (RATED, {"dice": "reproducible", "seed": 3}),  # the creator would know the dice
     ],
 )
-def test_a_rated_match_is_refused_unless_every_seat_can_be_rated(client, seats, extra, with_account):
-    headers = bearer(account_token(client, "Ada")) if with_account else {}
+def test_a_rated_match_is_refused_unless_every_seat_can_be_rated(client, seats, extra):
+    """The schema's rule (CreateMatch): 422 with any token, nothing stored."""
     body = {"game": "anno1452", "seats": seats, "rated": True, **extra}
-    response = client.post("/v1/matches", json=body, headers=headers)
-    assert response.status_code == 422, response.json
-    assert response.json["error"] == "validation_error"
-    assert "rated" in response.json["details"]["fields"]
+    assert not validator("CreateMatch").is_valid(body)
+    for headers in (bearer(account_token(client, "Ada")), {}):
+        response = client.post("/v1/matches", json=body, headers=headers)
+        assert response.status_code == 422, response.json
+        assert response.json["error"] == "validation_error"
+        assert "rated" in response.json["details"]["fields"]["json"]
     assert client.get("/v1/matches").json == []  # nothing stored
+
+
+def test_a_rated_match_s_human_seat_needs_an_account_token(client):
+    """A schema-valid body: 401 without a token, 403 `account_token_required`
+    with a seat token; nothing stored. Without a human seat, no token is needed."""
+    body = {"game": "anno1452", "seats": RATED, "rated": True}
+    assert validator("CreateMatch").is_valid(body)
+    anonymous = client.post("/v1/matches", json=body)
+    assert anonymous.status_code == 401 and anonymous.json["error"] == "unauthorized"
+    assert anonymous.headers["WWW-Authenticate"] == "Bearer"
+    seat_token = client.post("/v1/matches", json={"game": "anno1452", "seats": RATED}).json["tokens"]["0"]
+    refused = client.post("/v1/matches", json=body, headers=bearer(seat_token))
+    assert refused.status_code == 403, refused.json
+    assert refused.json["error"] == "account_token_required" and "account token" in refused.json["message"]
+    assert [m["rated"] for m in client.get("/v1/matches").json] == [False]  # the seat token's own match
+    machines = {"game": "anno1452", "seats": [{"kind": "ai"}, {"kind": "open"}], "rated": True}
+    made = client.post("/v1/matches", json=machines, headers=bearer(seat_token))
+    assert made.status_code == 201 and made.json["match"]["rated"] is True
 
 
 def test_a_rated_match_s_open_seat_is_joined_with_an_account_token_only(client):
     match = rated_match(client, account_token(client, "Ada"))
     anonymous = client.post(f"/v1/matches/{match['id']}/join", json={"name": "Eve"})
     assert anonymous.status_code == 401 and anonymous.json["error"] == "unauthorized"
+    seat_token = client.post("/v1/matches", json={"game": "anno1452", "seats": RATED}).json["tokens"]["0"]
+    with_seat_token = client.post(f"/v1/matches/{match['id']}/join", json={}, headers=bearer(seat_token))
+    assert with_seat_token.status_code == 403 and with_seat_token.json["error"] == "account_token_required"
     assert client.get(f"/v1/matches/{match['id']}").json["seats"][1]["kind"] == "open"
     bo = account_token(client, "Bo")
     joined = client.post(f"/v1/matches/{match['id']}/join", json={}, headers=bearer(bo))

@@ -19,17 +19,22 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from unittest import mock
 
 import pytest
 import urllib3
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from service.accounts import delivery, hook_queue, webhook_targets
 from service.accounts.events import publish_account_event
 from service.model.webhooks import WEBHOOK_EVENT_TYPES
+from service.spec.webhook_schemas import WEBHOOK_URL_PATTERN
 from service.storage import accounts as stored_accounts
 
 from .conftest import fresh_app
 from .test_accounts import account_token, bearer
+from .test_game_schemas import validator
 from .webhook_receiver import Receiver
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -123,22 +128,80 @@ def test_the_signature_scheme_matches_the_documented_example():
         "https://metadata.google.internal/",
         "https://localhost/hook",
         "http://93.184.216.34/hook",
-        "ftp://93.184.216.34/hook",
     ],
 )
-def test_refused_targets_are_422_when_set(strict_app, url):
+def test_targets_the_policy_refuses_are_403_when_set(strict_app, url):
+    """A well-formed URL (the schema's) the server's policy refuses: 403
+    `webhook_target_forbidden` with the reason; no webhook stored."""
     client = strict_app.test_client()
     token = account_token(client)
+    assert validator("WebhookSet").is_valid({"url": url})
+    answer = set_hook(client, token, url)
+    assert answer.status_code == 403, answer.json
+    assert answer.json["error"] == "webhook_target_forbidden", answer.json
+    assert answer.json["details"]["reason"] and answer.json["details"]["reason"] in answer.json["message"]
+    assert client.get("/v1/account/webhook", headers=bearer(token)).status_code == 404
+
+
+@pytest.mark.parametrize("answer", [OSError("Name or service not known"), []])
+def test_a_host_that_resolves_to_no_address_is_403(strict_app, monkeypatch, answer):
+    def resolve(host, port):
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    monkeypatch.setattr(webhook_targets, "resolve", resolve)
+    client = strict_app.test_client()
+    token = account_token(client)
+    refused = set_hook(client, token, "https://hooks.example.test/tabula")
+    assert refused.status_code == 403 and refused.json["error"] == "webhook_target_forbidden"
+    assert "does not resolve" in refused.json["details"]["reason"]
+    assert client.get("/v1/account/webhook", headers=bearer(token)).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://93.184.216.34/hook",
+        "https://user:pw@93.184.216.34/hook",
+        "https:///hook",
+        "https://93.184.216.34:65536/hook",
+        "https://[0]/hook",
+        "https://[1.2.3.4]/hook",
+        " https://93.184.216.34/hook",
+        "https://93.184.216.34/a hook",
+        "https://93.184.216.34/hook\n",
+        "https://b\u00fccher.example/hook",
+    ],
+)
+def test_malformed_urls_are_422_as_the_schema_says(strict_app, url):
+    client = strict_app.test_client()
+    token = account_token(client)
+    assert not validator("WebhookSet").is_valid({"url": url})
     answer = set_hook(client, token, url)
     assert answer.status_code == 422, answer.json
-    assert answer.json["error"] == "validation_error" and "refused" in answer.json["message"]
+    assert answer.json["error"] == "validation_error" and "url" in answer.json["details"]["fields"]["json"]
     assert client.get("/v1/account/webhook", headers=bearer(token)).status_code == 404
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.from_regex(WEBHOOK_URL_PATTERN, fullmatch=True).filter(lambda url: len(url) <= 2048))
+def test_every_url_of_the_schema_s_pattern_is_well_formed_to_the_server(url):
+    """No schema-valid URL is refused as malformed (422): the server refuses
+    one only by its policy (TargetForbidden, 403). DNS stands in: every name
+    resolves to a public address."""
+    with mock.patch.object(webhook_targets, "resolve", lambda host, port: ["93.184.216.34"]):
+        try:
+            webhook_targets.check_url(url, allow_http=False, allow_private=False)
+        except webhook_targets.TargetForbidden:
+            pass
 
 
 def test_metadata_stays_refused_when_private_targets_are_allowed(hook_app):
     client = hook_app.test_client()
     token = account_token(client)
-    assert set_hook(client, token, "http://169.254.169.254/").status_code == 422
+    refused = set_hook(client, token, "http://169.254.169.254/")
+    assert refused.status_code == 403 and refused.json["error"] == "webhook_target_forbidden"
     assert set_hook(client, token, "http://127.0.0.1:9/hook").status_code == 200
 
 

@@ -79,6 +79,22 @@ def test_a_challenge_by_name_accepted_from_the_notice(stack, new_page):
         assert watch.problems == [], "\n".join(watch.problems)
 
 
+def test_a_challenge_to_a_name_nobody_holds_says_so(stack, new_page):
+    """The server's 404 naming the name (docs/matchmaking.md), shown as such."""
+    page, watch = new_page()
+    _sign_in(page, f"{stack}/play/", _name("Fe"))
+    nobody = _name("Nobody")
+    form = page.locator(".challenge-form")
+    form.locator("input[name=opponent]").fill(nobody)
+    form.get_by_role("button", name="Challenge").click()
+    page.wait_for_selector(f".challenge-status:has-text('Nobody is named {nobody}.')")
+    assert form.is_visible()
+    expected = [
+        p for p in watch.problems if "404" in p and ("/v1/challenges" in p or p.startswith("console:"))
+    ]
+    assert watch.problems == expected and expected, "\n".join(watch.problems)
+
+
 def test_a_seek_is_cancelled_from_its_waiting_state(stack, new_page):
     client = f"{stack}/play/"
     page, watch = new_page()

@@ -9,6 +9,7 @@ with Client("http://127.0.0.1:8000") as api:
 from .account_stream import AccountStream
 from .client import OPERATIONS, Client
 from .errors import (
+    AccountTokenRequired,
     AlreadySeated,
     BadRequest,
     Conflict,
@@ -31,6 +32,7 @@ from .errors import (
     Unavailable,
     ValidationError,
     VersionConflict,
+    WebhookTargetForbidden,
 )
 from .stream import EventFollower
 
@@ -39,6 +41,7 @@ __version__ = "0.1.0"
 __all__ = [
     "OPERATIONS",
     "AccountStream",
+    "AccountTokenRequired",
     "AlreadySeated",
     "BadRequest",
     "Client",
@@ -63,5 +66,6 @@ __all__ = [
     "Unavailable",
     "ValidationError",
     "VersionConflict",
+    "WebhookTargetForbidden",
     "__version__",
 ]

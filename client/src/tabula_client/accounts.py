@@ -168,7 +168,9 @@ class AccountsMixin:
 
     def set_webhook(self, url: str, events: list[str] | None = None, secret: str | None = None) -> JSON:
         """Set the account's webhook (scope ``account:write``); without
-        ``secret`` the server makes one and answers it this once."""
+        ``secret`` the server makes one and answers it this once. A target the
+        server's policy refuses is ``WebhookTargetForbidden`` (403, ``reason``);
+        a malformed URL ``ValidationError`` (422)."""
         body: JSON = {"url": url}
         if events is not None:
             body["events"] = list(events)

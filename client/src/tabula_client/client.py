@@ -167,7 +167,9 @@ class Client(AccountsMixin, MeetMixin, RatingsMixin):
     ) -> CreatedMatch:
         """A new match; the answer holds one bearer token per ``human`` seat
         (``tokens["0"]``...). ``seats``: ``{"kind": "human", "name"}``,
-        ``{"kind": "ai", "level"}`` or ``{"kind": "open"}``."""
+        ``{"kind": "ai", "level"}`` or ``{"kind": "open"}``. ``rated=True``
+        with a human seat needs an account token (``AccountTokenRequired``
+        with a seat token)."""
         body = {
             "game": game,
             "seats": list(seats),

@@ -24,7 +24,17 @@ ERROR_TABLE: dict[str, tuple[str, str]] = {
         "403: the token is valid but not for this match or seat, or an account token "
         "lacks the route's scope (``missing_scope`` names it).",
     ),
-    "NotFound": ("not_found", "404: unknown game, match or route."),
+    "AccountTokenRequired": (
+        "account_token_required",
+        "403 (a ``Forbidden``): a seat token where an account token is needed: a rated "
+        "match's human seat is an account's (create or join it with an account token).",
+    ),
+    "WebhookTargetForbidden": (
+        "webhook_target_forbidden",
+        "403 (a ``Forbidden``): the server's policy refuses the webhook's target (http:// where "
+        "it is off, a host resolving to no address or to one that is not public); ``reason`` says why.",
+    ),
+    "NotFound": ("not_found", "404: unknown game, match, account name or route."),
     "MethodNotAllowed": ("method_not_allowed", "405: the route exists but not with this method."),
     "Conflict": ("conflict", "409 without a more precise code."),
     "IllegalAction": ("illegal_action", "409: well-formed but not legal now; ``reason`` names the rule."),
@@ -99,6 +109,16 @@ class Forbidden(TabulaError):
     def missing_scope(self) -> str | None:
         """The scope an account token lacks for the route (None: another refusal)."""
         return self.details.get("missing_scope")
+
+
+class AccountTokenRequired(Forbidden): ...
+
+
+class WebhookTargetForbidden(Forbidden):
+    @property
+    def reason(self) -> str | None:
+        """Why the target is refused (its host, the address it resolves to...)."""
+        return self.details.get("reason")
 
 
 class NotFound(TabulaError): ...

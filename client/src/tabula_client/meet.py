@@ -60,7 +60,8 @@ class MeetMixin:
         expires_in_s: int | None = None,
     ) -> JSON:
         """Challenge accounts (``seats`` after yours, seat 0: ``account_seat(name)``,
-        ``ai_seat(level)``, ``OPEN_SEAT``); scope ``match:create``. 429 past the
+        ``ai_seat(level)``, ``OPEN_SEAT``); scope ``match:create``. ``NotFound``
+        (404, ``details["name"]``) for a name no account has; 429 past the
         account's challenge window."""
         body: JSON = {"game": game, "seats": seats, "options": options or {}, "rated": rated}
         if turn_timeout_s is not None:

@@ -36,6 +36,13 @@ blp = Blueprint(
 SEAT_ERRORS = (401, 403, 404, 409)
 NOT_FINISHED = "`illegal_action` with `details.reason` `match_not_finished`"
 ETAG_HEADER = {"ETag": {"description": '`"<version>"`', "schema": {"type": "string"}}}
+# A rated match's human seat is an account's (docs/ratings.md): refused without one.
+RATED_SEAT_401 = "or a seat of a rated match taken without any token"
+RATED_SEAT_403 = "`account_token_required`: a seat of a rated match taken with a seat token"
+CREATE_TEXTS = {
+    401: f"`unauthorized`: an account token unknown, revoked or expired, {RATED_SEAT_401}.",
+    403: f"`forbidden`: the account token lacks `match:create` (`details.missing_scope`); {RATED_SEAT_403}.",
+}
 
 
 @blp.route("")
@@ -74,7 +81,7 @@ class Matches(MethodView):
         CreatedMatchSchema,
         headers={"Location": {"description": "/v1/matches/{id}", "schema": {"type": "string"}}},
     )
-    @documents_errors(blp, 400, 401, 403, 404, 413)
+    @documents_errors(blp, 400, 401, 403, 404, 413, texts=CREATE_TEXTS)
     def post(self, body: dict[str, Any]) -> Any:
         """Create a match; one bearer token per human seat. With an account token (scope
         `match:create`) the first human seat is the account's (422 without a human seat): the
@@ -156,8 +163,10 @@ class Join(MethodView):
             "holds a seat of this match."
         ),
         texts={
+            401: f"`unauthorized`: an account token unknown, revoked or expired, {RATED_SEAT_401}.",
+            403: f"`forbidden`: the account token lacks `match:play` (`details.missing_scope`); {RATED_SEAT_403}.",
             422: "`validation_error`: the body fails its schema, or names a seat the match does not "
-            "have (no such seat: at or above its number of seats)."
+            "have (no such seat: at or above its number of seats).",
         },
     )
     def post(self, body: dict[str, Any], match_id: str) -> tuple[Any, int]:

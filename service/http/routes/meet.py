@@ -20,6 +20,7 @@ UNAUTHORIZED = "`unauthorized`: account token missing, unknown, revoked or expir
 FORBIDDEN = "`forbidden`: the token lacks the route's scope (`details.missing_scope` names it)."
 SCOPED = {401: UNAUTHORIZED, 403: FORBIDDEN}
 CLOSED = "`conflict`: the challenge is no longer pending (`details.state`)."
+NO_SUCH = "`not_found`: an unknown game, or an invited name no account has (`details.name`)."
 
 
 def scoped(scope: str) -> dict[str, Any]:
@@ -31,7 +32,7 @@ class Challenges(MethodView):
     @blp.doc(operationId="createChallenge", **scoped(challenges.CREATE))
     @blp.arguments(CreateChallengeSchema)
     @blp.response(201, ChallengeSchema)
-    @documents_errors(blp, 400, 401, 403, 404, 413, texts=SCOPED)
+    @documents_errors(blp, 400, 401, 403, 404, 413, texts={**SCOPED, 404: NO_SUCH})
     def post(self, body: dict[str, Any]) -> Any:
         """Challenge accounts by name to a match: each gets a `challenge` event (account stream,
         webhook). The challenger holds seat 0. Once every invited account accepted, the match

@@ -25,7 +25,11 @@ blp = Blueprint(
 )
 
 NO_WEBHOOK = {**SCOPED, 404: "`not_found`: the account has no webhook."}
-REFUSED = "`validation_error`: a field, or the URL refused (`details.fields.url` says why)."
+REFUSED = "`validation_error`: a field fails its schema (the URL: its pattern, an http(s) URL)."
+TARGET_FORBIDDEN = (
+    f"{SCOPED[403]} `webhook_target_forbidden`: the server's policy refuses the target (http:// where "
+    "it is off, a host resolving to no address or to one that is not public): `details.reason`."
+)
 
 
 @blp.route("")
@@ -33,7 +37,7 @@ class Webhook(MethodView):
     @blp.doc(operationId="putWebhook", **scoped("account:write"))
     @blp.arguments(WebhookSetSchema)
     @blp.response(200, WebhookSetAnswerSchema)
-    @documents_errors(blp, 400, 401, 403, 413, 422, texts={**SCOPED, 422: REFUSED})
+    @documents_errors(blp, 400, 401, 403, 413, 422, texts={**SCOPED, 403: TARGET_FORBIDDEN, 422: REFUSED})
     def put(self, body: dict[str, Any]) -> dict[str, Any]:
         """Set the webhook (enabled again); the secret is answered this once."""
         return webhooks.put_webhook(services(), require(services(), token(), "account:write"), body)

@@ -128,7 +128,9 @@ function challengePanel(api, account, go, shown) {
       fill(status, `Challenge sent to ${data.get("opponent").trim()}; waiting for an answer…`);
       await followChallenge(api, account, made.id, status, go, shown);
     } catch (failure) {
-      status.textContent = errorText(failure);
+      // 404 naming the name: no account has it (a typo, or not signed up yet).
+      status.textContent = failure.status === 404 && failure.details?.name
+        ? `Nobody is named ${failure.details.name}.` : errorText(failure);
     }
   });
   return h("section", { class: "panel challenge" }, h("h2", {}, "Challenge a name"), form, status);
