@@ -123,12 +123,11 @@ def _shore_distances(steps=_STEPS, shore=_SHORE):
 _REACH = _shore_distances()
 
 
-def square_value(state: State, at, beliefs):
-    """What a ship on square ``at`` is worth: the best tile, discounted by the
-    distance. Kept on ``beliefs`` per square while the tiles lie as they did
-    (``policy`` reuses one beliefs object for the positions an action leads to)."""
-    if at is None:
-        return 0.0
+def kept_per_square(state: State, at, beliefs, best_tile):
+    """``best_tile(state, at, beliefs)``, kept on ``beliefs.squares`` per sea
+    square while the tiles lie as they did (``policy`` reuses one beliefs
+    object for the positions its actions lead to). The beliefs' own values
+    must not change meanwhile."""
     cache = beliefs.squares
     spaces = state.spaces
     if cache.get(None) != spaces:
@@ -136,11 +135,23 @@ def square_value(state: State, at, beliefs):
         cache[None] = spaces.copy()
     best = cache.get(at)
     if best is None:
-        best = 0.0
-        for space, denominator in _REACH[at]:
-            if spaces[space] is not None:
-                best = max(best, 0.7 * beliefs.space_value(state, space) / denominator)
-        cache[at] = best
+        best = cache[at] = best_tile(state, at, beliefs)
+    return best
+
+
+def square_value(state: State, at, beliefs):
+    """What a ship on square ``at`` is worth: the best tile, discounted by the distance."""
+    if at is None:
+        return 0.0
+    return kept_per_square(state, at, beliefs, _best_tile)
+
+
+def _best_tile(state: State, at, beliefs):
+    spaces = state.spaces
+    best = 0.0
+    for space, denominator in _REACH[at]:
+        if spaces[space] is not None:
+            best = max(best, 0.7 * beliefs.space_value(state, space) / denominator)
     return best
 
 

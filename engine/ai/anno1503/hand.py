@@ -5,7 +5,7 @@ it would add to the goals.
 Valued at every position the policy and the search look at, mostly for
 hands, holdings and goal progress seen before (the same few positions
 differ by one card or one action), so both parts are remembered by exactly
-what they read (``_remember``): the same inputs give the same floats.
+what they read (``remember``): the same inputs give the same floats.
 """
 
 from __future__ import annotations
@@ -157,7 +157,8 @@ _HAND_MEMO: dict[tuple[Any, ...], float] = {}
 _counts = itemgetter(*COMMODITIES)
 
 
-def _remember(table, key, value):
+def remember(table, key, value):
+    """``table[key] = value``, the table emptied first when full; ``value``."""
     if len(table) >= _MEMO_SIZE:
         table.clear()
     table[key] = value
@@ -179,7 +180,7 @@ def reserve_steps(player: Player, progress, supply, new_ship, inhabitant):
     )
     steps = _STEPS_MEMO.get(key)
     if steps is None:
-        steps = _remember(_STEPS_MEMO, key, _steps(player, progress, supply, new_ship, inhabitant))
+        steps = remember(_STEPS_MEMO, key, _steps(player, progress, supply, new_ship, inhabitant))
     return key, steps
 
 
@@ -190,7 +191,7 @@ def hand_value_with(player: Player, progress, steps):
     key = (steps[0], _counts(player.hand), player.gold, tuple(player.buildings), island_tiles(player))
     value = _HAND_MEMO.get(key)
     if value is None:
-        value = _remember(_HAND_MEMO, key, _hand_value(player, progress, steps[1]))
+        value = remember(_HAND_MEMO, key, _hand_value(player, progress, steps[1]))
     return value
 
 

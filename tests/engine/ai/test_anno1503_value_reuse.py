@@ -6,6 +6,7 @@ reserve steps and hand values are remembered by what they read."""
 from engine import get_game
 from engine.ai.anno1503 import hand
 from engine.ai.anno1503.evaluate import TileBeliefs, evaluate, evaluate_with_cards, square_value
+from engine.ai.anno1503.expansion import evaluate as x_evaluate
 from engine.ai.anno1503.goals import goal_progress
 from engine.ai.anno1503.values import HARD_INHABITANT
 from engine.games.anno1503.data import COMMODITIES, SEA_NEIGHBOURS
@@ -65,3 +66,24 @@ def test_ship_values_kept_on_the_beliefs_follow_the_tiles():
             )
             changed += square_value(after, at, fresh) != kept[at]
     assert changed  # some ship's best tile was the one taken away
+
+
+def test_the_expansion_remembers_hand_values_and_ship_values_alike():
+    states = positions(GAME, 3, {"expansion": "pirates_aristocrats"}, 78, 40, every=3)
+    for state in states:  # fill the table with every seat's holdings
+        for seat in range(state.num_players):
+            x_evaluate.evaluate(state, seat)
+    for state in states:
+        supply = state.part.aristocrat_buildings
+        for seat in range(state.num_players):
+            player = state.players[seat]
+            assert x_evaluate.hand_value(player, supply) == x_evaluate._hand_value(player, supply)
+            beliefs = x_evaluate.TileBeliefs(state, seat)
+            for ship in (0, 1):
+                kept = x_evaluate.ship_value(state, player, ship, beliefs)
+                assert kept == x_evaluate.ship_value(state, player, ship, x_evaluate.TileBeliefs(state, seat))
+                for space in beliefs.mine:  # a seen tile left out: not the ship value kept
+                    fresh = x_evaluate.TileBeliefs(state, seat)
+                    del fresh.mine[space]
+                    without = x_evaluate.ship_value(state, player, ship, beliefs.without(space))
+                    assert without == x_evaluate.ship_value(state, player, ship, fresh)
