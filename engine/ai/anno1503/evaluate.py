@@ -9,6 +9,7 @@ complete next, and ships by how close they are to a tile worth taking.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ...games.anno1503.data import ADJACENT_SPACES, SEA_NEIGHBOURS, START, TILE_BACKS, TILE_KINDS
@@ -62,6 +63,13 @@ def kind_values(player: Player, progress):
     }
 
 
+@cache
+def _tiles_in_play(num_players):
+    """``[(tile, back, kind)]`` of the tiles whose backs ``num_players`` use, by id."""
+    backs = set(range(2, num_players + 1))
+    return [(t, b, TILE_KINDS[t]) for t, b in enumerate(TILE_BACKS) if b in backs]
+
+
 class TileBeliefs:
     """What ``seat`` expects of each face-down tile: averages by back."""
 
@@ -81,11 +89,10 @@ class TileBeliefs:
                 known.add(tile)
                 self.mine[i] = values.get(TILE_KINDS[tile], 0.0)
         sums: dict[int, tuple[float, int]] = {}
-        backs = set(range(2, state.num_players + 1))
-        for t, b in enumerate(TILE_BACKS):
-            if b in backs and t not in known:
+        for t, b, kind in _tiles_in_play(state.num_players):
+            if t not in known:
                 total, n = sums.get(b, (0.0, 0))
-                sums[b] = (total + values.get(TILE_KINDS[t], 0.0), n + 1)
+                sums[b] = (total + values.get(kind, 0.0), n + 1)
         self.by_back = {b: total / n for b, (total, n) in sums.items()}
         # square_value's memo: sea square -> value, and under None the spaces it is for
         self.squares: dict[Any, Any] = {}

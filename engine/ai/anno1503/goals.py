@@ -23,8 +23,8 @@ _VP_BONUS = 0.6
 
 def _buildings_reachable(player: Player, supply):
     """Owned buildings plus types still in the supply that the seat lacks."""
-    owned = [b for b in player.buildings if b is not None]
-    return len(owned) + sum(1 for b, n in supply.items() if n > 0 and b not in owned)
+    owned = player.buildings
+    return len(owned) - owned.count(None) + sum(1 for b, n in supply.items() if n > 0 and b not in owned)
 
 
 def gold_progress(gold):
