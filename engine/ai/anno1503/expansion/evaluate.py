@@ -243,6 +243,14 @@ def _bumped(values, i, delta):
     return out
 
 
+@cache
+def _tiles_in_play(num_players):
+    """``[(tile, (expansion tile?, back), kind)]`` of the tiles whose backs
+    ``num_players`` use, by id."""
+    backs = set(range(2, num_players + 1))
+    return [(t, (t in _EXPANSION, b), TILE_KINDS[t]) for t, b in enumerate(TILE_BACKS) if b in backs]
+
+
 class TileBeliefs:
     """Expected worth of face-down tiles for ``seat``, by board and back."""
 
@@ -262,6 +270,7 @@ class TileBeliefs:
             "treasure_upgrade": 0.12 if any(k not in (None, "merchant") for k in player.slots) else 0.0,
         }
         self._lairs: dict[int, float] = {}
+        self._gain: float | None = None
         known = set(state.removed)
         for p in state.players:
             known.update(t for t in p.branch_offices if t is not None)
@@ -272,17 +281,15 @@ class TileBeliefs:
             if tile is not None and seat in state.seen[i]:
                 known.add(tile)
                 self.mine[i] = self.seen_value(tile)
-        self.by_back = self._by_back(known, set(range(2, state.num_players + 1)))
+        self.by_back = self._by_back(known, _tiles_in_play(state.num_players))
         self.squares: dict[Any, Any] = {}  # ship values per sea square (``kept_per_square``)
 
-    def _by_back(self, known, backs):
-        """{(expansion tile?, back): the average worth of the tiles not ``known``}."""
+    def _by_back(self, known, tiles):
+        """{(expansion tile?, back): the average worth of the ``tiles`` not ``known``}."""
         sums: dict[tuple[bool, int], tuple[float, int]] = {}
         values = self.kind_values
-        for t, b in enumerate(TILE_BACKS):
-            if b in backs and t not in known:
-                key = (t in _EXPANSION, b)
-                kind = TILE_KINDS[t]
+        for t, key, kind in tiles:
+            if t not in known:
                 value = self._lair_value(TILE_STRENGTH[t]) if kind == "lair" else values.get(kind, 0.0)
                 total, n = sums.get(key, (0.0, 0))
                 sums[key] = (total + value, n + 1)
@@ -317,8 +324,9 @@ class TileBeliefs:
             if len(player.part.lairs) >= MAX_LAIRS:
                 worth = 0.0
             else:
-                p = win_probability(cannons(player), strength)
-                worth = _lair_worth(p, _lair_gain(player, self.home, self.aristo))
+                if self._gain is None:  # the same for every lair
+                    self._gain = _lair_gain(player, self.home, self.aristo)
+                worth = _lair_worth(win_probability(cannons(player), strength), self._gain)
             self._lairs[strength] = worth
         return worth
 
