@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 # took 130-150 ms of CPU (median; p95 220-260 ms), the expansion's (longer
 # turns, hence its lower count) about 105 ms; since the value's reuse
 # (issue 45: the leaf values only the hand again per card, hand values and
-# ship values remembered) the base game's take 15-30 ms (p95 60-110 ms),
-# the expansion's 30-50 ms. Decision times: bench/README.md ("hard's
+# ship values remembered) the base game's take 15-30 ms (p95 60-120 ms),
+# the expansion's 25-50 ms. Decision times: bench/README.md ("hard's
 # decisions").
 _COST_EXPONENT = 0.25
 # Rollouts to the end of the own turn vary little between worlds: a wider
@@ -130,7 +130,7 @@ class SearchPlayer(search.SearchPlayer):
     # a cut search replays alike on any machine). Uncapped hard-vs-medium
     # searches in the base game (3 matches each, 2026-11-29) took at most 644
     # steps with 2 players (p95 294) and 585 with 4 (p95 356), the heaviest
-    # 335 ms of CPU here (140 ms since issue 45's reuse); 1,500 bound a
+    # 335 ms of CPU here (150 ms since issue 45's reuse); 1,500 bound a
     # search near 0.7 s (0.3 s). (It replaced a cap of 0.8 x 1 s of CPU time.)
     step_cap = 1500
 
