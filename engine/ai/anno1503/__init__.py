@@ -2,7 +2,8 @@
 
 ``make_player(level, **options)`` is what ``engine.ai.get_player`` calls.
 Modules: ``sample`` (a state consistent with a view), ``evaluate`` (the
-heuristic value), ``policy`` (one-step greedy on the value), ``outlook``
+heuristic value; its parts ``goals``, goal progress and score, and ``hand``,
+the cards' worth, remembered), ``policy`` (one-step greedy on the value), ``outlook``
 (hard's leaf value: one production roll ahead), ``players``;
 a variant answers the hooks of ``variant.BaseAI`` (``variants``); the
 Pirates & Aristocrats expansion's answers are in the package ``expansion``.

@@ -9,43 +9,18 @@ complete next, and ships by how close they are to a tile worth taking.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from ...games.anno1503.data import (
-    ADJACENT_SPACES,
-    BUYER_OF,
-    COMMODITIES,
-    DEVELOP,
-    GOALS,
-    PIONEER_COST,
-    SEA_NEIGHBOURS,
-    SELL,
-    SHIP_COST,
-    START,
-    TILE_BACKS,
-    TILE_KINDS,
-)
-from ...games.anno1503.rules import (
-    citizen_merchant_count,
-    island_tiles,
-    outside_red,
-    owns,
-    pioneer_settler_count,
-)
-from .values import _INHABITANT, WIN, _inhabitant_value, merchant_progress
+from ...games.anno1503.data import ADJACENT_SPACES, SEA_NEIGHBOURS, START, TILE_BACKS, TILE_KINDS
+from .goals import AGREEMENTS, GOLD, OFFICES, goal_gain, goal_progress, goal_score, gold_buffer
+from .hand import hand_value_with, reserve_steps
+from .values import WIN, _inhabitant_value
 
 if TYPE_CHECKING:
     from typing import Any
 
     from ...games.anno1503.state import Player, State
-
-
-_NEED = dict(GOALS)
-GOAL_NAMES = tuple(name for name, _ in GOALS)
-GOLD, OFFICES, AGREEMENTS, BUILDINGS, MERCHANTS = range(5)
-_HAND_LIMIT = 5
-_OUTSIDE_TOP3 = 0.15  # progress on a goal outside the best three still has some value
-_VP_BONUS = 0.6
 
 
 def sea_steps(neighbours=SEA_NEIGHBOURS):
@@ -71,67 +46,6 @@ for _sq, _spaces in ADJACENT_SPACES.items():
         _SHORE.setdefault(_i, []).append(_sq)
 
 
-def _buildings_reachable(player: Player, supply):
-    """Owned buildings plus types still in the supply that the seat lacks."""
-    owned = [b for b in player.buildings if b is not None]
-    return len(owned) + sum(1 for b, n in supply.items() if n > 0 and b not in owned)
-
-
-def gold_progress(gold):
-    # convex: early gold is spent freely, the last coins before 30 are kept
-    return min(gold / _NEED["gold"], 1.0) ** 1.5
-
-
-# Coins above 30 keep the gold goal through a pirate raid or a fire (each
-# costs gold unless a Smithy / Fire Brigade protects): worth a little each.
-_BUFFER_UNIT = 0.012
-
-
-def gold_buffer(player: Player, gold):
-    """The value of ``gold`` above the goal as insurance against raids and fires."""
-    spare = gold - _NEED["gold"]
-    if spare <= 0:
-        return 0.0
-    owed = 0
-    if not owns(player, "smithy"):
-        owed = island_tiles(player)
-    if not owns(player, "fire_brigade"):
-        owed = max(owed, outside_red(player))
-    return _BUFFER_UNIT * min(spare, owed)
-
-
-def goal_progress(player: Player, supply=None):
-    """Five fractions in [0, 1], in GOALS order.
-
-    With the building ``supply`` given, a public-building goal that can no
-    longer be reached counts for little, so the seat turns to another goal.
-    """
-    offices = 5 - player.branch_offices.count(None)
-    buildings: float = 4 - player.buildings.count(None)
-    if supply is not None and _buildings_reachable(player, supply) < _NEED["public_buildings"]:
-        buildings *= 0.3
-    return [
-        gold_progress(player.gold),
-        min(offices / _NEED["branch_offices"], 1.0),
-        min(len(player.trade_agreements) / _NEED["trade_agreements"], 1.0),
-        min(buildings / _NEED["public_buildings"], 1.0),
-        merchant_progress(player.slots),
-    ]
-
-
-def goal_score(progress):
-    ranked = sorted(progress, reverse=True)
-    done = sum(1 for x in progress if x >= 1.0)
-    return ranked[0] + ranked[1] + ranked[2] + _OUTSIDE_TOP3 * (ranked[3] + ranked[4]) + _VP_BONUS * done
-
-
-def goal_gain(progress, goal, delta):
-    """How much the goal score changes when ``goal`` progresses by ``delta``."""
-    changed = list(progress)
-    changed[goal] = max(0.0, min(changed[goal] + delta, 1.0))
-    return goal_score(changed) - goal_score(progress)
-
-
 # --- tiles ------------------------------------------------------------------
 
 
@@ -147,6 +61,13 @@ def kind_values(player: Player, progress):
         "treasure_gold": goal_gain(progress, GOLD, 0.4 * (1.5 - progress[GOLD])) + 0.05,
         "treasure_upgrade": 0.12 if upgradable else 0.0,
     }
+
+
+@cache
+def _tiles_in_play(num_players):
+    """``[(tile, back, kind)]`` of the tiles whose backs ``num_players`` use, by id."""
+    backs = set(range(2, num_players + 1))
+    return [(t, b, TILE_KINDS[t]) for t, b in enumerate(TILE_BACKS) if b in backs]
 
 
 class TileBeliefs:
@@ -168,12 +89,13 @@ class TileBeliefs:
                 known.add(tile)
                 self.mine[i] = values.get(TILE_KINDS[tile], 0.0)
         sums: dict[int, tuple[float, int]] = {}
-        backs = set(range(2, state.num_players + 1))
-        for t, b in enumerate(TILE_BACKS):
-            if b in backs and t not in known:
+        for t, b, kind in _tiles_in_play(state.num_players):
+            if t not in known:
                 total, n = sums.get(b, (0.0, 0))
-                sums[b] = (total + values.get(TILE_KINDS[t], 0.0), n + 1)
+                sums[b] = (total + values.get(kind, 0.0), n + 1)
         self.by_back = {b: total / n for b, (total, n) in sums.items()}
+        # square_value's memo: sea square -> value, and under None the spaces it is for
+        self.squares: dict[Any, Any] = {}
 
     def space_value(self, state: State, space):
         tile = state.spaces[space]
@@ -194,138 +116,58 @@ def ship_value(state: State, player: Player, ship, beliefs):
 _DISTANCE_DECAY = 0.12
 
 
+def _shore_distances(steps=_STEPS, shore=_SHORE):
+    """sea square -> [(space, 1 + decay x sea steps to its nearest shore square)]."""
+    return {
+        at: [
+            (space, 1 + _DISTANCE_DECAY * min(dist.get(sq, 99) for sq in squares))
+            for space, squares in shore.items()
+        ]
+        for at, dist in steps.items()
+    }
+
+
+_REACH = _shore_distances()
+
+
+def kept_per_square(state: State, at, beliefs, best_tile):
+    """``best_tile(state, at, beliefs)``, kept on ``beliefs.squares`` per sea
+    square while the tiles lie as they did (``policy`` reuses one beliefs
+    object for the positions its actions lead to). The beliefs' own values
+    must not change meanwhile."""
+    cache = beliefs.squares
+    spaces = state.spaces
+    if cache.get(None) != spaces:
+        cache.clear()
+        cache[None] = spaces.copy()
+    best = cache.get(at)
+    if best is None:
+        best = cache[at] = best_tile(state, at, beliefs)
+    return best
+
+
 def square_value(state: State, at, beliefs):
     """What a ship on square ``at`` is worth: the best tile, discounted by the distance."""
     if at is None:
         return 0.0
-    steps = _STEPS[at]
+    return kept_per_square(state, at, beliefs, _best_tile)
+
+
+def _best_tile(state: State, at, beliefs):
+    spaces = state.spaces
     best = 0.0
-    for space, shore in _SHORE.items():
-        if state.spaces[space] is None:
-            continue
-        v = beliefs.space_value(state, space)
-        if v <= best:
-            continue
-        d = min(steps.get(sq, 99) for sq in shore)
-        best = max(best, 0.7 * v / (1 + _DISTANCE_DECAY * d))
+    for space, denominator in _REACH[at]:
+        if spaces[space] is not None:
+            best = max(best, 0.7 * beliefs.space_value(state, space) / denominator)
     return best
 
 
-# --- cards --------------------------------------------------------------------
+# --- the value -----------------------------------------------------------------
 
 
-def _targets(player: Player, progress, supply=None, new_ship=0.12, inhabitant=None):
-    """(cost, gain) of what the cards in hand would pay for next; ``new_ship``
-    is what a ship built now would be worth, ``inhabitant`` the table of
-    inhabitant values (medium's by default)."""
-    inhabitant = inhabitant or _INHABITANT
-    out = []
-    slots = player.slots
-    free = slots.count(None)
-    if free and pioneer_settler_count(player) < 4:
-        gain = inhabitant["pioneer"]
-        if 7 - free >= 3:  # the next slot carries a public building
-            gain += goal_gain(progress, BUILDINGS, _building_step(player, supply))
-        out.append((PIONEER_COST, gain))
-    for kind in ("pioneer", "settler", "citizen"):
-        if kind not in slots:
-            continue
-        if kind == "settler" and citizen_merchant_count(player) >= 3:
-            continue
-        to, cost = DEVELOP[kind]
-        developed = list(slots)
-        developed[slots.index(kind)] = to
-        credit = merchant_progress(developed) - progress[MERCHANTS]
-        step = inhabitant[to] - inhabitant[kind]
-        out.append((cost, goal_gain(progress, MERCHANTS, credit) + step))
-    if player.ship_at.count(None) == 2:
-        out.append((SHIP_COST, new_ship))
-    return out
-
-
-def _building_step(player: Player, supply):
-    """The building goal's progress for one more building (as ``goal_progress``)."""
-    if supply is not None and _buildings_reachable(player, supply) < _NEED["public_buildings"]:
-        return 0.3 / _NEED["public_buildings"]
-    return 1 / _NEED["public_buildings"]
-
-
-# A card not yet sold is worth this share of what selling it would add: the
-# sale is then better than holding (no hoarding at 29 gold), and a goal
-# completed now beats gold that would take turns of sales to collect.
-_UNSOLD_SHARE = 0.5
-# Each further sale is further away (one card per inhabitant and turn): a
-# goal that five sales would complete is not worth a goal completed now.
-_LATER_SALE = 0.7
-_GOLD_FLOOR = 0.004  # a coin past every gold need still buys something
-
-
-def _sale_values(player: Player, progress):
-    """{commodity: [value of the 1st, 2nd, ... card sold]}: the goal value the
-    coins add when the cards are sold one after another, dearest first.
-
-    Valued in sequence, not at one coin's margin: at 29 gold the first sale
-    completes the goal, the next ones add next to nothing (valuing each card
-    at the margin made five cards look worth more than the goal itself).
-    """
-    units = []
-    for c in COMMODITIES:
-        kind = BUYER_OF[c]
-        if kind in player.slots:
-            units += [(SELL[kind][0], c)] * player.hand[c]
-    units.sort(reverse=True)
-    out: dict[str, list[Any]] = {c: [] for c in COMMODITIES}
-    gold, changed = player.gold, list(progress)
-    held = goal_score(changed) + gold_buffer(player, gold)
-    share = _UNSOLD_SHARE
-    for price, c in units[:_HAND_LIMIT]:
-        gold += price
-        changed[GOLD] = gold_progress(gold)
-        after = goal_score(changed) + gold_buffer(player, gold)
-        out[c].append(share * (after - held) + _GOLD_FLOOR * price)
-        held = after
-        share *= _LATER_SALE
-    return out
-
-
-def _reserved_units(player: Player, progress, supply, new_ship, inhabitant):
-    """Worth of the cards set aside for the next steps: the steps most worth
-    per card claim their cards first, and a card serves one step only (a
-    second wood is not worth a pioneer when only one pioneer can be placed)."""
-    steps = []
-    for cost, gain in _targets(player, progress, supply, new_ship, inhabitant):
-        steps.append((0.8 * gain / sum(k for _, k in cost), cost))
-    steps.sort(key=lambda step: -step[0])
-    left = dict(player.hand)
-    reserved: dict[str, list[float]] = {c: [] for c in COMMODITIES}
-    for worth, cost in steps:
-        for c, k in cost:
-            take = min(k, left[c])
-            left[c] -= take
-            reserved[c] += [worth] * take
-    return reserved
-
-
-def hand_value(player: Player, progress, supply=None, new_ship=0.12, inhabitant=None):
-    """Each card is worth the more of the step it is reserved for and its
-    sale; past the hand limit, next to nothing."""
-    reserved = _reserved_units(player, progress, supply, new_ship, inhabitant)
-    sales = _sale_values(player, progress)
-    unit_values = []
-    for c in COMMODITIES:
-        for unit in range(player.hand[c]):
-            worth = reserved[c][unit] if unit < len(reserved[c]) else 0.0
-            sale = sales[c][unit] if unit < len(sales[c]) else 0.01
-            unit_values.append(max(worth, sale))
-    unit_values.sort(reverse=True)
-    return sum(unit_values[:_HAND_LIMIT]) + 0.005 * sum(unit_values[_HAND_LIMIT:])
-
-
-def evaluate(state: State, seat: int, beliefs=None, inhabitant=None):
-    """The value of ``state`` for ``seat`` (own holdings only), with
-    ``inhabitant`` the table of inhabitant values (medium's by default)."""
-    if state.winner is not None:
-        return WIN if state.winner == seat else -WIN
+def _holdings(state: State, seat: int, beliefs, inhabitant):
+    """``evaluate``'s parts that do not read the hand: ``(value before the
+    hand, the best ship's value, goal progress, reserve steps)``."""
     player = state.players[seat]
     progress = goal_progress(player, state.buildings)
     if beliefs is None:
@@ -333,9 +175,38 @@ def evaluate(state: State, seat: int, beliefs=None, inhabitant=None):
     value = goal_score(progress) + _inhabitant_value(player, inhabitant) + 0.005 * min(player.gold, 10)
     value += gold_buffer(player, player.gold)
     new_ship = square_value(state, START, beliefs) if player.ship_at.count(None) == 2 else 0.0
-    value += hand_value(player, progress, state.buildings, new_ship, inhabitant)
-    value += max(ship_value(state, player, 0, beliefs), ship_value(state, player, 1, beliefs))
-    return value
+    steps = reserve_steps(player, progress, state.buildings, new_ship, inhabitant)
+    ships = max(ship_value(state, player, 0, beliefs), ship_value(state, player, 1, beliefs))
+    return value, ships, progress, steps
+
+
+def evaluate(state: State, seat: int, beliefs=None, inhabitant=None):
+    """The value of ``state`` for ``seat`` (own holdings only), with
+    ``inhabitant`` the table of inhabitant values (medium's by default)."""
+    if state.winner is not None:
+        return WIN if state.winner == seat else -WIN
+    value, ships, progress, steps = _holdings(state, seat, beliefs, inhabitant)
+    return value + hand_value_with(state.players[seat], progress, steps) + ships
+
+
+def evaluate_with_cards(state: State, seat: int, commodities, beliefs=None, inhabitant=None):
+    """``(evaluate now, {commodity: evaluate with one more such card})`` for
+    each of ``commodities``: only the hand's part is valued again. The cards
+    are put in the hand and taken out again (no clone)."""
+    if state.winner is not None:
+        won = WIN if state.winner == seat else -WIN
+        return won, dict.fromkeys(commodities, won)
+    value, ships, progress, steps = _holdings(state, seat, beliefs, inhabitant)
+    player = state.players[seat]
+    hand = player.hand
+    with_card = {}
+    for c in commodities:
+        hand[c] += 1
+        try:
+            with_card[c] = value + hand_value_with(player, progress, steps) + ships
+        finally:
+            hand[c] -= 1
+    return value + hand_value_with(player, progress, steps) + ships, with_card
 
 
 def public_strength(state: State, seat: int, inhabitant=None):

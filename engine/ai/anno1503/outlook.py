@@ -34,28 +34,18 @@ _EVENT_FACE = RULES["event_die_face"]
 
 def next_roll_value(state: State, seat: int, beliefs=None, inhabitant=HARD_INHABITANT):
     """``evaluate`` averaged over the next production number."""
-    if state.winner is not None or not ai_of(state).looks_one_roll_ahead:
+    ai = ai_of(state)
+    if state.winner is not None or not ai.looks_one_roll_ahead:
         return evaluate(state, seat, beliefs, inhabitant)
     # tile beliefs read goal progress, which one card does not change
     beliefs = beliefs or tile_beliefs(state, seat)
-    now = evaluate(state, seat, beliefs, inhabitant)
+    numbers = [set(production_options(state, seat, n)[0]) for n in range(1, _EVENT_FACE)]
+    # every card any number may bring, each valued once (this runs at every leaf)
+    now, with_card = ai.evaluate_with_cards(state, seat, set().union(*numbers), beliefs, inhabitant)
     total = now
-    for number in range(1, _EVENT_FACE):
-        options, _ = production_options(state, seat, number)
-        cards = (_with_card(state, seat, c, beliefs, inhabitant) for c in set(options))
-        total += max(cards, default=now)
+    for cards in numbers:
+        total += max((with_card[c] for c in cards), default=now)
     return total / _EVENT_FACE
-
-
-def _with_card(state: State, seat: int, commodity, beliefs, inhabitant):
-    """The value with one more ``commodity`` card in hand. The card is put
-    in and taken out again rather than on a clone: this runs at every leaf."""
-    hand = state.players[seat].hand
-    hand[commodity] += 1
-    try:
-        return evaluate(state, seat, beliefs, inhabitant)
-    finally:
-        hand[commodity] -= 1
 
 
 def hard_leaf_value(state: State, seat: int):

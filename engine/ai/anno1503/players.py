@@ -31,9 +31,12 @@ if TYPE_CHECKING:
 # former 1 s wall-clock budget paid for 600 / n^0.25 per second, but on
 # this shared machine the clock cut 126 of 133 such searches short (2
 # players, 0.8 s), so hard really ran far fewer. At these counts a decision
-# takes 130-150 ms of CPU (median; p95 220-260 ms), the expansion's (longer
-# turns, hence its lower count) about 105 ms. Decision times:
-# bench/README.md ("hard's decisions").
+# took 130-150 ms of CPU (median; p95 220-260 ms), the expansion's (longer
+# turns, hence its lower count) about 105 ms; since the value's reuse
+# (issue 45: the leaf values only the hand again per card, hand values and
+# ship values remembered) the base game's take 15-30 ms (p95 60-120 ms),
+# the expansion's 25-50 ms. Decision times: bench/README.md ("hard's
+# decisions").
 _COST_EXPONENT = 0.25
 # Rollouts to the end of the own turn vary little between worlds: a wider
 # choice of first moves pays more than more worlds per move.
@@ -127,8 +130,8 @@ class SearchPlayer(search.SearchPlayer):
     # a cut search replays alike on any machine). Uncapped hard-vs-medium
     # searches in the base game (3 matches each, 2026-11-29) took at most 644
     # steps with 2 players (p95 294) and 585 with 4 (p95 356), the heaviest
-    # 335 ms of CPU here; 1,500 bound a search near 0.7 s. (It replaced a
-    # cap of 0.8 x 1 s of CPU time.)
+    # 335 ms of CPU here (150 ms since issue 45's reuse); 1,500 bound a
+    # search near 0.7 s (0.3 s). (It replaced a cap of 0.8 x 1 s of CPU time.)
     step_cap = 1500
 
     def __init__(

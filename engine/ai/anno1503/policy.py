@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..levels import greedy
-from .evaluate import GOLD, goal_gain, goal_progress, gold_progress
+from .goals import GOLD, goal_gain, goal_progress, gold_progress
 from .values import HARD_INHABITANT
 from .variants import ai_of, evaluate
 

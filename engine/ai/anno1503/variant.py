@@ -8,7 +8,9 @@ The AI reads the variant of the game it plays through ``variants.ai_of``
 Value (``variants``, ``policy``, ``outlook``)
     ``tile_beliefs(state, seat)``, ``evaluate(state, seat, beliefs,
     inhabitant)``, ``public_strength(state, seat, inhabitant)``,
-    ``looks_one_roll_ahead`` (hard's leaf value averages the next roll).
+    ``looks_one_roll_ahead`` (hard's leaf value averages the next roll) and
+    then ``evaluate_with_cards(state, seat, commodities, beliefs,
+    inhabitant)`` (the value with one more card of each commodity).
 Policy (``policy``)
     ``applied_types`` (types scored by applying them), ``special_types`` and
     ``special_score(...)`` (types scored by odds instead; None: apply),
@@ -28,7 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from ...games.anno1503.variant import ACTION_TYPES, BASE_GAME
-from .evaluate import TileBeliefs, evaluate, public_strength
+from .evaluate import TileBeliefs, evaluate, evaluate_with_cards, public_strength
 
 if TYPE_CHECKING:
     from ...core import Action, View
@@ -62,6 +64,11 @@ class BaseAI:
 
     def evaluate(self, state: State, seat: int, beliefs, inhabitant):
         return evaluate(state, seat, beliefs, inhabitant)
+
+    def evaluate_with_cards(self, state: State, seat: int, commodities, beliefs, inhabitant):
+        """``(evaluate, {commodity: evaluate with one more such card})``; read
+        only where ``looks_one_roll_ahead``."""
+        return evaluate_with_cards(state, seat, commodities, beliefs, inhabitant)
 
     def public_strength(self, state: State, seat: int, inhabitant):
         return public_strength(state, seat, inhabitant)

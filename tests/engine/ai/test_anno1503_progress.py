@@ -11,7 +11,8 @@ import pytest
 
 import engine
 from engine.ai import get_player
-from engine.ai.anno1503.evaluate import GOLD, MERCHANTS, goal_progress, hand_value
+from engine.ai.anno1503.goals import GOLD, MERCHANTS, goal_progress
+from engine.ai.anno1503.hand import hand_value
 from engine.ai.anno1503.policy import greedy_choice, score_actions
 from engine.ai.anno1503.values import merchant_progress
 from engine.rng import mix_seed

@@ -13,6 +13,8 @@ Like ``evaluate`` it reads only what the seat may know.
 from __future__ import annotations
 
 import heapq
+from copy import copy
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ....games.anno1503.data import DEVELOP, PIONEER_COST, SHIP_COST, SPACES
@@ -31,6 +33,8 @@ from ....games.anno1503.expansion.data import (
     TILE_STRENGTH,
 )
 from ....games.anno1503.expansion.rules import cannons
+from ..evaluate import kept_per_square
+from ..hand import remember
 from ..values import _INHABITANT, WIN, _inhabitant_value, merchant_progress
 
 if TYPE_CHECKING:
@@ -96,8 +100,10 @@ _LOCKED = 0.75
 _LAIR_PROGRESS = (0.0, 0.6, 1.0)  # the first lair is worth more: it unlocks
 
 
+@cache
 def win_probability(mine, theirs):
-    """Chance that strength ``mine`` beats ``theirs`` with the blue die (ties re-rolled)."""
+    """Chance that strength ``mine`` beats ``theirs`` with the blue die (ties
+    re-rolled); remembered (strengths are small whole numbers)."""
     wins = losses = 0
     for a in COMBAT_DIE:
         for d in COMBAT_DIE:
@@ -170,9 +176,34 @@ def _targets(player: Player, supply=None):
     return out
 
 
+_HAND_MEMO: dict[tuple[Any, ...], float] = {}
+
+
 def hand_value(player: Player, supply=None):
     """A card a next step needs is worth a share of the step's gain (the best
-    such step); spares about what they sell for; past the limit, nothing."""
+    such step); spares about what they sell for; past the limit, nothing.
+    Remembered by all it reads (``_targets`` and ``progress`` included)."""
+    x = player.part
+    key = (
+        tuple(player.slots),
+        player.buildings.count(None),
+        len(player.trade_agreements),
+        x.manor,
+        tuple(x.buildings),
+        len(x.cards) < 4,
+        len(x.lairs),
+        tuple(x.damaged),
+        player.ship_at.count(None) == 2,
+        tuple(player.hand.items()),
+        None if supply is None else tuple(supply.items()),
+    )
+    value = _HAND_MEMO.get(key)
+    if value is None:
+        value = remember(_HAND_MEMO, key, _hand_value(player, supply))
+    return value
+
+
+def _hand_value(player: Player, supply):
     needed: dict[str, Any] = {}
     worth: dict[str, Any] = {}
     for cost, gain in _targets(player, supply):
@@ -193,8 +224,16 @@ def lair_value(player: Player, tile, home, aristo):
     """Expected worth of attacking lair ``tile``: won, a goal step; lost, a damaged ship."""
     if len(player.part.lairs) >= MAX_LAIRS:
         return 0.0
-    p = win_probability(cannons(player), TILE_STRENGTH[tile])
-    gain = goal_score(*progress(player, extra_lairs=1)) - goal_score(home, aristo)
+    return _lair_worth(
+        win_probability(cannons(player), TILE_STRENGTH[tile]), _lair_gain(player, home, aristo)
+    )
+
+
+def _lair_gain(player: Player, home, aristo):
+    return goal_score(*progress(player, extra_lairs=1)) - goal_score(home, aristo)
+
+
+def _lair_worth(p, gain):
     return p * (gain + 0.05) - (1 - p) * _DAMAGED
 
 
@@ -202,6 +241,14 @@ def _bumped(values, i, delta):
     out = list(values)
     out[i] = min(out[i] + delta, 1.0)
     return out
+
+
+@cache
+def _tiles_in_play(num_players):
+    """``[(tile, (expansion tile?, back), kind)]`` of the tiles whose backs
+    ``num_players`` use, by id."""
+    backs = set(range(2, num_players + 1))
+    return [(t, (t in _EXPANSION, b), TILE_KINDS[t]) for t, b in enumerate(TILE_BACKS) if b in backs]
 
 
 class TileBeliefs:
@@ -222,6 +269,8 @@ class TileBeliefs:
             "treasure_gold": 0.1,
             "treasure_upgrade": 0.12 if any(k not in (None, "merchant") for k in player.slots) else 0.0,
         }
+        self._lairs: dict[int, float] = {}
+        self._gain: float | None = None
         known = set(state.removed)
         for p in state.players:
             known.update(t for t in p.branch_offices if t is not None)
@@ -232,14 +281,26 @@ class TileBeliefs:
             if tile is not None and seat in state.seen[i]:
                 known.add(tile)
                 self.mine[i] = self.seen_value(tile)
-        backs = set(range(2, state.num_players + 1))
+        self.by_back = self._by_back(known, _tiles_in_play(state.num_players))
+        self.squares: dict[Any, Any] = {}  # ship values per sea square (``kept_per_square``)
+
+    def _by_back(self, known, tiles):
+        """{(expansion tile?, back): the average worth of the ``tiles`` not ``known``}."""
         sums: dict[tuple[bool, int], tuple[float, int]] = {}
-        for t, b in enumerate(TILE_BACKS):
-            if b in backs and t not in known:
-                key = (t in _EXPANSION, b)
+        values = self.kind_values
+        for t, key, kind in tiles:
+            if t not in known:
+                value = self._lair_value(TILE_STRENGTH[t]) if kind == "lair" else values.get(kind, 0.0)
                 total, n = sums.get(key, (0.0, 0))
-                sums[key] = (total + self.tile_value(t), n + 1)
-        self.by_back = {k: total / n for k, (total, n) in sums.items()}
+                sums[key] = (total + value, n + 1)
+        return {k: total / n for k, (total, n) in sums.items()}
+
+    def without(self, space):
+        """These beliefs as if the seat had not seen the tile on ``space``."""
+        out = copy(self)
+        out.mine = {i: v for i, v in self.mine.items() if i != space}
+        out.squares = {}
+        return out
 
     def seen_value(self, tile):
         """A known tile: one that costs the ship (taking sends it home) must be
@@ -251,8 +312,23 @@ class TileBeliefs:
 
     def tile_value(self, tile):
         if TILE_KINDS[tile] == "lair":
-            return lair_value(self.player, tile, self.home, self.aristo)
+            return self._lair_value(TILE_STRENGTH[tile])
         return self.kind_values.get(TILE_KINDS[tile], 0.0)
+
+    def _lair_value(self, strength):
+        """``lair_value`` of a lair of ``strength``, kept per strength (every
+        lair of the board is valued for the same player and progress)."""
+        worth = self._lairs.get(strength)
+        if worth is None:
+            player = self.player
+            if len(player.part.lairs) >= MAX_LAIRS:
+                worth = 0.0
+            else:
+                if self._gain is None:  # the same for every lair
+                    self._gain = _lair_gain(player, self.home, self.aristo)
+                worth = _lair_worth(win_probability(cannons(player), strength), self._gain)
+            self._lairs[strength] = worth
+        return worth
 
     def space_value(self, state: State, space):
         tile = state.spaces[space]
@@ -270,19 +346,34 @@ def ship_value(state: State, player: Player, ship, beliefs):
     at = player.ship_at[ship]
     if at is None:
         return 0.0
-    steps = _STEPS.get(at, {})
-    best = 0.0  # the best tile's worth, discounted by the distance
-    for space, shore in _SHORE.items():
-        if state.spaces[space] is None:
-            continue
-        v = 0.7 * beliefs.space_value(state, space)
-        if v <= best:
-            continue
-        d = min(steps.get(sq, 99) for sq in shore)
-        # linear decay: the pirate board is far, every step there must count
-        best = max(best, v * max(0.1, 1 - 0.04 * d))
+    best = kept_per_square(state, at, beliefs, _best_tile)
     fleet = _FLEET if len(player.part.lairs) < MAX_LAIRS else 0.0
     return fleet + best
+
+
+def _best_tile(state: State, at, beliefs):
+    """The best tile's worth from ``at``, discounted by the distance."""
+    spaces = state.spaces
+    best = 0.0
+    for space, decay in _reach(at):
+        if spaces[space] is None:
+            continue
+        v = 0.7 * beliefs.space_value(state, space)
+        if v > best:
+            best = max(best, v * decay)
+    return best
+
+
+@cache
+def _reach(at):
+    """``[(space, decay)]`` from sea square ``at``: the share of a tile's worth
+    left at the sea distance to its nearest shore square. Linear: the pirate
+    board is far, every step there must count."""
+    steps = _STEPS.get(at, {})
+    return [
+        (space, max(0.1, 1 - 0.04 * min(steps.get(sq, 99) for sq in shore)))
+        for space, shore in _SHORE.items()
+    ]
 
 
 def _offices(player: Player):

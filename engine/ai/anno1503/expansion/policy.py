@@ -93,7 +93,4 @@ def worth_taking(state: State, seat: int, ship, space, beliefs):
     if value <= _FLEET:
         return False
     # what the ship is worth without this tile to aim at
-    kept = beliefs.mine.pop(space, None)
-    without = ship_value(state, state.players[seat], ship, beliefs)
-    beliefs.mine[space] = kept
-    return value > without
+    return value > ship_value(state, state.players[seat], ship, beliefs.without(space))
