@@ -15,6 +15,7 @@ from .board import (
     can_build_city,
     can_place_estate,
     capacity,
+    change_estate,
     cities_in,
     citizen_supply,
     iter_estates,
@@ -90,7 +91,7 @@ def _build_city_legal(d: Data, seat) -> list[Action]:
 
 
 def add_city(d: Data, seat, region, slot, events: list[Event], reason) -> None:
-    d["regions"][region]["slots"][slot]["city"] = True
+    change_estate(d, region, slot, city=True)
     event(events, "city_built", seat, region=REGION_NAMES[region], slot=slot, reason=reason)
 
 
@@ -188,7 +189,8 @@ def _marriage_benefit(d: Data, seat, ben, placed, events: list[Event]):
             return None
         slot = place_estate(d, seat, region, events, "marriage")
         estate = d["regions"][region]["slots"][slot]
-        estate["citizens"] = min(ben.get("citizens", 0), capacity(estate), citizen_supply(d, seat))
+        citizens = min(ben.get("citizens", 0), capacity(estate), citizen_supply(d, seat))
+        change_estate(d, region, slot, citizens=citizens)
         return [region, slot]
     if "city" in ben:
         _marriage_city(d, seat, REGION_INDEX[ben["city"]], placed, events)

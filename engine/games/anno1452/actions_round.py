@@ -19,6 +19,7 @@ from .board import (
     BORDERS,
     build_cost,
     capacity,
+    change_estate,
     citizen_supply,
     estate_at,
     estate_supply,
@@ -201,7 +202,7 @@ def _settle_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     targets = _settle_targets(action)
     pay_gold(d, seat, CITIZEN_COST * len(targets), events, "citizens")
     for region, slot in targets:
-        d["regions"][region]["slots"][slot]["citizens"] += 1
+        change_estate(d, region, slot, citizens=d["regions"][region]["slots"][slot]["citizens"] + 1)
         event(events, "citizen_settled", seat, region=REGION_NAMES[region], slot=slot)
     end_decision(d)
 

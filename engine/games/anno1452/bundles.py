@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...kit import event, private_to
-from .board import citizen_supply, estate_at, estate_supply, iter_estates
+from .board import change_estate, citizen_supply, estate_at, estate_supply, iter_estates
 from .data import REGION_NAMES, TRADE_LIMITS
 
 if TYPE_CHECKING:
@@ -98,5 +98,5 @@ def hand_over(d: Data, giver, taker, side, events: list[Event]) -> None:
         # Which card changed hands stays between the two parties.
         event(events, "card_transferred", giver, to=taker, private=private_to((giver, taker), card=card))
     for region, slot in side["estates"]:
-        estate_at(d, region, slot)["owner"] = taker
+        change_estate(d, region, slot, owner=taker)
         event(events, "estate_transferred", giver, to=taker, region=REGION_NAMES[region], slot=slot)

@@ -29,24 +29,27 @@ _BY_HAND = frozenset(("regions", "players", "queue", "deck", "discard"))
 
 
 def clone_data(d):
-    """Deep copy of the state's data, three to four times as fast as ``_copy``.
+    """Copy of the state's data for ``apply`` to change.
 
-    Cloning is part of every ``apply`` (a third of a random match's time, and
-    of every AI rollout step). The regions, players, queue and piles have a
-    fixed shape and are copied by hand (an Estate and a queued step hold no
-    containers); every other part holding a list or dict goes through one
-    marshal round trip, so a part added later is deep-copied without a
-    change here. ``test_anno1452_clone`` checks on every state of seeded
-    matches that the copy equals the state and shares no list or dict with it.
+    Cloning is part of every ``apply`` (and of every AI rollout step). The
+    map is copy-on-write: the regions list is new, but the regions in it,
+    their slot lists and Estates are shared with ``d``, since they are only
+    ever replaced (``board.set_slot``, ``board.change_estate``). The players,
+    queue and piles have a fixed shape and are copied by hand (a queued step
+    holds no containers); every other part holding a list or dict goes
+    through one marshal round trip, so a part added later is deep-copied
+    without a change here. ``test_anno1452_clone`` checks on every state of
+    seeded matches that the copy equals the state and shares no list or dict
+    with it outside the regions; ``tests/engine/test_input_untouched.py``
+    that no ``apply`` changes its input, shared parts included.
     """
     out = d.copy()
     other = [key for key, value in d.items() if key not in _BY_HAND and type(value) in _CONTAINERS]
     for key, value in zip(other, marshal.loads(marshal.dumps([d[key] for key in other]))):
         out[key] = value
-    out["regions"] = [
-        {**region, "slots": [None if estate is None else estate.copy() for estate in region["slots"]]}
-        for region in d["regions"]
-    ]
+    # The regions' dicts, slot lists and Estates are shared: they are replaced,
+    # never changed in place (``board.set_slot``), so only the list is copied.
+    out["regions"] = d["regions"][:]
     out["players"] = [_copy_player(player) for player in d["players"]]
     out["queue"] = [step[:] for step in d["queue"]]
     out["deck"] = d["deck"][:]
