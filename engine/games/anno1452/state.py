@@ -24,40 +24,52 @@ def _copy(value):
     return marshal.loads(marshal.dumps(value))
 
 
-# The parts of the state with a fixed shape, copied by hand in ``clone_data``.
-_BY_HAND = frozenset(("regions", "players", "queue", "deck", "discard"))
+# Lists of numbers (or None), copied flat by ``clone_data``.
+_FLAT_LISTS = ("order", "deck", "discard", "open_cards", "initial_regions", "landfrieden", "er_used")
+# Parts that are None or hold containers within containers: one marshal round trip.
+_NESTED = ("battle", "trade", "offer")
 
 
 def clone_data(d):
     """Copy of the state's data for ``apply`` to change.
 
-    Cloning is part of every ``apply`` (and of every AI rollout step). The
-    map is copy-on-write: the regions list is new, but the regions in it,
-    their slot lists and Estates are shared with ``d``, since they are only
-    ever replaced (``board.set_slot``, ``board.change_estate``). The players,
-    queue and piles have a fixed shape and are copied by hand (a queued step
-    holds no containers); every other part holding a list or dict goes
-    through one marshal round trip, so a part added later is deep-copied
-    without a change here. ``test_anno1452_clone`` checks on every state of
-    seeded matches that the copy equals the state and shares no list or dict
-    with it outside the regions; ``tests/engine/test_input_untouched.py``
-    that no ``apply`` changes its input, shared parts included.
+    Cloning is part of every ``apply`` (and of every AI rollout step), so
+    each part is copied by hand as its shape allows (DESIGN.md's dump
+    format), the nested ones (a battle, the trade phase) by one marshal
+    round trip. Two parts are copy-on-write: the regions list is new but
+    the regions in it, their slot lists and Estates are shared with ``d``,
+    since they are only ever replaced (``board.set_slot``,
+    ``board.change_estate``), and so are the queued steps (only ever pushed
+    and popped). ``test_anno1452_clone`` checks on every state of seeded
+    matches of every variant that the copy equals the state and shares no
+    other list or dict with it (a part added to the format and not copied
+    here fails it); ``tests/engine/test_input_untouched.py`` that no
+    ``apply`` changes its input, shared parts included.
     """
     out = d.copy()
-    other = [key for key, value in d.items() if key not in _BY_HAND and type(value) in _CONTAINERS]
-    for key, value in zip(other, marshal.loads(marshal.dumps([d[key] for key in other]))):
-        out[key] = value
-    # The regions' dicts, slot lists and Estates are shared: they are replaced,
-    # never changed in place (``board.set_slot``), so only the list is copied.
+    nested = [key for key in _NESTED if d[key] is not None]
+    if nested:
+        for key, value in zip(nested, marshal.loads(marshal.dumps([d[key] for key in nested]))):
+            out[key] = value
+    for key in _FLAT_LISTS:
+        out[key] = d[key][:]
     out["regions"] = d["regions"][:]
+    out["queue"] = d["queue"][:]
     out["players"] = [_copy_player(player) for player in d["players"]]
-    out["queue"] = [step[:] for step in d["queue"]]
-    out["deck"] = d["deck"][:]
-    out["discard"] = d["discard"][:]
+    decision, swap, new_order = d["decision"], d["swap"], d["new_order"]
+    if decision is not None:  # its extras are numbers
+        out["decision"] = {**decision, "seats": decision["seats"][:]}
+    if swap is not None:
+        out["swap"] = swap.copy()
+    if new_order is not None:
+        out["new_order"] = new_order[:]
+    out["options"] = d["options"].copy()
+    out["soldiers"] = d["soldiers"].copy()
+    out["pacts"] = [pact[:] for pact in d["pacts"]]
+    out["er_effects"] = {
+        key: value[:] if type(value) is list else value for key, value in d["er_effects"].items()
+    }
     return out
-
-
-_CONTAINERS = (dict, list)
 
 
 def _copy_player(player):
