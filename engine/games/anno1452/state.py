@@ -124,7 +124,7 @@ def copy_data(data):
 def roll(d: Data, count, events: list[Event], purpose, seat=None):
     """Roll ``count`` dice with the state's generator; recorded as an event."""
     rng = Rng(d["rng"])
-    dice = [rng.die() for _ in range(count)]
+    dice = rng.dice(count)
     d["rng"] = rng.state
     event(events, "dice_rolled", seat, purpose=purpose, dice=dice)
     return dice
