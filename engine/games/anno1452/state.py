@@ -27,7 +27,7 @@ def _copy(value):
 # Lists of numbers (or None), copied flat by ``clone_data``.
 _FLAT_LISTS = ("order", "deck", "discard", "open_cards", "initial_regions", "landfrieden", "er_used")
 # Parts that are None or hold containers within containers: one marshal round trip.
-_NESTED = ("battle", "trade", "offer")
+_NESTED = ("battle", "offer")
 
 
 def clone_data(d):
@@ -56,7 +56,9 @@ def clone_data(d):
     out["regions"] = d["regions"][:]
     out["queue"] = d["queue"][:]
     out["players"] = [_copy_player(player) for player in d["players"]]
-    decision, swap, new_order = d["decision"], d["swap"], d["new_order"]
+    decision, swap, new_order, trade = d["decision"], d["swap"], d["new_order"], d["trade"]
+    if trade is not None:  # every expert match's trade phases: by hand
+        out["trade"] = _copy_trade(trade)
     if decision is not None:  # its extras are numbers
         out["decision"] = {**decision, "seats": decision["seats"][:]}
     if swap is not None:
@@ -70,6 +72,18 @@ def clone_data(d):
         key: value[:] if type(value) is list else value for key, value in d["er_effects"].items()
     }
     return out
+
+
+def _copy_trade(trade):
+    draft = trade["draft"]
+    if draft is not None:
+        draft = {**draft, "give": _copy_side(draft["give"]), "ask": _copy_side(draft["ask"])}
+    return {**trade, "done": trade["done"][:], "offers": trade["offers"].copy(), "draft": draft}
+
+
+def _copy_side(side):
+    """One side of a trade draft (``bundles.empty_side``)."""
+    return {**side, "cards": side["cards"][:], "estates": [estate[:] for estate in side["estates"]]}
 
 
 def _copy_player(player):
