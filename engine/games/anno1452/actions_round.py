@@ -280,7 +280,8 @@ def _attack_legal(d: Data, seat) -> list[Action]:
 def attack_legal(d: Data, seat, base, mercenaries=0) -> list[Action]:
     """``attack_actions`` that pass ``attack_problem``, in their order, from one
     pass over the map: the supply and each target's owner (Landfrieden, a
-    pact) checked once, not per pair, and each origin's reach looked up."""
+    pact) checked once, not per pair, and each origin's reach looked up.
+    ``base`` is ``{"type"}`` or ``{"type", "card"}`` (a Special Action card)."""
     blocked = {
         owner
         for owner in range(d["num_players"])
@@ -299,14 +300,18 @@ def attack_legal(d: Data, seat, base, mercenaries=0) -> list[Action]:
                     in_region[region].append(enemies[-1])
     if len(own) >= ESTATES_PER_PLAYER:
         return []
-    actions = []
-    for origin in own:
-        for region in REACH[origin[0]]:
-            actions += [{**base, "target": target, "from": origin} for target in in_region[region]]
+    pairs: list[tuple[list[int], list[int] | None]] = [
+        (target, origin) for origin in own for region in REACH[origin[0]] for target in in_region[region]
+    ]
     role = crowned_role(d, seat)
     if role and d["soldiers"][role] + mercenaries != 0:
-        actions += [{**base, "target": target, "from": None} for target in enemies]
-    return actions
+        pairs += [(target, None) for target in enemies]
+    # Dict displays (not {**base, ...}): a random 2-player match lists
+    # dozens of attacks at every turn.
+    kind, card = base["type"], base.get("card")
+    if card is None:
+        return [{"type": kind, "target": target, "from": origin} for target, origin in pairs]
+    return [{"type": kind, "card": card, "target": target, "from": origin} for target, origin in pairs]
 
 
 def _attack_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
