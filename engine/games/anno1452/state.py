@@ -26,8 +26,7 @@ def _copy(value):
 
 # Lists of numbers (or None), copied flat by ``clone_data``.
 _FLAT_LISTS = ("order", "deck", "discard", "open_cards", "initial_regions", "landfrieden", "er_used")
-# Parts that are None or hold containers within containers: one marshal round trip.
-_NESTED = ("battle", "offer")
+_CONTAINERS = (dict, list)
 
 
 def clone_data(d):
@@ -35,8 +34,7 @@ def clone_data(d):
 
     Cloning is part of every ``apply`` (and of every AI rollout step), so
     each part is copied by hand as its shape allows (DESIGN.md's dump
-    format), the nested ones (a battle, the trade phase) by one marshal
-    round trip. Two parts are copy-on-write: the regions list is new but
+    format). Two parts are copy-on-write: the regions list is new but
     the regions in it, their slot lists and Estates are shared with ``d``,
     since they are only ever replaced (``board.set_slot``,
     ``board.change_estate``), and so are the queued steps (only ever pushed
@@ -47,18 +45,21 @@ def clone_data(d):
     ``apply`` changes its input, shared parts included.
     """
     out = d.copy()
-    nested = [key for key in _NESTED if d[key] is not None]
-    if nested:
-        for key, value in zip(nested, marshal.loads(marshal.dumps([d[key] for key in nested]))):
-            out[key] = value
     for key in _FLAT_LISTS:
         out[key] = d[key][:]
     out["regions"] = d["regions"][:]
     out["queue"] = d["queue"][:]
     out["players"] = [_copy_player(player) for player in d["players"]]
     decision, swap, new_order, trade = d["decision"], d["swap"], d["new_order"], d["trade"]
-    if trade is not None:  # every expert match's trade phases: by hand
+    battle, offer = d["battle"], d["offer"]
+    if trade is not None:
         out["trade"] = _copy_trade(trade)
+    if battle is not None:  # its parts hold numbers (or lists or dicts of them)
+        out["battle"] = {
+            key: value.copy() if type(value) in _CONTAINERS else value for key, value in battle.items()
+        }
+    if offer is not None:
+        out["offer"] = {**offer, "give": _copy_side(offer["give"]), "ask": _copy_side(offer["ask"])}
     if decision is not None:  # its extras are numbers
         out["decision"] = {**decision, "seats": decision["seats"][:]}
     if swap is not None:
