@@ -70,9 +70,22 @@ class Rng:
         return self.below(sides) + 1
 
     def dice(self, count: int, sides: int = 6) -> list[int]:
-        """``count`` rolls: the same as ``[self.die(sides) for _ in range(count)]``."""
-        below = self.below
-        return [below(sides) + 1 for _ in range(count)]
+        """``count`` rolls: the same as ``[self.die(sides) for _ in range(count)]``
+        (``below``'s loop inlined: a battle throws dice by the handful)."""
+        if sides <= 0:
+            raise ValueError("below() needs n > 0")
+        limit = _MASK - (_MASK + 1) % sides
+        state = self.state
+        out: list[int] = []
+        while len(out) < count:
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            x = z ^ (z >> 31)
+            if x <= limit:
+                out.append(x % sides + 1)
+        self.state = state
+        return out
 
     def choice(self, seq: Sequence[T]) -> T:
         return seq[self.below(len(seq))]
