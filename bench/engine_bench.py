@@ -42,6 +42,8 @@ from pathlib import Path
 import engine
 from engine.rng import mix_seed
 
+from .stats import geometric_interval
+
 # game id -> [(variant label, options)]; add a variant or a game with one line.
 VARIANTS = {
     "anno1503": [("base", {}), ("pirates_aristocrats", {"expansion": "pirates_aristocrats"})],
@@ -177,13 +179,11 @@ def against_catanatron(rows, args, core):
 
 
 def report_against_catanatron(rates):
-    from .engine_compare import interval
-
     print(
         f"{'game':<10} {'variant':<20} {'players':>7} {'actions/s':>10} {'catanatron':>10} {'ratio':>6}  95% interval"
     )
     for (game, variant, players), (ours, theirs) in rates.items():
-        ratio, low, high = interval([math.log(a / b) for a, b in zip(ours, theirs)])
+        ratio, low, high = geometric_interval([math.log(a / b) for a, b in zip(ours, theirs)])
         print(
             f"{game:<10} {variant:<20} {players:>7} {statistics.median(ours):>10.0f} "
             f"{statistics.median(theirs):>10.0f} {ratio:>6.2f}  [{low:.2f}, {high:.2f}]",

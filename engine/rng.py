@@ -22,7 +22,11 @@ def mix_seed(*parts: int | str) -> int:
     for part in parts:
         if isinstance(part, str):
             part = int.from_bytes(part.encode("utf-8")[:32].ljust(32, b"\0"), "big")
-        acc = _splitmix((acc ^ (part & _MASK) ^ (part >> 64)) & _MASK)[1]
+        # _splitmix(...)[1], inlined: every random player's pick derives a seed.
+        z = (((acc ^ (part & _MASK) ^ (part >> 64)) & _MASK) + _GOLDEN) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        acc = z ^ (z >> 31)
     return acc & ((1 << 63) - 1)
 
 
@@ -51,14 +55,37 @@ class Rng:
         if n <= 0:
             raise ValueError("below() needs n > 0")
         limit = _MASK - (_MASK + 1) % n
-        while True:
-            x = self.next64()
+        state = self.state
+        while True:  # next64, inlined (dice and random players draw often)
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            x = z ^ (z >> 31)
             if x <= limit:
+                self.state = state
                 return x % n
 
     def die(self, sides: int = 6) -> int:
         """A roll of a fair die, 1..sides."""
         return self.below(sides) + 1
+
+    def dice(self, count: int, sides: int = 6) -> list[int]:
+        """``count`` rolls: the same as ``[self.die(sides) for _ in range(count)]``
+        (``below``'s loop inlined: a battle throws dice by the handful)."""
+        if sides <= 0:
+            raise ValueError("below() needs n > 0")
+        limit = _MASK - (_MASK + 1) % sides
+        state = self.state
+        out: list[int] = []
+        while len(out) < count:
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            x = z ^ (z >> 31)
+            if x <= limit:
+                out.append(x % sides + 1)
+        self.state = state
+        return out
 
     def choice(self, seq: Sequence[T]) -> T:
         return seq[self.below(len(seq))]

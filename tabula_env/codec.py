@@ -164,6 +164,9 @@ def _index_function(names, key_function, own, index):
     flat = _flat_square_index(names, own)
     if flat is not None:
         return flat
+    mapped = _mapped_index(names, own)
+    if mapped is not None:
+        return mapped
     return lambda action: index[key_function(action)]
 
 
@@ -187,6 +190,45 @@ def _flat_square_index(names, own):
     return lambda action: by_flat[
         (*(action.get(n0) or _NO_SQUARE), *(action.get(n1) or _NO_SQUARE), *(action.get(n2) or _NO_SQUARE))
     ]
+
+
+def _mapped_index(names, own):
+    """For the other types (a trade draft's item, a card's target, a card and
+    an open card: thousands of legal actions a step in a trade phase), one
+    lookup by a flat tuple: the plain values, then the squares' numbers (an
+    absent square as ``(None, None)``), read by a loop-free closure for each
+    shape in use. None for any other shape."""
+    squares = [i for i in range(len(names)) if any(type(key[i + 1]) is tuple for key in own)]
+    if not all(
+        key[i + 1] is None or (type(key[i + 1]) is tuple and len(key[i + 1]) == 2)
+        for key in own
+        for i in squares
+    ):
+        return None
+    plain = [name for i, name in enumerate(names) if i not in squares]
+    by = {
+        (
+            *(value for i, value in enumerate(key[1:]) if i not in squares),
+            *(n for i in squares for n in (key[i + 1] or _NO_SQUARE)),
+        ): index
+        for key, index in own.items()
+    }
+    shape = (len(plain), len(squares))
+    if shape == (2, 0):
+        p0, p1 = plain
+        return lambda a: by[(a.get(p0), a.get(p1))]
+    if shape == (3, 1):
+        p0, p1, p2, s0 = *plain, names[squares[0]]
+        return lambda a: by[(a.get(p0), a.get(p1), a.get(p2), *(a.get(s0) or _NO_SQUARE))]
+    if shape == (4, 1):
+        p0, p1, p2, p3, s0 = *plain, names[squares[0]]
+        return lambda a: by[(a.get(p0), a.get(p1), a.get(p2), a.get(p3), *(a.get(s0) or _NO_SQUARE))]
+    if shape == (3, 2):
+        p0, p1, p2, s0, s1 = *plain, *(names[i] for i in squares)
+        return lambda a: by[
+            (a.get(p0), a.get(p1), a.get(p2), *(a.get(s0) or _NO_SQUARE), *(a.get(s1) or _NO_SQUARE))
+        ]
+    return None
 
 
 def _copier(action: Action):

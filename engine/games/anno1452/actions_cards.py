@@ -15,8 +15,11 @@ from .board import (
     can_build_city,
     can_place_estate,
     capacity,
+    change_estate,
     cities_in,
     citizen_supply,
+    estate_supply,
+    free_slot,
     iter_estates,
     meets,
     place_estate,
@@ -90,7 +93,7 @@ def _build_city_legal(d: Data, seat) -> list[Action]:
 
 
 def add_city(d: Data, seat, region, slot, events: list[Event], reason) -> None:
-    d["regions"][region]["slots"][slot]["city"] = True
+    change_estate(d, region, slot, city=True)
     event(events, "city_built", seat, region=REGION_NAMES[region], slot=slot, reason=reason)
 
 
@@ -149,6 +152,25 @@ def _marry_candidates(d: Data, seat) -> list[Action]:
     return actions
 
 
+def _marry_legal(d: Data, seat) -> list[Action]:
+    """``_marry_candidates`` that pass ``_marry_check``: each card's
+    requirement and disadvantages checked once, not once per discard."""
+    player = d["players"][seat]
+    if player["marriage"] is not None or player["married_this_epoch"]:
+        return []
+    actions = []
+    hand = player["hand"]
+    for card in hand:
+        if CARDS[card]["kind"] != "marriage" or not meets(d, seat, CARDS[card]["requirement"]):
+            continue
+        why = _disadvantage_problem(d, seat, card, None)
+        if why is None:
+            actions.append({"type": "marry", "card": card})
+        elif why == "discard_required":  # any other hand card will do
+            actions += [{"type": "marry", "card": card, "discard": other} for other in hand if other != card]
+    return actions
+
+
 def _marry_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     card = action["card"]
     player = d["players"][seat]
@@ -188,7 +210,8 @@ def _marriage_benefit(d: Data, seat, ben, placed, events: list[Event]):
             return None
         slot = place_estate(d, seat, region, events, "marriage")
         estate = d["regions"][region]["slots"][slot]
-        estate["citizens"] = min(ben.get("citizens", 0), capacity(estate), citizen_supply(d, seat))
+        citizens = min(ben.get("citizens", 0), capacity(estate), citizen_supply(d, seat))
+        change_estate(d, region, slot, citizens=citizens)
         return [region, slot]
     if "city" in ben:
         _marriage_city(d, seat, REGION_INDEX[ben["city"]], placed, events)
@@ -233,6 +256,18 @@ def _inherit_check(d: Data, seat, action: Action) -> str | None:
         if can_place_estate(d, seat, REGION_INDEX[CARDS[action["card"]]["region"]])
         else "cannot_place_estate"
     )
+
+
+def _inherit_legal(d: Data, seat) -> list[Action]:
+    """``_inherit_check`` over the hand's Inheritance cards, the supply counted once."""
+    if estate_supply(d, seat) == 0:
+        return []
+    return [
+        {"type": "inherit", "card": card}
+        for card in d["players"][seat]["hand"]
+        if CARDS[card]["kind"] == "inheritance"
+        and free_slot(d, REGION_INDEX[CARDS[card]["region"]]) is not None
+    ]
 
 
 def _inherit_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
@@ -306,6 +341,7 @@ SPECS = [
         _marry_check,
         _marry_perform,
         "Play a Marriage card (discard: the card a 'discard 1 card' disadvantage costs).",
+        _marry_legal,
     ),
     make_spec(
         "take_title",
@@ -322,6 +358,7 @@ SPECS = [
         _inherit_check,
         _inherit_perform,
         "Play an Inheritance card: a free Estate in its region.",
+        _inherit_legal,
     ),
     make_spec(
         "kindbett",

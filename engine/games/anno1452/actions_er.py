@@ -24,6 +24,11 @@ def _discard_candidates(d: Data, seat) -> list[Action]:
     return [{"type": "discard", "card": card} for card in d["players"][seat]["hand"]]
 
 
+def _discard_legal(d: Data, seat) -> list[Action]:
+    """``_discard_candidates`` that pass ``_discard_check``: all of them or none."""
+    return _discard_candidates(d, seat) if discard_limits(d, seat)[1] > 0 else []
+
+
 def _discard_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     discard_from_hand(d, seat, action["card"])
     event(events, "card_discarded", seat, card=action["card"], reason="cards_phase")
@@ -69,6 +74,7 @@ SPECS = [
         _discard_check,
         _discard_perform,
         "Cards phase: discard one card before refilling to 5.",
+        _discard_legal,
     ),
     make_spec(
         "keep_hand",

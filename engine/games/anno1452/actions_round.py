@@ -19,6 +19,7 @@ from .board import (
     BORDERS,
     build_cost,
     capacity,
+    change_estate,
     citizen_supply,
     estate_at,
     estate_supply,
@@ -27,7 +28,7 @@ from .board import (
     place_estate,
     settle_holdings,
 )
-from .data import PRICES, REGION_INDEX, REGION_NAMES
+from .data import CITIZENS_PER_PLAYER, ESTATES_PER_PLAYER, PRICES, REGION_INDEX, REGION_NAMES
 from .deck import crowned_role
 from .state import is_player, pay_gold
 from .trade import pass_open_swap
@@ -38,6 +39,11 @@ if TYPE_CHECKING:
 
 
 CITIZEN_COST = PRICES["citizen"]["cost"]
+ESTATE_BASE_COST = PRICES["estate"]["base_cost"]
+ESTATE_COST_PER_ESTATE = PRICES["estate"]["cost_per_estate_in_region"]
+# Per region: the regions its Estates reach in an attack (itself and its
+# neighbours), in map order.
+REACH = tuple(tuple(sorted(BORDERS[region] | {region})) for region in range(len(BORDERS)))
 
 # --- set-up: two Estates in two bordering regions, all regions distinct ----------
 
@@ -100,17 +106,20 @@ def _build_estate_candidates(d: Data, seat) -> list[Action]:
 
 
 def _build_estate_legal(d: Data, seat) -> list[Action]:
-    """``_build_estate_check`` over every region, the supply counted once."""
-    if estate_supply(d, seat) == 0:
-        return []
+    """``_build_estate_check`` over every region, in one pass over the map
+    (the supply: the seat's Estates counted on the way)."""
     gold = d["players"][seat]["gold"]
-    base, per_estate = PRICES["estate"]["base_cost"], PRICES["estate"]["cost_per_estate_in_region"]
-    actions = []
+    own, actions = 0, []
     for name, area in zip(REGION_NAMES, d["regions"]):
-        placed = sum(1 for estate in area["slots"] if estate is not None)
-        if placed < len(area["slots"]) and gold >= base + per_estate * placed:
+        slots = area["slots"]
+        placed = 0
+        for estate in slots:
+            if estate is not None:
+                placed += 1
+                own += estate["owner"] == seat
+        if placed < len(slots) and gold >= ESTATE_BASE_COST + ESTATE_COST_PER_ESTATE * placed:
             actions.append({"type": "build_estate", "region": name})
-    return actions
+    return actions if own < ESTATES_PER_PLAYER else []
 
 
 def _build_estate_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
@@ -174,26 +183,30 @@ def _settle_candidates(d: Data, seat) -> list[Action]:
 def _settle_legal(d: Data, seat) -> list[Action]:
     """``_settle_candidates`` that pass ``_settle_check``, in their order (that
     of ``combinations_with_replacement``): the gold and the supply bound the
-    count, each Estate's room how often it is named."""
-    refs, room = [], []
-    for region, slot, estate in iter_estates(d, seat):
-        left = capacity(estate) - estate["citizens"]
-        if left > 0:
-            refs.append((region, slot))
-            room.append(left)
-    most = min(3, d["players"][seat]["gold"] // CITIZEN_COST, citizen_supply(d, seat))
+    count, each Estate's room how often it is named. One pass over the map;
+    the actions share their ``[region, slot]`` lists (read-only, as in ``attack``)."""
+    refs, room, citizens = [], [], 0
+    for region, area in enumerate(d["regions"]):
+        for slot, estate in enumerate(area["slots"]):
+            if estate is not None and estate["owner"] == seat:
+                citizens += estate["citizens"]
+                left = capacity(estate) - estate["citizens"]
+                if left > 0:
+                    refs.append([region, slot])
+                    room.append(left)
+    most = min(3, d["players"][seat]["gold"] // CITIZEN_COST, CITIZENS_PER_PLAYER - citizens)
     n = len(refs)
-    actions = [{"type": "settle", "at": [*refs[i]]} for i in range(n)] if most >= 1 else []
+    actions = [{"type": "settle", "at": ref} for ref in refs] if most >= 1 else []
     if most >= 2:
         for i in range(n):
             for j in range(i if room[i] >= 2 else i + 1, n):
-                actions.append({"type": "settle", "at": [*refs[i]], "at2": [*refs[j]]})
+                actions.append({"type": "settle", "at": refs[i], "at2": refs[j]})
     if most >= 3:
         for i in range(n):
             for j in range(i if room[i] >= 2 else i + 1, n):
                 twice = room[j] >= (3 if i == j else 2)
                 for k in range(j if twice else j + 1, n):
-                    actions.append({"type": "settle", "at": [*refs[i]], "at2": [*refs[j]], "at3": [*refs[k]]})
+                    actions.append({"type": "settle", "at": refs[i], "at2": refs[j], "at3": refs[k]})
     return actions
 
 
@@ -201,7 +214,7 @@ def _settle_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     targets = _settle_targets(action)
     pay_gold(d, seat, CITIZEN_COST * len(targets), events, "citizens")
     for region, slot in targets:
-        d["regions"][region]["slots"][slot]["citizens"] += 1
+        change_estate(d, region, slot, citizens=d["regions"][region]["slots"][slot]["citizens"] + 1)
         event(events, "citizen_settled", seat, region=REGION_NAMES[region], slot=slot)
     end_decision(d)
 
@@ -265,32 +278,40 @@ def _attack_legal(d: Data, seat) -> list[Action]:
 
 
 def attack_legal(d: Data, seat, base, mercenaries=0) -> list[Action]:
-    """``attack_actions`` that pass ``attack_problem``: the supply and each
-    target's owner (Landfrieden, a pact) checked once, not per pair."""
-    if estate_supply(d, seat) == 0:
-        return []
+    """``attack_actions`` that pass ``attack_problem``, in their order, from one
+    pass over the map: the supply and each target's owner (Landfrieden, a
+    pact) checked once, not per pair, and each origin's reach looked up.
+    ``base`` is ``{"type"}`` or ``{"type", "card"}`` (a Special Action card)."""
     blocked = {
         owner
         for owner in range(d["num_players"])
         if owner in d["landfrieden"] or sorted([seat, owner]) in d["pacts"]
     }
     own, enemies = [], []
-    for region, slot, estate in iter_estates(d):
-        owner = estate["owner"]
-        if owner == seat:
-            own.append([region, slot])
-        elif not (owner in blocked and is_player(owner)):
-            enemies.append([region, slot])
-    actions = []
-    for origin in own:
-        reach = BORDERS[origin[0]]
-        for target in enemies:
-            if target[0] == origin[0] or target[0] in reach:
-                actions.append({**base, "target": target, "from": origin})
+    in_region: list[list[list[int]]] = [[] for _ in REACH]
+    for region, area in enumerate(d["regions"]):
+        for slot, estate in enumerate(area["slots"]):
+            if estate is not None:
+                owner = estate["owner"]
+                if owner == seat:
+                    own.append([region, slot])
+                elif owner not in blocked or not is_player(owner):
+                    enemies.append([region, slot])
+                    in_region[region].append(enemies[-1])
+    if len(own) >= ESTATES_PER_PLAYER:
+        return []
+    pairs: list[tuple[list[int], list[int] | None]] = [
+        (target, origin) for origin in own for region in REACH[origin[0]] for target in in_region[region]
+    ]
     role = crowned_role(d, seat)
     if role and d["soldiers"][role] + mercenaries != 0:
-        actions += [{**base, "target": target, "from": None} for target in enemies]
-    return actions
+        pairs += [(target, None) for target in enemies]
+    # Dict displays (not {**base, ...}): a random 2-player match lists
+    # dozens of attacks at every turn.
+    kind, card = base["type"], base.get("card")
+    if card is None:
+        return [{"type": kind, "target": target, "from": origin} for target, origin in pairs]
+    return [{"type": kind, "card": card, "target": target, "from": origin} for target, origin in pairs]
 
 
 def _attack_perform(d: Data, seat, action: Action, events: list[Event]) -> None:

@@ -13,7 +13,7 @@ from .actions_battle import TOURNAMENT_FEE
 from .actions_cards import add_city
 from .actions_round import attack_actions, attack_legal, attack_problem
 from .battle import start_battle
-from .board import can_build_city, iter_estates, remove_citizens_auto, settle_holdings, totals
+from .board import can_build_city, change_estate, iter_estates, remove_citizens_auto, settle_holdings, totals
 from .data import AR_TEXTS, CARDS, ER_TEXTS, REGION_INDEX, REGION_NAMES
 from .evaluation import window_cards
 from .state import change_prestige, gain_gold, pay_gold, players_of
@@ -194,7 +194,7 @@ def _ar_pest(d: Data, seat, action: Action, events: list[Event]) -> None:
                 owner=estate["owner"],
                 citizens=estate["citizens"],
             )
-            estate["citizens"] = 0
+            change_estate(d, region, slot, citizens=0)
     settle_holdings(d, events)
 
 

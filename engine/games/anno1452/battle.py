@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...kit import event
-from .board import estate_at, remove_estate, settle_holdings
+from .board import change_estate, estate_at, remove_estate, set_slot, settle_holdings
 from .data import BATTLE, CARDS, REGION_NAMES
 from .deck import crowned_role
 from .state import change_prestige, is_player, roll
@@ -81,6 +81,12 @@ def side_owner(battle, side):
 def side_estate(d: Data, battle, side):
     ref = battle["from"] if side == "attacker" else battle["target"]
     return None if ref is None else estate_at(d, *ref)
+
+
+def change_side_estate(d: Data, battle, side, **changes):
+    """Change one side's Estate (replaced: ``board.set_slot``); returns the new one."""
+    ref = battle["from"] if side == "attacker" else battle["target"]
+    return change_estate(d, *ref, **changes)
 
 
 def usable_reactions(d: Data, battle, side):
@@ -167,10 +173,10 @@ def _treason(d: Data, battle, victim, events: list[Event]) -> None:
         return
     if estate["citizens"]:
         lost = min(TREASON["citizens_lost"], estate["citizens"])
-        estate["citizens"] -= lost
+        change_side_estate(d, battle, victim, citizens=estate["citizens"] - lost)
         event(events, "treason", battle[victim] if is_player(battle[victim]) else None, citizens=lost)
     elif estate["strength"] > TREASON["strength_lost"]:
-        estate["strength"] -= TREASON["strength_lost"]
+        estate = change_side_estate(d, battle, victim, strength=estate["strength"] - TREASON["strength_lost"])
         event(
             events,
             "treason",
@@ -271,13 +277,13 @@ def apply_losses(d: Data, battle, side, citizens, events: list[Event]) -> None:
     hits = battle["hits"][side]
     battle["hits"][side] = 0
     estate = side_estate(d, battle, side)
-    if estate is not None:
-        estate["citizens"] -= citizens
+    if estate is not None and citizens:
+        estate = change_side_estate(d, battle, side, citizens=estate["citizens"] - citizens)
     soldiers = min(battle["soldiers"][side], hits - citizens)
     battle["soldiers"][side] -= soldiers
     rest = hits - citizens - soldiers
     if estate is not None and rest:
-        estate["strength"] = max(0, estate["strength"] - rest)
+        estate = change_side_estate(d, battle, side, strength=max(0, estate["strength"] - rest))
     event(
         events,
         "losses_taken",
@@ -316,12 +322,9 @@ def _finish(d: Data, battle, attacker_gone, defender_gone, events: list[Event]) 
     elif defender_gone:
         city = d["regions"][target_region]["slots"][target_slot]["city"]
         remove_estate(d, target_region, target_slot, events, "conquered")
-        d["regions"][target_region]["slots"][target_slot] = {
-            "owner": attacker,
-            "strength": 1,
-            "city": city,
-            "citizens": 0,
-        }
+        set_slot(
+            d, target_region, target_slot, {"owner": attacker, "strength": 1, "city": city, "citizens": 0}
+        )
         event(
             events,
             "estate_conquered",

@@ -43,6 +43,27 @@ def iter_estates(d: Data, owner=None):
                 yield region, slot, estate
 
 
+def set_slot(d: Data, region, slot, estate) -> None:
+    """Put ``estate`` (a new dict, or None) in a slot.
+
+    A clone shares the regions' dicts, slot lists and Estates with its origin
+    (``clone_data``), so they are replaced here, never changed in place:
+    every change to the map goes through ``set_slot``, ``change_estate`` or
+    ``transfer_principality``.
+    """
+    area = d["regions"][region]
+    slots = area["slots"][:]
+    slots[slot] = estate
+    d["regions"][region] = {**area, "slots": slots}
+
+
+def change_estate(d: Data, region, slot, **changes):
+    """Replace the Estate at ``[region, slot]`` by a copy with ``changes``; returns the copy."""
+    estate = {**d["regions"][region]["slots"][slot], **changes}
+    set_slot(d, region, slot, estate)
+    return estate
+
+
 def estate_at(d: Data, region, slot):
     slots = d["regions"][region]["slots"] if 0 <= region < len(d["regions"]) else []
     return slots[slot] if 0 <= slot < len(slots) else None
@@ -124,7 +145,7 @@ def can_place_estate(d: Data, seat, region) -> bool:
 def place_estate(d: Data, seat, region, events: list[Event], reason, strength=ESTATE_STRENGTH):
     """Put one of ``seat``'s Estates in ``region``; returns its slot."""
     slot = free_slot(d, region)
-    d["regions"][region]["slots"][slot] = new_estate(seat, strength)
+    set_slot(d, region, slot, new_estate(seat, strength))
     event(
         events,
         "estate_placed",
@@ -139,7 +160,7 @@ def place_estate(d: Data, seat, region, events: list[Event], reason, strength=ES
 def remove_estate(d: Data, region, slot, events: list[Event], reason) -> None:
     """The Estate, its Citizens and City go back to the supply."""
     estate = d["regions"][region]["slots"][slot]
-    d["regions"][region]["slots"][slot] = None
+    set_slot(d, region, slot, None)
     owner = estate["owner"]
     event(
         events,
@@ -196,8 +217,9 @@ def settle_holdings(d: Data, events: list[Event]) -> None:
 
 
 def transfer_principality(d: Data, region, new, events: list[Event], reason) -> None:
-    holder = d["regions"][region]["principality"]
-    d["regions"][region]["principality"] = new
+    area = d["regions"][region]
+    holder = area["principality"]
+    d["regions"][region] = {**area, "principality": new}
     if holder is not None:
         marriage = d["players"][holder]["marriage"]
         if marriage is not None and region in marriage["conveyed"]:
@@ -278,7 +300,7 @@ def remove_citizens_auto(d: Data, seat, count, events: list[Event], reason):
                 best = (region, slot, estate)
         if best is None:
             break
-        best[2]["citizens"] -= 1
+        change_estate(d, best[0], best[1], citizens=best[2]["citizens"] - 1)
         removed += 1
         event(events, "citizen_removed", seat, region=REGION_NAMES[best[0]], slot=best[1], reason=reason)
     return removed

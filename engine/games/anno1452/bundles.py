@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...kit import event, private_to
-from .board import citizen_supply, estate_at, estate_supply, iter_estates
-from .data import REGION_NAMES, TRADE_LIMITS
+from .board import change_estate, estate_at, totals
+from .data import CITIZENS_PER_PLAYER, ESTATES_PER_PLAYER, REGION_NAMES, TRADE_LIMITS
 
 if TYPE_CHECKING:
     from ...core import Event
@@ -40,7 +40,27 @@ def side_items(side):
 
 def estates_of(d: Data, seat):
     """``seat``'s Estates as ``[region, slot]``, in map order."""
-    return [[region, slot] for region, slot, _ in iter_estates(d, seat)]
+    return [
+        [region, slot]
+        for region, area in enumerate(d["regions"])
+        for slot, estate in enumerate(area["slots"])
+        if estate is not None and estate["owner"] == seat
+    ]
+
+
+def estates_of_both(d: Data, one, other):
+    """``(estates_of(d, one), estates_of(d, other))`` in one pass over the map."""
+    mine: list[list[int]] = []
+    theirs: list[list[int]] = []
+    for region, area in enumerate(d["regions"]):
+        for slot, estate in enumerate(area["slots"]):
+            if estate is not None:
+                owner = estate["owner"]
+                if owner == one:
+                    mine.append([region, slot])
+                elif owner == other:
+                    theirs.append([region, slot])
+    return mine, theirs
 
 
 def _delivery_problem(d: Data, giver, side):
@@ -66,9 +86,10 @@ def _room_problem(d: Data, taker, incoming, outgoing):
     """
     if not incoming:
         return None
-    if estate_supply(d, taker) + len(outgoing) < len(incoming):
+    estates, citizens, _ = totals(d, taker)
+    if ESTATES_PER_PLAYER - estates + len(outgoing) < len(incoming):
         return "no_room_for_estate"
-    if citizen_supply(d, taker) + _citizens_on(d, outgoing) < _citizens_on(d, incoming):
+    if CITIZENS_PER_PLAYER - citizens + _citizens_on(d, outgoing) < _citizens_on(d, incoming):
         return "no_room_for_estate"
     return None
 
@@ -98,5 +119,5 @@ def hand_over(d: Data, giver, taker, side, events: list[Event]) -> None:
         # Which card changed hands stays between the two parties.
         event(events, "card_transferred", giver, to=taker, private=private_to((giver, taker), card=card))
     for region, slot in side["estates"]:
-        estate_at(d, region, slot)["owner"] = taker
+        change_estate(d, region, slot, owner=taker)
         event(events, "estate_transferred", giver, to=taker, region=REGION_NAMES[region], slot=slot)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...kit import event
-from .board import iter_estates, principalities_of, settle_holdings, totals
+from .board import change_estate, iter_estates, principalities_of, settle_holdings, totals
 from .data import AR_TEXTS, CARDS, ER_TEXTS, ESTATE_STRENGTH, HAND_SIZE, ROWS
 from .deck import draw_cards, elect_king, end_crowns
 from .state import change_prestige, gain_gold, pay_gold, players_of, roll
@@ -151,8 +151,9 @@ def _income(d: Data, events: list[Event]) -> None:
                 pay_gold(d, other, toll, events, "steuerpacht")
                 gain_gold(d, seat, toll, events, "steuerpacht")
     # Estates heal: reduction tokens go back after the payout (ruling 8).
-    for _, _, estate in iter_estates(d):
-        estate["strength"] = ESTATE_STRENGTH
+    for region, slot, estate in list(iter_estates(d)):
+        if estate["strength"] != ESTATE_STRENGTH:
+            change_estate(d, region, slot, strength=ESTATE_STRENGTH)
 
 
 # --- phase 4: prestige -------------------------------------------------------

@@ -23,6 +23,7 @@ from .bundles import (
     bundle_problem,
     empty_side,
     estates_of,
+    estates_of_both,
     hand_over,
     side_items,
 )
@@ -174,7 +175,8 @@ def _draft_add_legal(d: Data, seat) -> list[Action]:
         return []
     author, players = draft["from"], d["players"]
     actions = []
-    for side_name, holder in (("give", author), ("ask", draft["to"])):
+    estates = estates_of_both(d, author, draft["to"])
+    for side_name, holder, held in (("give", author, estates[0]), ("ask", draft["to"], estates[1])):
         side = draft[side_name]
         full = side_items(side) >= MAX_ITEMS
         if not full or side["gold"]:
@@ -188,7 +190,7 @@ def _draft_add_legal(d: Data, seat) -> list[Action]:
             taken = side["estates"]
             actions += [
                 {"type": "draft_add", "side": side_name, "item": "estate", "estate": estate}
-                for estate in estates_of(d, holder)
+                for estate in held
                 if estate not in taken
             ]
     give = draft["give"]

@@ -9,7 +9,7 @@ from ...core import Event
 from ...errors import InvalidOptionsError
 from ...kit import event
 from . import evaluation
-from .board import place_estate, settle_holdings
+from .board import change_estate, place_estate, settle_holdings
 from .data import (
     END_YEARS,
     HAND_SIZE,
@@ -107,9 +107,10 @@ def _place_ottokar(d: Data, scenario, events: list[Event]) -> None:
         region = REGION_INDEX[entry["region"]]
         slots = [place_estate(d, OTTOKAR_ID, region, events, "ottokar") for _ in range(entry["estates"])]
         for index in range(entry["citizens"]):
-            d["regions"][region]["slots"][slots[index % len(slots)]]["citizens"] += 1
+            slot = slots[index % len(slots)]
+            change_estate(d, region, slot, citizens=d["regions"][region]["slots"][slot]["citizens"] + 1)
         for index in range(entry["cities"]):
-            d["regions"][region]["slots"][slots[index]]["city"] = True
+            change_estate(d, region, slots[index], city=True)
 
 
 def new_state(num_players, options, seed):

@@ -24,37 +24,67 @@ def _copy(value):
     return marshal.loads(marshal.dumps(value))
 
 
-# The parts of the state with a fixed shape, copied by hand in ``clone_data``.
-_BY_HAND = frozenset(("regions", "players", "queue", "deck", "discard"))
+# Lists of numbers (or None), copied flat by ``clone_data``.
+_FLAT_LISTS = ("order", "deck", "discard", "open_cards", "initial_regions", "landfrieden", "er_used")
+_CONTAINERS = (dict, list)
 
 
 def clone_data(d):
-    """Deep copy of the state's data, three to four times as fast as ``_copy``.
+    """Copy of the state's data for ``apply`` to change.
 
-    Cloning is part of every ``apply`` (a third of a random match's time, and
-    of every AI rollout step). The regions, players, queue and piles have a
-    fixed shape and are copied by hand (an Estate and a queued step hold no
-    containers); every other part holding a list or dict goes through one
-    marshal round trip, so a part added later is deep-copied without a
-    change here. ``test_anno1452_clone`` checks on every state of seeded
-    matches that the copy equals the state and shares no list or dict with it.
+    Cloning is part of every ``apply`` (and of every AI rollout step), so
+    each part is copied by hand as its shape allows (DESIGN.md's dump
+    format). Two parts are copy-on-write: the regions list is new but
+    the regions in it, their slot lists and Estates are shared with ``d``,
+    since they are only ever replaced (``board.set_slot``,
+    ``board.change_estate``), and so are the queued steps (only ever pushed
+    and popped). ``test_anno1452_clone`` checks on every state of seeded
+    matches of every variant that the copy equals the state and shares no
+    other list or dict with it (a part added to the format and not copied
+    here fails it); ``tests/engine/test_input_untouched.py`` that no
+    ``apply`` changes its input, shared parts included.
     """
     out = d.copy()
-    other = [key for key, value in d.items() if key not in _BY_HAND and type(value) in _CONTAINERS]
-    for key, value in zip(other, marshal.loads(marshal.dumps([d[key] for key in other]))):
-        out[key] = value
-    out["regions"] = [
-        {**region, "slots": [None if estate is None else estate.copy() for estate in region["slots"]]}
-        for region in d["regions"]
-    ]
+    for key in _FLAT_LISTS:
+        out[key] = d[key][:]
+    out["regions"] = d["regions"][:]
+    out["queue"] = d["queue"][:]
     out["players"] = [_copy_player(player) for player in d["players"]]
-    out["queue"] = [step[:] for step in d["queue"]]
-    out["deck"] = d["deck"][:]
-    out["discard"] = d["discard"][:]
+    decision, swap, new_order, trade = d["decision"], d["swap"], d["new_order"], d["trade"]
+    battle, offer = d["battle"], d["offer"]
+    if trade is not None:
+        out["trade"] = _copy_trade(trade)
+    if battle is not None:  # its parts hold numbers (or lists or dicts of them)
+        out["battle"] = {
+            key: value.copy() if type(value) in _CONTAINERS else value for key, value in battle.items()
+        }
+    if offer is not None:
+        out["offer"] = {**offer, "give": _copy_side(offer["give"]), "ask": _copy_side(offer["ask"])}
+    if decision is not None:  # its extras are numbers
+        out["decision"] = {**decision, "seats": decision["seats"][:]}
+    if swap is not None:
+        out["swap"] = swap.copy()
+    if new_order is not None:
+        out["new_order"] = new_order[:]
+    out["options"] = d["options"].copy()
+    out["soldiers"] = d["soldiers"].copy()
+    out["pacts"] = [pact[:] for pact in d["pacts"]]
+    out["er_effects"] = {
+        key: value[:] if type(value) is list else value for key, value in d["er_effects"].items()
+    }
     return out
 
 
-_CONTAINERS = (dict, list)
+def _copy_trade(trade):
+    draft = trade["draft"]
+    if draft is not None:
+        draft = {**draft, "give": _copy_side(draft["give"]), "ask": _copy_side(draft["ask"])}
+    return {**trade, "done": trade["done"][:], "offers": trade["offers"].copy(), "draft": draft}
+
+
+def _copy_side(side):
+    """One side of a trade draft (``bundles.empty_side``)."""
+    return {**side, "cards": side["cards"][:], "estates": [estate[:] for estate in side["estates"]]}
 
 
 def _copy_player(player):
@@ -109,7 +139,7 @@ def copy_data(data):
 def roll(d: Data, count, events: list[Event], purpose, seat=None):
     """Roll ``count`` dice with the state's generator; recorded as an event."""
     rng = Rng(d["rng"])
-    dice = [rng.die() for _ in range(count)]
+    dice = rng.dice(count)
     d["rng"] = rng.state
     event(events, "dice_rolled", seat, purpose=purpose, dice=dice)
     return dice

@@ -153,6 +153,7 @@ SPECS = [
         _swap_open_check,
         _swap_open_perform,
         "2 players, expert: exchange a hand card for the open card at this index.",
+        _swap_open_candidates,  # every candidate passes the check
     ),
     make_spec(
         "end_trading",

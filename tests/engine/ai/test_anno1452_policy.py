@@ -4,6 +4,7 @@ one serialization of the position for all the moves it applies."""
 import engine
 from engine.ai.anno1452.players import sample_state
 from engine.ai.anno1452.policy import _exposure, score_actions, settle_spots
+from engine.games.anno1452.board import set_slot
 from engine.rng import Rng, mix_seed
 
 from . import support
@@ -55,6 +56,7 @@ def test_clones_of_a_frozen_position_equal_it_and_are_independent():
     frozen = state.clone().frozen()
     first, second = frozen.clone(), frozen.clone()
     assert first == state and second == state and frozen == state
-    first.data["regions"][0]["slots"][0] = {"owner": 0, "strength": 3, "city": False, "citizens": 0}
+    # The map is copy-on-write: changed only through board.set_slot (and change_estate).
+    set_slot(first.data, 0, 0, {"owner": 0, "strength": 3, "city": False, "citizens": 0})
     first.data["players"][1]["gold"] += 5
     assert second == state and frozen == state and frozen.clone() == state

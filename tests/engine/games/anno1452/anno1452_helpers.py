@@ -64,6 +64,9 @@ class ScriptedDice:
             raise AssertionError("the scripted dice ran out")
         return ScriptedDice.script.pop(0)
 
+    def dice(self, count, sides=6):
+        return [self.die(sides) for _ in range(count)]
+
     def shuffle(self, items):
         pass
 
