@@ -31,6 +31,8 @@ import psutil
 from launcher.redis_process import free_port
 from launcher.supervision import gunicorn_command
 
+from .redis_counts import RedisCounts
+
 ROOT = Path(__file__).resolve().parent.parent
 UNLIMITED = str(10**9)
 
@@ -227,13 +229,16 @@ class Gunicorn:
 
 
 class Phase:
-    """N clients of one kind against one server, run in rounds."""
+    """N clients of one kind against one server, run in rounds; with
+    ``redis_ports``, the commands and round trips its Redis servers saw
+    (bench/redis_counts.py)."""
 
-    def __init__(self, client_class, server, redis_pid, args):
+    def __init__(self, client_class, server, redis_pid, args, redis_ports=None):
         self.recorders = [Recorder(float("inf")) for _ in range(args.clients)]
         self.clients = [client_class(server.port, self.recorders[i], i, args) for i in range(args.clients)]
         self.counted_s = 0.0
         self.cpu = CpuMeter(server.proc.pid, redis_pid)
+        self.redis_counts = RedisCounts(redis_ports) if redis_ports else None
 
     def run_round(self, warmup, duration, max_requests):
         start = time.monotonic()
@@ -251,16 +256,25 @@ class Phase:
             for thread in threads:
                 thread.join()
 
-        self.cpu.measure(rest_of_round)
+        if self.redis_counts is None:
+            self.cpu.measure(rest_of_round)
+        else:
+            self.redis_counts.measure(lambda: self.cpu.measure(rest_of_round))
         self.counted_s += time.monotonic() - (start + warmup)
+
+    def counted(self):
+        """Counted requests of every kind the phase sends, refused ones included."""
+        return sum(sum(map(len, r.latencies.values())) + sum(r.errors.values()) for r in self.recorders)
 
     def cpu_ms_per_request(self):
         """``{"server", "redis", "client"}`` CPU milliseconds per counted request
         (of every kind the phase sends)."""
-        counted = (
-            sum(sum(map(len, r.latencies.values())) + sum(r.errors.values()) for r in self.recorders) or 1
-        )
+        counted = self.counted() or 1
         return {key: round(1000 * used / counted, 3) for key, used in self.cpu.used.items()}
+
+    def redis_per_request(self):
+        """``RedisCounts.per_request`` of the counted requests; None without ``redis_ports``."""
+        return None if self.redis_counts is None else self.redis_counts.per_request(self.counted())
 
 
 def run_interleaved(phases, args):

@@ -51,6 +51,7 @@ from launcher.redis_process import RedisProcess
 from . import http_compare
 from .harness import Gunicorn, Phase, run_interleaved, summarize, unlimited_env
 from .move_clients import MoveClient, TrivialClient
+from .redis_counts import describe
 
 
 def start_servers(redis_url, args):
@@ -66,7 +67,7 @@ def measure(args):
         servers = start_servers(redis_server.url, args)
         redis_pid = redis_server.proc.pid
         try:
-            moves = Phase(MoveClient, servers[0], redis_pid, args)
+            moves = Phase(MoveClient, servers[0], redis_pid, args, redis_ports=[redis_server.port])
             trivial = Phase(TrivialClient, servers[1], redis_pid, args) if not args.moves_only else None
             run_interleaved([p for p in (moves, trivial) if p], args)
         finally:
@@ -76,6 +77,7 @@ def measure(args):
         "move": summarize(moves.recorders, moves.counted_s, "move"),
         "actions": summarize(moves.recorders, moves.counted_s, "actions"),
         "cpu_ms": {"move": moves.cpu_ms_per_request()},
+        "redis_per_move": moves.redis_per_request(),
         "script_top_ups": sum(getattr(c.player, "top_ups", 0) for c in moves.clients),
     }
     result["trivial"] = (
@@ -255,6 +257,7 @@ def report(args, result):
     )
     for label, cpu in result["cpu_ms"].items():
         print(f"  {label:8} server {cpu['server']:.3f}  redis {cpu['redis']:.3f}  client {cpu['client']:.3f}")
+    print(f"Redis per counted move: {describe(result['redis_per_move'])}")
     if result["script_top_ups"]:
         print(
             f"  (clients ran out of scripted moves {result['script_top_ups']} times and played "

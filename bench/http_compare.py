@@ -66,7 +66,7 @@ class Tree(Config):
 
     def __init__(self, name, root, redis_server):
         env = unlimited_env(REDIS_URL=redis_server.url, RQ_REDIS_URL=redis_server.url, PYTHONPATH=str(root))
-        super().__init__(name, env, [redis_server.proc.pid])
+        super().__init__(name, env, [redis_server.proc.pid], [redis_server.port])
         self.root = Path(root).resolve()
         self.service_file = None
 
@@ -132,6 +132,7 @@ def results(configs):
         out["servers"][config.name] = {
             **summarize(phase.recorders, phase.counted_s, config.kind),
             "cpu_ms": phase.cpu_ms_per_request(),
+            "redis_per_move": phase.redis_per_request(),
             "round_rates": [round(r, 1) for r in config.rates],
             "round_cpu_ms": [round(c, 5) for c in config.cpu_ms],
             "service_file": getattr(config, "service_file", None),

@@ -48,6 +48,7 @@ from launcher.redis_process import RedisProcess
 
 from .harness import Gunicorn, Phase, summarize, unlimited_env
 from .move_clients import MoveClient
+from .redis_counts import describe
 from .redis_topologies import ClusterServers, SentinelServers
 from .stats import geometric_interval
 
@@ -67,8 +68,9 @@ class Config:
 
     kind = "move"
 
-    def __init__(self, name, env, redis_pids):
+    def __init__(self, name, env, redis_pids, redis_ports=()):
         self.name, self.env, self.redis_pids = name, env, redis_pids
+        self.redis_ports = list(redis_ports)  # counted per move (bench/redis_counts.py)
         self.server = self.phase = None
         self.rates = []  # moves/s per round
         self.cpu_ms = []  # API (gunicorn) CPU ms per move, per round
@@ -107,16 +109,24 @@ def start_topologies(stack, args):
     standalone = stack.enter_context(RedisProcess())
     cluster = stack.enter_context(ClusterServers(work / "cluster"))
     configs = [
-        Config("standalone", service_env(standalone.url, "standalone", queue.url, 0), [standalone.proc.pid]),
-        Config("cluster", service_env(cluster.url, "cluster", queue.url, 0), cluster.pids()),
-        Config("cluster+wait", service_env(cluster.url, "cluster", queue.url, 1), cluster.pids()),
+        Config(
+            "standalone",
+            service_env(standalone.url, "standalone", queue.url, 0),
+            [standalone.proc.pid],
+            [standalone.port],
+        ),
+        Config("cluster", service_env(cluster.url, "cluster", queue.url, 0), cluster.pids(), cluster.ports),
+        Config(
+            "cluster+wait", service_env(cluster.url, "cluster", queue.url, 1), cluster.pids(), cluster.ports
+        ),
     ]
     if args.sentinel:
         sentinel = stack.enter_context(SentinelServers(work / "sentinel"))
-        pids = [sentinel.by_port[sentinel.primary_port].pid, sentinel.by_port[sentinel.replica_port].pid]
+        ports = [sentinel.primary_port, sentinel.replica_port]
+        pids = [sentinel.by_port[port].pid for port in ports]
         configs += [
-            Config("sentinel", service_env(sentinel.url, "sentinel", queue.url, 0), pids),
-            Config("sentinel+wait", service_env(sentinel.url, "sentinel", queue.url, 1), pids),
+            Config("sentinel", service_env(sentinel.url, "sentinel", queue.url, 0), pids, ports),
+            Config("sentinel+wait", service_env(sentinel.url, "sentinel", queue.url, 1), pids, ports),
         ]
     return configs
 
@@ -127,11 +137,12 @@ def make_phases(configs, args):
     first = None
     for config in configs:
         config.server.wait_healthy()
+        ports = config.redis_ports
         if first is None:
-            config.phase = first = Phase(MoveClient, config.server, config.redis_pids, args)
+            config.phase = first = Phase(MoveClient, config.server, config.redis_pids, args, ports)
             continue
         args_no_scripts = argparse.Namespace(**{**vars(args), "script_moves": 0})
-        config.phase = Phase(MoveClient, config.server, config.redis_pids, args_no_scripts)
+        config.phase = Phase(MoveClient, config.server, config.redis_pids, args_no_scripts, ports)
         for mine, theirs in zip(config.phase.clients, first.clients, strict=True):
             mine.player.scripts = list(theirs.player.scripts)
 
@@ -151,6 +162,7 @@ def results(configs):
             **summarize(phase.recorders, phase.counted_s, "move"),
             "round_rates": [round(r, 1) for r in config.rates],
             "cpu_ms": phase.cpu_ms_per_request(),
+            "redis_per_move": phase.redis_per_request(),
         }
     return out
 
@@ -206,6 +218,11 @@ def print_table(table):
             f"{name:15}{row['count']:>8}{row['per_s']:>9}{row['p50_ms']!s:>9}{row['p99_ms']!s:>9}"
             f"{row['errors']:>8}{cpu['server']:>12.3f}{cpu['redis']:>14.3f}  {row['round_rates']}"
         )
+    counted = [(name, row["redis_per_move"]) for name, row in table.items() if row.get("redis_per_move")]
+    if counted:
+        print("Redis per counted request (bench/redis_counts.py):")
+        for name, counts in counted:
+            print(f"  {name:13}{describe(counts)}")
 
 
 def parse_args(argv=None):
