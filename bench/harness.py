@@ -177,11 +177,11 @@ class CpuMeter:
 
 
 class Gunicorn:
-    """A gunicorn child process with deploy/gunicorn.conf.py on a free port,
-    started in ``cwd`` (this checkout by default), which ``python -m`` puts
-    first on the path: the app is imported from there."""
+    """A gunicorn child process with deploy/gunicorn.conf.py (``conf``: another
+    one) on a free port, started in ``cwd`` (this checkout by default), which
+    ``python -m`` puts first on the path: the app is imported from there."""
 
-    def __init__(self, app, env, args, extra=(), log=None, cwd=ROOT):
+    def __init__(self, app, env, args, extra=(), log=None, cwd=ROOT, conf=None):
         self.port = free_port()
         self.workers = args.workers
         self.ready_dir = tempfile.mkdtemp(prefix="tabula-bench-ready-")
@@ -196,6 +196,8 @@ class Gunicorn:
             GUNICORN_READY_DIR=self.ready_dir,
         )
         command = gunicorn_command(app, *extra)
+        if conf is not None:
+            command[command.index("-c") + 1] = str(conf)
         self.proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=log)
 
     def wait_healthy(self, timeout=60):

@@ -5,9 +5,10 @@ earlier revision, as ratios measured in one run.
 
 Exports the whole tree of git revision REV to a temporary directory
 (``bench.ladder.cost.export_tree``) and starts, beside a private
-redis-server, two gunicorns of ``service:create_app()`` with the same
-settings (``deploy/gunicorn.conf.py`` of this checkout, the same
-environment and redis-server; each match has its own keys): one started in
+redis-server, two gunicorns of ``service:create_app()``, each with its own
+tree's ``deploy/gunicorn.conf.py`` (its worker hooks are part of the service
+compared) and the same environment and redis-server (each match has its
+own keys): one started in
 this checkout, one in the exported tree, each with its own directory as
 working directory and ``PYTHONPATH``, so that it imports its own ``service``
 and ``engine``. Before measuring, a probe run the same way prints where
@@ -71,7 +72,11 @@ class Tree(Config):
         self.service_file = None
 
     def start(self, args):
-        self.server = Gunicorn("service:create_app()", self.env, args, cwd=self.root)
+        # The tree's own gunicorn settings: its worker hooks are part of its service.
+        conf = self.root / "deploy" / "gunicorn.conf.py"
+        self.server = Gunicorn(
+            "service:create_app()", self.env, args, cwd=self.root, conf=conf if conf.exists() else None
+        )
         return self
 
     def check_imports(self):

@@ -13,6 +13,7 @@ from typing import Any
 
 import hiredis
 import redis
+from redis.crc import key_slot
 from redis.exceptions import (
     AskError,
     ClusterDownError,
@@ -86,6 +87,10 @@ class Transport:
         self.redis = client
         self._cluster = redis_modes.is_cluster_client(client)
         self._stale_topology = False
+        # Cluster: the pool of each slot's primary as the slot map last said;
+        # emptied whenever the map is read again (MOVED, a failed node).
+        self._pools: dict[int, Any] = {}
+        redis_modes.watch_slot_map(client, self._pools.clear)
         self._local = threading.local()
         # Under gevent a threading.local is per greenlet (per request): a
         # connection kept there would never go back to the pool.
@@ -120,7 +125,7 @@ class Transport:
         taken over)."""
         if self._stale_topology:
             self._stale_topology = False
-            redis_modes.refresh_topology(self.redis)
+            self._refresh_topology()
         replies: list[Any] = [None] * len(commands)
         todo = list(range(len(commands)))
         asking: dict = {}  # index -> the importing node an ASK named, for the next round
@@ -142,7 +147,7 @@ class Transport:
             asking = self._asked_nodes({i: replies[i] for i in redirected})
             kinds = {type(replies[i]) for i in redirected}
             if MovedError in kinds:
-                redis_modes.refresh_topology(self.redis)
+                self._refresh_topology()
             if TryAgainError in kinds:
                 time.sleep(pause)
                 pause = min(pause * 2, TRYAGAIN_PAUSE_MAX_S)
@@ -159,9 +164,21 @@ class Transport:
                 pool = self.redis.get_redis_connection(asking[i]).connection_pool
             elif _routing_key(commands[i]) is not None or pool is None:
                 key = _routing_key(commands[i]) or key
-                pool = redis_modes.node_pool(self.redis, key)
+                pool = self._pool_of(key)
             groups.setdefault(id(pool), (pool, []))[1].append(i)
         return groups
+
+    def _pool_of(self, key: Any) -> Any:
+        """The pool of the primary of ``key``'s slot (``node_pool``, kept per slot)."""
+        slot = key_slot(key if isinstance(key, bytes) else str(key).encode())
+        pool = self._pools.get(slot)
+        if pool is None:
+            pool = self._pools[slot] = redis_modes.node_pool(self.redis, key)
+        return pool
+
+    def _refresh_topology(self) -> None:
+        self._pools.clear()
+        redis_modes.refresh_topology(self.redis)
 
     def _asked_nodes(self, redirects: dict[int, Exception]) -> dict[int, Any]:
         """``{index: node}`` of the ASK replies among ``redirects``."""
@@ -171,7 +188,7 @@ class Transport:
                 continue
             node = self.redis.nodes_manager.get_node(host=reply.host, port=reply.port)
             if node is None:  # a node the slot map does not know yet
-                redis_modes.refresh_topology(self.redis)
+                self._refresh_topology()
                 node = self.redis.nodes_manager.get_node(host=reply.host, port=reply.port)
             if node is None:
                 raise redis.ConnectionError(f"the cluster asked for an unknown node: {reply}")
