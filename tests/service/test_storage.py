@@ -100,7 +100,9 @@ def test_a_round_trip_to_two_servers_takes_the_slower_ones_time(redis_server):
     are all written before any reply is read (transport._parallel): two
     servers that each take 0.4 s answer in about 0.4 s, not 0.8."""
     with RedisProcess() as other:
-        pools = [redis.ConnectionPool.from_url(url, socket_timeout=5) for url in (redis_server.url, other.url)]
+        pools = [
+            redis.ConnectionPool.from_url(url, socket_timeout=5) for url in (redis_server.url, other.url)
+        ]
         started = time.monotonic()
         replies = _parallel([(pool, [("BLPOP", "nothing-here", 0.4)]) for pool in pools], retry=False)
         assert time.monotonic() - started < 0.7
