@@ -67,17 +67,8 @@ class Tree(Config):
 
     def __init__(self, name, root, redis_server):
         env = unlimited_env(REDIS_URL=redis_server.url, RQ_REDIS_URL=redis_server.url, PYTHONPATH=str(root))
-        super().__init__(name, env, [redis_server.proc.pid], [redis_server.port])
-        self.root = Path(root).resolve()
+        super().__init__(name, env, [redis_server.proc.pid], [redis_server.port], root=root)
         self.service_file = None
-
-    def start(self, args):
-        # The tree's own gunicorn settings: its worker hooks are part of its service.
-        conf = self.root / "deploy" / "gunicorn.conf.py"
-        self.server = Gunicorn(
-            "service:create_app()", self.env, args, cwd=self.root, conf=conf if conf.exists() else None
-        )
-        return self
 
     def check_imports(self):
         """Stop unless a probe started like the server imports ``service`` and
