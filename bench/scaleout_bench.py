@@ -242,20 +242,20 @@ def report(args, table, ratio_table, cpu_table):
 def print_table(table):
     """One row per configuration: its ``summarize`` fields, ``cpu_ms`` and ``round_rates``."""
     print(
-        f"{'':15}{'moves':>8}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
+        f"{'':19}{'moves':>8}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
         f"{'API CPU ms':>12}{'Redis CPU ms':>14}  per-round moves/s"
     )
     for name, row in table.items():
         cpu = row["cpu_ms"]
         print(
-            f"{name:15}{row['count']:>8}{row['per_s']:>9}{row['p50_ms']!s:>9}{row['p99_ms']!s:>9}"
+            f"{name:19}{row['count']:>8}{row['per_s']:>9}{row['p50_ms']!s:>9}{row['p99_ms']!s:>9}"
             f"{row['errors']:>8}{cpu['server']:>12.3f}{cpu['redis']:>14.3f}  {row['round_rates']}"
         )
     counted = [(name, row["redis_per_move"]) for name, row in table.items() if row.get("redis_per_move")]
     if counted:
         print("Redis per counted request (bench/redis_counts.py):")
         for name, counts in counted:
-            print(f"  {name:13}{describe(counts)}")
+            print(f"  {name:19}{describe(counts)}")
 
 
 def parse_args(argv=None):
