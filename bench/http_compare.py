@@ -137,6 +137,10 @@ def results(configs):
     for key, measure_ in (("moves_per_s", "rates"), ("server_cpu_per_move", "cpu_ms")):
         interval = t_interval_ratio(getattr(new, measure_), getattr(old, measure_))
         out[key] = [round(x, 3) for x in interval] if interval else None
+    if len(configs) > 2:  # --trivial: each tree's moves/s over the echo's, round by round
+        for tree in (new, old):
+            interval = t_interval_ratio(tree.rates, configs[2].rates)
+            out["servers"][tree.name]["over_trivial"] = [round(x, 3) for x in interval] if interval else None
     out["script_top_ups"] = sum(getattr(c.player, "top_ups", 0) for c in new.phase.clients)
     return out
 
@@ -169,11 +173,11 @@ def print_ratios(args, result):
     print("  (moves/s above 1: this tree serves more; CPU per move below 1: it spends less)")
     trivial = result["servers"].get(ECHO)
     if trivial and trivial["per_s"]:
-        trees = list(result["servers"].items())[:2]
-        print(
-            "moves/s over trivial requests/s: "
-            + ", ".join(f"{n} {r['per_s'] / trivial['per_s']:.2f}" for n, r in trees)
-        )
+        print("moves/s over trivial requests/s (whole run; per-round geometric mean [95% interval]):")
+        for name, row in list(result["servers"].items())[:2]:
+            paired = row.get("over_trivial")
+            rounds = f"{paired[0]:.3f}  [{paired[1]:.3f}, {paired[2]:.3f}]" if paired else "n/a"
+            print(f"  {name:22}{row['per_s'] / trivial['per_s']:.2f}; {rounds}")
 
 
 def main(args):
