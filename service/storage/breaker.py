@@ -75,10 +75,16 @@ class Breaker:
             self._probe_thread = None
 
 
+_poll: list[Any] = []  # the operating system's select.poll, once looked up
+
+
 def _blocking_poll() -> Any:
-    """The operating system's ``select.poll`` (gevent's patch replaces the module's)."""
-    monkey = sys.modules.get("gevent.monkey")
-    return monkey.get_original("select", "poll") if monkey is not None else select.poll
+    """The operating system's ``select.poll`` (gevent's patch replaces the
+    module's; the process patches before it opens a connection)."""
+    if not _poll:
+        monkey = sys.modules.get("gevent.monkey")
+        _poll.append(monkey.get_original("select", "poll") if monkey is not None else select.poll)
+    return _poll[0]
 
 
 def _nothing_pending(conn: redis.Connection) -> bool:
