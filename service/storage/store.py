@@ -1,10 +1,12 @@
 """The match store: every read and write of a match goes through ``Store``
 (keys in keys.py, values in records.py, the wire in transport.py, the
-cross-slot indexes in indexes.py).
+cross-slot indexes in indexes.py, the deadline index in deadline_index.py).
 
 On a Redis Cluster (service/storage/redis_modes.py) the hot round trips are split by
-node: each command goes to the primary of its key's slot, the commands of one
-node in one write, so no command ever spans slots; the cross-slot indexes (keys.py) are
+node: each command goes to the primary of its key's slot, the commands of each
+node in one write, every node written before any reply is read, so no command
+spans slots (but for the commit script's deadline entry, in another slot of
+its node: deadline_index.py); the cross-slot indexes (keys.py) are
 single-key commands (redis-py's cluster pipelines route each). With
 ``wait=(replicas, timeout ms)`` a commit is refused before it writes anything
 while its primary has fewer in-sync replicas than that (503
