@@ -31,6 +31,8 @@ import psutil
 from launcher.redis_process import free_port
 from launcher.supervision import gunicorn_command
 
+from .redis_counts import RedisCounts
+
 ROOT = Path(__file__).resolve().parent.parent
 UNLIMITED = str(10**9)
 
@@ -175,11 +177,11 @@ class CpuMeter:
 
 
 class Gunicorn:
-    """A gunicorn child process with deploy/gunicorn.conf.py on a free port,
-    started in ``cwd`` (this checkout by default), which ``python -m`` puts
-    first on the path: the app is imported from there."""
+    """A gunicorn child process with deploy/gunicorn.conf.py (``conf``: another
+    one) on a free port, started in ``cwd`` (this checkout by default), which
+    ``python -m`` puts first on the path: the app is imported from there."""
 
-    def __init__(self, app, env, args, extra=(), log=None, cwd=ROOT):
+    def __init__(self, app, env, args, extra=(), log=None, cwd=ROOT, conf=None):
         self.port = free_port()
         self.workers = args.workers
         self.ready_dir = tempfile.mkdtemp(prefix="tabula-bench-ready-")
@@ -194,6 +196,8 @@ class Gunicorn:
             GUNICORN_READY_DIR=self.ready_dir,
         )
         command = gunicorn_command(app, *extra)
+        if conf is not None:
+            command[command.index("-c") + 1] = str(conf)
         self.proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=log)
 
     def wait_healthy(self, timeout=60):
@@ -227,13 +231,16 @@ class Gunicorn:
 
 
 class Phase:
-    """N clients of one kind against one server, run in rounds."""
+    """N clients of one kind against one server, run in rounds; with
+    ``redis_ports``, the commands and round trips its Redis servers saw
+    (bench/redis_counts.py)."""
 
-    def __init__(self, client_class, server, redis_pid, args):
+    def __init__(self, client_class, server, redis_pid, args, redis_ports=None):
         self.recorders = [Recorder(float("inf")) for _ in range(args.clients)]
         self.clients = [client_class(server.port, self.recorders[i], i, args) for i in range(args.clients)]
         self.counted_s = 0.0
         self.cpu = CpuMeter(server.proc.pid, redis_pid)
+        self.redis_counts = RedisCounts(redis_ports) if redis_ports else None
 
     def run_round(self, warmup, duration, max_requests):
         start = time.monotonic()
@@ -251,16 +258,25 @@ class Phase:
             for thread in threads:
                 thread.join()
 
-        self.cpu.measure(rest_of_round)
+        if self.redis_counts is None:
+            self.cpu.measure(rest_of_round)
+        else:
+            self.redis_counts.measure(lambda: self.cpu.measure(rest_of_round))
         self.counted_s += time.monotonic() - (start + warmup)
+
+    def counted(self):
+        """Counted requests of every kind the phase sends, refused ones included."""
+        return sum(sum(map(len, r.latencies.values())) + sum(r.errors.values()) for r in self.recorders)
 
     def cpu_ms_per_request(self):
         """``{"server", "redis", "client"}`` CPU milliseconds per counted request
         (of every kind the phase sends)."""
-        counted = (
-            sum(sum(map(len, r.latencies.values())) + sum(r.errors.values()) for r in self.recorders) or 1
-        )
+        counted = self.counted() or 1
         return {key: round(1000 * used / counted, 3) for key, used in self.cpu.used.items()}
+
+    def redis_per_request(self):
+        """``RedisCounts.per_request`` of the counted requests; None without ``redis_ports``."""
+        return None if self.redis_counts is None else self.redis_counts.per_request(self.counted())
 
 
 def run_interleaved(phases, args):

@@ -5,9 +5,10 @@ earlier revision, as ratios measured in one run.
 
 Exports the whole tree of git revision REV to a temporary directory
 (``bench.ladder.cost.export_tree``) and starts, beside a private
-redis-server, two gunicorns of ``service:create_app()`` with the same
-settings (``deploy/gunicorn.conf.py`` of this checkout, the same
-environment and redis-server; each match has its own keys): one started in
+redis-server, two gunicorns of ``service:create_app()``, each with its own
+tree's ``deploy/gunicorn.conf.py`` (its worker hooks are part of the service
+compared) and the same environment and redis-server (each match has its
+own keys): one started in
 this checkout, one in the exported tree, each with its own directory as
 working directory and ``PYTHONPATH``, so that it imports its own ``service``
 and ``engine``. Before measuring, a probe run the same way prints where
@@ -66,13 +67,8 @@ class Tree(Config):
 
     def __init__(self, name, root, redis_server):
         env = unlimited_env(REDIS_URL=redis_server.url, RQ_REDIS_URL=redis_server.url, PYTHONPATH=str(root))
-        super().__init__(name, env, [redis_server.proc.pid])
-        self.root = Path(root).resolve()
+        super().__init__(name, env, [redis_server.proc.pid], [redis_server.port], root=root)
         self.service_file = None
-
-    def start(self, args):
-        self.server = Gunicorn("service:create_app()", self.env, args, cwd=self.root)
-        return self
 
     def check_imports(self):
         """Stop unless a probe started like the server imports ``service`` and
@@ -132,6 +128,7 @@ def results(configs):
         out["servers"][config.name] = {
             **summarize(phase.recorders, phase.counted_s, config.kind),
             "cpu_ms": phase.cpu_ms_per_request(),
+            "redis_per_move": phase.redis_per_request(),
             "round_rates": [round(r, 1) for r in config.rates],
             "round_cpu_ms": [round(c, 5) for c in config.cpu_ms],
             "service_file": getattr(config, "service_file", None),
@@ -140,6 +137,10 @@ def results(configs):
     for key, measure_ in (("moves_per_s", "rates"), ("server_cpu_per_move", "cpu_ms")):
         interval = t_interval_ratio(getattr(new, measure_), getattr(old, measure_))
         out[key] = [round(x, 3) for x in interval] if interval else None
+    if len(configs) > 2:  # --trivial: each tree's moves/s over the echo's, round by round
+        for tree in (new, old):
+            interval = t_interval_ratio(tree.rates, configs[2].rates)
+            out["servers"][tree.name]["over_trivial"] = [round(x, 3) for x in interval] if interval else None
     out["script_top_ups"] = sum(getattr(c.player, "top_ups", 0) for c in new.phase.clients)
     return out
 
@@ -172,11 +173,11 @@ def print_ratios(args, result):
     print("  (moves/s above 1: this tree serves more; CPU per move below 1: it spends less)")
     trivial = result["servers"].get(ECHO)
     if trivial and trivial["per_s"]:
-        trees = list(result["servers"].items())[:2]
-        print(
-            "moves/s over trivial requests/s: "
-            + ", ".join(f"{n} {r['per_s'] / trivial['per_s']:.2f}" for n, r in trees)
-        )
+        print("moves/s over trivial requests/s (whole run; per-round geometric mean [95% interval]):")
+        for name, row in list(result["servers"].items())[:2]:
+            paired = row.get("over_trivial")
+            rounds = f"{paired[0]:.3f}  [{paired[1]:.3f}, {paired[2]:.3f}]" if paired else "n/a"
+            print(f"  {name:22}{row['per_s'] / trivial['per_s']:.2f}; {rounds}")
 
 
 def main(args):

@@ -31,6 +31,12 @@ over rounds, and the same ratios from the API's CPU per move (moves per
 API core), which a busy machine disturbs much less. On one 2-core host the cluster's six redis-servers (and the
 replicas' replication work) share the cores the API uses: the ratios are
 this host's, not a fleet's (docs/operations.md).
+
+``--against REV`` runs every configuration twice, once with this tree's
+service and once with that of git revision REV (its whole tree exported;
+gunicorn started in it with its own deploy/gunicorn.conf.py, as
+``http_bench --against`` does), all in the same rotating rounds; it adds
+REV's own ratios and, per configuration, this tree over REV's.
 """
 
 import argparse
@@ -47,7 +53,9 @@ import orjson
 from launcher.redis_process import RedisProcess
 
 from .harness import Gunicorn, Phase, summarize, unlimited_env
+from .ladder.cost import export_tree
 from .move_clients import MoveClient
+from .redis_counts import describe
 from .redis_topologies import ClusterServers, SentinelServers
 from .stats import geometric_interval
 
@@ -67,14 +75,25 @@ class Config:
 
     kind = "move"
 
-    def __init__(self, name, env, redis_pids):
+    def __init__(self, name, env, redis_pids, redis_ports=(), root=None):
         self.name, self.env, self.redis_pids = name, env, redis_pids
+        self.redis_ports = list(redis_ports)  # counted per move (bench/redis_counts.py)
+        # Another source tree's service (--against): started in it, with its
+        # own deploy/gunicorn.conf.py and PYTHONPATH, so it imports its own packages.
+        self.root = None if root is None else Path(root).resolve()
         self.server = self.phase = None
         self.rates = []  # moves/s per round
         self.cpu_ms = []  # API (gunicorn) CPU ms per move, per round
 
     def start(self, args):
-        self.server = Gunicorn("service:create_app()", self.env, args)
+        if self.root is None:
+            self.server = Gunicorn("service:create_app()", self.env, args)
+            return self
+        conf = self.root / "deploy" / "gunicorn.conf.py"
+        env = dict(self.env, PYTHONPATH=str(self.root))
+        self.server = Gunicorn(
+            "service:create_app()", env, args, cwd=self.root, conf=conf if conf.exists() else None
+        )
         return self
 
     def run_round(self, warmup, seconds):
@@ -107,16 +126,24 @@ def start_topologies(stack, args):
     standalone = stack.enter_context(RedisProcess())
     cluster = stack.enter_context(ClusterServers(work / "cluster"))
     configs = [
-        Config("standalone", service_env(standalone.url, "standalone", queue.url, 0), [standalone.proc.pid]),
-        Config("cluster", service_env(cluster.url, "cluster", queue.url, 0), cluster.pids()),
-        Config("cluster+wait", service_env(cluster.url, "cluster", queue.url, 1), cluster.pids()),
+        Config(
+            "standalone",
+            service_env(standalone.url, "standalone", queue.url, 0),
+            [standalone.proc.pid],
+            [standalone.port],
+        ),
+        Config("cluster", service_env(cluster.url, "cluster", queue.url, 0), cluster.pids(), cluster.ports),
+        Config(
+            "cluster+wait", service_env(cluster.url, "cluster", queue.url, 1), cluster.pids(), cluster.ports
+        ),
     ]
     if args.sentinel:
         sentinel = stack.enter_context(SentinelServers(work / "sentinel"))
-        pids = [sentinel.by_port[sentinel.primary_port].pid, sentinel.by_port[sentinel.replica_port].pid]
+        ports = [sentinel.primary_port, sentinel.replica_port]
+        pids = [sentinel.by_port[port].pid for port in ports]
         configs += [
-            Config("sentinel", service_env(sentinel.url, "sentinel", queue.url, 0), pids),
-            Config("sentinel+wait", service_env(sentinel.url, "sentinel", queue.url, 1), pids),
+            Config("sentinel", service_env(sentinel.url, "sentinel", queue.url, 0), pids, ports),
+            Config("sentinel+wait", service_env(sentinel.url, "sentinel", queue.url, 1), pids, ports),
         ]
     return configs
 
@@ -127,11 +154,12 @@ def make_phases(configs, args):
     first = None
     for config in configs:
         config.server.wait_healthy()
+        ports = config.redis_ports
         if first is None:
-            config.phase = first = Phase(MoveClient, config.server, config.redis_pids, args)
+            config.phase = first = Phase(MoveClient, config.server, config.redis_pids, args, ports)
             continue
         args_no_scripts = argparse.Namespace(**{**vars(args), "script_moves": 0})
-        config.phase = Phase(MoveClient, config.server, config.redis_pids, args_no_scripts)
+        config.phase = Phase(MoveClient, config.server, config.redis_pids, args_no_scripts, ports)
         for mine, theirs in zip(config.phase.clients, first.clients, strict=True):
             mine.player.scripts = list(theirs.player.scripts)
 
@@ -151,6 +179,7 @@ def results(configs):
             **summarize(phase.recorders, phase.counted_s, "move"),
             "round_rates": [round(r, 1) for r in config.rates],
             "cpu_ms": phase.cpu_ms_per_request(),
+            "redis_per_move": phase.redis_per_request(),
         }
     return out
 
@@ -164,13 +193,29 @@ RATIOS = (
 )
 
 
-def ratios(configs, measure="rates"):
-    """``{label: [mean, low, high]}`` of RATIOS over the rounds' ``measure``:
+def all_ratios(against):
+    """RATIOS, and with ``--against REV`` the same of REV's service and each
+    configuration of this tree over REV's."""
+    if against is None:
+        return RATIOS
+    theirs = tuple((f"{label} @{against}", f"{a}@{against}", f"{b}@{against}") for label, a, b in RATIOS)
+    names = dict.fromkeys(name for _, a, b in RATIOS for name in (a, b))
+    mine = tuple((f"{name}: this tree / {against}", name, f"{name}@{against}") for name in names)
+    return RATIOS + theirs + mine
+
+
+def twins(configs, against, root):
+    """Each configuration again, served by the tree of revision ``against`` at ``root``."""
+    return [Config(f"{c.name}@{against}", c.env, c.redis_pids, c.redis_ports, root=root) for c in configs]
+
+
+def ratios(configs, measure="rates", against=None):
+    """``{label: [mean, low, high]}`` of ``all_ratios`` over the rounds' ``measure``:
     ``rates`` (moves/s) or ``cpu_ms`` (API CPU per move, inverted so that
     above 1 means more moves per API core, like the moves/s ratio)."""
     by_name = {c.name: getattr(c, measure) for c in configs}
     out = {}
-    for label, top, bottom in RATIOS:
+    for label, top, bottom in all_ratios(against):
         if top in by_name and bottom in by_name:
             pair = (by_name[top], by_name[bottom]) if measure == "rates" else (by_name[bottom], by_name[top])
             interval = t_interval_ratio(*pair)
@@ -188,24 +233,29 @@ def report(args, table, ratio_table, cpu_table):
     print_table(table)
     print("ratios of moves/s (geometric mean of per-round ratios, 95% t-interval over rounds):")
     for label, (mean, low, high) in ratio_table.items():
-        print(f"  {label:38} {mean:.3f}  [{low:.3f}, {high:.3f}]")
+        print(f"  {label:46} {mean:.3f}  [{low:.3f}, {high:.3f}]")
     print("the same ratios from API CPU per move (moves per API core; steadier on a shared machine):")
     for label, (mean, low, high) in cpu_table.items():
-        print(f"  {label:38} {mean:.3f}  [{low:.3f}, {high:.3f}]")
+        print(f"  {label:46} {mean:.3f}  [{low:.3f}, {high:.3f}]")
 
 
 def print_table(table):
     """One row per configuration: its ``summarize`` fields, ``cpu_ms`` and ``round_rates``."""
     print(
-        f"{'':15}{'moves':>8}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
+        f"{'':19}{'moves':>8}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
         f"{'API CPU ms':>12}{'Redis CPU ms':>14}  per-round moves/s"
     )
     for name, row in table.items():
         cpu = row["cpu_ms"]
         print(
-            f"{name:15}{row['count']:>8}{row['per_s']:>9}{row['p50_ms']!s:>9}{row['p99_ms']!s:>9}"
+            f"{name:19}{row['count']:>8}{row['per_s']:>9}{row['p50_ms']!s:>9}{row['p99_ms']!s:>9}"
             f"{row['errors']:>8}{cpu['server']:>12.3f}{cpu['redis']:>14.3f}  {row['round_rates']}"
         )
+    counted = [(name, row["redis_per_move"]) for name, row in table.items() if row.get("redis_per_move")]
+    if counted:
+        print("Redis per counted request (bench/redis_counts.py):")
+        for name, counts in counted:
+            print(f"  {name:19}{describe(counts)}")
 
 
 def parse_args(argv=None):
@@ -227,6 +277,12 @@ def parse_args(argv=None):
         help="skip the primary + replica (sentinel) configurations",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON too")
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="each configuration twice: this tree's service and that of git revision REV "
+        "(its whole tree exported, as http_bench --against does)",
+    )
     args = parser.parse_args(argv)
     # What the move clients read: scripted moves, enough for 150 moves/s
     # per client over the run (none has come near it; a shortfall is played
@@ -241,12 +297,18 @@ def main(argv=None):
     started = time.monotonic()
     with ExitStack() as stack:
         configs = start_topologies(stack, args)
+        if args.against:
+            scratch = Path(
+                stack.enter_context(tempfile.TemporaryDirectory(prefix="tabula-scaleout-against-"))
+            )
+            configs += twins(configs, args.against, export_tree(args.against, scratch, paths=()))
         for config in configs:
             stack.callback(lambda c=config: c.server and c.server.stop())
             config.start(args)
         make_phases(configs, args)
         run_rounds(configs, args)
-    table, ratio_table, cpu_table = results(configs), ratios(configs), ratios(configs, "cpu_ms")
+    table = results(configs)
+    ratio_table, cpu_table = ratios(configs, against=args.against), ratios(configs, "cpu_ms", args.against)
     report(args, table, ratio_table, cpu_table)
     print(f"wall time {time.monotonic() - started:.0f} s")
     if args.json:

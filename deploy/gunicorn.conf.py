@@ -142,13 +142,17 @@ def post_fork(server, worker):
 
 
 def post_worker_init(worker):
-    """With ``GUNICORN_READY_DIR`` set, mark this worker as serving (an empty file
-    named after its pid).
+    """The app is loaded: its long-lived objects leave the garbage collector's
+    scans (service/runtime/heap.py). With ``GUNICORN_READY_DIR`` set, mark
+    this worker as serving (an empty file named after its pid).
 
     The HTTP benchmark waits for every worker this way: /healthz answers as
     soon as the first worker is up, and clients that connect before the others
     have loaded the app all stay on that first worker (keep-alive).
     """
+    from service.runtime import heap
+
+    heap.settle()
     ready_dir = os.environ.get("GUNICORN_READY_DIR")
     if ready_dir:
         with open(os.path.join(ready_dir, str(worker.pid)), "w"):

@@ -1,6 +1,6 @@
 """When a match next needs the sweeper: the policy of the deadline index.
 
-The index (service/storage/store.py: sorted sets ``deadlines:{<shard>}``) holds,
+The index (service/storage/deadline_index.py: sorted sets ``deadlines:{<tag>}``) holds,
 for every match with something that must happen by a certain time, a due
 time no later than the real one. The sweeper reads only entries that are due
 (O(due), not O(active matches)); each visit reads the match and either acts
@@ -8,7 +8,8 @@ or moves the entry to the match's real due time. So an entry may be early,
 never late, and a match with a deadline is never out of reach:
 
 - a commit writes the entry when its match's due time appears or comes
-  earlier (the same round trip as the commit); a due time that moves later
+  earlier, in its own script (on a cluster, in a shard on the match's
+  node): written if and only if the commit is; a due time that moves later
   is left for the sweeper's visit to move;
 - entries are version-stamped: the newest version of a match wins a race
   between a commit and a sweeper that read an older document.

@@ -33,9 +33,13 @@ cluster they are plain keys written after the commit, best effort, on each
 status change; the lobby listing repairs an entry whose status is stale):
 
 - ``lobby:<status|*>:<game|*>`` sorted sets of match ids by creation time
-- ``deadlines:{<shard>}`` (+ ``:v``) the deadline index (service/play/deadlines.py):
-  match id -> due time, in ``DEADLINE_SHARDS`` sorted sets so no one key takes
-  every commit; written in the commit's round trip, never in its script
+- ``deadlines:{<tag>}`` (+ ``:v``) the deadline index (service/play/deadlines.py,
+  service/storage/deadline_index.py): match id -> due time, in
+  ``DEADLINE_SHARDS`` sorted sets whose tags spread them evenly over the hash
+  slots (``DEADLINE_TAGS``), so every node of a cluster holds some; a commit
+  writes its match's entry in its own script, in a shard on its own node.
+  ``deadlines:{0}`` to ``deadlines:{15}`` are the earlier layout's shards:
+  read by the sweep, which moves each entry it visits to the new ones
 - ``token:{<sha256>}``          match id of a live token: tells 403 from 401, and
   whether a request may count against its token's rate-limit window
   (``ratelimit:t:{<sha256>}:<window>``, same slot) rather than its address's;
@@ -51,6 +55,8 @@ status change; the lobby listing repairs an entry whose status is stale):
 """
 
 import zlib
+
+from redis.crc import key_slot
 
 STATUSES = ("waiting", "active", "finished")
 
@@ -95,17 +101,36 @@ def token_index_key(token_hash: str) -> str:
     return f"token:{{{token_hash}}}"
 
 
-DEADLINE_SHARDS = 16
+DEADLINE_SHARDS = 64
+SLOTS = 16384  # a Redis Cluster's hash slots
 
 
-def deadline_shard_keys(shard: int) -> tuple[str, str]:
-    """The sorted set and version hash of one shard of the index (one slot)."""
-    return f"deadlines:{{{shard}}}", f"deadlines:{{{shard}}}:v"
+def _spread_tag(shard: int, shards: int) -> str:
+    """The first tag ``"<shard>.<n>"`` whose slot lies in the ``shard``-th of
+    ``shards`` equal ranges of the slots: a node serving a range of at least
+    2 x SLOTS / shards slots serves one shard at least."""
+    low, high = shard * SLOTS // shards, (shard + 1) * SLOTS // shards
+    n = 0
+    while not low <= key_slot(f"{shard}.{n}".encode()) < high:
+        n += 1
+    return f"{shard}.{n}"
 
 
-def deadline_keys(match_id: str) -> tuple[str, str]:
-    """The keys of ``match_id``'s shard."""
-    return deadline_shard_keys(zlib.crc32(match_id.encode("utf-8")) % DEADLINE_SHARDS)
+# Shard i's hash tag (computed once: about 64 tries each).
+DEADLINE_TAGS = tuple(_spread_tag(shard, DEADLINE_SHARDS) for shard in range(DEADLINE_SHARDS))
+# The earlier layout's shards ``deadlines:{0}`` .. ``{15}`` (crc32 of the id).
+LEGACY_DEADLINE_TAGS = tuple(str(shard) for shard in range(16))
+
+
+def deadline_shard_keys(tag: str) -> tuple[str, str]:
+    """The sorted set and version hash of the shard tagged ``tag`` (one slot)."""
+    return f"deadlines:{{{tag}}}", f"deadlines:{{{tag}}}:v"
+
+
+def deadline_shard_of(match_id: str, shards: tuple[int, ...] = tuple(range(DEADLINE_SHARDS))) -> int:
+    """The shard of ``match_id`` among ``shards`` (by default all of them):
+    the same one as long as ``shards`` is the same."""
+    return shards[zlib.crc32(match_id.encode("utf-8")) % len(shards)]
 
 
 RETENTION_SHARDS = 16

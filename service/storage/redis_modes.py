@@ -229,6 +229,12 @@ def node_pool(client_: Any, key: Any) -> Any:
     return client_.connection_pool
 
 
+def node_name(client_: Any, key: Any) -> str:
+    """The name (``host:port``) of the primary of ``key``'s slot on a
+    cluster; ``"primary"`` for any other client (one server has every key)."""
+    return str(client_.get_node_from_key(key).name) if is_cluster_client(client_) else "primary"
+
+
 def pubsub_address(client_: Any, channel: bytes) -> tuple[str, dict[str, Any]]:
     """``(name, connection kwargs)`` of the server whose pub/sub carries
     ``channel``: the primary of its slot on a cluster (sharded pub/sub), the
@@ -237,7 +243,7 @@ def pubsub_address(client_: Any, channel: bytes) -> tuple[str, dict[str, Any]]:
     kwargs = dict(pool.connection_kwargs)
     if hasattr(pool, "get_master_address"):  # Sentinel: ask where the primary is now
         kwargs["host"], kwargs["port"] = pool.get_master_address()
-    name = client_.get_node_from_key(channel).name if is_cluster_client(client_) else "primary"
+    name = node_name(client_, channel)
     return name, kwargs
 
 

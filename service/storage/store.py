@@ -1,10 +1,12 @@
 """The match store: every read and write of a match goes through ``Store``
 (keys in keys.py, values in records.py, the wire in transport.py, the
-cross-slot indexes in indexes.py).
+cross-slot indexes in indexes.py, the deadline index in deadline_index.py).
 
 On a Redis Cluster (service/storage/redis_modes.py) the hot round trips are split by
-node: each command goes to the primary of its key's slot, the commands of one
-node in one write, so no command ever spans slots; the cross-slot indexes (keys.py) are
+node: each command goes to the primary of its key's slot, the commands of each
+node in one write, every node written before any reply is read, so no command
+spans slots (but for the commit script's deadline entry, in another slot of
+its node: deadline_index.py); the cross-slot indexes (keys.py) are
 single-key commands (redis-py's cluster pipelines route each). With
 ``wait=(replicas, timeout ms)`` a commit is refused before it writes anything
 while its primary has fewer in-sync replicas than that (503
@@ -28,12 +30,10 @@ from redis.exceptions import NoScriptError
 from service.model.errors import from_storage_refusal
 from service.storage.accounts import pat_key
 from service.storage.archived import ArchivedReads
+from service.storage.deadline_index import CROSS_SLOT_SHEBANG, NON_LOCAL_KEY, Deadline, DeadlineIndex
 from service.storage.indexes import MatchIndexes
 from service.storage.keys import (
-    DEADLINE_SHARDS,
     actions_key,
-    deadline_keys,
-    deadline_shard_keys,
     events_key,
     idem_key,
     idems_key,
@@ -44,20 +44,20 @@ from service.storage.keys import (
     token_index_key,
 )
 from service.storage.records import Change, CommitResult, StoredMatch, parse_events
+from service.storage.redis_modes import is_cluster_client, refresh_topology, watch_slot_map
 from service.storage.replicas import ReplicaGate
 from service.storage.transport import UNAVAILABLE_REPLIES, Command, Transport, publish_command
 
-# A deadline index write: ``(version, due ms)`` (due None: clear the entry).
-Deadline = tuple[int, int | None]
 # An event as read back: ``(seq, version, event)``.
 Event = tuple[int, int, dict]
 
 
-def _script(client: Any, name: str) -> Any:
-    return client.register_script(resources.files("service.storage").joinpath(f"lua/{name}").read_text())
+def _script(client: Any, name: str, prefix: str = "") -> Any:
+    text = resources.files("service.storage").joinpath(f"lua/{name}").read_text()
+    return client.register_script(prefix + text)
 
 
-class Store(MatchIndexes, ArchivedReads):
+class Store(MatchIndexes, ArchivedReads, DeadlineIndex):
     """Match storage on one redis-py client (not decoding responses).
 
     A finished match whose hot keys are gone is read from its archive record
@@ -81,9 +81,14 @@ class Store(MatchIndexes, ArchivedReads):
         self.wait = wait  # (replicas, timeout ms) each commit WAITs for, or None
         # Refuses commits before writing on a primary short of in-sync replicas.
         self.replicas = None if wait is None else ReplicaGate(client, wait[0], replica_max_lag_s)
-        self._commit = _script(client, "commit.lua")
+        # On a cluster the commit script writes its deadline entry in another
+        # slot of its node (deadline_index.py): Redis 7's flag allows it.
+        shebang = CROSS_SLOT_SHEBANG if is_cluster_client(client) else ""
+        self._commit = _script(client, "commit.lua", shebang)
         self._count_known = _script(client, "count_known.lua")
         self._deadline = _script(client, "deadline.lua")
+        self._local_shards = None  # DeadlineIndex: node -> the deadline shards it serves
+        watch_slot_map(client, self.forget_slot_map)
         self.transport = Transport(client)
         self._publish: str | None = None  # publish_command(), decided on the first commit
 
@@ -112,48 +117,38 @@ class Store(MatchIndexes, ArchivedReads):
                 raise from_storage_refusal(reply) or reply
         return replies
 
-    def _eval_commit(
-        self, match_id: str, keys: list[str], args: list[Any], deadline: Deadline | None = None
+    def _send_commit(
+        self, match_id: str, keys: list[str], args: list[Any], deadline: Deadline | None
     ) -> tuple[Any, Any]:
-        """EVALSHA of commit.lua, after the deadline index write ``deadline``
-        (``(version, due ms)``, or None) in the same round trip."""
+        """``_eval_commit`` with the deadline entry in the script where its shard
+        is on the script's node; else (or when the slot map was out of date:
+        the script wrote nothing) the entry first, in a round trip of its own."""
+        if deadline is None:
+            return self._eval_commit(keys, [*self.commit_deadline_args(None, match_id, None), *args])
+        tag, in_script = self.deadline_shard(match_id)
+        if in_script:
+            try:
+                return self._eval_commit(keys, [*self.commit_deadline_args(tag, match_id, deadline), *args])
+            except redis.ResponseError as error:
+                if NON_LOCAL_KEY not in str(error):
+                    raise
+            refresh_topology(self.redis)
+            self.forget_slot_map()
+            tag = self.deadline_shard(match_id)[0]
+        self._scripted_round_trip(self._deadline_command(tag, match_id, *deadline))
+        return self._eval_commit(keys, [*self.commit_deadline_args(None, match_id, None), *args])
+
+    def _eval_commit(self, keys: list[str], args: list[Any]) -> tuple[Any, Any]:
+        """EVALSHA of commit.lua, followed by WAIT when writes are acknowledged."""
         commands = [("EVALSHA", self._commit.sha, len(keys), *keys, *args)]
         if self.wait is not None:
             # Same connection (same node), right after: WAIT counts the
             # replicas that have this connection's writes so far.
             commands.append(("WAIT", *self.wait))
-        if deadline is not None:
-            commands.insert(0, self._deadline_command(match_id, *deadline))
         replies = self._scripted_round_trip(*commands, retry=False)
         if self.wait is not None:
             return replies[-2], replies[-1]
         return replies[-1], None
-
-    # --- the deadline index ------------------------------------------------
-
-    def _deadline_command(self, match_id: str, version: int, due_ms: int | None) -> Command:
-        return (
-            "EVALSHA",
-            self._deadline.sha,
-            2,
-            *deadline_keys(match_id),
-            match_id,
-            version,
-            "" if due_ms is None else int(due_ms),
-        )
-
-    def set_deadline(self, match_id: str, version: int, due_ms: int | None) -> bool:
-        """Write (``due_ms`` None: clear) a match's entry unless a newer version
-        wrote it; True when written."""
-        return self._scripted_round_trip(self._deadline_command(match_id, version, due_ms))[0] == 1
-
-    def due_matches(self, now_ms: int, limit: int) -> list[str]:
-        """Ids of matches whose entry is due by ``now_ms``, earliest first per
-        shard, at most ``limit`` per shard (one round trip)."""
-        pipe = self.redis.pipeline(transaction=False)
-        for shard in range(DEADLINE_SHARDS):
-            pipe.zrangebyscore(deadline_shard_keys(shard)[0], "-inf", now_ms, start=0, num=limit)
-        return [raw.decode() for ids in pipe.execute() for raw in ids]
 
     # --- rate-limit counters ----------------------------------------------
 
@@ -334,9 +329,9 @@ class Store(MatchIndexes, ArchivedReads):
 
         ``expected_rev`` None creates the match (fails if it exists). One
         round trip; either everything is written or nothing. ``deadline``
-        (``(version, due ms)``) goes to the deadline index in the same round
-        trip, whatever the commit's outcome: an early entry only costs the
-        sweeper a look.
+        (``(version, due ms)``) goes to the deadline index with the commit,
+        in its script (deadline_index.py; on a cluster node serving no shard
+        of the index, in a round trip before it).
         """
         if self._publish is None:
             self._publish = publish_command(self.redis)
@@ -360,7 +355,7 @@ class Store(MatchIndexes, ArchivedReads):
         ]
         if self.replicas is not None:
             self.replicas.check(keys[0])  # before anything is sent
-        reply, replicas = self._eval_commit(match_id, keys, args, deadline)
+        reply, replicas = self._send_commit(match_id, keys, args, deadline)
         if self.replicas is not None and replicas is not None and replicas < self.replicas.wanted:
             self.replicas.suspect(keys[0])
         outcome = reply[0].decode()

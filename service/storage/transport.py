@@ -13,6 +13,7 @@ from typing import Any
 
 import hiredis
 import redis
+from redis.crc import key_slot
 from redis.exceptions import (
     AskError,
     ClusterDownError,
@@ -86,6 +87,10 @@ class Transport:
         self.redis = client
         self._cluster = redis_modes.is_cluster_client(client)
         self._stale_topology = False
+        # Cluster: the pool of each slot's primary as the slot map last said;
+        # emptied whenever the map is read again (MOVED, a failed node).
+        self._pools: dict[int, Any] = {}
+        redis_modes.watch_slot_map(client, self._pools.clear)
         self._local = threading.local()
         # Under gevent a threading.local is per greenlet (per request): a
         # connection kept there would never go back to the pool.
@@ -120,17 +125,18 @@ class Transport:
         taken over)."""
         if self._stale_topology:
             self._stale_topology = False
-            redis_modes.refresh_topology(self.redis)
+            self._refresh_topology()
         replies: list[Any] = [None] * len(commands)
         todo = list(range(len(commands)))
         asking: dict = {}  # index -> the importing node an ASK named, for the next round
         pause = TRYAGAIN_PAUSE_S
         for attempt in range(REDIRECT_ROUNDS + 1):
             redirected = set()
-            for pool, indexes in self._route(commands, todo, asking).values():
-                for i, reply in zip(
-                    indexes, self._send_routed(pool, commands, indexes, asking, retry), strict=True
-                ):
+            groups = list(self._route(commands, todo, asking).values())
+            for (_pool, indexes), got in zip(
+                groups, self._send_routed(groups, commands, asking, retry), strict=True
+            ):
+                for i, reply in zip(indexes, got, strict=True):
                     replies[i] = reply
                     if isinstance(reply, _REDIRECTS):
                         redirected.add(i)
@@ -141,7 +147,7 @@ class Transport:
             asking = self._asked_nodes({i: replies[i] for i in redirected})
             kinds = {type(replies[i]) for i in redirected}
             if MovedError in kinds:
-                redis_modes.refresh_topology(self.redis)
+                self._refresh_topology()
             if TryAgainError in kinds:
                 time.sleep(pause)
                 pause = min(pause * 2, TRYAGAIN_PAUSE_MAX_S)
@@ -158,9 +164,21 @@ class Transport:
                 pool = self.redis.get_redis_connection(asking[i]).connection_pool
             elif _routing_key(commands[i]) is not None or pool is None:
                 key = _routing_key(commands[i]) or key
-                pool = redis_modes.node_pool(self.redis, key)
+                pool = self._pool_of(key)
             groups.setdefault(id(pool), (pool, []))[1].append(i)
         return groups
+
+    def _pool_of(self, key: Any) -> Any:
+        """The pool of the primary of ``key``'s slot (``node_pool``, kept per slot)."""
+        slot = key_slot(key if isinstance(key, bytes) else str(key).encode())
+        pool = self._pools.get(slot)
+        if pool is None:
+            pool = self._pools[slot] = redis_modes.node_pool(self.redis, key)
+        return pool
+
+    def _refresh_topology(self) -> None:
+        self._pools.clear()
+        redis_modes.refresh_topology(self.redis)
 
     def _asked_nodes(self, redirects: dict[int, Exception]) -> dict[int, Any]:
         """``{index: node}`` of the ASK replies among ``redirects``."""
@@ -170,7 +188,7 @@ class Transport:
                 continue
             node = self.redis.nodes_manager.get_node(host=reply.host, port=reply.port)
             if node is None:  # a node the slot map does not know yet
-                redis_modes.refresh_topology(self.redis)
+                self._refresh_topology()
                 node = self.redis.nodes_manager.get_node(host=reply.host, port=reply.port)
             if node is None:
                 raise redis.ConnectionError(f"the cluster asked for an unknown node: {reply}")
@@ -178,22 +196,31 @@ class Transport:
         return asked
 
     def _send_routed(
-        self, pool: Any, commands: Commands, indexes: list[int], asking: dict[int, Any], retry: bool
-    ) -> list[Any]:
-        """The replies of ``commands[indexes]`` on ``pool``'s node, an ASKING
-        before each one an ASK sent there (its own reply left out)."""
-        sent, mine = [], []
-        for i in indexes:
-            if i in asking:
-                sent.append(("ASKING",))
-            mine.append(len(sent))
-            sent.append(commands[i])
+        self, groups: list[tuple[Any, list[int]]], commands: Commands, asking: dict[int, Any], retry: bool
+    ) -> list[list[Any]]:
+        """The replies of each group ``(pool, [index...])`` of ``commands`` on
+        its pool's node, an ASKING before each command an ASK sent there (its
+        own reply left out). Every node's commands are written before any
+        reply is read (``_parallel``): the nodes of a round trip answer in the
+        time of the slowest one, not of all of them in turn."""
+        batches: list[tuple[Any, Commands]] = []
+        positions: list[list[int]] = []
+        for pool, indexes in groups:
+            sent: list[Command] = []
+            mine: list[int] = []
+            for i in indexes:
+                if i in asking:
+                    sent.append(("ASKING",))
+                mine.append(len(sent))
+                sent.append(commands[i])
+            batches.append((pool, sent))
+            positions.append(mine)
         try:
-            out = _pooled(pool, sent, retry)
+            out = _parallel(batches, retry)
         except (redis.ConnectionError, redis.TimeoutError):
             self._stale_topology = True
             raise
-        return [out[k] for k in mine]
+        return [[got[k] for k in mine] for got, mine in zip(out, positions, strict=True)]
 
     def _thread_connection(self) -> Any:
         """This thread's own connection from the pool, kept rather than returned.
@@ -236,6 +263,60 @@ def _pooled(pool: Any, commands: Commands, retry: bool) -> list[Any]:
         pool.release(conn)
 
 
+def _parallel(batches: list[tuple[Any, Commands]], retry: bool) -> list[list[Any]]:
+    """The replies of each ``(pool, commands)`` batch, each on a connection of
+    its pool: every batch written, then every reply read. With ``retry``, a
+    batch whose connection failed is sent again on its own (as ``_pooled``
+    would); without, the first failure is raised once every connection is
+    read or dropped (none goes back to its pool with replies pending)."""
+    if len(batches) == 1:
+        return [_pooled(batches[0][0], batches[0][1], retry)]
+    held: list[tuple[Any, Any]] = []
+    out: list[Any] = [None] * len(batches)
+    try:
+        for pool, commands in batches:
+            held.append((pool, pool.get_connection()))
+            out[len(held) - 1] = _try(_send, held[-1][1], _pack(commands))
+        for k, (_, conn) in enumerate(held):
+            if out[k] is None:
+                out[k] = _try(_read, conn, len(batches[k][1]))
+    except BaseException:
+        for k, (_, conn) in enumerate(held):
+            if out[k] is None:
+                conn.disconnect()  # written, not read: replies may be pending
+        raise
+    finally:
+        for pool, conn in held:
+            pool.release(conn)
+    for k, got in enumerate(out):
+        if isinstance(got, _Failed):
+            if not retry:
+                raise got.error
+            out[k] = _pooled(batches[k][0], batches[k][1], retry)
+    return out
+
+
+class _Failed:
+    """A batch's connection error, kept while the other batches are read."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def _try(step: Any, conn: Any, arg: Any) -> Any:
+    """``step(conn, arg)``, or a ``_Failed`` for a connection error (``conn``
+    is then dropped: it may have replies pending)."""
+    try:
+        return step(conn, arg)
+    except (redis.ConnectionError, redis.TimeoutError, OSError) as error:
+        conn.disconnect()
+        return _Failed(error)
+
+
+def _send(conn: Any, packed: bytes) -> None:
+    conn.send_packed_command([packed])
+
+
 def _routing_key(command: Command) -> Any:
     """The key a command's slot is taken from (EVALSHA: its first KEYS
     entry); None for WAIT, which goes where the command before it went."""
@@ -259,6 +340,12 @@ def _send_and_read(conn: Any, packed: bytes, replies: int) -> list[Any]:
     """One attempt of ``Transport.replies`` on ``conn``: every reply read, an
     error reply kept as its exception (so none is left pending)."""
     conn.send_packed_command([packed])
+    return _read(conn, replies)
+
+
+def _read(conn: Any, replies: int) -> list[Any]:
+    """``replies`` replies of ``conn``, error replies as their exceptions; a
+    failure to read drops the connection."""
     out = []
     try:
         for _ in range(replies):

@@ -41,7 +41,7 @@ from rq.serializers import JSONSerializer
 import engine  # noqa: F401  (imported once, before any job: games register here)
 from service.meet import waves
 from service.play import ai
-from service.runtime import logs, metrics
+from service.runtime import heap, logs, metrics
 from service.runtime.config import load_config
 from service.runtime.services import Services
 from service.storage import redis_modes, targets
@@ -290,6 +290,7 @@ def start_services(bind: Callable[[Services], None]) -> tuple[str, Services] | N
     metrics.configure(config["METRICS"])
     services = Services(config, worker=True)
     bind(services)
+    heap.settle()
     return level, services
 
 

@@ -27,12 +27,14 @@ def _counted_timeout(doc: dict) -> None:
     metrics.turn_timed_out(doc["game"])
 
 
-def visit(services: Services, doc: dict, now: int) -> tuple[int, int]:
-    """Act on one due match; returns ``(AI decisions recovered, timers fired)``."""
+def visit(services: Services, doc: dict, now: int, found: str | None = None) -> tuple[int, int]:
+    """Act on one due match; returns ``(AI decisions recovered, timers fired)``.
+    ``found``: the shard its entry was found in (moved to its current shard)."""
     store = services.store
     recovered = int(ai.recover_if_stalled(services, doc, now))
     fired, doc = timers.fire_due(services, doc, now, on_timeout=_counted_timeout)
-    store.set_deadline(doc["id"], doc["version"], deadlines.next_visit_ms(doc, services.config, now))
+    due = deadlines.next_visit_ms(doc, services.config, now)
+    store.set_deadline(doc["id"], doc["version"], due, found=found)
     return recovered, fired
 
 
@@ -41,12 +43,12 @@ def sweep(services: Services, now_ms: int | None = None) -> tuple[int, int]:
     store = services.store
     now = deadlines.now_ms() if now_ms is None else now_ms
     recovered = fired = 0
-    for match_id in store.due_matches(now, SWEEP_BATCH):
+    for match_id, found in store.due_entries(now, SWEEP_BATCH):
         doc = store.load_doc(match_id)
         if doc is None:  # deleted: nothing will ever be due
-            store.set_deadline(match_id, LAST_VERSION, None)
+            store.set_deadline(match_id, LAST_VERSION, None, found=found)
             continue
-        done = visit(services, doc, now)
+        done = visit(services, doc, now, found)
         recovered += done[0]
         fired += done[1]
     finishing.recover(services, now)

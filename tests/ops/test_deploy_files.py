@@ -1,13 +1,17 @@
 """The deployment files cannot be run here (no Docker engine, no cluster):
 check that they parse, agree with each other and name real entry points."""
 
+import gc
 import importlib.util
 import re
 import runpy
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import yaml
+
+from service.runtime import heap
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -77,6 +81,22 @@ def test_gunicorn_config_defaults(monkeypatch):
     # The app's JSON request log (stdout) replaces gunicorn's access log.
     assert conf["accesslog"] is None and conf["errorlog"] == "-"
     assert conf["timeout"] > 0 and conf["graceful_timeout"] > 0
+
+
+def test_a_worker_freezes_its_loaded_objects(monkeypatch):
+    """Once a worker has loaded the app, its objects leave the collector's
+    scans and young collections come less often (service/runtime/heap.py)."""
+    monkeypatch.delenv("GUNICORN_READY_DIR", raising=False)
+    conf = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    threshold = gc.get_threshold()
+    gc.unfreeze()
+    try:
+        conf["post_worker_init"](SimpleNamespace(pid=0))
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (heap.YOUNG_THRESHOLD, *threshold[1:])
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
 
 
 def test_metrics_reach_prometheus_from_api_and_worker_containers():

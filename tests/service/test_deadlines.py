@@ -14,6 +14,7 @@ import redis
 from rq.job import Job, JobStatus
 
 from service.play import ai
+from service.storage.keys import deadline_shard_keys
 from service.worker import sweeper
 
 from .conftest import make_app
@@ -136,3 +137,25 @@ def test_readyz_counts_live_workers(redis_server):
     assert ready.get_json()["checks"]["worker"] == "1 of 2 workers alive"
     ai.forget(services, "w1")
     assert client.get("/readyz").get_json()["workers_alive"] == 0
+
+
+def test_an_entry_of_the_earlier_layout_moves_to_the_matchs_shard_when_visited(stall_app):
+    """Entries written before the shards were spread over the slots
+    (``deadlines:{0}`` .. ``{15}``) are swept like the others; a visit moves
+    each to its match's shard (service/storage/deadline_index.py)."""
+    services, client = stall_app.extensions["tabula"], stall_app.test_client()
+    services.config["AI_STALL_S"] = 30
+    match_id = _human_vs_ai(client, services, human_first=False)["match"]["id"]
+    store = services.store
+    tag = store.deadline_shard(match_id)[0]
+    version = store.load_doc(match_id)["version"]
+    entries, versions = deadline_shard_keys(tag)
+    services.redis.zrem(entries, match_id)
+    services.redis.hdel(versions, match_id)
+    services.redis.zadd(deadline_shard_keys("3")[0], {match_id: 1000})  # as the old layout wrote it
+    services.redis.hset(deadline_shard_keys("3")[1], match_id, version)
+    now = int(time.time() * 1000)
+    assert store.due_entries(now, 10) == [(match_id, "3")]
+    sweeper.sweep(services, now)
+    assert services.redis.zscore(deadline_shard_keys("3")[0], match_id) is None
+    assert store.due_entries(now + 31_000, 10) == [(match_id, tag)]

@@ -1,6 +1,10 @@
 -- Commit one change of a match atomically (compare-and-set on its revision).
--- Every key is passed in KEYS and carries the match id as a hash tag, so the
--- script runs on one Redis Cluster slot.
+-- Every key of the match is passed in KEYS and carries the match id as a hash
+-- tag, so the script runs on one Redis Cluster slot. The one key it may touch
+-- outside that slot is its deadline index shard (ARGV, below): on a cluster,
+-- a shard of the same node (service/storage/deadline_index.py), which the
+-- script's allow-cross-slot-keys flag allows; it is read first, so a shard on
+-- another node (a slot map out of date) fails the script before any write.
 --
 -- KEYS[1] match hash (fields rev, doc, state, tok:<sha256>)
 -- KEYS[2] event stream (entry id 0-<seq>; fields v, e)
@@ -10,7 +14,11 @@
 --         there when the commit adds events (the event streams' wake-up)
 -- KEYS[6] archive record (match:{<id>}:record)
 -- KEYS[7] the set of the match's idempotency record keys (match:{<id>}:idems)
--- ARGV: expected rev ('' = the match must not exist yet),
+-- ARGV: the deadline entry: its shard's sorted set and version hash, the
+--         match id, the version and the due time in ms ('' = clear the
+--         entry), written when the commit is, unless a newer version wrote
+--         it (deadline.lua's rule); '' x 5 for none,
+--       expected rev ('' = the match must not exist yet),
 --       n_set, field, value, ...,
 --       n_del, field, ...,
 --       n_events, seq, version, event_json, ...,
@@ -30,6 +38,12 @@ local function arg()
   local v = ARGV[i]
   i = i + 1
   return v
+end
+
+local dl_set, dl_versions, dl_member, dl_version, dl_due = arg(), arg(), arg(), arg(), arg()
+local dl_seen
+if dl_set ~= '' then
+  dl_seen = tonumber(redis.call('HGET', dl_versions, dl_member) or '-1')
 end
 
 local expected = arg()
@@ -114,6 +128,15 @@ if expire_s > 0 then
       if left == -1 or left > expire_s then redis.call('EXPIRE', key, expire_s) end
     end
     redis.call('EXPIRE', KEYS[7], expire_s)
+  end
+end
+if dl_set ~= '' and tonumber(dl_version) >= dl_seen then
+  if dl_due == '' then
+    redis.call('ZREM', dl_set, dl_member)
+    redis.call('HDEL', dl_versions, dl_member)
+  else
+    redis.call('ZADD', dl_set, dl_due, dl_member)
+    redis.call('HSET', dl_versions, dl_member, dl_version)
   end
 end
 if n_events > 0 and publish ~= '' and KEYS[5] then
