@@ -68,3 +68,25 @@ def worker_process(**env):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def redis_contents(server, pattern="*"):
+    """Every key matching ``pattern``: its type and contents, read by type.
+
+    Not DUMP: DUMP's bytes follow a hash's or set's internal order, which
+    Redis's incremental rehashing changes on reads alone, so two DUMPs of an
+    unchanged hash can differ (a full suite's run saw it once)."""
+    readers = {
+        "string": server.get,
+        "hash": server.hgetall,
+        "list": lambda key: server.lrange(key, 0, -1),
+        "set": lambda key: sorted(server.smembers(key)),
+        "zset": lambda key: server.zrange(key, 0, -1, withscores=True),
+        "stream": server.xrange,
+    }
+    contents = {}
+    for key in sorted(server.scan_iter(match=pattern)):
+        kind = server.type(key)
+        kind = kind.decode() if isinstance(kind, bytes) else kind
+        contents[key] = (kind, readers[kind](key))
+    return contents

@@ -17,7 +17,7 @@ import redis
 from launcher.redis_process import RedisProcess
 
 from .conftest import make_app
-from .helpers import bearer, create, humans
+from .helpers import bearer, create, humans, redis_contents
 
 # Left out by `make test-fast` (-m "not slow"): seconds each: replica waits.
 pytestmark = pytest.mark.slow
@@ -106,7 +106,7 @@ def test_a_server_refusing_writes_itself_changes_nothing_and_is_answered_the_sam
             created = create(client, seats=humans(2))
             match_id, token = created["match"]["id"], created["tokens"]["0"]
             before = _match(client, match_id)
-            keys = {key: server.dump(key) for key in server.keys("*")}
+            keys = redis_contents(server)
             server.config_set("min-replicas-to-write", 1)
 
             refused = _resign(client, match_id, token, "refused-by-redis")
@@ -114,7 +114,7 @@ def test_a_server_refusing_writes_itself_changes_nothing_and_is_answered_the_sam
             assert refused.status_code == 503, refused.get_json()
             assert refused.get_json()["error"] == "not_enough_replicas"
             assert refused.headers["Retry-After"] == "5"
-            assert {key: server.dump(key) for key in server.keys("*")} == keys  # nothing written
+            assert redis_contents(server) == keys  # nothing written
             assert server.info("errorstats")["errorstat_NOREPLICAS"]["count"] >= 1
             server.config_set("min-replicas-to-write", 0)
             retry = _resign(client, match_id, token, "refused-by-redis")

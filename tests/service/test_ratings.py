@@ -18,7 +18,7 @@ from service.ratings.update import apply_ratings
 from service.storage import ratings as stored
 
 from .conftest import run_ai_jobs
-from .helpers import bearer, new_rng, play_random
+from .helpers import bearer, new_rng, play_random, redis_contents
 from .test_accounts import account_token
 
 SHORT = {"end_year": 1314, "scenario": "ottokar_a"}
@@ -81,8 +81,7 @@ def test_the_after_commit_path_run_again_changes_nothing(client, services):
 
 
 def _snapshot(services):
-    keys = sorted(services.redis.scan_iter(match="ratings:*"))
-    return {key: services.redis.dump(key) for key in keys}
+    return redis_contents(services.redis, "ratings:*")
 
 
 def test_concurrent_runs_apply_a_match_once(client, services):
