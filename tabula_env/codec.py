@@ -270,7 +270,7 @@ class ActionCodec:
         self._copies = tuple(_copier(action) for action in self.actions)
         self.no_actions = np.zeros(len(self.actions), dtype=np.int8)
         self.no_actions.flags.writeable = False
-        self.masks = MaskCache(self.size)  # the read-only masks of the legal sets met so far
+        self.masks = MaskCache(self.size)  # the read-only masks (in a small space, cached per legal set)
 
     def _key(self, action: Action):
         return self._keys[action["type"]](action)

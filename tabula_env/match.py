@@ -117,7 +117,7 @@ class Match:
 
     def mask(self, seat: int):
         """The acting seat's action mask; all zeros for any other seat.
-        Read-only (shared with every state of the same legal set): copy it to change it."""
+        Read-only (in a small space shared with every state of the same legal set): copy it to change it."""
         return self._mask if seat == self.seat_to_act else self.codec.no_actions
 
     def is_legal_index(self, index) -> bool:

@@ -10,8 +10,10 @@ from tabula_env.masks import MaskCache
 from .agents import MaskedRandomAgent
 
 
-def test_masks_are_read_only_and_cannot_be_made_writable():
-    env = tabula_env.aec_env("anno1503-base-2p")
+# Anno 1503's masks are shared (cached), Anno 1452's built per step (a large space).
+@pytest.mark.parametrize("variant", ["anno1503-base-2p", "anno1452-basic-ottokar_a-2p"])
+def test_masks_are_read_only_and_cannot_be_made_writable(variant):
+    env = tabula_env.aec_env(variant)
     env.reset(seed=7)
     mask = env.action_mask(env.agent_selection)
     with pytest.raises(ValueError):
