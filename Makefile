@@ -21,7 +21,7 @@ CHROMIUM ?= /usr/bin/chromium
 
 # Three xdist workers for two cores: many tests wait on a browser, a server
 # or a subprocess, and a third worker fills those waits (whole runs kept the
-# cores 84-86% busy; 2,564 tests took 11:06 on a fresh clone, install included). Tests of one xdist_group (the
+# cores 84-86% busy; 2,615 tests took 13:07 on a fresh clone, install included, beside a benchmark). Tests of one xdist_group (the
 # Redis cluster and Sentinel servers of tests/cluster) share one worker, so
 # their servers start once. `make test PYTEST_ARGS=-x` to override.
 PYTEST_ARGS ?= -n 3 --dist loadgroup
