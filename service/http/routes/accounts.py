@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from service.accounts import history, profiles, signup, stream_tickets, tokens
 from service.accounts.auth import require
-from service.http.routes.common import BEARER, Blueprint, documents_errors, services, token
+from service.http.routes.common import BEARER, SCOPED, Blueprint, documents_errors, scoped, services, token
 from service.live.account_stream import AccountStreamBody
 from service.model.documents import summary
 from service.play.history import replay_body
@@ -69,14 +69,6 @@ blp = Blueprint(
     url_prefix="/v1",
     description="Player and bot accounts, and their personal access tokens with scopes.",
 )
-
-UNAUTHORIZED = "`unauthorized`: account token missing, unknown, revoked or expired."
-FORBIDDEN = "`forbidden`: the token lacks the route's scope (`details.missing_scope` names it)."
-SCOPED = {401: UNAUTHORIZED, 403: FORBIDDEN}
-
-
-def scoped(scope: str) -> dict[str, Any]:
-    return {"security": BEARER, "description": f"Scope: `{scope}`."}
 
 
 @blp.route("/accounts")

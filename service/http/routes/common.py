@@ -33,6 +33,19 @@ class BoundedSegment(UnicodeConverter):
 
 
 BEARER: list[dict] = [{"bearer": []}]
+
+# The 401 and 403 of the routes an account token opens (accounts, webhooks,
+# challenges, seeks), and their operations' security and scope line.
+UNAUTHORIZED = "`unauthorized`: account token missing, unknown, revoked or expired."
+FORBIDDEN = "`forbidden`: the token lacks the route's scope (`details.missing_scope` names it)."
+SCOPED = {401: UNAUTHORIZED, 403: FORBIDDEN}
+
+
+def scoped(scope: str) -> dict[str, Any]:
+    """An operation's security (a bearer) and its description naming ``scope``."""
+    return {"security": BEARER, "description": f"Scope: `{scope}`."}
+
+
 OPTIONAL_BEARER: list[dict] = [{"bearer": []}, {}]
 
 ERROR_TEXT = {

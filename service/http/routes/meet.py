@@ -5,7 +5,7 @@ from typing import Any
 from flask.views import MethodView
 
 from service.accounts.auth import require
-from service.http.routes.common import BEARER, Blueprint, documents_errors, services, token
+from service.http.routes.common import SCOPED, Blueprint, documents_errors, scoped, services, token
 from service.meet import challenges, seeks
 from service.meet.schemas import ChallengeSchema, CreateChallengeSchema, CreateSeekSchema, SeekSchema
 
@@ -16,15 +16,8 @@ blp = Blueprint(
     description="Meet opponents: challenge accounts by name, or seek a table in a rating pool (Play now).",
 )
 
-UNAUTHORIZED = "`unauthorized`: account token missing, unknown, revoked or expired."
-FORBIDDEN = "`forbidden`: the token lacks the route's scope (`details.missing_scope` names it)."
-SCOPED = {401: UNAUTHORIZED, 403: FORBIDDEN}
 CLOSED = "`conflict`: the challenge is no longer pending (`details.state`)."
 NO_SUCH = "`not_found`: an unknown game, or an invited name no account has (`details.name`)."
-
-
-def scoped(scope: str) -> dict[str, Any]:
-    return {"security": BEARER, "description": f"Scope: `{scope}`."}
 
 
 @blp.route("/challenges")

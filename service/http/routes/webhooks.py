@@ -6,8 +6,7 @@ from flask.views import MethodView
 
 from service.accounts import webhooks
 from service.accounts.auth import require
-from service.http.routes.accounts import SCOPED, scoped
-from service.http.routes.common import Blueprint, documents_errors, services, token
+from service.http.routes.common import SCOPED, Blueprint, documents_errors, scoped, services, token
 from service.spec.webhook_schemas import (
     DeliveriesQuerySchema,
     DeliverySchema,
