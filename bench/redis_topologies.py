@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import redis
+import redis.cluster
 
 from launcher.redis_process import find_redis_server, free_port
 
@@ -194,6 +195,14 @@ class ClusterServers(_Processes):
 
     def primaries(self):
         return [c for c in self.clients() if c.info("replication").get("role") == "master"]
+
+    def primary_port_of(self, key):
+        """The port of the primary serving ``key``'s slot now."""
+        client = redis.cluster.RedisCluster(host="127.0.0.1", port=self.ports[0])
+        try:
+            return client.get_node_from_key(key).port
+        finally:
+            client.close()
 
     def replica_ports_of(self, primary_port):
         """The ports of the replicas that follow the primary on ``primary_port``."""

@@ -167,14 +167,20 @@ def no_error_replies(request):
 # --- the fixtures of tests/service, on the deployment ---------------------
 
 
-@pytest.fixture
-def app(deployment):
-    deployment.flush()
-    app = make_app(
+def deployment_app(deployment, **overrides):
+    """``make_app`` on the deployment's Redis (its mode, its queue's Redis)."""
+    return make_app(
         deployment.config["REDIS_URL"],
         REDIS_MODE=deployment.mode,
         RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"],
+        **overrides,
     )
+
+
+@pytest.fixture
+def app(deployment):
+    deployment.flush()
+    app = deployment_app(deployment)
     services = app.extensions["tabula"]
     if deployment.mode == "cluster":
         services.rq_redis.flushdb()
@@ -242,13 +248,7 @@ def server(stack):
 def stall_app(deployment):
     """test_deadlines.py's app (AI stalls due at once), on the deployment."""
     deployment.flush()
-    app = make_app(
-        deployment.config["REDIS_URL"],
-        REDIS_MODE=deployment.mode,
-        RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"],
-        AI_STALL_S=0,
-        WORKER_SEEN_S=5,
-    )
+    app = deployment_app(deployment, AI_STALL_S=0, WORKER_SEEN_S=5)
     if deployment.mode == "cluster":
         app.extensions["tabula"].rq_redis.flushdb()
     yield app

@@ -4,7 +4,6 @@ command: an account's keys share one slot, each claim is a single key)."""
 
 import pytest
 
-from tests.service.conftest import make_app
 from tests.service.test_accounts import (  # noqa: F401
     APP_KEYS,
     LIMITED,
@@ -20,21 +19,14 @@ from tests.service.test_accounts import (  # noqa: F401
     test_sign_up_answers_the_account_and_a_token_shown_once,
 )
 
-
-def _app(deployment, **overrides):
-    return make_app(
-        deployment.config["REDIS_URL"],
-        REDIS_MODE=deployment.mode,
-        RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"],
-        **overrides,
-    )
+from .conftest import deployment_app
 
 
 @pytest.fixture
 def two_apps(deployment):
     """Two apps on the deployment: two API processes, as far as tokens go."""
     deployment.flush()
-    apps = [_app(deployment, TABULA_APP_KEYS=APP_KEYS) for _ in range(2)]
+    apps = [deployment_app(deployment, TABULA_APP_KEYS=APP_KEYS) for _ in range(2)]
     yield [a.test_client() for a in apps]
     for a in apps:
         a.extensions["tabula"].close()
@@ -44,6 +36,6 @@ def two_apps(deployment):
 def limited_client(deployment):
     """An app on the deployment allowing 3 requests per hour per token or address."""
     deployment.flush()
-    app = _app(deployment, **LIMITED)
+    app = deployment_app(deployment, **LIMITED)
     yield app.test_client()
     app.extensions["tabula"].close()

@@ -15,8 +15,9 @@ import pytest
 import redis
 
 from service.storage.keys import match_key
-from tests.service.conftest import make_app
 from tests.service.helpers import bearer, create
+
+from .conftest import deployment_app
 
 # Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
 pytestmark = pytest.mark.slow
@@ -28,13 +29,7 @@ PAUSED_WAIT_TIMEOUT_MS = 300
 
 
 def _waiting_app(deployment, timeout_ms):
-    return make_app(
-        deployment.config["REDIS_URL"],
-        REDIS_MODE=deployment.mode,
-        RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"],
-        REDIS_WAIT_REPLICAS=1,
-        REDIS_WAIT_TIMEOUT_MS=timeout_ms,
-    )
+    return deployment_app(deployment, REDIS_WAIT_REPLICAS=1, REDIS_WAIT_TIMEOUT_MS=timeout_ms)
 
 
 @pytest.fixture
@@ -140,10 +135,8 @@ def test_a_replica_that_stops_acknowledging_closes_its_shard_until_it_resumes(de
     ``not_enough_replicas`` before anything is written, /readyz ``degraded``;
     resumed, the same retry is applied once."""
     deployment.flush()
-    app = make_app(
-        deployment.config["REDIS_URL"],
-        REDIS_MODE=deployment.mode,
-        RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"],
+    app = deployment_app(
+        deployment,
         REDIS_WAIT_REPLICAS=1,
         REDIS_WAIT_TIMEOUT_MS=WAIT_TIMEOUT_MS,
         REDIS_REPLICA_MAX_LAG_S=1,

@@ -90,13 +90,7 @@ def _replicated(cluster, match_id):
 
 
 def _primary_port(cluster, match_id):
-    from redis.cluster import RedisCluster
-
-    client = RedisCluster(host="127.0.0.1", port=cluster.ports[0])
-    try:
-        return client.get_node_from_key(match_key(match_id)).port
-    finally:
-        client.close()
+    return cluster.primary_port_of(match_key(match_id))
 
 
 def test_failover_under_load(chaos_stack):

@@ -19,7 +19,6 @@ one): the same retry is applied, once, and a second retry gets its answer.
 import time
 
 import pytest
-from redis.cluster import RedisCluster
 
 from bench.redis_topologies import ClusterServers, node_client, wait_for
 from launcher.redis_process import RedisProcess
@@ -52,11 +51,7 @@ def cluster_app(tmp_path):
 
 
 def _primary_port(cluster, match_id):
-    client = RedisCluster(host="127.0.0.1", port=cluster.ports[0])
-    try:
-        return client.get_node_from_key(match_key(match_id)).port
-    finally:
-        client.close()
+    return cluster.primary_port_of(match_key(match_id))
 
 
 def _two_shards(cluster, client):

@@ -6,7 +6,6 @@ autouse check fails a test on any error reply (CROSSSLOT, MOVED...)."""
 
 import pytest
 
-from tests.service.conftest import make_app
 from tests.service.test_challenges import (  # noqa: F401
     test_a_challenge_expires,
     test_a_challenge_of_ai_seats_only_starts_at_once,
@@ -23,6 +22,8 @@ from tests.service.test_seeks import (  # noqa: F401
     test_two_seekers_land_in_one_match_with_their_seats,
 )
 
+from .conftest import deployment_app
+
 # Left out by `make test-fast` (-m "not slow"): starts a Redis Cluster or Sentinel.
 pytestmark = pytest.mark.slow
 
@@ -31,11 +32,6 @@ pytestmark = pytest.mark.slow
 def roomy(deployment):
     """test_seeks's ``roomy`` on the deployment: no sign-up limit."""
     deployment.flush()
-    app = make_app(
-        deployment.config["REDIS_URL"],
-        REDIS_MODE=deployment.mode,
-        RQ_REDIS_URL=deployment.config["RQ_REDIS_URL"],
-        SIGNUP_RATE_LIMIT=0,
-    )
+    app = deployment_app(deployment, SIGNUP_RATE_LIMIT=0)
     yield app.test_client(), app.extensions["tabula"]
     app.extensions["tabula"].close()

@@ -14,13 +14,13 @@ from tests.service.test_webhooks import (  # noqa: F401
     test_switched_off_after_a_run_of_failures_and_said_on_the_account_stream,
 )
 
-from .test_accounts_on_modes import _app
+from .conftest import deployment_app
 
 
 @pytest.fixture
 def hook_app(deployment):
     deployment.flush()
-    app = _app(deployment, **LOOPBACK_OK, **FAST)
+    app = deployment_app(deployment, **LOOPBACK_OK, **FAST)
     app.extensions["tabula"].webhook_queue.empty()
     yield app
     app.extensions["tabula"].close()
