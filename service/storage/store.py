@@ -98,10 +98,16 @@ class Store(MatchIndexes, ArchivedReads, DeadlineIndex):
         the server lacks them (a restarted or another
         server: what redis-py's Script does too). A script's SHA never changes.
         The commands of one round trip run whatever the others answer, so
-        only those the server refused for a missing script are sent again.
+        only those the server refused for a missing script are sent again,
+        each with the WAIT that follows it: that WAIT ran before the script
+        wrote anything, so its count confirmed none of the script's writes
+        (a commit's first on a fresh or promoted node was answered 2xx
+        without any replica having it).
         """
         replies = self.transport.replies(commands, retry)
-        missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+        refused = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+        waits = [i + 1 for i in refused if i + 1 < len(commands) and commands[i + 1][0] == "WAIT"]
+        missing = sorted({*refused, *waits})
         if missing:
             for script in (self._commit, self._count_known, self._deadline):
                 self.redis.script_load(script.script)

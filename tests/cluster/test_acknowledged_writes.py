@@ -9,12 +9,14 @@ move's result, applied once.
 import os
 import signal
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 import pytest
 import redis
 
+from bench.redis_topologies import wait_for
 from service.storage.keys import match_key
+from service.storage.replicas import in_sync_replicas
 from tests.service.helpers import bearer, create
 
 from .conftest import deployment_app
@@ -127,6 +129,35 @@ def test_unconfirmed_move_is_503_and_its_retry_returns_the_result(deployment, wa
     assert len([e for e in events if e["version"] == 1]) == len(
         retry.get_json()["events"]
     )  # after the set-up's
+
+
+@pytest.mark.parametrize("wait_app", [PAUSED_WAIT_TIMEOUT_MS], indirect=True)
+def test_a_commit_that_loads_its_script_first_waits_for_the_replica_too(deployment, wait_app):
+    """The first commit on a node that lacks the commit script (a new or
+    restarted node, a promoted replica) is refused NOSCRIPT and sent again
+    once the script is loaded: its WAIT goes with it. Its WAIT used to stay
+    behind, counted before the script wrote anything, so such a commit was
+    answered 2xx with no replica having it (test_lost_replica's first match,
+    the first commit on its new cluster, then missing after the failover: 404)."""
+    primaries = [node for node in deployment.data_nodes if node.info("replication")["role"] == "master"]
+    replicas = []
+    for node in primaries:
+        node.script_flush()  # as on a node that never ran it
+        replicas += deployment.servers.replica_ports_of(node.connection_pool.connection_kwargs["port"])
+    body = {"game": "anno1503", "seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]}
+    with ExitStack() as stack:
+        for port in replicas:
+            stack.enter_context(paused(deployment.servers.by_port[port]))
+        answer = wait_app.test_client().post("/v1/matches", json=body)
+    # Resumed, each replica acknowledges again before the next test reads /readyz.
+    wait_for(
+        lambda: all(in_sync_replicas(node.info("replication"), 1)[0] == 1 for node in primaries),
+        10,
+        "the replicas did not catch up",
+    )
+    assert answer.status_code == 503, answer.get_json()
+    assert answer.get_json()["error"] == "unavailable"
+    assert answer.get_json()["details"]["replicas"] == 0
 
 
 def test_a_replica_that_stops_acknowledging_closes_its_shard_until_it_resumes(deployment):
