@@ -106,12 +106,12 @@ def test_a_build_made_from_these_sources_comes_first(tmp_path, monkeypatch):
 
 
 def test_an_edited_source_changes_the_digest(tmp_path, monkeypatch):
-    copy = tmp_path / "engine" / "games" / "anno1452"
-    copy.mkdir(parents=True)
     for path in native.sources():
-        (copy / path.name).write_bytes(path.read_bytes())
+        copy = tmp_path / path.relative_to(native.ROOT)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(path.read_bytes())
     monkeypatch.setattr(native, "ROOT", tmp_path)
     before = native.source_digest()
-    board = copy / "board.py"
+    board = tmp_path / "engine" / "games" / "anno1452" / "board.py"
     board.write_text(board.read_text() + "\n# an edit\n")
     assert native.source_digest() != before
