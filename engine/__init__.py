@@ -10,6 +10,11 @@ No Flask, no Redis, no I/O beyond reading each game's data files, no global
 random.
 """
 
+# The compiled modules (engine.native) when a build matches their sources.
+from .native import package_path
+
+__path__ = package_path(__name__, __path__)
+
 from . import (
     ai,
     games,  # noqa: F401  (registers the bundled games)

@@ -10,6 +10,11 @@ full state consistent with a seat's view, and ``evaluate(game, state,
 seat)``, the seat's standing relative to the others.
 """
 
+# The compiled modules (engine.native) when a build matches their sources.
+from ..native import package_path
+
+__path__ = package_path(__name__, __path__)
+
 from collections.abc import Mapping
 from typing import Any
 

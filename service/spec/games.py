@@ -37,6 +37,7 @@ Shorthands in the schema files (plain JSON Schema otherwise):
 """
 
 import copy
+import importlib
 import inspect
 from functools import cache
 from pathlib import Path
@@ -195,8 +196,11 @@ def _service_event_components() -> dict[str, Any]:
 
 
 def schema_file(game: Any) -> Path:
-    """The game's ``api_schemas.yaml`` (beside the module defining its class)."""
-    return Path(inspect.getfile(type(game))).with_name(SCHEMA_FILE)
+    """The game's ``api_schemas.yaml``: in the package of the module defining its
+    class, found by the package's ``__init__`` (a compiled module's own file is
+    in the build, engine/native.py)."""
+    package = importlib.import_module(type(game).__module__.rpartition(".")[0])
+    return Path(inspect.getfile(package)).with_name(SCHEMA_FILE)
 
 
 @cache

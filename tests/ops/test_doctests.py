@@ -4,6 +4,7 @@ holds ``>>>`` is found by walking those trees (so a module that moves is
 still found), imported, and its doctests run; a module whose ``>>>`` no
 doctest picks up fails too (an example that never runs)."""
 
+import ast
 import doctest
 import importlib
 from pathlib import Path
@@ -36,10 +37,31 @@ def run_examples(module_name):
     module = importlib.import_module(module_name)
     runner = doctest.DocTestRunner(verbose=False)
     report = []
-    for test in doctest.DocTestFinder().find(module, module_name):
+    compiled = not str(module.__file__).endswith(".py")
+    tests = (
+        source_doctests(module, module_name)
+        if compiled
+        else doctest.DocTestFinder().find(module, module_name)
+    )
+    for test in tests:
         runner.run(test, out=report.append)
     failed, attempted = runner.summarize(verbose=False)
     return failed, attempted, "".join(report)
+
+
+def source_doctests(module, module_name):
+    """The doctests of a module compiled by engine/native.py, read from its source:
+    its functions and classes are C objects with no docstring doctest can find."""
+    package, _, leaf = module_name.rpartition(".")
+    path = Path(importlib.import_module(package).__file__).with_name(f"{leaf}.py")
+    parser, tests = doctest.DocTestParser(), []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and ast.get_docstring(node):
+            name = module_name if isinstance(node, ast.Module) else f"{module_name}.{node.name}"
+            line = 0 if isinstance(node, ast.Module) else node.lineno
+            test = parser.get_doctest(ast.get_docstring(node), dict(vars(module)), name, str(path), line)
+            tests += [test] if test.examples else []
+    return tests
 
 
 MODULES = [name for base, package in PACKAGES for name in modules_with_examples(base, package)]

@@ -46,6 +46,11 @@ Version history
     'place_initial'
 """
 
-from .game import Anno1452
+# The compiled rules (engine.native) when a build matches these sources.
+from ...native import package_path
+
+__path__ = package_path(__name__, __path__)
+
+from .game import Anno1452  # (after the path is chosen)
 
 __all__ = ["Anno1452"]

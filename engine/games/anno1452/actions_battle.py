@@ -6,7 +6,7 @@ reactions and losses); the battle resumes once the last one has answered.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...kit import event
 from ...params import IntRange, OneOf, Optional
@@ -18,7 +18,7 @@ from .state import change_prestige, pay_gold
 from .steps import push_front
 
 if TYPE_CHECKING:
-    from ...core import Action, Event
+    from ...core import Action, ActionSpec, Event
     from .state import Data
 
 
@@ -145,7 +145,8 @@ def _join_tournament_perform(d: Data, seat, action: Action, events: list[Event])
     _answered(d, seat)
 
 
-SPECS = [
+# Annotated: mypyc (engine.native) cannot infer a type across the package's import cycle.
+SPECS: list[ActionSpec[Any]] = [
     make_spec(
         "commit_soldiers",
         {"count": IntRange(0, KING_SOLDIERS)},

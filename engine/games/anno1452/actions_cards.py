@@ -6,7 +6,7 @@ region card is played either for its main effect or as a City card.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...kit import event
 from ...params import Optional
@@ -32,7 +32,7 @@ from .data import CARDS, MAX_CITIES, PRICES, REGION_INDEX, REGION_NAMES
 from .state import change_prestige, gain_gold, pay_gold
 
 if TYPE_CHECKING:
-    from ...core import Action, Event
+    from ...core import Action, ActionSpec, Event
     from .state import Data
 
 
@@ -324,7 +324,8 @@ def _kindbett_perform(d: Data, seat, action: Action, events: list[Event]) -> Non
     d["decision"]["extra_used"] = True
 
 
-SPECS = [
+# Annotated: mypyc (engine.native) cannot infer a type across the package's import cycle.
+SPECS: list[ActionSpec[Any]] = [
     make_spec(
         "build_city",
         {"card": CARD, "at": ESTATE},

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...kit import event
 from ...params import IntRange
@@ -10,7 +10,7 @@ from .actionkit import CARD, bare_action, discard_from_hand, end_decision, make_
 from .evaluation import discard_limits
 
 if TYPE_CHECKING:
-    from ...core import Action, Event
+    from ...core import Action, ActionSpec, Event
     from .state import Data
 
 
@@ -66,7 +66,8 @@ def _choose_position_perform(d: Data, seat, action: Action, events: list[Event])
     end_decision(d)
 
 
-SPECS = [
+# Annotated: mypyc (engine.native) cannot infer a type across the package's import cycle.
+SPECS: list[ActionSpec[Any]] = [
     make_spec(
         "discard",
         {"card": CARD},

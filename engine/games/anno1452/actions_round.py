@@ -9,7 +9,7 @@ checked ``apply`` share one rule.
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...kit import event
 from ...params import Optional
@@ -34,7 +34,7 @@ from .state import is_player, pay_gold
 from .trade import pass_open_swap
 
 if TYPE_CHECKING:
-    from ...core import Action, Event
+    from ...core import Action, ActionSpec, Event
     from .state import Data
 
 
@@ -327,7 +327,8 @@ def _pass_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     end_decision(d)
 
 
-SPECS = [
+# Annotated: mypyc (engine.native) cannot infer a type across the package's import cycle.
+SPECS: list[ActionSpec[Any]] = [
     make_spec(
         "place_estate",
         {"region": REGION},

@@ -4,7 +4,7 @@ once per player per evaluation round in the window of its phase.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...kit import event
 from ...params import IntRange, Optional
@@ -20,7 +20,7 @@ from .state import change_prestige, gain_gold, pay_gold, players_of
 from .steps import decide
 
 if TYPE_CHECKING:
-    from ...core import Action, Event
+    from ...core import Action, ActionSpec, Event
     from .state import Data
 
 
@@ -280,7 +280,8 @@ ER_EFFECTS = {
 }
 
 
-SPECS = [
+# Annotated: mypyc (engine.native) cannot infer a type across the package's import cycle.
+SPECS: list[ActionSpec[Any]] = [
     make_spec(
         "play_special",
         {

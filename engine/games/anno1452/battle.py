@@ -10,7 +10,7 @@ automatic.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...kit import event
 from .board import change_estate, estate_at, remove_estate, set_slot, settle_holdings
@@ -20,6 +20,8 @@ from .state import change_prestige, is_player, roll
 from .steps import decide, push_front
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ...core import Event
     from .state import Data
 
@@ -347,4 +349,4 @@ def _prestige_result(d: Data, winner, loser, events: list[Event]) -> None:
     change_prestige(d, loser, -1, events, "battle_lost")
 
 
-STEPS = {"battle": _step_battle}
+STEPS: dict[str, Callable[..., Any]] = {"battle": _step_battle}

@@ -7,7 +7,7 @@ final evaluation plays only income and prestige, then scores.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...kit import event
 from .board import change_estate, iter_estates, principalities_of, settle_holdings, totals
@@ -17,6 +17,8 @@ from .state import change_prestige, gain_gold, pay_gold, players_of, roll
 from .steps import decide, push_front
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ...core import Event
     from .state import Data
 
@@ -310,7 +312,7 @@ def _final(d: Data, events: list[Event]) -> None:
     event(events, "game_over", winners=winners, scores=d["result"]["scores"])
 
 
-STEPS = {
+STEPS: dict[str, Callable[..., Any]] = {
     "discard_turn": _discard_turn,
     "refill": _refill,
     "window": _window,

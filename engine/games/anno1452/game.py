@@ -30,7 +30,8 @@ class Anno1452(Game):
 
     id = "anno1452"
     title = "Anno 1452"
-    min_players, max_players = PLAYERS
+    min_players = PLAYERS[0]  # two lines: mypyc compiles no tuple assignment in a class body
+    max_players = PLAYERS[1]
     version = 1
     options = OPTIONS
     action_specs = specs_by_name(

@@ -8,7 +8,7 @@ sending and at acceptance and carried out at once, so an accepted offer binds.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...kit import event, private_to
 from ...params import IntRange, OneOf, Optional
@@ -30,7 +30,7 @@ from .bundles import (
 from .steps import decide, push_front
 
 if TYPE_CHECKING:
-    from ...core import Action, Event
+    from ...core import Action, ActionSpec, Event
     from .state import Data
 
 
@@ -337,7 +337,8 @@ GOLD_AMOUNT = IntRange(
     min(GOLD_STEPS), max(GOLD_STEPS), "gold " + ", ".join(map(str, GOLD_STEPS[:-1])) + f" or {GOLD_STEPS[-1]}"
 )
 
-SPECS = [
+# Annotated: mypyc (engine.native) cannot infer a type across the package's import cycle.
+SPECS: list[ActionSpec[Any]] = [
     make_spec(
         "draft_offer",
         {"to": SEAT},

@@ -15,7 +15,7 @@ player has declared done. Drafts are private to their author (``view``), offers 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...kit import event
 from ...params import IntRange
@@ -26,7 +26,9 @@ from .deck import next_card, resolve_event
 from .steps import decide, push_front
 
 if TYPE_CHECKING:
-    from ...core import Action, Event
+    from collections.abc import Callable
+
+    from ...core import Action, ActionSpec, Event
     from .state import Data
 
 
@@ -137,15 +139,20 @@ def _end_trading_perform(d: Data, seat, action: Action, events: list[Event]) -> 
     offers.next_trader(d)
 
 
-STEPS = {"trade": _trade_start, "open_swap": _open_swap, "trade_round": _trade_round}
+STEPS: dict[str, Callable[..., Any]] = {
+    "trade": _trade_start,
+    "open_swap": _open_swap,
+    "trade_round": _trade_round,
+}
 
 # Decision kinds this module asks for (joined into flow.DECISION_TYPES).
-DECISIONS = {
+DECISIONS: dict[str, tuple[str, ...]] = {
     "trade": ("draft_offer", "draft_add", "draft_remove", "send_offer", "cancel_draft", "end_trading"),
     "offer_reply": ("accept_offer", "decline_offer"),
 }
 
-SPECS = [
+# Annotated: mypyc (engine.native) cannot infer a type across the package's import cycle.
+SPECS: list[ActionSpec[Any]] = [
     make_spec(
         "swap_open",
         {"card": CARD, "open_card": IntRange(0, OPEN_CARDS - 1)},
