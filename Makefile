@@ -21,10 +21,11 @@ CHROMIUM ?= /usr/bin/chromium
 
 # Three xdist workers for two cores: many tests wait on a browser, a server
 # or a subprocess, and a third worker fills those waits (whole runs kept the
-# cores 84-86% busy; 2,615 tests took 13:07 on a fresh clone, install included, beside a benchmark). Tests of one xdist_group (the
-# Redis cluster and Sentinel servers of tests/cluster) share one worker, so
-# their servers start once. `make test PYTEST_ARGS=-x` to override.
-PYTEST_ARGS ?= -n 3 --dist loadgroup
+# cores 84-86% busy; 2,615 tests took 13:07 on a fresh clone, install included, beside a benchmark). Each worker that
+# gets a test of tests/cluster starts its own Redis cluster and Sentinel
+# servers (session fixtures on free ports): run on one worker instead, the
+# cluster tests made the whole run 28 minutes, not 11. `make test PYTEST_ARGS=-x` to override.
+PYTEST_ARGS ?= -n 3 --dist load
 
 .DEFAULT_GOAL := help
 .PHONY: help run test test-fast lint clean deploy-check
@@ -52,7 +53,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 # build older than its sources is never used); remade when a source changes.
 # `make test-fast` does not wait for it: after an edit it runs the plain Python.
 NATIVE := build/native/sources.sha256
-$(NATIVE): $(wildcard engine/*.py engine/games/anno1452/*.py) engine/ai/random_player.py pyproject.toml | $(BIN)/python
+$(NATIVE): $(wildcard engine/*.py engine/ai/random_player.py engine/games/anno1452/*.py) pyproject.toml | $(BIN)/python
 	mkdir -p build
 	$(BIN)/python engine/native.py build > build/native.log 2>&1 || (cat build/native.log; exit 1)
 

@@ -19,7 +19,6 @@ the test that caused it (test_error_check.py shows the check sees one).
 """
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import psutil
 import pytest
@@ -33,34 +32,6 @@ from tests.service.helpers import worker_process
 MODES = ("cluster", "sentinel")
 # Error replies of a command that spans slots or reached the wrong node.
 CLUSTER_ERRORS = {"CROSSSLOT", "MOVED", "ASK", "TRYAGAIN", "CLUSTERDOWN"}
-GROUP = "redis-scaleout"  # the xdist group of this folder's tests
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the mark
-def pytest_collection_modifyitems(config, items):
-    """One xdist group: under ``-n 2 --dist loadgroup`` one worker runs this
-    folder and starts its servers once (with ``--dist load`` each worker
-    that gets a test of it starts its own)."""
-    here = Path(__file__).parent
-    for item in items:
-        if here in Path(item.fspath).parents:
-            item.add_marker(pytest.mark.xdist_group(GROUP))
-            if getattr(config.option, "loadgroup", False):  # an xdist worker under --dist loadgroup
-                _name_group(item)
-
-
-def _name_group(item):
-    """Give ``item``'s node id the ``@group`` suffix xdist's scheduler groups by.
-
-    xdist (3.8) adds it by setting ``item._nodeid``; pytest 9 keeps a node's
-    id in ``item._id`` (a NodeId) instead, so that write changed nothing: no
-    test had a group, and ``--dist loadgroup`` spread this folder's tests
-    over every worker, each starting its own servers, the kill -9 tests
-    (test_lost_replica, test_failover_chaos) running beside the others.
-    Older pytest has no ``_id``: xdist's own write works there."""
-    node_id = getattr(item, "_id", None)
-    if node_id is not None and "@" not in item.nodeid.rpartition("]")[2]:
-        item._id = type(node_id).parse(f"{item.nodeid}@{GROUP}")
 
 
 @pytest.fixture(scope="session")
