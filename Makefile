@@ -21,7 +21,7 @@ CHROMIUM ?= /usr/bin/chromium
 
 # Three xdist workers for two cores: many tests wait on a browser, a server
 # or a subprocess, and a third worker fills those waits (whole runs kept the
-# cores 84-86% busy; 2,615 tests took 13:07 on a fresh clone, install included, beside a benchmark). Each worker that
+# cores 84-86% busy; 2,623 tests took 27:15 on a fresh clone on 2026-11-29, a day catanatron itself ran 2-3x slower here than the day before). Each worker that
 # gets a test of tests/cluster starts its own Redis cluster and Sentinel
 # servers (session fixtures on free ports): run on one worker instead, the
 # cluster tests made the whole run 28 minutes, not 11. `make test PYTEST_ARGS=-x` to override.

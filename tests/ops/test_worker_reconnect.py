@@ -116,7 +116,9 @@ def test_worker_waits_for_redis_at_start_up(spawn_worker):
 
 def test_worker_stops_at_once_while_waiting_for_redis(spawn_worker):
     proc = spawn_worker(f"redis://127.0.0.1:{free_port()}/0")
-    time.sleep(1.5)
+    # In its wait for Redis, not still importing (a slept 1.5 s was not
+    # enough on a loaded machine: SIGTERM came before its handler, status -15).
+    _wait(lambda: "Redis unreachable" in proc.log(), 30, proc.log)
     status, took = proc.stop(signal.SIGTERM)
     assert status == 0 and took < 3, proc.log()
 
