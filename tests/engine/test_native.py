@@ -8,15 +8,14 @@ processes, and must give the same events and the same final state.
 
 import json
 import os
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from engine import native
 
-ROOT = Path(__file__).resolve().parents[2]
+from .support.child import json_from_child
+
 PACKAGE = "engine.games.anno1452"
 
 # Plays seeded random matches and prints one line of JSON: whether the rules
@@ -53,17 +52,7 @@ VARIANTS = [
 
 
 def _play(native_setting):
-    env = {**os.environ, "TABULA_NATIVE": native_setting}
-    out = subprocess.run(
-        [sys.executable, "-c", _PLAY, json.dumps(VARIANTS)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=600,
-    )
-    return json.loads(out.stdout)
+    return json_from_child(_PLAY, json.dumps(VARIANTS), TABULA_NATIVE=native_setting)
 
 
 def test_make_test_runs_the_suite_on_the_compiled_rules():

@@ -15,7 +15,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -23,10 +22,11 @@ import engine
 from engine.games.anno1452.data import END_YEARS
 from engine.runner import play_match
 
+from ..support.child import json_from_child
+
 # Left out by `make test-fast` (-m "not slow"): plays fixed long matches.
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[3]
 # (game, options, actions played): long enough for several searched hard turns.
 CASES = {
     "anno1503-base": ("anno1503", {"expansion": "none"}, 50),
@@ -66,17 +66,7 @@ def play(case):
 def play_in_child(case, hash_seed):
     """``play(case)`` in a fresh interpreter with ``PYTHONHASHSEED=hash_seed``."""
     code = f"import json, tests.engine.ai.test_ai_replay as t; print(json.dumps(t.play({case!r})))"
-    env = {**os.environ, "PYTHONHASHSEED": str(hash_seed)}
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=600,
-    )
-    return json.loads(done.stdout)
+    return json_from_child(code, PYTHONHASHSEED=str(hash_seed))
 
 
 class BusyMachine:
