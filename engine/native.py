@@ -1,4 +1,4 @@
-"""Anno 1452's rules (and the kit every step calls) compiled to C with mypyc, while fresh.
+"""Anno 1452's rules, the action shape check and the random player compiled to C with mypyc, while fresh.
 
 Why compile: the rules are plain Python over one JSON dict, and a profile
 has no part above a tenth of the time, so no local change makes them
@@ -22,6 +22,7 @@ import hashlib
 import os
 import shutil
 import sys
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,7 +96,12 @@ def _mypy_version() -> str:
 
 def is_fresh() -> bool:
     """True when a build exists and was made from the sources on disk now."""
-    stamp = build_dir() / DIGEST_FILE
+    return _is_fresh(build_dir())
+
+
+@cache  # each compiled package asks at import: the sources are read and hashed once
+def _is_fresh(root: Path) -> bool:
+    stamp = root / DIGEST_FILE
     return stamp.is_file() and stamp.read_text().strip() == source_digest()
 
 
