@@ -175,9 +175,16 @@ def test_a_replica_that_stops_acknowledging_closes_its_shard_until_it_resumes(de
     )
     client, services = app.test_client(), app.extensions["tabula"]
     try:
-        created = create(client)
+        # With a 1 s lag bound, a loaded machine's replica can look out of sync
+        # now and then before anything is paused (its once-a-second ack late):
+        # the set-up retries what a client would, and waits for /readyz ok.
+        seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+        new_match = {"game": "anno1503", "seats": seats, "seed": 7, "dice": "reproducible"}
+        made = _retry_while_unavailable(lambda: client.post("/v1/matches", json=new_match))
+        assert made.status_code == 201, made.get_json()
+        created = made.get_json()
         match_id, token = created["match"]["id"], created["tokens"]["0"]
-        assert client.get("/readyz").get_json()["status"] == "ok"
+        wait_for(lambda: client.get("/readyz").get_json()["status"] == "ok", 10, "/readyz never ok")
         body = _first_move(client, match_id, token)
         headers = {**bearer(token), "Idempotency-Key": "lagging-replica"}
         (replica_port,) = deployment.servers.replica_ports_of(_primary_port(services, match_id))
