@@ -124,7 +124,10 @@ def test_ai_match_survives_workers_killed_mid_match(launch):
     assert total > 100, calm
 
     kills = []  # (version seen just before, pid)
-    thresholds = [total * (i + 1) // (KILLS + 2) for i in range(KILLS)]
+    # Spread over the first 60% of the match: one kill per poll at most, and on
+    # a loaded machine a poll can see the match jump past several thresholds
+    # (CI once saw it finish before the tenth, with the last at 10/12).
+    thresholds = [total * (i + 1) * 3 // (5 * KILLS) for i in range(KILLS)]
     rng = random.Random(SEED)
 
     def kill_now(version):
