@@ -21,11 +21,14 @@ CHROMIUM ?= /usr/bin/chromium
 
 # Three xdist workers for two cores: many tests wait on a browser, a server
 # or a subprocess, and a third worker fills those waits (whole runs kept the
-# cores 84-86% busy; 2,623 tests took 27:15 on a fresh clone on 2026-11-29, a day catanatron itself ran 2-3x slower here than the day before). Each worker that
+# cores 84-86% busy; 2,623 tests took 27:15 on a fresh clone on a slow day,
+# 18:02 in a later run, with two other jobs loading the machine). Each worker that
 # gets a test of tests/cluster starts its own Redis cluster and Sentinel
 # servers (session fixtures on free ports): run on one worker instead, the
-# cluster tests made the whole run 28 minutes, not 11. `make test PYTEST_ARGS=-x` to override.
-PYTEST_ARGS ?= -n 3 --dist load
+# cluster tests made the whole run 28 minutes, not 11. The 15 slowest tests
+# are listed at the end, to keep the suite's time in view.
+# `make test PYTEST_ARGS=-x` to override.
+PYTEST_ARGS ?= -n 3 --dist load --durations=15
 
 .DEFAULT_GOAL := help
 .PHONY: help run test test-fast lint clean deploy-check
