@@ -33,15 +33,19 @@ SQUARES_BASE: Final = 65599
 
 
 class Lookup:
-    """One action type's actions -> their positions; the key of its actions."""
+    """One action type's actions -> their positions; the key of its actions.
+
+    The positions are typed ``Any``, not ``int``: compiled, an ``int`` would be
+    unboxed from the table and boxed again, a new int object for each action
+    (the positions are above the few hundred small ints Python shares)."""
 
     def __init__(self) -> None:
-        self.table: dict[Any, int] = {}
+        self.table: dict[Any, Any] = {}
 
     def key(self, action: Action) -> Any:
         raise NotImplementedError
 
-    def index(self, action: Action) -> int:
+    def index(self, action: Action) -> Any:
         return self.table[self.key(action)]
 
 
@@ -51,7 +55,7 @@ class Only(Lookup):
     def key(self, action: Action) -> Any:
         return None
 
-    def index(self, action: Action) -> int:
+    def index(self, action: Action) -> Any:
         return self.table[None]
 
 
@@ -65,7 +69,7 @@ class ByValue(Lookup):
     def key(self, action: Action) -> Any:
         return action.get(self.name)
 
-    def index(self, action: Action) -> int:
+    def index(self, action: Action) -> Any:
         return self.table[action.get(self.name)]
 
 
@@ -80,7 +84,7 @@ class Pair(Lookup):
     def key(self, action: Action) -> Any:
         return (action.get(self.first), action.get(self.second))
 
-    def index(self, action: Action) -> int:
+    def index(self, action: Action) -> Any:
         return self.table[(action.get(self.first), action.get(self.second))]
 
 
@@ -167,5 +171,14 @@ class ActionIndex:
 
     def indices(self, actions: list[Action]) -> list[int]:
         """The positions of ``actions``, in order (the legal actions of a step)."""
-        lookups = self.lookups
-        return [lookups[action["type"]].index(action) for action in actions]
+        out: list[Any] = []  # Any: the table's int objects as they are (see Lookup)
+        kind: Any = None
+        lookup: Lookup = Only()  # never used: replaced at the first action
+        for action in actions:
+            # A step's actions come in runs of one type: the same lookup, without the
+            # dict, while the type is the same string object (it is the rules' constant).
+            if action["type"] is not kind:
+                kind = action["type"]
+                lookup = self.lookups[kind]
+            out.append(lookup.index(action))
+        return out

@@ -81,7 +81,7 @@ KEPT = 3
 # References to a kept mask's parts when nothing outside the match holds any
 # (getrefcount's argument included): the array (its slot, a local name), its
 # read-only memoryview (the array's base) and the bytearray (its slot, the memoryview).
-FREE_REFS = (3, 2, 3)
+FREE_ARRAY, FREE_VIEW, FREE_BUFFER = 3, 2, 3
 
 
 class MaskBuffers:
@@ -120,6 +120,11 @@ class MaskBuffers:
         """The position of a kept mask nothing outside holds, or None."""
         for position, kept in enumerate(self._kept):
             mask = kept[0]
-            if (getrefcount(mask), getrefcount(mask.base), getrefcount(kept[1])) == FREE_REFS:
+            # The array first: the match holds the last one (and a learner, any it keeps).
+            if (
+                getrefcount(mask) == FREE_ARRAY
+                and getrefcount(mask.base) == FREE_VIEW
+                and getrefcount(kept[1]) == FREE_BUFFER
+            ):
                 return position
         return None

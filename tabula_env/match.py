@@ -150,13 +150,17 @@ class Match:
     def apply_index(self, index):
         """Apply the action at ``index`` of the space; ``ValueError`` when masked out
         (nothing changed then). Returns the events."""
-        index = self.checked_index(index)
-        # One of the legal actions (the mask says so): the engine need not check it
-        # again, and it gets its own object for it, as from a runner (the codec's
-        # copy is cold in the CPU cache: ~2 µs a step in Anno 1452). The engine takes
-        # a null optional parameter as left out; the history keeps the index.
-        action = self._legal[self._indices.index(index)]
-        return self._apply(action, index, self.game.apply_legal)
+        if type(index) is not int:
+            index = int(index)
+        try:
+            position = self._indices.index(index)  # legal now, and where in legal_actions
+        except ValueError:
+            raise ValueError(f"action index {index} is not legal now (see the action mask)") from None
+        # One of the legal actions: the engine need not check it again, and it gets
+        # its own object for it, as from a runner (the codec's copy is cold in the
+        # CPU cache: ~2 µs a step in Anno 1452). The engine takes a null optional
+        # parameter as left out; the history keeps the index.
+        return self._apply(self._legal[position], index, self.game.apply_legal)
 
     def view(self, seat: int | None):
         return self.game.view(self.state, seat)

@@ -49,6 +49,8 @@ def test_left_out_and_null_are_the_same_and_a_square_may_be_a_tuple():
     "action",
     [
         {"type": "no_such_type"},
+        {"type": None},
+        {"region": "Tirol"},
         {"type": "build", "region": "Mars"},
         {"type": "swap", "card": 3, "open_card": 3},
         {"type": "settle", "at": [1, 1]},
@@ -68,6 +70,8 @@ def test_anything_else_finds_no_position(action):
         INDEX.index(action)
     with pytest.raises((KeyError, TypeError, IndexError)):
         INDEX.indices([ACTIONS[0], action])
+    with pytest.raises((KeyError, TypeError, IndexError)):
+        INDEX.indices([action, ACTIONS[0]])
 
 
 def test_squares_are_distinct_ints():
