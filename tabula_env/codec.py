@@ -109,7 +109,7 @@ class ActionCodec:
         # rules (engine.action_index), a list of a step's actions in one call.
         self._lookup = ActionIndex(self.actions, self._names, square_params)
         # index -> a call that gives a fresh copy of its action (``dict(action)``
-        # as one C call where no value is a list): ``fresh`` runs on every step.
+        # as one C call where no value is a list): ``decode``, the history's too.
         self._copies = tuple(_copier(action) for action in self.actions)
         self.no_actions = np.zeros(len(self.actions), dtype=np.int8)
         self.no_actions.flags.writeable = False

@@ -158,7 +158,7 @@ class Match:
             raise ValueError(f"action index {index} is not legal now (see the action mask)") from None
         # One of the legal actions: the engine need not check it again, and it gets
         # its own object for it, as from a runner (the codec's copy is cold in the
-        # CPU cache: ~2 µs a step in Anno 1452). The engine takes a null optional
+        # CPU cache: 1-2 µs a step in Anno 1452). The engine takes a null optional
         # parameter as left out; the history keeps the index.
         return self._apply(self._legal[position], index, self.game.apply_legal)
 
