@@ -17,14 +17,14 @@ of each type, and gets back ``index``/``indices``.
 An action's key is its values in the order of its type's parameter names
 (its squares, ``[row, col]``, as numbers): a left-out optional parameter
 and one sent as ``null`` are the same action. Anything outside the list
-raises ``KeyError`` (or ``TypeError``/``IndexError`` for a malformed value).
+raises ``KeyError`` (or ``TypeError``/``ValueError`` for a malformed value).
 """
 
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 Action = dict[str, Any]
-# Rows and columns of a square are below this: a square is one int below SQUARE_SIDE ** 2 + 1.
+# Rows and columns of a square are below this: a square is one int up to SQUARE_SIDE ** 2.
 SQUARE_SIDE: Final = 255
 # A type's squares are the digits of one int in this base: a prime above every
 # square's int, not a power of two, so that the low bits (where a dict looks
@@ -90,8 +90,8 @@ class Pair(Lookup):
 
 class Flat(Lookup):
     """Any other type: its plain values in order, then one int for all its
-    squares (``square_code``: an int key hashes and compares faster than
-    the squares' numbers in a longer tuple)."""
+    squares (each ``1 + row * SQUARE_SIDE + col``, 0 when left out: an int key
+    hashes and compares faster than the squares' numbers in a longer tuple)."""
 
     def __init__(self, plain: Sequence[str], squares: Sequence[str]) -> None:
         super().__init__()
@@ -101,7 +101,16 @@ class Flat(Lookup):
     def key(self, action: Action) -> Any:
         code = 0
         for name in self.squares:
-            code = code * SQUARES_BASE + square_code(action.get(name))
+            # Written out, not a function: a call per square costs as much again in plain Python.
+            square = action.get(name)
+            code *= SQUARES_BASE
+            if square is not None:
+                row: int
+                col: int
+                row, col = square  # ValueError unless two values
+                if not (0 <= row < SQUARE_SIDE and 0 <= col < SQUARE_SIDE):
+                    raise KeyError(square)
+                code += 1 + row * SQUARE_SIDE + col
         plain = self.plain
         # A tuple of a fixed size for the common counts: no list to build.
         if len(plain) == 0:
@@ -118,20 +127,6 @@ class Flat(Lookup):
         values = [action.get(name) for name in plain]
         values.append(code)
         return tuple(values)
-
-
-def square_code(square: Any) -> int:
-    """A square ``[row, col]`` as one int (0 when left out, at most
-    ``SQUARE_SIDE ** 2``); ``KeyError`` for a square no board has."""
-    if square is None:
-        return 0
-    if len(square) != 2:
-        raise KeyError(square)
-    row: int = square[0]
-    col: int = square[1]
-    if not (0 <= row < SQUARE_SIDE and 0 <= col < SQUARE_SIDE):
-        raise KeyError(square)
-    return 1 + row * SQUARE_SIDE + col
 
 
 def lookup_for(names: Sequence[str], squares: Sequence[str]) -> Lookup:

@@ -121,7 +121,7 @@ class ActionCodec:
             if set(action) - {"type"} - set(self._names[action["type"]]):
                 raise KeyError("unexpected parameter")
             return self._lookup.index(action)
-        except (KeyError, TypeError, IndexError, AttributeError):
+        except (KeyError, TypeError, ValueError, AttributeError):
             raise ValueError(f"action outside the {self.name} space: {action!r}") from None
 
     def decode(self, index):
@@ -139,14 +139,14 @@ class ActionCodec:
         """The indices of ``actions`` as ``legal_actions`` gives them, in order."""
         try:
             return self._lookup.indices(actions)
-        except (KeyError, TypeError, IndexError):
+        except (KeyError, TypeError, ValueError):
             outside = [a for a in actions if not self._in_space(a)]
             raise ValueError(f"legal actions outside the {self.name} space: {outside[:3]}") from None
 
     def _in_space(self, action: Action):
         try:
             self._lookup.index(action)
-        except (KeyError, TypeError, IndexError):
+        except (KeyError, TypeError, ValueError):
             return False
         return True
 

@@ -4,7 +4,7 @@ the suite runs on both)."""
 
 import pytest
 
-from engine.action_index import ActionIndex, square_code
+from engine.action_index import ActionIndex
 from tabula_env.codec import codec_for
 
 NAMES = {
@@ -66,17 +66,19 @@ def test_left_out_and_null_are_the_same_and_a_square_may_be_a_tuple():
     ],
 )
 def test_anything_else_finds_no_position(action):
-    with pytest.raises((KeyError, TypeError, IndexError)):
+    with pytest.raises((KeyError, TypeError, ValueError)):
         INDEX.index(action)
-    with pytest.raises((KeyError, TypeError, IndexError)):
+    with pytest.raises((KeyError, TypeError, ValueError)):
         INDEX.indices([ACTIONS[0], action])
-    with pytest.raises((KeyError, TypeError, IndexError)):
+    with pytest.raises((KeyError, TypeError, ValueError)):
         INDEX.indices([action, ACTIONS[0]])
 
 
-def test_squares_are_distinct_ints():
-    codes = {square_code([row, col]) for row in range(255) for col in range(255)}
-    assert len(codes) == 255 * 255 and 0 not in codes and square_code(None) == 0
+def test_every_square_of_the_largest_board_has_its_own_key():
+    squares = [[row, col] for row in range(255) for col in range(255)]
+    actions = [{"type": "go", "to": square} for square in squares] + [{"type": "go"}]
+    index = ActionIndex(actions, {"go": ("to",)}, {"go": ("to",)})  # a key twice: ValueError
+    assert index.indices(actions) == list(range(len(actions)))
 
 
 def test_an_action_listed_twice_is_refused():
