@@ -7,6 +7,7 @@ from pettingzoo.test import api_test, seed_test
 
 import tabula_env
 from engine.render import board_svg
+from engine.runner import replay
 from tabula_env.variants import VARIANTS
 
 from .agents import MaskedRandomAgent, play_out
@@ -66,6 +67,18 @@ def test_reset_with_a_seed_replays_the_match(name):
     game = env.match.game
     assert env.match_seed == 5
     assert game.dump(env.match.state) == game.dump(game.setup(env.variant.num_players, env.match.options, 5))
+
+
+@pytest.mark.parametrize(("name", "steps"), [("anno1503-pa-2p", 80), ("anno1452-expert-ottokar_a-2p", 300)])
+def test_the_state_is_the_engines_replay_of_the_history(name, steps):
+    # A step applies the engine's own legal action object (Anno 1452's carry
+    # null optional parameters); the history holds the decoded index (left out):
+    # the engine takes both as the same action.
+    env = make(name)
+    _, history = _trajectory(env, 9, steps)
+    game = env.match.game
+    state, _ = replay(game, env.variant.num_players, env.match.options, 9, history)
+    assert game.dump(state) == game.dump(env.match.state)
 
 
 def test_unseeded_resets_draw_seeds_from_the_seeded_generator():

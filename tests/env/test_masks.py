@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import tabula_env
+from tabula_env import masks
 from tabula_env.masks import MaskCache
 
 from .agents import MaskedRandomAgent
@@ -52,3 +53,24 @@ def test_a_full_cache_starts_over_and_stays_right():
         assert list(np.flatnonzero(mask)) == sorted(indices) and flags == bytes(mask)
         assert len(cache._entries) <= 3
     assert cache.legal((2, 3))[1] is cache.legal((2, 3))[1]
+
+
+def test_a_large_space_reuses_only_masks_nothing_holds():
+    # Anno 1452 (55,000 actions): a step's mask is written into an earlier
+    # step's buffer once nothing holds it; anything still held keeps its values.
+    env = tabula_env.aec_env("anno1452-expert-ottokar_a-2p")
+    env.reset(seed=5)
+    agent = MaskedRandomAgent(env.codec, 5)
+    held = []
+    for step, name in enumerate(env.agent_iter(400)):
+        mask = env.action_mask(name)
+        assert sorted(np.flatnonzero(mask)) == sorted(env.legal_indices(name))
+        if step % 4 == 0:  # the mask, a view, its memoryview, its buffer or a memoryview of it
+            part = (mask, mask[3:], mask.base, mask.base.obj, memoryview(mask))[step // 4 % 5]
+            held.append((part, bytes(part)))
+            del part
+        env.step(agent.act(mask))
+        del mask
+    assert all(bytes(part) == values for part, values in held)
+    # A new buffer for each mask held, and a few the match keeps: not one a step.
+    assert env.match._masks.made <= len(held) + masks.KEPT
