@@ -31,10 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # ``actionkit`` (its hook adapters stay Python closures, which the authoring
 # test reads back; they only pass the call on).
 COMPILED = {
-    # Called at every step: the action shape check, the random player. Not
-    # engine.kit: its event() takes a field named "kind" among its keyword
-    # data, which mypyc's positional-only parameters refuse.
-    "engine": ["params"],
+    # Called at every step: the action shape check, the generator the random
+    # player and the dice draw from, the kit's event().
+    "engine": ["params", "rng", "kit"],
     "engine.ai": ["random_player"],
     "engine.games.anno1452": [
         "actions_battle",

@@ -8,12 +8,13 @@ seed commitment, not the generator, keeps the server honest).
 """
 
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
+# Final: compiled (engine/native.py), these are constants, not module lookups.
+_MASK: Final = (1 << 64) - 1
+_GOLDEN: Final = 0x9E3779B97F4A7C15
 
 
 def mix_seed(*parts: int | str) -> int:
@@ -36,6 +37,17 @@ def _splitmix(state: int) -> tuple[int, int]:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
     return state, z ^ (z >> 31)
+
+
+class Dice(Protocol):
+    """What rules that roll dice and shuffle draw from: an ``Rng``, or in the
+    scenario tests a script (``engine.games.anno1452.state.use_dice``)."""
+
+    state: int
+
+    def dice(self, count: int, sides: int = 6) -> list[int]: ...
+
+    def shuffle(self, items: MutableSequence[Any]) -> None: ...
 
 
 class Rng:

@@ -9,10 +9,11 @@ insolvency rule and the seeded dice are applied in one place.
 from __future__ import annotations
 
 import marshal
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
 
 from ...kit import event
-from ...rng import Rng
+from ...rng import Dice, Rng
 from .data import GOLD_PER_PRESTIGE, OTTOKAR_ID, PRESTIGE_MAX
 
 if TYPE_CHECKING:
@@ -136,9 +137,23 @@ def copy_data(data):
     return _copy(data)
 
 
+# What makes the generator for the state's "rng" int: ``Rng``, unless a test
+# scripts the dice (``use_dice``). A list, not a name to patch: ``Rng`` is a
+# compiled class (engine/native.py), and a compiled caller binds it directly.
+_DICE: Final[list[Callable[[int], Dice]]] = [Rng]
+
+
+def use_dice(make: Callable[[int], Dice]) -> Callable[[int], Dice]:
+    """Draw the rules' dice and shuffles from ``make(d["rng"])`` from now on;
+    returns what made them until now, to be restored."""
+    previous = _DICE[0]
+    _DICE[0] = make
+    return previous
+
+
 def roll(d: Data, count, events: list[Event], purpose, seat=None):
     """Roll ``count`` dice with the state's generator; recorded as an event."""
-    rng = Rng(d["rng"])
+    rng = _DICE[0](d["rng"])
     dice = rng.dice(count)
     d["rng"] = rng.state
     event(events, "dice_rolled", seat, purpose=purpose, dice=dice)
@@ -146,7 +161,7 @@ def roll(d: Data, count, events: list[Event], purpose, seat=None):
 
 
 def shuffle(d: Data, items) -> None:
-    rng = Rng(d["rng"])
+    rng = _DICE[0](d["rng"])
     rng.shuffle(items)
     d["rng"] = rng.state
 
