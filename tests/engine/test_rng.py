@@ -1,14 +1,17 @@
 """engine.rng against the textbook SplitMix64 on whole 64-bit integers.
 
-The generator's loops are inlined for speed (and compiled, engine/native.py);
-every draw of every seeded match depends on it giving exactly the 64-bit
-algorithm's values, which this reference spells out.
+The generator has two implementations of the same arithmetic: on whole
+64-bit ints (``_wide``, run by plain Python) and on 32-bit halves
+(``_halves``, run compiled, engine/native.py). Every draw of every seeded
+match depends on both giving exactly the 64-bit algorithm's values, which
+this reference spells out; both are checked, whichever this process runs.
 """
 
 import random
 
 import pytest
 
+from engine import rng as rng_module
 from engine.rng import Rng, mix_seed
 
 MASK = (1 << 64) - 1
@@ -59,11 +62,25 @@ def test_next64_is_splitmix64():
             assert rng.state == expected
 
 
+def _draws(n):
+    """Each implementation of ``below(n)``'s draws that handles ``n``."""
+    draws = [Rng._draw_wide]
+    if n <= rng_module._SMALL_N:
+        draws.append(Rng._draw_halves)
+    return draws
+
+
 @pytest.mark.parametrize("n", COUNTS)
 def test_below_is_rejection_sampling_on_splitmix64(n):
     for state in STATES:
         rng = Rng(state)
         assert (rng.below(n), rng.state) == reference_below(state, n)[::-1]
+        for draw in _draws(n):
+            rng = Rng(state)
+            assert (draw(rng, n, 1), rng.state) == (
+                [reference_below(state, n)[1]],
+                reference_below(state, n)[0],
+            )
 
 
 def _unshift(y, k):
@@ -87,14 +104,15 @@ def test_the_last_outputs_are_drawn_again(n, rejected):
     # 2**64 % n outputs at the top are refused (no modulo bias): a state
     # whose next output is one of them gives the draw after it.
     assert (1 << 64) % n == rejected
-    for out in (MASK, MASK - rejected + 1):
-        state = state_before_output(out)
-        assert reference_step(state)[1] == out
-        rng = Rng(state)
-        assert rng.below(n) == reference_step(reference_step(state)[0])[1] % n
-        assert rng.state == reference_step(reference_step(state)[0])[0]
-    kept = state_before_output(MASK - rejected)  # the highest output kept
-    assert Rng(kept).below(n) == (MASK - rejected) % n
+    for draw in _draws(n):
+        for out in (MASK, MASK - rejected + 1):
+            state = state_before_output(out)
+            assert reference_step(state)[1] == out
+            rng = Rng(state)
+            assert draw(rng, n, 1) == [reference_step(reference_step(state)[0])[1] % n]
+            assert rng.state == reference_step(reference_step(state)[0])[0]
+        kept = state_before_output(MASK - rejected)  # the highest output kept
+        assert draw(Rng(kept), n, 1) == [(MASK - rejected) % n]
 
 
 def test_dice_and_shuffle_follow_below():
@@ -115,7 +133,9 @@ def test_mix_seed_is_splitmix64_over_the_parts():
     cases = [(), (0,), (7,), (1000, 3), (1 << 32,), (1 << 62, 5), (MASK,), (1 << 70, -3), (-1,), ("greedy",)]
     cases += [("bot-sample", 12, "x" * 40)] + [(s, s >> 7, 3) for s in STATES[:100]]
     for parts in cases:
-        assert mix_seed(*parts) == reference_mix_seed(*parts), parts
+        expected = reference_mix_seed(*parts)
+        assert mix_seed(*parts) == expected, parts
+        assert rng_module._mix_seed_wide(parts) == rng_module._mix_seed_halves(parts) == expected, parts
 
 
 def test_bad_counts_are_refused():
