@@ -9,7 +9,7 @@ during another player's turn.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...kit import event
 from .data import (
@@ -180,22 +180,21 @@ def majority_owner(d: Data, region):
     The count must beat every other owner's and the unplaced Estates, which
     act as a fifth owner.
     """
-    counts: dict[Any, int] = {}
-    placed = 0
-    for estate in d["regions"][region]["slots"]:
-        if estate is not None:
-            counts[estate["owner"]] = counts.get(estate["owner"], 0) + 1
-            placed += 1
-    # The owner with the most, if no one else has as many (every Estate
-    # placement re-awards all regions, so this runs often).
-    leader, most, runner_up = None, 0, 0
-    for owner, count in counts.items():
+    # Every Estate placement re-awards all sixteen regions, so this runs
+    # often: no dict of counts, and none at all while half the region is empty.
+    slots = d["regions"][region]["slots"]
+    owners = [estate["owner"] for estate in slots if estate is not None]
+    unplaced = MAX_ESTATES[region] - len(owners)
+    if len(owners) <= unplaced:
+        return None
+    leader, most, tied = None, 0, False
+    for owner in owners:
+        count = owners.count(owner)
         if count > most:
-            leader, most, runner_up = owner, count, most
-        elif count > runner_up:
-            runner_up = count
-    unplaced = MAX_ESTATES[region] - placed
-    return leader if most > unplaced and most > runner_up else None
+            leader, most, tied = owner, count, False
+        elif count == most and owner != leader:
+            tied = True
+    return leader if most > unplaced and not tied else None
 
 
 def conveyed_by_marriage(d: Data, seat, region):
