@@ -9,7 +9,7 @@ during another player's turn.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...kit import event
 from .data import (
@@ -71,32 +71,36 @@ def change_estate(d: Data, region, slot, **changes):
     return estate
 
 
+def slots_of(d: Data, region) -> list[Slot]:
+    """The slot list of ``region`` (typed: see ``Area``)."""
+    area: Area = d["regions"][region]
+    return area["slots"]
+
+
 def estate_at(d: Data, region, slot):
-    slots = d["regions"][region]["slots"] if 0 <= region < len(d["regions"]) else []
+    slots = slots_of(d, region) if 0 <= region < len(d["regions"]) else []
     return slots[slot] if 0 <= slot < len(slots) else None
 
 
 def placed_in(d: Data, region):
-    return sum(1 for estate in d["regions"][region]["slots"] if estate is not None)
+    return sum(1 for estate in slots_of(d, region) if estate is not None)
 
 
 def free_slot(d: Data, region):
-    for slot, estate in enumerate(d["regions"][region]["slots"]):
+    for slot, estate in enumerate(slots_of(d, region)):
         if estate is None:
             return slot
     return None
 
 
 def count_in(d: Data, region, owner):
-    return sum(
-        1 for estate in d["regions"][region]["slots"] if estate is not None and estate["owner"] == owner
-    )
+    return sum(1 for estate in slots_of(d, region) if estate is not None and estate["owner"] == owner)
 
 
 def cities_in(d: Data, region, owner=None):
     return sum(
         1
-        for estate in d["regions"][region]["slots"]
+        for estate in slots_of(d, region)
         if estate is not None and estate["city"] and (owner is None or estate["owner"] == owner)
     )
 
@@ -104,7 +108,7 @@ def cities_in(d: Data, region, owner=None):
 def citizens_in(d: Data, region, owner):
     return sum(
         estate["citizens"]
-        for estate in d["regions"][region]["slots"]
+        for estate in slots_of(d, region)
         if estate is not None and estate["owner"] == owner
     )
 
@@ -131,9 +135,13 @@ def citizen_supply(d: Data, seat):
     return CITIZENS_PER_PLAYER - totals(d, seat)[1]
 
 
+CITIZENS_WITH_CITY: Final = PRICES["estate"]["citizens_with_city"]
+CITIZENS_WITHOUT_CITY: Final = PRICES["estate"]["citizens"]
+
+
 def capacity(estate):
     """Citizens an Estate can hold: 3, or 6 with a City."""
-    return PRICES["estate"]["citizens_with_city"] if estate["city"] else PRICES["estate"]["citizens"]
+    return CITIZENS_WITH_CITY if estate["city"] else CITIZENS_WITHOUT_CITY
 
 
 def principalities_of(d: Data, seat):
@@ -191,8 +199,7 @@ def majority_owner(d: Data, region):
     """
     # Every Estate placement re-awards all sixteen regions, so this runs
     # often: no dict of counts, and none at all while half the region is empty.
-    slots: list[Slot] = d["regions"][region]["slots"]
-    owners = [estate["owner"] for estate in slots if estate is not None]
+    owners = [estate["owner"] for estate in slots_of(d, region) if estate is not None]
     unplaced = MAX_ESTATES[region] - len(owners)
     if len(owners) <= unplaced:
         return None

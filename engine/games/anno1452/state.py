@@ -30,7 +30,7 @@ _FLAT_LISTS = ("order", "deck", "discard", "open_cards", "initial_regions", "lan
 _CONTAINERS = (dict, list)
 
 
-def clone_data(d):
+def clone_data(d: Data) -> Data:
     """Copy of the state's data for ``apply`` to change.
 
     Cloning is part of every ``apply`` (and of every AI rollout step), so
@@ -43,14 +43,19 @@ def clone_data(d):
     matches of every variant that the copy equals the state and shares no
     other list or dict with it (a part added to the format and not copied
     here fails it); ``tests/engine/test_input_untouched.py`` that no
-    ``apply`` changes its input, shared parts included.
+    ``apply`` changes its input, shared parts included. (The lists are
+    typed so that, compiled, mypyc copies them directly, engine/native.py.)
     """
     out = d.copy()
     for key in _FLAT_LISTS:
-        out[key] = d[key][:]
-    out["regions"] = d["regions"][:]
-    out["queue"] = d["queue"][:]
-    out["players"] = [_copy_player(player) for player in d["players"]]
+        flat: list[Any] = d[key]
+        out[key] = flat[:]
+    regions: list[Any] = d["regions"]
+    queue: list[Any] = d["queue"]
+    players: list[dict[str, Any]] = d["players"]
+    out["regions"] = regions[:]
+    out["queue"] = queue[:]
+    out["players"] = [_copy_player(player) for player in players]
     decision, swap, new_order, trade = d["decision"], d["swap"], d["new_order"], d["trade"]
     battle, offer = d["battle"], d["offer"]
     if trade is not None:
@@ -88,10 +93,12 @@ def _copy_side(side):
     return {**side, "cards": side["cards"][:], "estates": [estate[:] for estate in side["estates"]]}
 
 
-def _copy_player(player):
+def _copy_player(player: dict[str, Any]) -> dict[str, Any]:
     copy = player.copy()
-    copy["hand"] = player["hand"][:]
-    copy["titles"] = player["titles"][:]
+    hand: list[int] = player["hand"]
+    titles: list[int] = player["titles"]
+    copy["hand"] = hand[:]
+    copy["titles"] = titles[:]
     marriage = player["marriage"]
     if marriage is not None:
         copy["marriage"] = {**marriage, "conveyed": marriage["conveyed"][:]}
