@@ -56,6 +56,19 @@ def clone_data(d: Data) -> Data:
     out["regions"] = regions[:]
     out["queue"] = queue[:]
     out["players"] = [_copy_player(player) for player in players]
+    _copy_pending(d, out)
+    out["options"] = d["options"].copy()
+    out["soldiers"] = d["soldiers"].copy()
+    out["pacts"] = [pact[:] for pact in d["pacts"]]
+    out["er_effects"] = {
+        key: value[:] if type(value) is list else value for key, value in d["er_effects"].items()
+    }
+    return out
+
+
+def _copy_pending(d: Data, out: Data) -> None:
+    """``clone_data``'s parts that are None unless a decision, a battle or
+    a trade is under way."""
     decision, swap, new_order, trade = d["decision"], d["swap"], d["new_order"], d["trade"]
     battle, offer = d["battle"], d["offer"]
     if trade is not None:
@@ -72,13 +85,6 @@ def clone_data(d: Data) -> Data:
         out["swap"] = swap.copy()
     if new_order is not None:
         out["new_order"] = new_order[:]
-    out["options"] = d["options"].copy()
-    out["soldiers"] = d["soldiers"].copy()
-    out["pacts"] = [pact[:] for pact in d["pacts"]]
-    out["er_effects"] = {
-        key: value[:] if type(value) is list else value for key, value in d["er_effects"].items()
-    }
-    return out
 
 
 def _copy_trade(trade):
