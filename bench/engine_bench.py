@@ -233,9 +233,10 @@ def main(argv=None):
         return
     if not args.json:
         print(_HEADER)
+    build = rules_build()
     for game, variant, options, n in rows:
         r = bench_count(game, n, options, args.matches, args.with_view, args.max_actions)
-        line = json.dumps({"game": game.id, "variant": variant, **r}) if args.json else None
+        line = json.dumps({"game": game.id, "variant": variant, "rules": build, **r}) if args.json else None
         print(line or format_row(game.id, variant, r), flush=True)
 
 

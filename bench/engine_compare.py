@@ -12,6 +12,12 @@ and player count the actions/s of each tree (median over rounds) and the
 ratio this tree / REV with a 95% interval over the rounds (geometric mean,
 Student's t on the log ratios), then the same over every row. A ratio of 1
 or more is "no slower".
+
+Compiled rules (``engine/native.py``): when this checkout runs its build,
+REV's engine is compiled too (with REV's own ``native.py``, into a directory
+named after REV's ``engine`` tree under the temporary directory's parent, kept
+and reused while fresh), so that compiled is compared with compiled and not
+with REV's plain Python. ``TABULA_NATIVE=0`` compares plain with plain.
 """
 
 import argparse
@@ -28,7 +34,7 @@ from .ladder.cost import ROOT, export_tree
 from .stats import geometric_interval
 
 
-def run_tree(tree, bench_args):
+def run_tree(tree, bench_args, native_dirs):
     """engine_bench's rows with the engine of ``tree`` (None: this checkout).
     ``python -m`` puts its working directory (the tree) first on the path;
     ``PYTHONPATH`` adds this checkout, for bench."""
@@ -38,22 +44,62 @@ def run_tree(tree, bench_args):
         capture_output=True,
         text=True,
         cwd=tree or ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env=tree_env(native_dirs.get(tree)),
     )
     return {(r["game"], r["variant"], r["players"]): r for r in map(json.loads, done.stdout.splitlines())}
 
 
-def compare(args, old_tree):
+def tree_env(native_dir):
+    """The environment of a child: this checkout's bench on the path and, when
+    given, the directory of the compiled rules its tree runs."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if native_dir is not None:
+        env["TABULA_NATIVE_DIR"] = str(native_dir)
+    return env
+
+
+def this_tree_compiled():
+    """True when this checkout's engine runs its compiled rules."""
+    try:
+        from engine import native
+    except ImportError:
+        return False
+    return native.active()
+
+
+def build_native(revision, tree):
+    """Compile ``tree``'s rules (REV's own ``engine/native.py``) unless a
+    fresh build of the same sources is kept from an earlier run; returns
+    its directory, or None when REV predates the compiled rules."""
+    if not (tree / "engine" / "native.py").is_file():
+        return None
+    engine_id = subprocess.run(
+        ["git", "rev-parse", f"{revision}:engine"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    native_dir = Path(tempfile.gettempdir()) / f"tabula-native-{engine_id[:16]}"
+    fresh = "import sys; from engine import native; sys.exit(0 if native.is_fresh() else 1)"
+    env = tree_env(native_dir)
+    if subprocess.run([sys.executable, "-c", fresh], cwd=tree, env=env).returncode != 0:
+        print(f"compiling {revision}'s rules into {native_dir}", file=sys.stderr, flush=True)
+        build = [sys.executable, "engine/native.py", "build"]
+        subprocess.run(build, cwd=tree, env=env, check=True, capture_output=True)
+    return native_dir
+
+
+def compare(args, old_tree, native_dirs):
     """``{row key: (this tree's rates, REV's rates)}`` over the rounds."""
     bench_args = ["--games", args.games, "--matches", str(args.matches), "--players", args.players]
     rates = {}
     for round_no in range(args.rounds):
         order = [None, old_tree] if round_no % 2 == 0 else [old_tree, None]
-        rows = {tree: run_tree(tree, bench_args) for tree in order}
+        rows = {tree: run_tree(tree, bench_args, native_dirs) for tree in order}
         for key, row in rows[None].items():
             new, old = rates.setdefault(key, ([], []))
             new.append(row["actions_per_s"])
             old.append(rows[old_tree][key]["actions_per_s"])
+        if round_no == 0:
+            ours, theirs = (next(iter(rows[tree].values()))["rules"] for tree in (None, old_tree))
+            print(f"rules: this tree {ours}; REV {theirs}", file=sys.stderr, flush=True)
         print(f"round {round_no + 1}/{args.rounds} done", file=sys.stderr, flush=True)
     return rates
 
@@ -88,8 +134,10 @@ def main(argv=None):
     parser.add_argument("--players", default="", help="comma-separated player counts (default: all)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
-        old_tree = export_tree(args.against, Path(scratch))
-        report(compare(args, old_tree), args.against)
+        # pyproject.toml: mypyc reads mypy's settings from it when compiling
+        old_tree = export_tree(args.against, Path(scratch), ("engine", "pyproject.toml"))
+        native_dirs = {old_tree: build_native(args.against, old_tree)} if this_tree_compiled() else {}
+        report(compare(args, old_tree, native_dirs), args.against)
 
 
 if __name__ == "__main__":

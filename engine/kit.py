@@ -3,7 +3,7 @@
 Every bundled game (and a third one) is written with these pieces:
 
 Events
-    ``event(events, kind, seat, private=..., **data)`` appends the one event
+    ``event(events, event_type, seat, private=..., **data)`` appends the one event
     shape the service stores and redacts (``core.redact_event``):
     ``{"type", "seat", "data", "private"?}``. ``data`` is public; ``private``
     maps a seat to what only that seat may learn (a drawn card, a discovered
@@ -40,7 +40,7 @@ __all__ = ["ActionSpec", "event", "private_to", "specs_by_name"]
 
 def event(
     events: list[Event],
-    kind: str,
+    event_type: str,  # not "kind": an event's data has a field "kind", and mypyc refuses the two
     seat: Seat | None = None,
     /,
     private: Mapping[int, Mapping[str, Any]] | Mapping[str, Mapping[str, Any]] | None = None,
@@ -51,7 +51,7 @@ def event(
     ``private`` is ``{seat: extra data}`` (int or str seats); it is stored
     with string keys, as JSON carries them, and left out when empty.
     """
-    ev: Event = {"type": kind, "seat": seat, "data": data}
+    ev: Event = {"type": event_type, "seat": seat, "data": data}
     if private:
         ev["private"] = {str(who): extra for who, extra in private.items()}
     events.append(ev)

@@ -1,4 +1,4 @@
-"""Anno 1452's rules, the action shape check, the random player and the action index compiled to C with mypyc, while fresh.
+"""Anno 1452's rules and the engine parts every step runs (the action shape check, the dice generator, the event kit, the random player, the action index) compiled to C with mypyc, while fresh.
 
 Why compile: the rules are plain Python over one JSON dict, and a profile
 has no part above a tenth of the time, so no local change makes them
@@ -31,11 +31,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # ``actionkit`` (its hook adapters stay Python closures, which the authoring
 # test reads back; they only pass the call on).
 COMPILED = {
-    # Called at every step: the action shape check, the random player, the
-    # environments' action -> index lookup (action_index). Not
-    # engine.kit: its event() takes a field named "kind" among its keyword
-    # data, which mypyc's positional-only parameters refuse.
-    "engine": ["action_index", "params"],
+    # Called at every step: the action shape check, the generator the random
+    # player and the dice draw from, the kit's event(), the environments'
+    # action -> index lookup (action_index).
+    "engine": ["action_index", "params", "rng", "kit"],
     "engine.ai": ["random_player"],
     "engine.games.anno1452": [
         "actions_battle",

@@ -32,7 +32,7 @@ What each player sees
 
 Chance
     The turn order, the deck, the further-round dice, battle dice and ties
-    come from the state's seeded generator (``state.Rng`` on ``data["rng"]``);
+    come from the state's seeded generator (``engine.rng.Rng`` on ``data["rng"]``);
     every roll and draw is an event (a drawn card private to its drawer).
     Seed + actions replay exactly.
 

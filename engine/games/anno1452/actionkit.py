@@ -8,7 +8,8 @@ after it (``_settle_candidates``, ``_settle_check``, ``_settle_perform``) and a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...kit import ActionSpec
 from ...params import IntRange, OneOf, Square
@@ -25,18 +26,38 @@ CARD = IntRange(0, NUM_CARDS - 1, "a card id (see data/cards.json)")
 SEAT = IntRange(0, 3, "a seat")
 
 
+class DataHooks(NamedTuple):
+    """An action type's hooks as written, on the state's plain data ``d``."""
+
+    candidates: Callable[..., list[Action]]
+    check: Callable[..., str | None]
+    perform: Callable[..., None]
+    legal: Callable[..., list[Action]] | None
+
+
+class DataSpec(ActionSpec[Any]):
+    """An ``ActionSpec`` whose hooks adapt ``on_data``'s to the ``State`` the
+    engine passes. ``Anno1452``'s own ``legal_actions`` and ``apply`` call
+    ``on_data``'s directly (game.py: no adapter call per hook, issue 45)."""
+
+    def __init__(self, name, params, on_data: DataHooks, description) -> None:
+        candidates, check, perform, legal = on_data
+        super().__init__(
+            name,
+            params,
+            lambda state, seat: candidates(state.data, seat),
+            lambda state, seat, action: check(state.data, seat, action),
+            lambda state, seat, action, events: perform(state.data, seat, action, events),
+            description,
+            None if legal is None else (lambda state, seat: legal(state.data, seat)),
+        )
+        self.on_data = on_data
+
+
 def make_spec(name, params, candidates, check, perform, description, legal=None):
-    """An ``ActionSpec`` whose hooks work on the state's plain data; ``legal``
+    """A ``DataSpec`` whose hooks work on the state's plain data; ``legal``
     (optional) generates the candidates that pass ``check`` directly."""
-    return ActionSpec(
-        name,
-        params,
-        lambda state, seat: candidates(state.data, seat),
-        lambda state, seat, action: check(state.data, seat, action),
-        lambda state, seat, action, events: perform(state.data, seat, action, events),
-        description,
-        None if legal is None else (lambda state, seat: legal(state.data, seat)),
-    )
+    return DataSpec(name, params, DataHooks(candidates, check, perform, legal), description)
 
 
 def bare_action(name):

@@ -17,6 +17,8 @@ from .actionkit import ESTATE, REGION, always_allowed, bare_action, end_decision
 from .battle import start_battle
 from .board import (
     BORDERS,
+    Area,
+    Slot,
     build_cost,
     capacity,
     change_estate,
@@ -110,8 +112,9 @@ def _build_estate_legal(d: Data, seat) -> list[Action]:
     (the supply: the seat's Estates counted on the way)."""
     gold = d["players"][seat]["gold"]
     own, actions = 0, []
-    for name, area in zip(REGION_NAMES, d["regions"]):
-        slots = area["slots"]
+    areas: list[Area] = d["regions"]
+    for name, area in zip(REGION_NAMES, areas):
+        slots: list[Slot] = area["slots"]
         placed = 0
         for estate in slots:
             if estate is not None:
@@ -186,8 +189,10 @@ def _settle_legal(d: Data, seat) -> list[Action]:
     count, each Estate's room how often it is named. One pass over the map;
     the actions share their ``[region, slot]`` lists (read-only, as in ``attack``)."""
     refs, room, citizens = [], [], 0
-    for region, area in enumerate(d["regions"]):
-        for slot, estate in enumerate(area["slots"]):
+    areas: list[Area] = d["regions"]
+    for region, area in enumerate(areas):
+        slots: list[Slot] = area["slots"]
+        for slot, estate in enumerate(slots):
             if estate is not None and estate["owner"] == seat:
                 citizens += estate["citizens"]
                 left = capacity(estate) - estate["citizens"]
@@ -289,8 +294,10 @@ def attack_legal(d: Data, seat, base, mercenaries=0) -> list[Action]:
     }
     own, enemies = [], []
     in_region: list[list[list[int]]] = [[] for _ in REACH]
-    for region, area in enumerate(d["regions"]):
-        for slot, estate in enumerate(area["slots"]):
+    areas: list[Area] = d["regions"]
+    for region, area in enumerate(areas):
+        slots: list[Slot] = area["slots"]
+        for slot, estate in enumerate(slots):
             if estate is not None:
                 owner = estate["owner"]
                 if owner == seat:

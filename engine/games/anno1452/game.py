@@ -9,20 +9,29 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
 from ...core import Game
-from ...errors import InvalidOptionsError
+from ...errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
 from ...kit import specs_by_name
+from ...params import check_shape
 from . import actions_battle, actions_cards, actions_er, actions_round, actions_special, trade
+from .actionkit import DataSpec
 from .data import PLAYERS
 from .flow import DECISION_TYPES, advance
 from .setup import OPTIONS, check_options, new_state
-from .state import State, copy_data
+from .state import State, clone_data, copy_data
 from .view import build_view
 
 if TYPE_CHECKING:
-    from ...core import Event
+    from ...core import Action, Event
+
+# An action type's hooks on the plain data (actionkit.DataHooks), as a tuple
+# the compiled code unpacks: candidates, check, perform, legal or None.
+Hooks = tuple[
+    Callable[..., list[Any]], Callable[..., str | None], Callable[..., None], Callable[..., list[Any]] | None
+]
 
 
 class Anno1452(Game):
@@ -79,6 +88,67 @@ class Anno1452(Game):
 
     def _after_apply(self, state, events: list[Event]) -> None:
         advance(state.data, events)
+
+    # --- the engine's generic loop, on the plain data (issue 45) ---------------
+    # Game's legal_actions, _check and apply, step for step, calling the hooks
+    # as written (HOOKS) instead of their State adapters: compiled, they save
+    # the adapter and the interpreted loop at every step. The whole suite runs
+    # through these; test_anno1452_fast_legal compares with Game's own.
+
+    def legal_actions(self, state, seat) -> list[Action]:
+        d = state.data
+        decision = d["decision"]
+        if d["result"] is not None or decision is None or seat not in decision["seats"]:
+            return []
+        out: list[Action] = []
+        for name in DECISION_TYPES[decision["kind"]]:
+            candidates, check, _, legal = HOOKS[name]
+            if legal is not None:
+                out += legal(d, seat)
+                continue
+            for action in candidates(d, seat):
+                if check(d, seat, action) is None:
+                    out.append(action)
+        return out
+
+    def _check(self, state, seat, action):
+        d = state.data
+        if d["result"] is not None:
+            raise GameOverError("the match is over")
+        decision = d["decision"]
+        if decision is None or seat not in decision["seats"]:
+            raise NotYourTurnError(f"seat {seat} has nothing to decide now", seat=seat)
+        spec = check_shape(action, self.action_specs)
+        if spec.name not in DECISION_TYPES[decision["kind"]]:
+            raise IllegalActionError("wrong_phase", f"{spec.name} is not possible at this point of the turn")
+        reason = HOOKS[spec.name][1](d, seat, action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        return spec
+
+    def apply(self, state, seat, action):
+        spec = self._check(state, seat, action)
+        return _performed(state, seat, action, HOOKS[spec.name][2])
+
+    def apply_legal(self, state, seat, action):
+        return _performed(state, seat, action, HOOKS[action["type"]][2])
+
+
+def _performed(state, seat, action, perform) -> tuple[State, list[Event]]:
+    """``apply``'s rest: the clone, the action, the automatic steps."""
+    new = State(clone_data(state.data))
+    events: list[Event] = []
+    perform(new.data, seat, action, events)
+    advance(new.data, events)
+    return new, events
+
+
+def _hooks(spec) -> Hooks:
+    hooks = cast(DataSpec, spec).on_data
+    return hooks.candidates, hooks.check, hooks.perform, hooks.legal
+
+
+HOOKS: dict[str, Hooks] = {name: _hooks(spec) for name, spec in Anno1452.action_specs.items()}
 
 
 __all__ = ["Anno1452"]

@@ -9,10 +9,11 @@ insolvency rule and the seeded dice are applied in one place.
 from __future__ import annotations
 
 import marshal
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
 
 from ...kit import event
-from ...rng import Rng
+from ...rng import Dice, Rng
 from .data import GOLD_PER_PRESTIGE, OTTOKAR_ID, PRESTIGE_MAX
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ _FLAT_LISTS = ("order", "deck", "discard", "open_cards", "initial_regions", "lan
 _CONTAINERS = (dict, list)
 
 
-def clone_data(d):
+def clone_data(d: Data) -> Data:
     """Copy of the state's data for ``apply`` to change.
 
     Cloning is part of every ``apply`` (and of every AI rollout step), so
@@ -42,14 +43,32 @@ def clone_data(d):
     matches of every variant that the copy equals the state and shares no
     other list or dict with it (a part added to the format and not copied
     here fails it); ``tests/engine/test_input_untouched.py`` that no
-    ``apply`` changes its input, shared parts included.
+    ``apply`` changes its input, shared parts included. (The lists are
+    typed so that, compiled, mypyc copies them directly, engine/native.py.)
     """
     out = d.copy()
     for key in _FLAT_LISTS:
-        out[key] = d[key][:]
-    out["regions"] = d["regions"][:]
-    out["queue"] = d["queue"][:]
-    out["players"] = [_copy_player(player) for player in d["players"]]
+        flat: list[Any] = d[key]
+        out[key] = flat[:]
+    regions: list[Any] = d["regions"]
+    queue: list[Any] = d["queue"]
+    players: list[dict[str, Any]] = d["players"]
+    out["regions"] = regions[:]
+    out["queue"] = queue[:]
+    out["players"] = [_copy_player(player) for player in players]
+    _copy_pending(d, out)
+    out["options"] = d["options"].copy()
+    out["soldiers"] = d["soldiers"].copy()
+    out["pacts"] = [pact[:] for pact in d["pacts"]]
+    out["er_effects"] = {
+        key: value[:] if type(value) is list else value for key, value in d["er_effects"].items()
+    }
+    return out
+
+
+def _copy_pending(d: Data, out: Data) -> None:
+    """``clone_data``'s parts that are None unless a decision, a battle or
+    a trade is under way."""
     decision, swap, new_order, trade = d["decision"], d["swap"], d["new_order"], d["trade"]
     battle, offer = d["battle"], d["offer"]
     if trade is not None:
@@ -66,13 +85,6 @@ def clone_data(d):
         out["swap"] = swap.copy()
     if new_order is not None:
         out["new_order"] = new_order[:]
-    out["options"] = d["options"].copy()
-    out["soldiers"] = d["soldiers"].copy()
-    out["pacts"] = [pact[:] for pact in d["pacts"]]
-    out["er_effects"] = {
-        key: value[:] if type(value) is list else value for key, value in d["er_effects"].items()
-    }
-    return out
 
 
 def _copy_trade(trade):
@@ -87,10 +99,12 @@ def _copy_side(side):
     return {**side, "cards": side["cards"][:], "estates": [estate[:] for estate in side["estates"]]}
 
 
-def _copy_player(player):
+def _copy_player(player: dict[str, Any]) -> dict[str, Any]:
     copy = player.copy()
-    copy["hand"] = player["hand"][:]
-    copy["titles"] = player["titles"][:]
+    hand: list[int] = player["hand"]
+    titles: list[int] = player["titles"]
+    copy["hand"] = hand[:]
+    copy["titles"] = titles[:]
     marriage = player["marriage"]
     if marriage is not None:
         copy["marriage"] = {**marriage, "conveyed": marriage["conveyed"][:]}
@@ -136,9 +150,23 @@ def copy_data(data):
     return _copy(data)
 
 
+# What makes the generator for the state's "rng" int: ``Rng``, unless a test
+# scripts the dice (``use_dice``). A list, not a name to patch: ``Rng`` is a
+# compiled class (engine/native.py), and a compiled caller binds it directly.
+_DICE: Final[list[Callable[[int], Dice]]] = [Rng]
+
+
+def use_dice(make: Callable[[int], Dice]) -> Callable[[int], Dice]:
+    """Draw the rules' dice and shuffles from ``make(d["rng"])`` from now on;
+    returns what made them until now, to be restored."""
+    previous = _DICE[0]
+    _DICE[0] = make
+    return previous
+
+
 def roll(d: Data, count, events: list[Event], purpose, seat=None):
     """Roll ``count`` dice with the state's generator; recorded as an event."""
-    rng = Rng(d["rng"])
+    rng = _DICE[0](d["rng"])
     dice = rng.dice(count)
     d["rng"] = rng.state
     event(events, "dice_rolled", seat, purpose=purpose, dice=dice)
@@ -146,7 +174,7 @@ def roll(d: Data, count, events: list[Event], purpose, seat=None):
 
 
 def shuffle(d: Data, items) -> None:
-    rng = Rng(d["rng"])
+    rng = _DICE[0](d["rng"])
     rng.shuffle(items)
     d["rng"] = rng.state
 

@@ -51,8 +51,9 @@ def give_card(d, seat, name):
 
 
 class ScriptedDice:
-    """Stands in for ``engine.rng.Rng`` in the rules: dice come from a script
-    (boardgame.io's MockRandom idea); shuffles keep their order."""
+    """Stands in for ``engine.rng.Rng`` in the rules (``state.use_dice``):
+    dice come from a script (boardgame.io's MockRandom idea); shuffles keep
+    their order."""
 
     script: ClassVar[list[int]] = []
 
@@ -69,14 +70,6 @@ class ScriptedDice:
 
     def shuffle(self, items):
         pass
-
-
-def script_dice(monkeypatch, dice):
-    """Make the next die rolls of the rules exactly ``dice``."""
-    import engine.games.anno1452.state as state_module
-
-    ScriptedDice.script = list(dice)
-    monkeypatch.setattr(state_module, "Rng", ScriptedDice)
 
 
 def run_steps(state, steps):

@@ -5,7 +5,7 @@ import pytest
 
 from engine.errors import IllegalActionError
 
-from .anno1452_helpers import GAME, R, act, blank, give_card, load, of_type, put, run_steps, script_dice
+from .anno1452_helpers import GAME, R, act, blank, give_card, load, of_type, put, run_steps
 
 
 def test_city_card_needs_an_estate_gold_and_a_tower():
@@ -48,13 +48,13 @@ def test_title_gives_two_prestige():
     assert state.data["players"][0]["prestige"] == 12
 
 
-def test_title_discarded_when_requirement_fails(monkeypatch):
+def test_title_discarded_when_requirement_fails(script_dice):
     state, card = _titled_position()
     d = GAME.dump(state)
     d["regions"][R["Lothringen"]]["slots"][1]["strength"] = 1
     attacker = put(d, "Westfalen", 1)
     d["players"][0]["hand"] = []
-    script_dice(monkeypatch, [6, 6, 6, 1])
+    script_dice([6, 6, 6, 1])
     state, events = act(load(d), 1, type="attack", target=[R["Lothringen"], 1], **{"from": attacker})
     assert state.data["players"][0]["titles"] == []
     assert card in state.data["discard"]
@@ -181,22 +181,22 @@ def test_landfrieden_protects_until_the_epoch_ends():
     assert err.value.reason == "landfrieden"
 
 
-def test_fehde_attacks_without_the_prestige_penalty(monkeypatch):
+def test_fehde_attacks_without_the_prestige_penalty(script_dice):
     d = blank()
     mine = put(d, "Bayern", 0)
     theirs = put(d, "Bayern", 1, strength=1)
     card = give_card(d, 0, "Fehde")
-    script_dice(monkeypatch, [6, 1, 1, 1, 1])
+    script_dice([6, 1, 1, 1, 1])
     state, _ = act(load(d), 0, type="play_special", card=card, target=theirs, **{"from": mine})
     assert state.data["players"][0]["prestige"] == 11  # +1 for the victory only
 
 
-def test_soeldner_adds_three_soldiers(monkeypatch):
+def test_soeldner_adds_three_soldiers(script_dice):
     d = blank()
     mine = put(d, "Bayern", 0)
     theirs = put(d, "Bayern", 1)
     card = give_card(d, 0, "Söldner")
-    script_dice(monkeypatch, [1, 1, 1, 4, 4, 4, 1, 1, 1])
+    script_dice([1, 1, 1, 4, 4, 4, 1, 1, 1])
     _state, events = act(load(d), 0, type="play_special", card=card, target=theirs, **{"from": mine})
     purposes = [e["data"]["purpose"] for e in of_type(events, "dice_rolled")]
     assert purposes[:3] == [
@@ -231,11 +231,11 @@ def test_defender_only_reactions_are_not_offered_to_the_attacker():
     assert state.data["battle"] is None  # nobody could react: the battle ran to its end
 
 
-def test_verrat_befestigung_and_bogenschuetzen(monkeypatch):
+def test_verrat_befestigung_and_bogenschuetzen(script_dice):
     state, verrat, fort = _battle_with_reactions("Verrat", "Befestigung")
     assert sorted(GAME.to_act(state)) == [0, 1]
     state, _ = act(state, 0, type="react", card=verrat)
-    script_dice(monkeypatch, [6, 6, 6, 5, 5, 2, 2, 1] + [6] * 5 + [1])
+    script_dice([6, 6, 6, 5, 5, 2, 2, 1] + [6] * 5 + [1])
     state, events = act(state, 1, type="react", card=fort)
     assert of_type(events, "treason")[0]["data"]["citizens"] == 2
     first = of_type(events, "battle_round")[0]["data"]
@@ -244,17 +244,17 @@ def test_verrat_befestigung_and_bogenschuetzen(monkeypatch):
     assert first["cancelled"] == 3 and first["hits_on_defender"] == 2
 
 
-def test_hinterhalt_defender_rolls_alone_first(monkeypatch):
+def test_hinterhalt_defender_rolls_alone_first(script_dice):
     state, _, ambush = _battle_with_reactions(None, "Hinterhalt")
-    script_dice(monkeypatch, [6, 6, 6, 1, 1] + [1] * 5 + [6] * 5 + [1] * 5 + [6] * 5)
+    script_dice([6, 6, 6, 1, 1] + [1] * 5 + [6] * 5 + [1] * 5 + [6] * 5)
     state, events = act(state, 1, type="react", card=ambush)
     losses = of_type(events, "losses_taken")[0]["data"]
     assert losses["side"] == "attacker" and losses["citizens"] == 2 and losses["estate"] == 1
 
 
-def test_verstaerkung_adds_two_dice_every_round(monkeypatch):
+def test_verstaerkung_adds_two_dice_every_round(script_dice):
     state, card, _ = _battle_with_reactions("Verstärkung", None)
-    script_dice(monkeypatch, [1, 1, 1, 1, 1, 5, 6, 1, 1, 1, 1, 1] + [6] * 7 + [1] * 5)
+    script_dice([1, 1, 1, 1, 1, 5, 6, 1, 1, 1, 1, 1] + [6] * 7 + [1] * 5)
     state, events = act(state, 0, type="react", card=card)
     purposes = [e["data"]["purpose"] for e in of_type(events, "dice_rolled")]
     assert purposes.count("battle_attacker_reinforcements") == 2

@@ -4,7 +4,7 @@ import pytest
 
 from engine.errors import IllegalActionError
 
-from .anno1452_helpers import GAME, R, act, blank, give_card, load, of_type, put, script_dice
+from .anno1452_helpers import GAME, R, act, blank, give_card, load, of_type, put
 
 
 def test_fourth_estate_in_a_region_costs_seven_gold():
@@ -63,7 +63,7 @@ def test_majority_gained_during_another_players_turn():
     assert gained and gained[0]["data"]["reason"] == "principality_gained"
 
 
-def test_battle_example_hits_city_defence_and_losses(monkeypatch):
+def test_battle_example_hits_city_defence_and_losses(script_dice):
     """Red: Estate with a City and 3 Citizens attacks a blue City without
     Citizens. Red rolls 1-5-6 and 2-4-5 (two hits), blue 1-5-6 (one hit, and
     its 1 in the City cancels one red hit). Red loses a Citizen, blue's
@@ -72,7 +72,7 @@ def test_battle_example_hits_city_defence_and_losses(monkeypatch):
     red = put(d, "Bayern", 0, citizens=3, city=True)
     blue = put(d, "Bayern", 1, city=True)
     # Round 1 as printed, then round 2: red misses, blue misses; round 3 ends it.
-    script_dice(monkeypatch, [1, 5, 6, 2, 4, 5, 1, 5, 6, 1, 1, 1, 1, 1, 2, 2, 2, 6, 6, 6, 6, 6, 1, 1])
+    script_dice([1, 5, 6, 2, 4, 5, 1, 5, 6, 1, 1, 1, 1, 1, 2, 2, 2, 6, 6, 6, 6, 6, 1, 1])
     state, events = act(load(d), 0, type="attack", target=blue, **{"from": red})
     first = of_type(events, "battle_round")[0]["data"]
     assert first == {"round": 1, "hits_on_attacker": 1, "hits_on_defender": 1, "cancelled": 1}
@@ -88,7 +88,7 @@ def test_battle_example_hits_city_defence_and_losses(monkeypatch):
     assert state.data["players"][1]["prestige"] == 9
 
 
-def test_losses_are_chosen_by_their_owner(monkeypatch):
+def test_losses_are_chosen_by_their_owner(script_dice):
     """The King with Soldiers and Citizens decides which units he loses."""
     d = blank()
     d["king"] = 0
@@ -100,14 +100,14 @@ def test_losses_are_chosen_by_their_owner(monkeypatch):
     assert state.data["decision"]["kind"] == "soldiers"
     # Attacker: 3 peasants, 2 citizens, 2 soldiers -> one hit (the 6);
     # defender: 3 peasants + 1 citizen roll 6, 6, 1, 5 -> 3 hits on the King.
-    script_dice(monkeypatch, [1, 1, 6, 1, 1, 1, 1, 6, 6, 1, 5])
+    script_dice([1, 1, 6, 1, 1, 1, 1, 6, 6, 1, 5])
     state, _ = act(state, 0, type="commit_soldiers", count=2)
     assert state.data["decision"]["kind"] == "losses"
     assert GAME.to_act(state) == [0]
     options = [a["citizens"] for a in GAME.legal_actions(state, 0)]
     assert options == [1, 2]  # 3 hits: at least 1 Citizen (only 2 Soldiers), at most 2
     # Round 2: the King's 3 peasants and last Citizen roll 6s, blue's Estate falls.
-    script_dice(monkeypatch, [6, 6, 6, 6, 1, 1, 1])
+    script_dice([6, 6, 6, 6, 1, 1, 1])
     state, events = act(state, 0, type="take_losses", citizens=1)
     taken = next(e["data"] for e in of_type(events, "losses_taken") if e["data"]["side"] == "attacker")
     assert (taken["citizens"], taken["soldiers"], taken["estate"]) == (1, 2, 0)

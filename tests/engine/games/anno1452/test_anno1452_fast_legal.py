@@ -7,12 +7,15 @@ state of seeded matches of every variant and player count, for every seat to
 act and every action type offered to it, the generator's list must equal the
 candidates that pass the full ``check`` (the one the checked ``apply`` runs),
 order included, so ``legal_actions`` and ``apply`` accept exactly the same set
-and seeded players choose exactly as before.
+and seeded players choose exactly as before. ``Anno1452`` also runs the
+engine's loop itself (``legal_actions``, ``apply`` on the hooks as written):
+on the same states it must give what ``engine.core.Game``'s own gives.
 """
 
 import pytest
 
 from engine.ai import RandomPlayer
+from engine.core import Game
 from engine.rng import mix_seed
 from tests.engine.support import anno1452 as support
 from tests.engine.support.policy import WeightedRandomPlayer
@@ -65,11 +68,15 @@ def test_generator_equals_checked_candidates_on_every_state(name, count, variant
             for seat in GAME.to_act(state):
                 assert _mismatches(state, seat) == [], (name, seed, step)
                 compared += 1
+            for seat in range(count):  # those not to act too: none
+                assert GAME.legal_actions(state, seat) == Game.legal_actions(GAME, state, seat)
             seat = GAME.to_act(state)[0]
             actions = GAME.legal_actions(state, seat)
             # Every listed action passes the checked apply.
             assert all(GAME.is_legal(state, seat, action) for action in actions)
             action = player.choose(GAME, seat, None, actions, seed=mix_seed(seed, step))
-            state, _ = GAME.apply(state, seat, action)
+            applied = GAME.apply(state, seat, action)
+            assert applied == Game.apply(GAME, state, seat, action) == GAME.apply_legal(state, seat, action)
+            state = applied[0]
             step += 1
     assert compared > 100

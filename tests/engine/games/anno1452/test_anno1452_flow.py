@@ -4,7 +4,7 @@ import pytest
 
 from engine.errors import IllegalActionError
 
-from .anno1452_helpers import GAME, act, blank, load, of_type, run_steps, script_dice
+from .anno1452_helpers import GAME, act, blank, load, of_type, run_steps
 
 
 def _last_turn_of_round(number, options=None, num_players=3):
@@ -14,18 +14,18 @@ def _last_turn_of_round(number, options=None, num_players=3):
     return d
 
 
-def test_a_six_on_the_two_dice_ends_the_action_rounds(monkeypatch):
-    script_dice(monkeypatch, [3, 6] + [1, 2, 3, 4, 5, 6] * 5)  # then ties in the turn order
+def test_a_six_on_the_two_dice_ends_the_action_rounds(script_dice):
+    script_dice([3, 6] + [1, 2, 3, 4, 5, 6] * 5)  # then ties in the turn order
     state, events = act(load(_last_turn_of_round(1)), 0, type="pass")
     assert state.data["phase"] == "evaluation"
     assert of_type(events, "evaluation_started")
 
 
-def test_no_six_gives_a_further_action_round(monkeypatch):
-    script_dice(monkeypatch, [3, 5])
+def test_no_six_gives_a_further_action_round(script_dice):
+    script_dice([3, 5])
     state, _events = act(load(_last_turn_of_round(1)), 0, type="pass")
     assert (state.data["phase"], state.data["ar"]) == ("action", 2)
-    script_dice(monkeypatch, [1, 2, 6] + [1, 2, 3, 4, 5, 6] * 5)
+    script_dice([1, 2, 6] + [1, 2, 3, 4, 5, 6] * 5)
     d = _last_turn_of_round(2)
     state, _ = act(load(d), 0, type="pass")
     assert state.data["phase"] == "evaluation"

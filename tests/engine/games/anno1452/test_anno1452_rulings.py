@@ -7,7 +7,7 @@ from engine.games.anno1452.board import majority_owner
 from engine.games.anno1452.data import CARDS, HAND_SIZE
 from engine.games.anno1452.evaluation import income_of, victory_points
 
-from .anno1452_helpers import GAME, R, act, blank, give_card, load, of_type, put, run_steps, script_dice
+from .anno1452_helpers import GAME, R, act, blank, give_card, load, of_type, put, run_steps
 
 
 def _marry_saxony(d):
@@ -165,14 +165,14 @@ def test_r5_no_coronation_in_the_interregnum_rows():
 
 
 # 6. The King attacking with Soldiers only.
-def test_r6_king_with_soldiers_only_loses_only_soldiers(monkeypatch):
+def test_r6_king_with_soldiers_only_loses_only_soldiers(script_dice):
     d = blank()
     d["king"], d["soldiers"]["king"] = 0, 12
     put(d, "Neapel", 0)
     target = put(d, "Sachsen", 1)
     state, _ = act(load(d), 0, type="attack", target=target, **{"from": None})
     assert [a["count"] for a in GAME.legal_actions(state, 0)] == list(range(1, 13))
-    script_dice(monkeypatch, [1, 6, 6, 6])  # the Soldier misses, blue hits
+    script_dice([1, 6, 6, 6])  # the Soldier misses, blue hits
     state, _events = act(state, 0, type="commit_soldiers", count=1)
     assert state.data["battle"] is None
     assert state.data["regions"][R["Neapel"]]["slots"][0]["owner"] == 0  # no Estate lost
@@ -192,12 +192,12 @@ def test_r6_king_needs_an_estate_in_supply():
 
 
 # 7. Battles: mutual destruction gives no Prestige; both Cities return.
-def test_r7_mutual_destruction(monkeypatch):
+def test_r7_mutual_destruction(script_dice):
     d = blank()
     mine = put(d, "Bayern", 0, strength=1, city=True)
     theirs = put(d, "Bayern", 1, strength=1, city=True)
     d["players"][1]["hand"] = []
-    script_dice(monkeypatch, [6, 6])
+    script_dice([6, 6])
     state, events = act(load(d), 0, type="attack", target=theirs, **{"from": mine})
     assert state.data["regions"][R["Bayern"]]["slots"][:2] == [None, None]
     assert state.data["players"][0]["prestige"] == 9  # only the declaration
@@ -205,11 +205,11 @@ def test_r7_mutual_destruction(monkeypatch):
     assert of_type(events, "battle_ended")[0]["data"]["winner"] is None
 
 
-def test_r7_defender_wins_and_the_attacker_loses_his_estate(monkeypatch):
+def test_r7_defender_wins_and_the_attacker_loses_his_estate(script_dice):
     d = blank()
     mine = put(d, "Bayern", 0, strength=1, city=True)
     theirs = put(d, "Bayern", 1)
-    script_dice(monkeypatch, [1, 6, 1, 1])
+    script_dice([1, 6, 1, 1])
     state, _ = act(load(d), 0, type="attack", target=theirs, **{"from": mine})
     assert state.data["regions"][mine[0]]["slots"][mine[1]] is None
     assert state.data["players"][0]["prestige"] == 8
