@@ -10,6 +10,7 @@
 - A redraw leaves the groups of moves open or folded as the person left them.
 """
 
+import itertools
 import json
 import time
 
@@ -274,13 +275,17 @@ def test_a_redraw_leaves_the_groups_as_the_person_left_them(stack, new_page):
     version = requests.get(f"{stack}/v1/matches/{match_id}", timeout=10).json()["version"]
     page, watch = new_page()
 
+    reads = itertools.count()
+
     def listed(route):
         if route.request.method != "GET":
             return route.continue_()
-        return route.fulfill(json={"version": version, "actions": MANY_MOVES})
+        # A new version at each read, as after another seat's move: a read
+        # that finds nothing new does not redraw (match.js read()).
+        return route.fulfill(json={"version": version + next(reads), "actions": MANY_MOVES})
 
     # The page lists MANY_MOVES, and its stream ends after a Match line each
-    # time: the page reconnects and redraws about twice a second.
+    # time: the page reconnects, reads again and redraws about twice a second.
     page.route(f"**/v1/matches/{match_id}/actions", listed)
     page.route(
         "**/stream*",
@@ -303,4 +308,37 @@ def test_a_redraw_leaves_the_groups_as_the_person_left_them(stack, new_page):
     )
     assert _group_open(page, "Buy") is False
     assert _group_open(page, "Sell") is True
+    assert watch.problems == [], "\n".join(watch.problems)
+
+
+def test_a_read_that_finds_nothing_new_leaves_the_board_in_place(stack, new_page):
+    """The live stream's echo of what the page has drawn already (here: a
+    stream that ends after a Match line each time, so the page reconnects
+    and reads again about twice a second) does not replace the board: a
+    click under way on it (pressed on the old picture, released on a new
+    one) would be lost. Seen in CI as a discard clicked that never left the page."""
+    humans = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    match_id, tokens = _create(stack, "anno1503", {}, humans)
+    seat = str(_to_act(stack, match_id)[0])
+    page, watch = new_page()
+    reads = []
+    page.on("request", lambda r: reads.append(r.url) if r.url.endswith(f"/v1/matches/{match_id}") else None)
+    page.route(
+        "**/stream*",
+        lambda route: route.fulfill(body='{"status": "active"}\n', content_type="application/x-ndjson"),
+    )
+    page.goto(f"{stack}/play/")
+    page.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"tabula:{stack}:{match_id}", json.dumps({seat: tokens[seat]})],
+    )
+    page.goto(f"{stack}/play/#/match/{match_id}")
+    page.wait_for_function("() => document.querySelector('.board svg') && document.querySelector('.actions button.move')")
+    page.evaluate("() => { window.__board = document.querySelector('.board svg'); }")
+    first = len(reads)
+    deadline = time.monotonic() + 15
+    while len(reads) < first + 3 and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert len(reads) >= first + 3, reads  # the page did read the match again
+    assert page.evaluate("() => document.querySelector('.board svg') === window.__board")
     assert watch.problems == [], "\n".join(watch.problems)

@@ -29,6 +29,7 @@ class MatchPage {
     this.refreshing = null;
     this.again = false;
     this.boardText = null;
+    this.drawnSeat = null; // the seat the page last drew for
     this.layout();
   }
 
@@ -140,11 +141,19 @@ class MatchPage {
       wantsActions ? this.api.actions(this.matchId, this.tokens()[seat]) : { version: this.match.version, actions: [] },
     ]);
     if (this.stopped) return;
+    const unchanged = got.status === 304 && board.status === 304
+      && actions.version === this.actions.version && seat === this.drawnSeat;
     if (board.status !== 304) {
       this.boardEtag = board.etag;
       this.boardText = board.body;
     }
     this.actions = actions;
+    // Nothing new (the live stream's echo of a move that the move's own read
+    // has drawn already): the picture is not replaced, so a click under way
+    // on it is not lost (a press on the old picture and a release on the new
+    // one make no click: seen as a move that never left the page).
+    if (unchanged) return;
+    this.drawnSeat = seat;
     this.draw();
   }
 
