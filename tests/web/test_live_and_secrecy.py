@@ -266,6 +266,21 @@ def _group_open(page, name):
     return page.evaluate(f"name => ({FIND_GROUP})(name).open", name)
 
 
+def _open_with_a_stream_that_ends(page, stack, match_id, seat, token):
+    """Open the match's page as ``seat``, its live stream ending after a Match
+    line each time: the page reconnects and reads again about twice a second."""
+    page.route(
+        "**/stream*",
+        lambda route: route.fulfill(body='{"status": "active"}\n', content_type="application/x-ndjson"),
+    )
+    page.goto(f"{stack}/play/")
+    page.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"tabula:{stack}:{match_id}", json.dumps({seat: token})],
+    )
+    page.goto(f"{stack}/play/#/match/{match_id}")
+
+
 def test_a_redraw_leaves_the_groups_as_the_person_left_them(stack, new_page):
     """Another seat's move or a reconnection redraws the moves; a group the
     person folded stays folded (and an open one open) through it."""
@@ -287,16 +302,7 @@ def test_a_redraw_leaves_the_groups_as_the_person_left_them(stack, new_page):
     # The page lists MANY_MOVES, and its stream ends after a Match line each
     # time: the page reconnects, reads again and redraws about twice a second.
     page.route(f"**/v1/matches/{match_id}/actions", listed)
-    page.route(
-        "**/stream*",
-        lambda route: route.fulfill(body='{"status": "active"}\n', content_type="application/x-ndjson"),
-    )
-    page.goto(f"{stack}/play/")
-    page.evaluate(
-        "([key, value]) => localStorage.setItem(key, value)",
-        [f"tabula:{stack}:{match_id}", json.dumps({seat: tokens[seat]})],
-    )
-    page.goto(f"{stack}/play/#/match/{match_id}")
+    _open_with_a_stream_that_ends(page, stack, match_id, seat, tokens[seat])
     page.wait_for_function(f"name => ({FIND_GROUP})(name)?.open === true", arg="Buy")
     page.locator("details.move-group > summary", has_text="Buy (").click()  # the person folds "Buy"
     page.evaluate(f"name => {{ window.__folded = ({FIND_GROUP})(name); }}", "Buy")
@@ -323,17 +329,10 @@ def test_a_read_that_finds_nothing_new_leaves_the_board_in_place(stack, new_page
     page, watch = new_page()
     reads = []
     page.on("request", lambda r: reads.append(r.url) if r.url.endswith(f"/v1/matches/{match_id}") else None)
-    page.route(
-        "**/stream*",
-        lambda route: route.fulfill(body='{"status": "active"}\n', content_type="application/x-ndjson"),
+    _open_with_a_stream_that_ends(page, stack, match_id, seat, tokens[seat])
+    page.wait_for_function(
+        "() => document.querySelector('.board svg') && document.querySelector('.actions button.move')"
     )
-    page.goto(f"{stack}/play/")
-    page.evaluate(
-        "([key, value]) => localStorage.setItem(key, value)",
-        [f"tabula:{stack}:{match_id}", json.dumps({seat: tokens[seat]})],
-    )
-    page.goto(f"{stack}/play/#/match/{match_id}")
-    page.wait_for_function("() => document.querySelector('.board svg') && document.querySelector('.actions button.move')")
     page.evaluate("() => { window.__board = document.querySelector('.board svg'); }")
     first = len(reads)
     deadline = time.monotonic() + 15
