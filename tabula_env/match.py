@@ -150,12 +150,8 @@ class Match:
     def apply_index(self, index):
         """Apply the action at ``index`` of the space; ``ValueError`` when masked out
         (nothing changed then). Returns the events."""
-        if type(index) is not int:
-            index = int(index)
-        try:
-            position = self._indices.index(index)  # legal now, and where in legal_actions
-        except ValueError:
-            raise ValueError(f"action index {index} is not legal now (see the action mask)") from None
+        index = self.checked_index(index)
+        position = self._indices.index(index)  # where in legal_actions
         # One of the legal actions: the engine need not check it again, and it gets
         # its own object for it, as from a runner (the codec's copy is cold in the
         # CPU cache: 1-2 µs a step in Anno 1452). The engine takes a null optional
