@@ -14,22 +14,20 @@ Student's t on the log ratios), then the same over every row. A ratio of 1
 or more is "no slower".
 
 Compiled rules (``engine/native.py``): when this checkout runs its build,
-REV's engine is compiled too (with REV's own ``native.py``, into a directory
-named after REV's ``engine`` tree under the temporary directory's parent, kept
-and reused while fresh), so that compiled is compared with compiled and not
-with REV's plain Python. ``TABULA_NATIVE=0`` compares plain with plain.
+REV's engine is compiled too (bench/compiled_trees.py), so that compiled is
+compared with compiled. ``TABULA_NATIVE=0`` compares plain with plain.
 """
 
 import argparse
 import json
 import math
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from .compiled_trees import rev_rules_dir, tree_env
 from .ladder.cost import ROOT, export_tree
 from .stats import geometric_interval
 
@@ -47,43 +45,6 @@ def run_tree(tree, bench_args, native_dirs):
         env=tree_env(native_dirs.get(tree)),
     )
     return {(r["game"], r["variant"], r["players"]): r for r in map(json.loads, done.stdout.splitlines())}
-
-
-def tree_env(native_dir):
-    """The environment of a child: this checkout's bench on the path and, when
-    given, the directory of the compiled rules its tree runs."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    if native_dir is not None:
-        env["TABULA_NATIVE_DIR"] = str(native_dir)
-    return env
-
-
-def this_tree_compiled():
-    """True when this checkout's engine runs its compiled rules."""
-    try:
-        from engine import native
-    except ImportError:
-        return False
-    return native.active()
-
-
-def build_native(revision, tree):
-    """Compile ``tree``'s rules (REV's own ``engine/native.py``) unless a
-    fresh build of the same sources is kept from an earlier run; returns
-    its directory, or None when REV predates the compiled rules."""
-    if not (tree / "engine" / "native.py").is_file():
-        return None
-    engine_id = subprocess.run(
-        ["git", "rev-parse", f"{revision}:engine"], cwd=ROOT, check=True, capture_output=True, text=True
-    ).stdout.strip()
-    native_dir = Path(tempfile.gettempdir()) / f"tabula-native-{engine_id[:16]}"
-    fresh = "import sys; from engine import native; sys.exit(0 if native.is_fresh() else 1)"
-    env = tree_env(native_dir)
-    if subprocess.run([sys.executable, "-c", fresh], cwd=tree, env=env).returncode != 0:
-        print(f"compiling {revision}'s rules into {native_dir}", file=sys.stderr, flush=True)
-        build = [sys.executable, "engine/native.py", "build"]
-        subprocess.run(build, cwd=tree, env=env, check=True, capture_output=True)
-    return native_dir
 
 
 def compare(args, old_tree, native_dirs):
@@ -136,7 +97,7 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as scratch:
         # pyproject.toml: mypyc reads mypy's settings from it when compiling
         old_tree = export_tree(args.against, Path(scratch), ("engine", "pyproject.toml"))
-        native_dirs = {old_tree: build_native(args.against, old_tree)} if this_tree_compiled() else {}
+        native_dirs = {old_tree: rev_rules_dir(args.against, old_tree)}
         report(compare(args, old_tree, native_dirs), args.against)
 
 

@@ -32,6 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from .compiled_trees import rev_rules_dir, tree_env
 from .ladder.cost import ROOT, export_tree
 from .stats import geometric_interval
 
@@ -86,10 +87,13 @@ def time_decisions(game_id, path):
     return {"cpu": cpu, "steps": steps, "digest": digest}
 
 
-def run_worker(root, game_id, path):
+def run_worker(root, game_id, path, native_dir=None):
+    """The worker's timings in a child started in ``root``; ``native_dir``:
+    the compiled rules that tree runs (bench/compiled_trees.py), if any."""
     command = [sys.executable, "-m", "bench.search_cost", "--worker", str(path), "--game", game_id]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(command, check=True, capture_output=True, text=True, cwd=root, env=env)
+    done = subprocess.run(
+        command, check=True, capture_output=True, text=True, cwd=root, env=tree_env(native_dir)
+    )
     return json.loads(done.stdout)
 
 
@@ -158,12 +162,13 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "decisions.json"
         path.write_text(json.dumps(decisions))
-        old = export_tree(args.against, Path(scratch) / "old")
+        old = export_tree(args.against, Path(scratch) / "old", ("engine", "pyproject.toml"))
+        old_rules = rev_rules_dir(args.against, old)  # compiled against compiled
         runs = {"this": [], args.against: []}
         for round_no in range(args.rounds):
-            order = [("this", ROOT), (args.against, old)]
-            for label, root in order if round_no % 2 == 0 else order[::-1]:
-                runs[label].append(run_worker(root, args.game, path))
+            order = [("this", ROOT, None), (args.against, old, old_rules)]
+            for label, root, rules in order if round_no % 2 == 0 else order[::-1]:
+                runs[label].append(run_worker(root, args.game, path, rules))
             print(f"round {round_no + 1}/{args.rounds} done", file=sys.stderr, flush=True)
         report(args, runs, simulations)
 
