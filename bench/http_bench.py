@@ -180,6 +180,12 @@ def parse_args(argv=None):
         "--trivial", action="store_true", help="with --against: the trivial app too (left out by default)"
     )
     parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="with --against and --trivial: the trivial app after one Redis round trip too "
+        "(the ceiling of moves over trivial on this machine)",
+    )
+    parser.add_argument(
         "--observability",
         action="store_true",
         help="instead: moves/s with metrics and the request log on versus off "
@@ -197,9 +203,11 @@ def check_against(parser, args):
     """``--against``'s revision resolved to ``args.against_commit``; its
     options not mixed with another mode's."""
     if args.against is None:
-        if args.trivial:
-            parser.error("--trivial goes with --against")
+        if args.trivial or args.floor:
+            parser.error("--trivial and --floor go with --against")
         return
+    if args.floor and not args.trivial:
+        parser.error("--floor is measured against --trivial: give both")
     if args.observability:
         parser.error("--against does not go with --observability")
     if args.rounds < 1:

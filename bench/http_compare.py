@@ -21,7 +21,9 @@ so a REV whose rules differ refuses some: see the errors column). The trees
 take turns in ``--rounds`` rounds of ``--duration / --rounds`` counted seconds
 each, the order alternating, the rounds and their per-round rates being
 ``bench.scaleout_bench``'s. ``--trivial`` adds the trivial echo app as a
-third server. The report gives per tree moves/s, p50/p99, errors and CPU ms
+third server; ``--floor`` a fourth, the same app answering only after one
+Redis round trip (``POST /echo/redis``), whose rate over the echo's is the
+most any move that is stored before it is answered can reach here. The report gives per tree moves/s, p50/p99, errors and CPU ms
 per move (server, redis-server), and the ratios this tree / REV of moves/s
 and of server CPU per move: geometric mean of the per-round ratios with a
 95% Student's t-interval on their logarithms (``t_interval_ratio``).
@@ -42,11 +44,12 @@ from launcher.redis_process import RedisProcess
 
 from .harness import ROOT, Gunicorn, Phase, process_tree, summarize, unlimited_env
 from .ladder.cost import export_tree
-from .move_clients import TrivialClient
+from .move_clients import RedisEchoClient, TrivialClient
 from .scaleout_bench import Config, make_phases, print_table, run_rounds, t_interval_ratio
 
 THIS_TREE = "this tree"
 ECHO = "trivial (echo)"
+FLOOR = "echo + 1 Redis trip"
 PROBE = "import engine, service; print(service.__file__); print(engine.__file__)"
 
 
@@ -88,36 +91,53 @@ def imported_files(root, env):
 
 
 class Echo(Config):
-    """The trivial app (``bench.trivial_app``), for scale."""
+    """The trivial app (``bench.trivial_app``), for scale; ``client``: the
+    clients' class (``TrivialClient``: ``/echo``, ``RedisEchoClient``:
+    ``/echo/redis``)."""
 
     kind = "echo"
+
+    def __init__(self, name, env, redis_pids, client):
+        super().__init__(name, env, redis_pids)
+        self.client = client
 
     def start(self, args):
         self.server = Gunicorn("bench.trivial_app:create_app()", self.env, args)
         return self
+
+    def make_phase(self, args):
+        self.server.wait_healthy()
+        self.phase = Phase(self.client, self.server, self.redis_pids, args)
 
 
 def measure(args, old_root):
     """Both trees (and with ``--trivial`` the echo app) in alternating rounds."""
     with RedisProcess() as redis_server:
         configs = [Tree(THIS_TREE, ROOT, redis_server), Tree(args.against, old_root, redis_server)]
-        if args.trivial:
-            configs.append(Echo(ECHO, dict(os.environ), [redis_server.proc.pid]))
+        configs += echo_configs(args, redis_server)
         try:
             for config in configs:
                 config.start(args)
             make_phases(configs[:2], args)
             for tree in configs[:2]:
                 tree.check_imports()
-            if args.trivial:
-                configs[2].server.wait_healthy()
-                configs[2].phase = Phase(TrivialClient, configs[2].server, configs[2].redis_pids, args)
+            for echo in configs[2:]:
+                echo.make_phase(args)
             run_rounds(configs, argparse.Namespace(**vars(args), round_s=args.duration / args.rounds))
         finally:
             for config in configs:
                 if config.server:
                     config.server.stop()
     return results(configs)
+
+
+def echo_configs(args, redis_server):
+    """The trivial app's servers that ``--trivial`` and ``--floor`` ask for."""
+    pids = [redis_server.proc.pid]
+    echoes = [Echo(ECHO, dict(os.environ), pids, TrivialClient)] if args.trivial else []
+    if args.floor:
+        echoes.append(Echo(FLOOR, dict(os.environ, REDIS_URL=redis_server.url), pids, RedisEchoClient))
+    return echoes
 
 
 def results(configs):
@@ -137,10 +157,10 @@ def results(configs):
     for key, measure_ in (("moves_per_s", "rates"), ("server_cpu_per_move", "cpu_ms")):
         interval = t_interval_ratio(getattr(new, measure_), getattr(old, measure_))
         out[key] = [round(x, 3) for x in interval] if interval else None
-    if len(configs) > 2:  # --trivial: each tree's moves/s over the echo's, round by round
-        for tree in (new, old):
-            interval = t_interval_ratio(tree.rates, configs[2].rates)
-            out["servers"][tree.name]["over_trivial"] = [round(x, 3) for x in interval] if interval else None
+    if len(configs) > 2:  # --trivial: each one's requests/s over the echo's, round by round
+        for other in (new, old, *configs[3:]):
+            interval = t_interval_ratio(other.rates, configs[2].rates)
+            out["servers"][other.name]["over_trivial"] = [round(x, 3) for x in interval] if interval else None
     out["script_top_ups"] = sum(getattr(c.player, "top_ups", 0) for c in new.phase.clients)
     return out
 
@@ -173,8 +193,8 @@ def print_ratios(args, result):
     print("  (moves/s above 1: this tree serves more; CPU per move below 1: it spends less)")
     trivial = result["servers"].get(ECHO)
     if trivial and trivial["per_s"]:
-        print("moves/s over trivial requests/s (whole run; per-round geometric mean [95% interval]):")
-        for name, row in list(result["servers"].items())[:2]:
+        print("requests/s over trivial requests/s (whole run; per-round geometric mean [95% interval]):")
+        for name, row in [(n, r) for n, r in result["servers"].items() if n != ECHO]:
             paired = row.get("over_trivial")
             rounds = f"{paired[0]:.3f}  [{paired[1]:.3f}, {paired[2]:.3f}]" if paired else "n/a"
             print(f"  {name:22}{row['per_s'] / trivial['per_s']:.2f}; {rounds}")

@@ -198,11 +198,26 @@ class MoveClient:
 
 
 class TrivialClient:
+    path = "/echo"
+
     def __init__(self, port, recorder, index, args):
         self.http, self.recorder = Http(port), recorder
 
     def run(self, budget):
         while budget.take():
             started = time.monotonic()
-            status, _, seconds = self.http.call("POST", "/echo", TRIVIAL_BODY)
-            self.recorder.add("echo", started, seconds, ok=status == 200)
+            status, body, seconds = self.http.call("POST", self.path, TRIVIAL_BODY)
+            self.recorder.add("echo", started, seconds, ok=self.answered(status, body))
+
+    def answered(self, status, body):
+        return status == 200
+
+
+class RedisEchoClient(TrivialClient):
+    """The trivial app's echo after one Redis round trip (bench/trivial_app.py)."""
+
+    path = "/echo/redis"
+
+    def answered(self, status, body):
+        # The count Redis answered: the request did make its round trip.
+        return status == 200 and isinstance(body, dict) and isinstance(body.get("count"), int)

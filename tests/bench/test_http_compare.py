@@ -30,7 +30,9 @@ def test_against_resolves_the_revision_and_refuses_what_does_not_go_with_it(caps
         (["--against", "no-such-revision-here"], "not a commit of this repository"),
         (["--against", "HEAD", "--observability"], "does not go with --observability"),
         (["--against", "HEAD", "--rounds", "0"], "at least 1 round"),
-        (["--trivial"], "--trivial goes with --against"),
+        (["--trivial"], "--trivial and --floor go with --against"),
+        (["--floor"], "--trivial and --floor go with --against"),
+        (["--against", "HEAD", "--floor"], "--floor is measured against --trivial"),
     ):
         with pytest.raises(SystemExit) as exit_:
             http_bench.parse_args(argv)
@@ -72,6 +74,24 @@ def test_a_short_run_against_head_serves_the_exported_tree_and_reports_ratios_ov
         assert low <= result[key][0] <= high
     assert any(line.startswith("  moves/s ") for line in lines)
     assert any(line.startswith("  server CPU per move ") for line in lines)
+
+
+def test_the_floor_is_the_echo_after_a_redis_round_trip_measured_beside_the_echo():
+    command = [sys.executable, "-m", "bench.http_bench", "--against", "HEAD", "--trivial", "--floor"]
+    command += ["--json", "--duration", "1", "--rounds", "2", "--clients", "2", "--warmup", "0.5"]
+    done = subprocess.run(command + ["--workers", "1"], cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-3000:]
+    servers = orjson.loads(done.stdout.splitlines()[-1])["servers"]
+    assert list(servers) == ["this tree", "HEAD", http_compare.ECHO, http_compare.FLOOR]
+    echo, floor = servers[http_compare.ECHO], servers[http_compare.FLOOR]
+    for row in (echo, floor):
+        assert row["count"] > 0 and row["errors"] == 0 and len(row["round_rates"]) == 2
+    # No errors: each of the floor's answers carried the count Redis returned
+    # (bench.move_clients.RedisEchoClient), and its rounds kept Redis busier.
+    assert floor["cpu_ms"]["redis"] > echo["cpu_ms"]["redis"]
+    low, high = floor["over_trivial"][1:]
+    assert low <= floor["over_trivial"][0] <= high
+    assert any(line.startswith(f"  {http_compare.FLOOR}") for line in done.stdout.splitlines())
 
 
 def test_the_import_probe_tells_a_tree_without_the_service_from_one_with_it(tmp_path):
