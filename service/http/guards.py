@@ -19,6 +19,7 @@ from flask import Response, current_app, g, request
 from service.http import rate_headers
 from service.http.routes.ops import DOCS_ASSETS_PREFIX
 from service.http.routes.web import CLIENT_PREFIX
+from service.model.accounts import PAT_PREFIX
 from service.model.errors import ApiError
 from service.model.tokens import bearer_token, hash_token
 from service.storage.rate_limit import RateCharge, create_window, request_window
@@ -41,15 +42,26 @@ def route_defers_rate_limit(view_functions: dict[Any, Any], endpoint: str | None
 
 
 def request_charges(
-    config: dict[str, Any], endpoint: str | None, method: str, bearer: str | None, address: str, defers: bool
+    config: dict[str, Any],
+    endpoint: str | None,
+    method: str,
+    bearer: str | None,
+    address: str,
+    defers: bool,
+    match_id: str | None = None,
 ) -> tuple[RateCharge | None, list[RateCharge]]:
     """``(deferred, immediate)``: the count a route that ``defers`` makes itself
-    (or None) and the RateCharges to count before it runs.
+    (or None) and the RateCharges to count before it runs. ``match_id``: the
+    route's match, where a token that is not an account token is counted
+    first (a seat token's window is kept with its match: storage/counters.py).
 
     Both lanes take their charges here, Flask's before_request hook and the
     move lane (service/http/move_lane.py), so a limit added here applies to both."""
+    seat_match = None if bearer is None or bearer.startswith(PAT_PREFIX) else match_id
     configured = [
-        RateCharge.configured(request_window(config), address, hash_token(bearer) if bearer else None)
+        RateCharge.configured(
+            request_window(config), address, hash_token(bearer) if bearer else None, seat_match
+        )
     ]
     if endpoint == CREATE_ENDPOINT and method == "POST":
         configured.append(RateCharge.configured(create_window(config), address))
@@ -74,7 +86,13 @@ def check_rate_limit() -> None:
     services = current_app.extensions["tabula"]
     defers = route_defers_rate_limit(current_app.view_functions, request.endpoint)
     deferred, immediate = request_charges(
-        services.config, request.endpoint, request.method, bearer_token(request.headers), _address(), defers
+        services.config,
+        request.endpoint,
+        request.method,
+        bearer_token(request.headers),
+        _address(),
+        defers,
+        (request.view_args or {}).get("match_id"),
     )
     rate_headers.remember(request.environ, [deferred, *immediate])
     if deferred is not None:

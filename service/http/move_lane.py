@@ -218,7 +218,7 @@ class MoveLane:
 
     def _charges(self, move: PlainMove) -> tuple[RateCharge | None, list[RateCharge]]:
         return request_charges(
-            self.services.config, self.endpoint, "POST", move.bearer, move.address, self.defers
+            self.services.config, self.endpoint, "POST", move.bearer, move.address, self.defers, move.match_id
         )
 
     def _answer(self, move: PlainMove, charge: RateCharge | None) -> bytes:

@@ -53,7 +53,7 @@ def _charge(services: Services, aid: str) -> None:
         return
     now = time.time()
     count = services.store.count(window.key(f"a:{{{aid}}}", now), window.seconds + 1)
-    error = window.error_if_over(count or 0, now)
+    error = window.error_if_over(count, now)
     if error is not None:
         raise error
 

@@ -28,8 +28,8 @@ import redis
 from redis.exceptions import NoScriptError
 
 from service.model.errors import from_storage_refusal
-from service.storage.accounts import pat_key
 from service.storage.archived import ArchivedReads
+from service.storage.counters import RateCounters
 from service.storage.deadline_index import CROSS_SLOT_SHEBANG, NON_LOCAL_KEY, Deadline, DeadlineIndex
 from service.storage.indexes import MatchIndexes
 from service.storage.keys import (
@@ -57,7 +57,7 @@ def _script(client: Any, name: str, prefix: str = "") -> Any:
     return client.register_script(prefix + text)
 
 
-class Store(MatchIndexes, ArchivedReads, DeadlineIndex):
+class Store(MatchIndexes, ArchivedReads, DeadlineIndex, RateCounters):
     """Match storage on one redis-py client (not decoding responses).
 
     A finished match whose hot keys are gone is read from its archive record
@@ -86,6 +86,7 @@ class Store(MatchIndexes, ArchivedReads, DeadlineIndex):
         shebang = CROSS_SLOT_SHEBANG if is_cluster_client(client) else ""
         self._commit = _script(client, "commit.lua", shebang)
         self._count_known = _script(client, "count_known.lua")
+        self._count_seat = _script(client, "count_seat.lua")
         self._deadline = _script(client, "deadline.lua")
         self._local_shards = None  # DeadlineIndex: node -> the deadline shards it serves
         watch_slot_map(client, self.forget_slot_map)
@@ -109,7 +110,7 @@ class Store(MatchIndexes, ArchivedReads, DeadlineIndex):
         waits = [i + 1 for i in refused if i + 1 < len(commands) and commands[i + 1][0] == "WAIT"]
         missing = sorted({*refused, *waits})
         if missing:
-            for script in (self._commit, self._count_known, self._deadline):
+            for script in (self._commit, self._count_known, self._count_seat, self._deadline):
                 self.redis.script_load(script.script)
             again = self.transport.replies([commands[i] for i in missing], retry)
             for i, reply in zip(missing, again, strict=True):
@@ -156,22 +157,6 @@ class Store(MatchIndexes, ArchivedReads, DeadlineIndex):
             return replies[-2], replies[-1]
         return replies[-1], None
 
-    # --- rate-limit counters ----------------------------------------------
-
-    def _counter_commands(self, counter_key: str, ttl_s: int, known_token: str | None) -> list[Command]:
-        if known_token is None:
-            return [("INCR", counter_key), ("EXPIRE", counter_key, ttl_s, "NX")]
-        index, pat = token_index_key(known_token), pat_key(known_token)
-        return [("EVALSHA", self._count_known.sha, 3, index, counter_key, pat, ttl_s)]
-
-    def count(self, counter_key: str, ttl_s: int, known_token: str | None = None) -> int | None:
-        """INCR a rate-limit window (TTL set on first use); returns the count.
-
-        ``known_token``: count only if that token hash is a live token's;
-        returns None (nothing counted) otherwise.
-        """
-        return _count(self._scripted_round_trip(*self._counter_commands(counter_key, ttl_s, known_token)))
-
     # --- reading ---------------------------------------------------------
 
     def load(self, match_id: str, token_hash: str | None = None) -> StoredMatch | None:
@@ -182,27 +167,6 @@ class Store(MatchIndexes, ArchivedReads, DeadlineIndex):
         """
         values = self.redis.hmget(match_key(match_id), self._load_fields(token_hash))
         return self._stored(match_id, token_hash, values) or self.load_archived(match_id, token_hash)
-
-    def load_counted(
-        self,
-        match_id: str,
-        token_hash: str | None,
-        counter_key: str,
-        counter_ttl_s: int,
-        known_token: str | None = None,
-    ) -> tuple[StoredMatch | None, int | None]:
-        """``(load(match_id, token_hash), count(counter_key, ...))`` in one round trip.
-
-        A pipeline, not one script, so the counter's slot and the match's may
-        live on different cluster nodes.
-        """
-        fields = self._load_fields(token_hash)
-        replies = self._scripted_round_trip(
-            *self._counter_commands(counter_key, counter_ttl_s, known_token),
-            ("HMGET", match_key(match_id), *fields),
-        )
-        stored = self._stored(match_id, token_hash, replies[-1]) or self.load_archived(match_id, token_hash)
-        return stored, _count(replies[:-1])
 
     @staticmethod
     def _load_fields(token_hash: str | None) -> list[str]:
@@ -373,11 +337,6 @@ class Store(MatchIndexes, ArchivedReads, DeadlineIndex):
         if outcome == "SEQ":
             raise RuntimeError(f"event seq out of order in match {match_id}: stream ends at {payload!r}")
         return CommitResult(outcome, payload, replicas, self.wait[0] if self.wait else 0)
-
-
-def _count(replies: list[Any]) -> int | None:
-    """The count of ``_counter_commands``' replies (INCR's, or the script's)."""
-    return None if replies[0] == -1 else replies[0]
 
 
 def _events_after(match_id: str, after: int, limit: int) -> tuple[str, str, str, int]:

@@ -226,7 +226,11 @@ def test_a_429_is_waited_out_and_the_retry_reuses_the_idempotency_key(redis_url)
     with LiveServer(redis_url, env=env) as server, Client(server.url, retries=3) as api:
         match_id, acting, _, match = two_human_match(api)
         actions = acting.list_actions(match_id)["actions"]
-        # Empty the token's window with plain requests (no client to hold back).
+        # Empty the token's window with plain requests (no client to hold back),
+        # from the start of a window: the windows are aligned to the clock, and
+        # one that ends before the fresh client's first try lets it through
+        # with no 429 to wait out (seen under load).
+        time.sleep(2 - time.time() % 2 + 0.02)
         auth = {"Authorization": f"Bearer {acting.token}"}
         for _ in range(20):
             refused = httpx.get(f"{server.url}/v1/matches/{match_id}/actions", headers=auth, timeout=10)

@@ -73,8 +73,10 @@ def test_a_revoked_token_counts_against_the_address(redis_server):
     token = bearer(created["tokens"]["0"])
     match = f"/v1/matches/{created['match']['id']}"
     assert client.post(f"{match}/resign", headers=token).status_code == 200  # token: 1
-    codes = [client.get(match, headers=token).status_code for _ in range(4)]
-    assert codes == [401, 401, 401, 429]  # address: 2, 3, 4, then over
+    # On its match's routes and on others (its seat is looked for in its match).
+    paths = (match, "/v1/games", f"{match}/actions", match)
+    codes = [client.get(path, headers=token).status_code for path in paths]
+    assert codes == [401, 200, 401, 429]  # address: 2, 3, 4, then over
 
 
 def test_creating_matches_has_its_own_tighter_limit(redis_server):
@@ -147,3 +149,64 @@ def test_a_creation_names_both_windows_and_exempt_paths_none(redis_server):
     assert {k: v["r"] for k, v in _fields(response, "RateLimit").items()} == {"requests": 9, "creations": 2}
     for path in ("/healthz", "/openapi.json", "/play/"):
         assert "RateLimit" not in client.get(path).headers, path
+
+
+# --- where a window is kept (service/storage/counters.py) ---------------------
+
+
+def _windows(redis_server):
+    """``{counter key: count}`` of every request window in Redis."""
+    store = redis.Redis.from_url(redis_server.url)
+    return {key.decode(): int(store.get(key)) for key in store.scan_iter("ratelimit:requests:*")}
+
+
+def test_a_seat_tokens_window_is_one_on_every_route_and_kept_with_its_match(redis_server):
+    from redis.crc import key_slot
+
+    from service.model.tokens import hash_token
+
+    app = rate_limited_app(redis_server.url, RATE_LIMIT=5, CREATE_RATE_LIMIT=0)
+    client = _client(app, "198.51.100.30")
+    created = create(client, seats=humans(2), seed=3)  # the address: 1
+    other = create(client, seats=humans(2))["match"]["id"]  # the address: 2
+    match_id, token = created["match"]["id"], created["tokens"]["0"]
+    match = f"/v1/matches/{match_id}"
+    read = client.get(match, headers=bearer(token))  # counted before its route
+    listed = client.get(f"{match}/actions", headers=bearer(token))  # counted with its read
+    games = client.get("/v1/games", headers=bearer(token))  # no match in its path
+    elsewhere = client.get(f"/v1/matches/{other}", headers=bearer(token))  # another match's route
+    move = {"action": listed.get_json()["actions"][0], "version": listed.get_json()["version"]}
+    moved = client.post(f"{match}/actions", headers=bearer(token), json=move)  # the move lane
+    answered = (read, listed, games, elsewhere, moved)
+    assert [r.status_code for r in (read, listed, games, moved)] == [200] * 4
+    assert elsewhere.status_code != 429
+    assert [_fields(r, "RateLimit")["requests"]["r"] for r in answered] == [4, 3, 2, 1, 0]
+    assert client.get(match, headers=bearer(token)).status_code == 429
+    assert client.post(f"{match}/actions", headers=bearer(token), json=move).status_code == 429
+    # One window for the token, in its match's slot; the address's untouched.
+    (seat_window,) = [key for key in _windows(redis_server) if key.startswith("ratelimit:requests:s:")]
+    assert seat_window.startswith(f"ratelimit:requests:s:{{{match_id}}}:{hash_token(token)}:")
+    assert key_slot(seat_window.encode()) == key_slot(f"match:{{{match_id}}}".encode())
+    windows = _windows(redis_server)
+    (address_window,) = [key for key in windows if key.startswith("ratelimit:requests:a:")]
+    assert windows == {seat_window: 7, address_window: 2}
+
+
+def test_an_account_tokens_window_stays_in_its_own_slot(redis_server):
+    from service.model.tokens import hash_token
+
+    app = rate_limited_app(redis_server.url, RATE_LIMIT=4, CREATE_RATE_LIMIT=0, SIGNUP_RATE_LIMIT=0)
+    client = _client(app, "198.51.100.32")
+    signed = client.post("/v1/accounts", json={"name": "Rita", "kind": "human"})
+    assert signed.status_code == 201, signed.get_json()
+    token = signed.get_json()["token"]
+    match_id = create(client, seats=humans(2))["match"]["id"]  # the address: 1
+    codes = [
+        client.get(path, headers=bearer(token)).status_code
+        for path in ("/v1/account", f"/v1/matches/{match_id}/actions", "/v1/account", "/v1/account")
+    ]
+    assert codes[0] == 200 and codes[2:] == [200, 200]
+    assert client.get("/v1/account", headers=bearer(token)).status_code == 429
+    windows = _windows(redis_server)
+    assert windows[next(k for k in windows if f":t:{{{hash_token(token)}}}:" in k)] == 5
+    assert not any(":s:" in key for key in windows)
