@@ -20,6 +20,8 @@ from sys import getrefcount
 
 import numpy as np
 
+from engine.action_index import remark
+
 # A dtype object, not ``np.int8``: numpy parses a type argument on every call.
 INT8 = np.dtype(np.int8)
 # Bytes of masks kept per index space; at the cap the cache starts over
@@ -108,11 +110,8 @@ class MaskBuffers:
         else:
             kept = self._kept.pop(free)
             marks = kept[1]
-            for index in kept[2]:
-                marks[index] = 0
         self._kept.append(kept)
-        for index in indices:
-            marks[index] = 1
+        remark(marks, kept[2], indices)
         kept[2] = tuple(indices)  # a copy: the caller's list may change
         return marks, kept[0]
 
