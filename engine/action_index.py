@@ -24,13 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 Action = dict[str, Any]
-# Rows and columns of a square are below this: a square is one int up to SQUARE_SIDE ** 2.
-SQUARE_SIDE: Final = 255
-# A type's squares are the digits of one int in this base: a prime above every
-# square's int, not a power of two, so that the low bits (where a dict looks
-# first) depend on every square, not on the last one only (often left out).
-SQUARES_BASE: Final = 65599
-# A ``Squares`` table: bytes per position (little-endian), the empty slot's
+# A ``Digits`` table: bytes per position (little-endian), the empty slot's
 # value (every byte set) and its most slots (6 MB).
 SLOT: Final = 3
 EMPTY: Final = 2 ** (8 * SLOT) - 1
@@ -86,51 +80,7 @@ class ByValue(Lookup):
         return self.table[action.get(self.name)]
 
 
-class Pair(Lookup):
-    """A type with two plain parameters (a card and an open card)."""
-
-    def __init__(self, first: str, second: str) -> None:
-        super().__init__()
-        self.first = first
-        self.second = second
-
-    def key(self, action: Action) -> Any:
-        return (action.get(self.first), action.get(self.second))
-
-    def index(self, action: Action) -> Any:
-        return self.table[(action.get(self.first), action.get(self.second))]
-
-
-class Flat(Lookup):
-    """Any other type: its plain values in order, then one int for all its
-    squares (each ``1 + row * SQUARE_SIDE + col``, 0 when left out: an int key
-    hashes and compares faster than the squares' numbers in a longer tuple)."""
-
-    def __init__(self, plain: Sequence[str], squares: Sequence[str]) -> None:
-        super().__init__()
-        self.plain = list(plain)
-        self.squares = list(squares)
-
-    def key(self, action: Action) -> Any:
-        code = 0
-        for name in self.squares:
-            code = code * SQUARES_BASE + square_code(action.get(name), SQUARE_SIDE, SQUARE_SIDE)
-        plain = self.plain
-        # A tuple of a fixed size for the common counts: no list to build.
-        if len(plain) == 0:
-            return code
-        if len(plain) == 1:
-            return (action.get(plain[0]), code)
-        if len(plain) == 2:
-            return (action.get(plain[0]), action.get(plain[1]), code)
-        if len(plain) == 3:
-            return (action.get(plain[0]), action.get(plain[1]), action.get(plain[2]), code)
-        if len(plain) == 4:
-            first, second, third, fourth = plain
-            return (action.get(first), action.get(second), action.get(third), action.get(fourth), code)
-        values = [action.get(name) for name in plain]
-        values.append(code)
-        return tuple(values)
+NO_LOOKUP: Final[Lookup] = Only()
 
 
 def square_code(square: Any, rows: int, cols: int) -> int:
@@ -152,30 +102,51 @@ def square_code(square: Any, rows: int, cols: int) -> int:
     return 1 + row * cols + col
 
 
-class Squares(Lookup):
-    """A type whose parameters are all squares (Anno 1452's settle and attack,
-    the most common legal actions): its key is one int, a digit per square
-    (``square_code``), and the positions are in a table of ``SLOT``-byte
-    slots at the keys. A dict over their tens of thousands of actions cost
-    several cache misses a lookup (the slot, the key int it compares, the
-    position int it hands out), a third of the lookups' time in an environment step."""
+class Digits(Lookup):
+    """Any other type: its key is one int with a digit per parameter, a plain
+    value's rank among the type's values (0: left out), then each square's
+    ``square_code`` (its board: the rows and columns its actions use). The
+    positions are in a table of ``SLOT``-byte slots at the keys while it
+    stays within ``MAX_SLOTS`` (Anno 1452's settle, attack and trade drafts),
+    in the dict otherwise. A dict over tens of thousands of actions cost
+    several cache misses a lookup (its slot, the key it compares, the position
+    int it hands out), and a tuple key its hash and compare: a third of an
+    environment step's lookups (issue 45)."""
 
-    def __init__(self, names: list[str], rows: int, cols: int) -> None:
+    def __init__(self, plain: list[str], squares: list[str], entries: list[tuple[int, Action]]) -> None:
         super().__init__()
-        self.names = names
+        self.plain = plain
+        self.squares = squares
+        self.ranks: list[dict[Any, int]] = [{None: 0} for _ in plain]
+        rows, cols = 1, 1
+        for _, action in entries:
+            for name, ranks in zip(plain, self.ranks):
+                ranks.setdefault(action.get(name), len(ranks))
+            for name in squares:
+                square = action.get(name)
+                if square is not None:
+                    rows, cols = max(rows, square[0] + 1), max(cols, square[1] + 1)
         self.rows = rows
         self.cols = cols
-        self.base = rows * cols + 1
+        self.slots = (rows * cols + 1) ** len(squares)
+        for ranks in self.ranks:
+            self.slots *= len(ranks)
         self.positions = b""
 
     def key(self, action: Action) -> int:
         code = 0
-        for name in self.names:
-            code = code * self.base + square_code(action.get(name), self.rows, self.cols)
+        for name, ranks in zip(self.plain, self.ranks):
+            code = code * len(ranks) + ranks[action.get(name)]
+        rows, cols = self.rows, self.cols
+        for name in self.squares:
+            code = code * (rows * cols + 1) + square_code(action.get(name), rows, cols)
         return code
 
     def fill(self, entries: list[tuple[int, Action]]) -> None:
-        table = bytearray(b"\xff" * (SLOT * self.base ** len(self.names)))
+        if self.slots > MAX_SLOTS:
+            super().fill(entries)
+            return
+        table = bytearray(b"\xff" * (SLOT * self.slots))
         for position, action in entries:
             at = SLOT * self.key(action)
             if int.from_bytes(table[at : at + SLOT], "little") != EMPTY:
@@ -184,7 +155,10 @@ class Squares(Lookup):
         self.positions = bytes(table)
 
     def index(self, action: Action) -> Any:
-        at = SLOT * self.key(action)
+        code = self.key(action)
+        if self.slots > MAX_SLOTS:
+            return self.table[code]
+        at = SLOT * code
         positions = self.positions
         position = positions[at] | positions[at + 1] << 8 | positions[at + 2] << 16
         if position == EMPTY:
@@ -192,36 +166,16 @@ class Squares(Lookup):
         return position
 
 
-def dense(names: list[str], squares: list[str], entries: list[tuple[int, Action]]) -> Squares | None:
-    """A ``Squares`` lookup for a type's ``entries`` when all its parameters are
-    squares and its table stays within ``MAX_SLOTS``; None otherwise."""
-    if not names or names != squares:
-        return None
-    rows, cols = 1, 1
-    for _, action in entries:
-        for name in names:
-            square = action.get(name)
-            if square is not None:
-                rows = max(rows, square[0] + 1)
-                cols = max(cols, square[1] + 1)
-    if (rows * cols + 1) ** len(names) > MAX_SLOTS:
-        return None
-    return Squares(names, rows, cols)
-
-
 def lookup_for(names: list[str], squares: list[str], entries: list[tuple[int, Action]]) -> Lookup:
     """The lookup of a type with parameters ``names``, of which ``squares`` are
     squares, for its ``(position, action)`` entries (not yet filled in)."""
     if not names:
         return Only()
-    table = dense(names, squares, entries)
-    if table is not None:
-        return table
     if not squares and len(names) == 1:
         return ByValue(names[0])
-    if not squares and len(names) == 2:
-        return Pair(names[0], names[1])
-    return Flat([name for name in names if name not in squares], [name for name in names if name in squares])
+    return Digits(
+        [name for name in names if name not in squares], [name for name in names if name in squares], entries
+    )
 
 
 class ActionIndex:
@@ -233,7 +187,9 @@ class ActionIndex:
         actions: Sequence[Action],
         names: Mapping[str, Sequence[str]],
         squares: Mapping[str, Sequence[str]],
+        name: str = "the",
     ) -> None:
+        self.name = name  # in the message of actions outside the list: "outside {name} space"
         if len(actions) >= EMPTY:
             raise ValueError(f"{len(actions)} actions: more than a table slot holds")
         entries: dict[str, list[tuple[int, Action]]] = {kind: [] for kind in names}
@@ -250,25 +206,40 @@ class ActionIndex:
         return self.lookups[action["type"]].index(action)
 
     def indices(self, actions: list[Action]) -> list[int]:
-        """The positions of ``actions``, in order (the legal actions of a step)."""
+        """The positions of ``actions``, in order (the legal actions of a step);
+        ``ValueError`` naming the first few outside the list."""
         out: list[Any] = []  # Any: the table's int objects as they are (see Lookup)
         kind: Any = None
-        lookup: Lookup = Only()  # never used: replaced at the first action
-        for action in actions:
-            # A step's actions come in runs of one type: the same lookup, without the
-            # dict, while the type is the same string object (it is the rules' constant).
-            if action["type"] is not kind:
-                kind = action["type"]
-                lookup = self.lookups[kind]
-            out.append(lookup.index(action))
+        lookup: Lookup = NO_LOOKUP  # never used: replaced at the first action
+        try:
+            for action in actions:
+                # A step's actions come in runs of one type: the same lookup, without the
+                # dict, while the type is the same string object (it is the rules' constant).
+                if action["type"] is not kind:
+                    kind = action["type"]
+                    lookup = self.lookups[kind]
+                out.append(lookup.index(action))
+        except (KeyError, TypeError, ValueError):
+            outside = [action for action in actions if not self.has(action)]
+            raise ValueError(f"legal actions outside {self.name} space: {outside[:3]}") from None
         return out
 
+    def has(self, action: Action) -> bool:
+        """True when ``action`` is in the list."""
+        try:
+            self.index(action)
+        except (KeyError, TypeError, ValueError):
+            return False
+        return True
 
-def remark(marks: bytearray, cleared: Sequence[int], marked: Sequence[int]) -> None:
+
+def remark(marks: bytearray, cleared: tuple[Any, ...], marked: list[Any]) -> None:
     """Set ``marks`` (an action mask's bytes) to 0 at ``cleared``, then to 1 at
     ``marked``: an environment's mask of a step, in the buffer of an earlier
     one. Here, compiled, for the same reason as the lookups: a few dozen
-    indices a step, a tenth of the environment's time in plain Python."""
+    indices a step, a tenth of the environment's time in plain Python. The
+    indices are typed ``Any``: as ``int`` each would be unboxed and boxed
+    again, a new int object per write."""
     for index in cleared:
         marks[index] = 0
     for index in marked:

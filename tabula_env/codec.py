@@ -107,7 +107,11 @@ class ActionCodec:
         self._names = {kind: tuple(names) for kind, names in param_names.items()}
         # action -> index, for every legal action of every step: compiled with the
         # rules (engine.action_index), a list of a step's actions in one call.
-        self._lookup = ActionIndex(self.actions, self._names, square_params)
+        self._lookup = ActionIndex(self.actions, self._names, square_params, f"the {name}")
+        # ``indices(actions)``: the indices of ``actions`` as ``legal_actions`` gives them,
+        # in order; ``ValueError`` naming those outside the space. The compiled call
+        # itself: a method passing it on cost a call a step.
+        self.indices = self._lookup.indices
         # index -> a call that gives a fresh copy of its action (``dict(action)``
         # as one C call where no value is a list): ``decode``, the history's too.
         self._copies = tuple(_copier(action) for action in self.actions)
@@ -134,21 +138,6 @@ class ActionCodec:
     def fresh(self, index):
         """``decode`` for an int index known to be in the space (no checks)."""
         return self._copies[index]()
-
-    def indices(self, actions: list[Action]):
-        """The indices of ``actions`` as ``legal_actions`` gives them, in order."""
-        try:
-            return self._lookup.indices(actions)
-        except (KeyError, TypeError, ValueError):
-            outside = [a for a in actions if not self._in_space(a)]
-            raise ValueError(f"legal actions outside the {self.name} space: {outside[:3]}") from None
-
-    def _in_space(self, action: Action):
-        try:
-            self._lookup.index(action)
-        except (KeyError, TypeError, ValueError):
-            return False
-        return True
 
     def mask(self, actions: list[Action]):
         """An int8 vector over the space: 1 where an action of ``actions`` is."""
