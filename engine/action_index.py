@@ -29,6 +29,8 @@ Action = dict[str, Any]
 SLOT: Final = 3
 EMPTY: Final = 2 ** (8 * SLOT) - 1
 MAX_SLOTS: Final = 2**21
+# Plain values that are ints below this are their own digits (+ 1) in a ``Digits`` key.
+SMALL_INT: Final = 1024
 
 
 class Lookup:
@@ -103,9 +105,10 @@ def square_code(square: Any, rows: int, cols: int) -> int:
 
 
 class Digits(Lookup):
-    """Any other type: its key is one int with a digit per parameter, a plain
-    value's rank among the type's values (0: left out), then each square's
-    ``square_code`` (its board: the rows and columns its actions use). The
+    """Any other type: its key is one int with a digit per parameter, 0 when
+    left out: a plain value's rank among the type's values, or the value + 1
+    when all are small ints (cards, counts: no dict to look in), then each
+    square's ``square_code`` (its board: the rows and columns its actions use). The
     positions are in a table of ``SLOT``-byte slots at the keys while it
     stays within ``MAX_SLOTS`` (Anno 1452's settle, attack and trade drafts),
     in the dict otherwise. A dict over tens of thousands of actions cost
@@ -117,11 +120,20 @@ class Digits(Lookup):
         super().__init__()
         self.plain = plain
         self.squares = squares
-        self.ranks: list[dict[Any, int]] = [{None: 0} for _ in plain]
+        self.ranks: list[dict[Any, int] | None] = []  # None: the value + 1 is the digit
+        self.bases: list[int] = []
+        for name in plain:
+            values = list(
+                dict.fromkeys(action[name] for _, action in entries if action.get(name) is not None)
+            )
+            if all(type(value) is int and 0 <= value < SMALL_INT for value in values):
+                self.ranks.append(None)
+                self.bases.append(max(values, default=-1) + 2)
+            else:
+                self.ranks.append({value: rank for rank, value in enumerate(values, 1)})
+                self.bases.append(len(values) + 1)
         rows, cols = 1, 1
         for _, action in entries:
-            for name, ranks in zip(plain, self.ranks):
-                ranks.setdefault(action.get(name), len(ranks))
             for name in squares:
                 square = action.get(name)
                 if square is not None:
@@ -129,14 +141,23 @@ class Digits(Lookup):
         self.rows = rows
         self.cols = cols
         self.slots = (rows * cols + 1) ** len(squares)
-        for ranks in self.ranks:
-            self.slots *= len(ranks)
+        for base in self.bases:
+            self.slots *= base
         self.positions = b""
 
     def key(self, action: Action) -> int:
         code = 0
-        for name, ranks in zip(self.plain, self.ranks):
-            code = code * len(ranks) + ranks[action.get(name)]
+        for name, ranks, base in zip(self.plain, self.ranks, self.bases):
+            value = action.get(name)
+            code *= base
+            if value is None:
+                continue
+            if ranks is not None:
+                code += ranks[value]
+            elif isinstance(value, int) and 0 <= value < base - 1:
+                code += value + 1
+            else:
+                raise KeyError(value)
         rows, cols = self.rows, self.cols
         for name in self.squares:
             code = code * (rows * cols + 1) + square_code(action.get(name), rows, cols)
@@ -233,14 +254,16 @@ class ActionIndex:
         return True
 
 
-def remark(marks: bytearray, cleared: tuple[Any, ...], marked: list[Any]) -> None:
+def remark(marks: bytearray, cleared: tuple[Any, ...], marked: list[Any]) -> tuple[Any, ...]:
     """Set ``marks`` (an action mask's bytes) to 0 at ``cleared``, then to 1 at
     ``marked``: an environment's mask of a step, in the buffer of an earlier
-    one. Here, compiled, for the same reason as the lookups: a few dozen
-    indices a step, a tenth of the environment's time in plain Python. The
-    indices are typed ``Any``: as ``int`` each would be unboxed and boxed
-    again, a new int object per write."""
+    one; returns ``marked`` as a tuple, what to clear next time (a copy: the
+    caller's list may change). Here, compiled, for the same reason as the
+    lookups: a few dozen indices a step, a tenth of the environment's time in
+    plain Python. The indices are typed ``Any``: as ``int`` each would be
+    unboxed and boxed again, a new int object per write."""
     for index in cleared:
         marks[index] = 0
     for index in marked:
         marks[index] = 1
+    return tuple(marked)

@@ -115,10 +115,8 @@ class MaskBuffers:
         else:
             kept = self._new()
         kept_masks.append(kept)
-        marks = kept[1]
-        remark(marks, kept[2], indices)
-        kept[2] = tuple(indices)  # a copy: the caller's list may change
-        return marks, kept[0]
+        kept[2] = remark(kept[1], kept[2], indices)
+        return kept[1], kept[0]
 
     def _new(self):
         """A new mask (none kept is free), dropping the one held outside the longest."""
