@@ -15,9 +15,11 @@ of each type, and gets back ``index``/``indices``.
     [2, 0]
 
 An action's key is its values in the order of its type's parameter names
-(its squares, ``[row, col]``, as numbers): a left-out optional parameter
-and one sent as ``null`` are the same action. Anything outside the list
-raises ``KeyError`` (or ``TypeError``/``ValueError`` for a malformed value).
+(a type with one plain parameter: the value; any other: one int, see
+``Digits``): a left-out optional parameter and one sent as ``null`` are
+the same action. ``index`` of an action outside the list raises
+``KeyError`` (or ``TypeError``/``ValueError`` for a malformed value);
+``indices`` raises ``ValueError`` naming the first few outside.
 """
 
 from collections.abc import Mapping, Sequence
