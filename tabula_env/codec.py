@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import numbers
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -124,7 +125,7 @@ class ActionCodec:
         try:
             if set(action) - {"type"} - set(self._names[action["type"]]):
                 raise KeyError("unexpected parameter")
-            return self._lookup.index(action)
+            return self._lookup.index({key: _plain(value) for key, value in action.items()})
         except (KeyError, TypeError, ValueError, AttributeError):
             raise ValueError(f"action outside the {self.name} space: {action!r}") from None
 
@@ -171,6 +172,22 @@ def _codec(game_id, num_players: int):
         for kind, spec in specs.items()
     }
     return ActionCodec(f"{game_id} {num_players}p", enumerate_actions(game_id, num_players), names, squares)
+
+
+def _plain(value):
+    """``value`` as the rules write it: a NumPy integer (an agent's action read
+    back from an array) or an integral float as an int, in lists too. The
+    compiled lookup keys ints by value and type, where the dict it replaced
+    matched any equal number."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
 
 
 def codec_for(variant: Variant):
