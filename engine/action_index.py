@@ -15,21 +15,24 @@ of each type, and gets back ``index``/``indices``.
     [2, 0]
 
 An action's key is its values in the order of its type's parameter names
-(its squares, ``[row, col]``, as numbers): a left-out optional parameter
-and one sent as ``null`` are the same action. Anything outside the list
-raises ``KeyError`` (or ``TypeError``/``ValueError`` for a malformed value).
+(a type with one plain parameter: the value; any other: one int, see
+``Digits``): a left-out optional parameter and one sent as ``null`` are
+the same action. ``index`` of an action outside the list raises
+``KeyError`` (or ``TypeError``/``ValueError`` for a malformed value);
+``indices`` raises ``ValueError`` naming the first few outside.
 """
 
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 Action = dict[str, Any]
-# Rows and columns of a square are below this: a square is one int up to SQUARE_SIDE ** 2.
-SQUARE_SIDE: Final = 255
-# A type's squares are the digits of one int in this base: a prime above every
-# square's int, not a power of two, so that the low bits (where a dict looks
-# first) depend on every square, not on the last one only (often left out).
-SQUARES_BASE: Final = 65599
+# A ``Digits`` table: bytes per position (little-endian), the empty slot's
+# value (every byte set) and its most slots (6 MB).
+SLOT: Final = 3
+EMPTY: Final = 2 ** (8 * SLOT) - 1
+MAX_SLOTS: Final = 2**21
+# Plain values that are ints below this are their own digits (+ 1) in a ``Digits`` key.
+SMALL_INT: Final = 1024
 
 
 class Lookup:
@@ -44,6 +47,14 @@ class Lookup:
 
     def key(self, action: Action) -> Any:
         raise NotImplementedError
+
+    def fill(self, entries: list[tuple[int, Action]]) -> None:
+        """Record each ``(position, action)``; ``ValueError`` for an action listed twice."""
+        for position, action in entries:
+            key = self.key(action)
+            if key in self.table:
+                raise ValueError(f"action listed twice: {action}")
+            self.table[key] = position
 
     def index(self, action: Action) -> Any:
         return self.table[self.key(action)]
@@ -73,71 +84,121 @@ class ByValue(Lookup):
         return self.table[action.get(self.name)]
 
 
-class Pair(Lookup):
-    """A type with two plain parameters (a card and an open card)."""
+NO_LOOKUP: Final[Lookup] = Only()
 
-    def __init__(self, first: str, second: str) -> None:
+
+def square_code(square: Any, rows: int, cols: int) -> int:
+    """``1 + row * cols + col`` for a square ``[row, col]`` of a ``rows`` x ``cols``
+    board, 0 for None (left out); ``KeyError`` outside the board."""
+    if square is None:
+        return 0
+    row: int
+    col: int
+    if isinstance(square, list) and len(square) == 2:
+        # The rules' squares: two reads (unpacking a value of a type unknown
+        # to the compiler iterates it, three calls; issue 45).
+        row = square[0]
+        col = square[1]
+    else:
+        row, col = square  # a tuple; ValueError unless two values
+    if not (0 <= row < rows and 0 <= col < cols):
+        raise KeyError(square)
+    return 1 + row * cols + col
+
+
+class Digits(Lookup):
+    """Any other type: its key is one int with a digit per parameter, 0 when
+    left out: a plain value's rank among the type's values, or the value + 1
+    when all are small ints (cards, counts: no dict to look in), then each
+    square's ``square_code`` (its board: the rows and columns its actions use). The
+    positions are in a table of ``SLOT``-byte slots at the keys while it
+    stays within ``MAX_SLOTS`` (Anno 1452's settle, attack and trade drafts),
+    in the dict otherwise. A dict over tens of thousands of actions cost
+    several cache misses a lookup (its slot, the key it compares, the position
+    int it hands out), and a tuple key its hash and compare: a third of an
+    environment step's lookups (issue 45)."""
+
+    def __init__(self, plain: list[str], squares: list[str], entries: list[tuple[int, Action]]) -> None:
         super().__init__()
-        self.first = first
-        self.second = second
+        self.plain = plain
+        self.squares = squares
+        self.ranks: list[dict[Any, int] | None] = []  # None: the value + 1 is the digit
+        self.bases: list[int] = []
+        for name in plain:
+            values = list(
+                dict.fromkeys(action[name] for _, action in entries if action.get(name) is not None)
+            )
+            if all(type(value) is int and 0 <= value < SMALL_INT for value in values):
+                self.ranks.append(None)
+                self.bases.append(max(values, default=-1) + 2)
+            else:
+                self.ranks.append({value: rank for rank, value in enumerate(values, 1)})
+                self.bases.append(len(values) + 1)
+        rows, cols = 1, 1
+        for _, action in entries:
+            for name in squares:
+                square = action.get(name)
+                if square is not None:
+                    rows, cols = max(rows, square[0] + 1), max(cols, square[1] + 1)
+        self.rows = rows
+        self.cols = cols
+        self.slots = (rows * cols + 1) ** len(squares)
+        for base in self.bases:
+            self.slots *= base
+        self.positions = b""
 
-    def key(self, action: Action) -> Any:
-        return (action.get(self.first), action.get(self.second))
+    def key(self, action: Action) -> int:
+        code = 0
+        for name, ranks, base in zip(self.plain, self.ranks, self.bases):
+            value = action.get(name)
+            code *= base
+            if value is None:
+                continue
+            if ranks is not None:
+                code += ranks[value]
+            elif isinstance(value, int) and 0 <= value < base - 1:
+                code += value + 1
+            else:
+                raise KeyError(value)
+        rows, cols = self.rows, self.cols
+        for name in self.squares:
+            code = code * (rows * cols + 1) + square_code(action.get(name), rows, cols)
+        return code
+
+    def fill(self, entries: list[tuple[int, Action]]) -> None:
+        if self.slots > MAX_SLOTS:
+            super().fill(entries)
+            return
+        table = bytearray(b"\xff" * (SLOT * self.slots))
+        for position, action in entries:
+            at = SLOT * self.key(action)
+            if int.from_bytes(table[at : at + SLOT], "little") != EMPTY:
+                raise ValueError(f"action listed twice: {action}")
+            table[at : at + SLOT] = position.to_bytes(SLOT, "little")
+        self.positions = bytes(table)
 
     def index(self, action: Action) -> Any:
-        return self.table[(action.get(self.first), action.get(self.second))]
+        code = self.key(action)
+        if self.slots > MAX_SLOTS:
+            return self.table[code]
+        at = SLOT * code
+        positions = self.positions
+        position = positions[at] | positions[at + 1] << 8 | positions[at + 2] << 16
+        if position == EMPTY:
+            raise KeyError(action)
+        return position
 
 
-class Flat(Lookup):
-    """Any other type: its plain values in order, then one int for all its
-    squares (each ``1 + row * SQUARE_SIDE + col``, 0 when left out: an int key
-    hashes and compares faster than the squares' numbers in a longer tuple)."""
-
-    def __init__(self, plain: Sequence[str], squares: Sequence[str]) -> None:
-        super().__init__()
-        self.plain = list(plain)
-        self.squares = list(squares)
-
-    def key(self, action: Action) -> Any:
-        code = 0
-        for name in self.squares:
-            # Written out, not a function: a call per square costs as much again in plain Python.
-            square = action.get(name)
-            code *= SQUARES_BASE
-            if square is not None:
-                row: int
-                col: int
-                row, col = square  # ValueError unless two values
-                if not (0 <= row < SQUARE_SIDE and 0 <= col < SQUARE_SIDE):
-                    raise KeyError(square)
-                code += 1 + row * SQUARE_SIDE + col
-        plain = self.plain
-        # A tuple of a fixed size for the common counts: no list to build.
-        if len(plain) == 0:
-            return code
-        if len(plain) == 1:
-            return (action.get(plain[0]), code)
-        if len(plain) == 2:
-            return (action.get(plain[0]), action.get(plain[1]), code)
-        if len(plain) == 3:
-            return (action.get(plain[0]), action.get(plain[1]), action.get(plain[2]), code)
-        if len(plain) == 4:
-            first, second, third, fourth = plain
-            return (action.get(first), action.get(second), action.get(third), action.get(fourth), code)
-        values = [action.get(name) for name in plain]
-        values.append(code)
-        return tuple(values)
-
-
-def lookup_for(names: Sequence[str], squares: Sequence[str]) -> Lookup:
-    """The lookup of a type with parameters ``names``, of which ``squares`` are squares."""
+def lookup_for(names: list[str], squares: list[str], entries: list[tuple[int, Action]]) -> Lookup:
+    """The lookup of a type with parameters ``names``, of which ``squares`` are
+    squares, for its ``(position, action)`` entries (not yet filled in)."""
     if not names:
         return Only()
     if not squares and len(names) == 1:
         return ByValue(names[0])
-    if not squares and len(names) == 2:
-        return Pair(names[0], names[1])
-    return Flat([name for name in names if name not in squares], [name for name in names if name in squares])
+    return Digits(
+        [name for name in names if name not in squares], [name for name in names if name in squares], entries
+    )
 
 
 class ActionIndex:
@@ -149,31 +210,62 @@ class ActionIndex:
         actions: Sequence[Action],
         names: Mapping[str, Sequence[str]],
         squares: Mapping[str, Sequence[str]],
+        name: str = "the",
     ) -> None:
-        self.lookups: dict[str, Lookup] = {
-            kind: lookup_for(list(params), list(squares.get(kind, ()))) for kind, params in names.items()
-        }
+        self.name = name  # in the message of actions outside the list: "outside {name} space"
+        if len(actions) >= EMPTY:
+            raise ValueError(f"{len(actions)} actions: more than a table slot holds")
+        entries: dict[str, list[tuple[int, Action]]] = {kind: [] for kind in names}
         for position, action in enumerate(actions):
-            lookup = self.lookups[action["type"]]
-            key = lookup.key(action)
-            if key in lookup.table:
-                raise ValueError(f"action listed twice: {action}")
-            lookup.table[key] = position
+            entries[action["type"]].append((position, action))
+        self.lookups: dict[str, Lookup] = {}
+        for kind, params in names.items():
+            lookup = lookup_for(list(params), list(squares.get(kind, ())), entries[kind])
+            lookup.fill(entries[kind])
+            self.lookups[kind] = lookup
 
     def index(self, action: Action) -> int:
         """The position of ``action``; ``KeyError`` when it is not in the list."""
         return self.lookups[action["type"]].index(action)
 
     def indices(self, actions: list[Action]) -> list[int]:
-        """The positions of ``actions``, in order (the legal actions of a step)."""
+        """The positions of ``actions``, in order (the legal actions of a step);
+        ``ValueError`` naming the first few outside the list."""
         out: list[Any] = []  # Any: the table's int objects as they are (see Lookup)
         kind: Any = None
-        lookup: Lookup = Only()  # never used: replaced at the first action
-        for action in actions:
-            # A step's actions come in runs of one type: the same lookup, without the
-            # dict, while the type is the same string object (it is the rules' constant).
-            if action["type"] is not kind:
-                kind = action["type"]
-                lookup = self.lookups[kind]
-            out.append(lookup.index(action))
+        lookup: Lookup = NO_LOOKUP  # never used: replaced at the first action
+        try:
+            for action in actions:
+                # A step's actions come in runs of one type: the same lookup, without the
+                # dict, while the type is the same string object (it is the rules' constant).
+                if action["type"] is not kind:
+                    kind = action["type"]
+                    lookup = self.lookups[kind]
+                out.append(lookup.index(action))
+        except (KeyError, TypeError, ValueError):
+            outside = [action for action in actions if not self.has(action)]
+            raise ValueError(f"legal actions outside {self.name} space: {outside[:3]}") from None
         return out
+
+    def has(self, action: Action) -> bool:
+        """True when ``action`` is in the list."""
+        try:
+            self.index(action)
+        except (KeyError, TypeError, ValueError):
+            return False
+        return True
+
+
+def remark(marks: bytearray, cleared: tuple[Any, ...], marked: list[Any]) -> tuple[Any, ...]:
+    """Set ``marks`` (an action mask's bytes) to 0 at ``cleared``, then to 1 at
+    ``marked``: an environment's mask of a step, in the buffer of an earlier
+    one; returns ``marked`` as a tuple, what to clear next time (a copy: the
+    caller's list may change). Here, compiled, for the same reason as the
+    lookups: a few dozen indices a step, a tenth of the environment's time in
+    plain Python. The indices are typed ``Any``: as ``int`` each would be
+    unboxed and boxed again, a new int object per write."""
+    for index in cleared:
+        marks[index] = 0
+    for index in marked:
+        marks[index] = 1
+    return tuple(marked)

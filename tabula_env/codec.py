@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import numbers
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -107,7 +108,11 @@ class ActionCodec:
         self._names = {kind: tuple(names) for kind, names in param_names.items()}
         # action -> index, for every legal action of every step: compiled with the
         # rules (engine.action_index), a list of a step's actions in one call.
-        self._lookup = ActionIndex(self.actions, self._names, square_params)
+        self._lookup = ActionIndex(self.actions, self._names, square_params, f"the {name}")
+        # ``indices(actions)``: the indices of ``actions`` as ``legal_actions`` gives them,
+        # in order; ``ValueError`` naming those outside the space. The compiled call
+        # itself: a method passing it on cost a call a step.
+        self.indices = self._lookup.indices
         # index -> a call that gives a fresh copy of its action (``dict(action)``
         # as one C call where no value is a list): ``decode``, the history's too.
         self._copies = tuple(_copier(action) for action in self.actions)
@@ -120,7 +125,7 @@ class ActionCodec:
         try:
             if set(action) - {"type"} - set(self._names[action["type"]]):
                 raise KeyError("unexpected parameter")
-            return self._lookup.index(action)
+            return self._lookup.index({key: _plain(value) for key, value in action.items()})
         except (KeyError, TypeError, ValueError, AttributeError):
             raise ValueError(f"action outside the {self.name} space: {action!r}") from None
 
@@ -134,21 +139,6 @@ class ActionCodec:
     def fresh(self, index):
         """``decode`` for an int index known to be in the space (no checks)."""
         return self._copies[index]()
-
-    def indices(self, actions: list[Action]):
-        """The indices of ``actions`` as ``legal_actions`` gives them, in order."""
-        try:
-            return self._lookup.indices(actions)
-        except (KeyError, TypeError, ValueError):
-            outside = [a for a in actions if not self._in_space(a)]
-            raise ValueError(f"legal actions outside the {self.name} space: {outside[:3]}") from None
-
-    def _in_space(self, action: Action):
-        try:
-            self._lookup.index(action)
-        except (KeyError, TypeError, ValueError):
-            return False
-        return True
 
     def mask(self, actions: list[Action]):
         """An int8 vector over the space: 1 where an action of ``actions`` is."""
@@ -182,6 +172,22 @@ def _codec(game_id, num_players: int):
         for kind, spec in specs.items()
     }
     return ActionCodec(f"{game_id} {num_players}p", enumerate_actions(game_id, num_players), names, squares)
+
+
+def _plain(value):
+    """``value`` as the rules write it: a NumPy integer (an agent's action read
+    back from an array) or an integral float as an int, in lists too. The
+    compiled lookup keys ints by value and type, where the dict it replaced
+    matched any equal number."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
 
 
 def codec_for(variant: Variant):

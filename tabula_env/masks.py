@@ -20,6 +20,8 @@ from sys import getrefcount
 
 import numpy as np
 
+from engine.action_index import remark
+
 # A dtype object, not ``np.int8``: numpy parses a type argument on every call.
 INT8 = np.dtype(np.int8)
 # Bytes of masks kept per index space; at the cap the cache starts over
@@ -98,33 +100,28 @@ class MaskBuffers:
         self.made = 0  # buffers made so far (the others were reused)
 
     def legal(self, indices):
-        free = self._free()
-        if free is None:
-            marks = bytearray(self.size)
-            self.made += 1
-            kept = [read_only(marks), marks, ()]
-            if len(self._kept) == KEPT:
-                del self._kept[0]  # held outside since the longest: theirs alone now
-        else:
-            kept = self._kept.pop(free)
-            marks = kept[1]
-            for index in kept[2]:
-                marks[index] = 0
-        self._kept.append(kept)
-        for index in indices:
-            marks[index] = 1
-        kept[2] = tuple(indices)  # a copy: the caller's list may change
-        return marks, kept[0]
-
-    def _free(self):
-        """The position of a kept mask nothing outside holds, or None."""
-        for position, kept in enumerate(self._kept):
+        kept_masks = self._kept
+        for position, kept in enumerate(kept_masks):
             mask = kept[0]
-            # The array first: the match holds the last one (and a learner, any it keeps).
+            # Free when nothing outside holds it. The array first: the match holds
+            # the last one (and a learner, any it keeps).
             if (
                 getrefcount(mask) == FREE_ARRAY
                 and getrefcount(mask.base) == FREE_VIEW
                 and getrefcount(kept[1]) == FREE_BUFFER
             ):
-                return position
-        return None
+                del kept_masks[position]
+                break
+        else:
+            kept = self._new()
+        kept_masks.append(kept)
+        kept[2] = remark(kept[1], kept[2], indices)
+        return kept[1], kept[0]
+
+    def _new(self):
+        """A new mask (none kept is free), dropping the one held outside the longest."""
+        marks = bytearray(self.size)
+        self.made += 1
+        if len(self._kept) == KEPT:
+            del self._kept[0]  # held outside since the longest: theirs alone now
+        return [read_only(marks), marks, ()]

@@ -123,10 +123,6 @@ class Match:
         Read-only (in a small space shared with every state of the same legal set): copy it to change it."""
         return self._mask if seat == self.seat_to_act else self.codec.no_actions
 
-    def is_legal_index(self, index) -> bool:
-        """True when the int ``index`` is a legal action of the acting seat now."""
-        return 0 <= index < self.codec.size and self._flags[index] == 1
-
     def apply(self, action: Action):
         """Apply an action JSON for the acting seat; returns the events."""
         return self._apply(action, action, self.game.apply)
@@ -140,10 +136,10 @@ class Match:
         return events
 
     def checked_index(self, index):
-        """``index`` as an int; ``ValueError`` unless it is legal now."""
+        """``index`` as an int; ``ValueError`` unless it is a legal action of the acting seat now."""
         if type(index) is not int:
             index = int(index)
-        if not self.is_legal_index(index):
+        if not (0 <= index < self.codec.size and self._flags[index] == 1):
             raise ValueError(f"action index {index} is not legal now (see the action mask)")
         return index
 

@@ -64,6 +64,25 @@ def test_null_and_left_out_are_the_same_action():
     assert codec.decode(codec.encode(attack)) == {"type": "attack", "target": [0, 1]}
 
 
+@pytest.mark.parametrize("variant", ["anno1503-base-2p", "anno1452-expert-ottokar_a-2p"])
+def test_numbers_read_back_from_arrays_encode_as_the_ints_they_equal(variant):
+    """An agent's action often comes back from NumPy: its ints are np.int64,
+    or floats. Each encodes to the index of the action it equals."""
+    import numpy as np
+
+    codec = codec_for(variant)
+
+    def as_numpy(value, kind):
+        if isinstance(value, list):
+            return [as_numpy(item, kind) for item in value]
+        return kind(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+    for index in range(0, codec.size, max(1, codec.size // 40)):
+        action = codec.decode(index)
+        for kind in (np.int64, np.int32, float):
+            assert codec.encode({k: as_numpy(v, kind) for k, v in action.items()}) == index, (kind, action)
+
+
 def test_decode_returns_a_fresh_copy():
     codec = codec_for("anno1452-basic-standard-3p")
     index = codec.encode({"type": "settle", "at": [0, 0], "at2": [1, 0]})
