@@ -9,7 +9,7 @@ checked ``apply`` share one rule.
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...kit import event
 from ...params import Optional
@@ -45,7 +45,9 @@ ESTATE_BASE_COST = PRICES["estate"]["base_cost"]
 ESTATE_COST_PER_ESTATE = PRICES["estate"]["cost_per_estate_in_region"]
 # Per region: the regions its Estates reach in an attack (itself and its
 # neighbours), in map order.
-REACH = tuple(tuple(sorted(BORDERS[region] | {region})) for region in range(len(BORDERS)))
+REACH: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(sorted(BORDERS[region] | {region})) for region in range(len(BORDERS))
+)
 
 # --- set-up: two Estates in two bordering regions, all regions distinct ----------
 
@@ -307,18 +309,27 @@ def attack_legal(d: Data, seat, base, mercenaries=0) -> list[Action]:
                     in_region[region].append(enemies[-1])
     if len(own) >= ESTATES_PER_PLAYER:
         return []
-    pairs: list[tuple[list[int], list[int] | None]] = [
-        (target, origin) for origin in own for region in REACH[origin[0]] for target in in_region[region]
-    ]
+    # Each action built at once (a random 2-player match lists dozens of
+    # attacks at every turn, Ottokar's Estates among the targets).
+    kind, card = base["type"], base.get("card")
+    actions: list[Action] = []
+    for origin in own:
+        for region in REACH[origin[0]]:
+            for target in in_region[region]:
+                actions.append(_attack_action(kind, card, target, origin))
     role = crowned_role(d, seat)
     if role and d["soldiers"][role] + mercenaries != 0:
-        pairs += [(target, None) for target in enemies]
-    # Dict displays (not {**base, ...}): a random 2-player match lists
-    # dozens of attacks at every turn.
-    kind, card = base["type"], base.get("card")
+        for target in enemies:
+            actions.append(_attack_action(kind, card, target, None))
+    return actions
+
+
+def _attack_action(kind, card, target, origin) -> Action:
+    """An attack (``card``: a Special Action card's, or None), as a dict
+    display: cheaper than ``{**base, ...}``."""
     if card is None:
-        return [{"type": kind, "target": target, "from": origin} for target, origin in pairs]
-    return [{"type": kind, "card": card, "target": target, "from": origin} for target, origin in pairs]
+        return {"type": kind, "target": target, "from": origin}
+    return {"type": kind, "card": card, "target": target, "from": origin}
 
 
 def _attack_perform(d: Data, seat, action: Action, events: list[Event]) -> None:

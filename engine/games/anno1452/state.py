@@ -26,7 +26,7 @@ def _copy(value):
 
 
 # Lists of numbers (or None), copied flat by ``clone_data``.
-_FLAT_LISTS = ("order", "deck", "discard", "open_cards", "initial_regions", "landfrieden", "er_used")
+_FLAT_LISTS: Final = ("order", "deck", "discard", "open_cards", "initial_regions", "landfrieden", "er_used")
 _CONTAINERS = (dict, list)
 
 
@@ -57,12 +57,14 @@ def clone_data(d: Data) -> Data:
     out["queue"] = queue[:]
     out["players"] = [_copy_player(player) for player in players]
     _copy_pending(d, out)
-    out["options"] = d["options"].copy()
-    out["soldiers"] = d["soldiers"].copy()
-    out["pacts"] = [pact[:] for pact in d["pacts"]]
-    out["er_effects"] = {
-        key: value[:] if type(value) is list else value for key, value in d["er_effects"].items()
-    }
+    options: dict[str, Any] = d["options"]
+    soldiers: dict[str, Any] = d["soldiers"]
+    pacts: list[list[Any]] = d["pacts"]
+    effects: dict[str, Any] = d["er_effects"]
+    out["options"] = options.copy()
+    out["soldiers"] = soldiers.copy()
+    out["pacts"] = [pact[:] for pact in pacts]
+    out["er_effects"] = {key: value[:] if type(value) is list else value for key, value in effects.items()}
     return out
 
 
