@@ -40,9 +40,10 @@ if TYPE_CHECKING:
     from .state import Data
 
 
-CITIZEN_COST = PRICES["citizen"]["cost"]
-ESTATE_BASE_COST = PRICES["estate"]["base_cost"]
-ESTATE_COST_PER_ESTATE = PRICES["estate"]["cost_per_estate_in_region"]
+# Final ints: compiled, constants in C, not lookups in the module's dict.
+CITIZEN_COST: Final[int] = PRICES["citizen"]["cost"]
+ESTATE_BASE_COST: Final[int] = PRICES["estate"]["base_cost"]
+ESTATE_COST_PER_ESTATE: Final[int] = PRICES["estate"]["cost_per_estate_in_region"]
 # Per region: the regions its Estates reach in an attack (itself and its
 # neighbours), in map order.
 REACH: Final[tuple[tuple[int, ...], ...]] = tuple(
@@ -112,7 +113,7 @@ def _build_estate_candidates(d: Data, seat) -> list[Action]:
 def _build_estate_legal(d: Data, seat) -> list[Action]:
     """``_build_estate_check`` over every region, in one pass over the map
     (the supply: the seat's Estates counted on the way)."""
-    gold = d["players"][seat]["gold"]
+    gold: int = d["players"][seat]["gold"]
     own, actions = 0, []
     areas: list[Area] = d["regions"]
     for name, area in zip(REGION_NAMES, areas):
@@ -121,7 +122,8 @@ def _build_estate_legal(d: Data, seat) -> list[Action]:
         for estate in slots:
             if estate is not None:
                 placed += 1
-                own += estate["owner"] == seat
+                if estate["owner"] == seat:
+                    own += 1
         if placed < len(slots) and gold >= ESTATE_BASE_COST + ESTATE_COST_PER_ESTATE * placed:
             actions.append({"type": "build_estate", "region": name})
     return actions if own < ESTATES_PER_PLAYER else []
@@ -158,7 +160,7 @@ def _settle_check(d: Data, seat, action: Action) -> str | None:
     if citizen_supply(d, seat) < len(targets):
         return "no_citizen_in_supply"
     for ref in set(targets):
-        estate = estate_at(d, *ref)
+        estate = estate_at(d, ref[0], ref[1])
         if estate is None or estate["owner"] != seat:
             return "not_your_estate"
         if estate["citizens"] + targets.count(ref) > capacity(estate):
@@ -190,14 +192,17 @@ def _settle_legal(d: Data, seat) -> list[Action]:
     of ``combinations_with_replacement``): the gold and the supply bound the
     count, each Estate's room how often it is named. One pass over the map;
     the actions share their ``[region, slot]`` lists (read-only, as in ``attack``)."""
-    refs, room, citizens = [], [], 0
+    refs: list[list[int]] = []
+    room: list[int] = []  # typed: compiled, the loops below compare machine ints
+    citizens = 0
     areas: list[Area] = d["regions"]
     for region, area in enumerate(areas):
         slots: list[Slot] = area["slots"]
         for slot, estate in enumerate(slots):
             if estate is not None and estate["owner"] == seat:
-                citizens += estate["citizens"]
-                left = capacity(estate) - estate["citizens"]
+                settled: int = estate["citizens"]
+                citizens += settled
+                left: int = capacity(estate) - settled
                 if left > 0:
                     refs.append([region, slot])
                     room.append(left)
@@ -231,7 +236,7 @@ def _settle_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
 
 def attack_problem(d: Data, seat, origin, target, mercenaries=0):
     """Why ``seat`` may not attack ``target`` from ``origin`` now, or None."""
-    victim = estate_at(d, *target)
+    victim = estate_at(d, target[0], target[1])
     if victim is None:
         return "no_estate_there"
     owner = victim["owner"]
@@ -250,7 +255,7 @@ def attack_problem(d: Data, seat, origin, target, mercenaries=0):
         if d["soldiers"][role] + mercenaries == 0:
             return "no_soldiers"
         return None
-    own = estate_at(d, *origin)
+    own = estate_at(d, origin[0], origin[1])
     if own is None or own["owner"] != seat:
         return "not_your_estate"
     if origin[0] != target[0] and target[0] not in BORDERS[origin[0]]:
