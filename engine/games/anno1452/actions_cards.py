@@ -25,6 +25,7 @@ from .board import (
     place_estate,
     remove_citizens_auto,
     settle_holdings,
+    slots_of,
     totals,
     transfer_principality,
 )
@@ -86,7 +87,7 @@ def _build_city_legal(d: Data, seat) -> list[Action]:
             if cities_in(d, region) < MAX_CITIES[region]:
                 actions += [
                     {"type": "build_city", "card": card, "at": [region, slot]}
-                    for slot, estate in enumerate(d["regions"][region]["slots"])
+                    for slot, estate in enumerate(slots_of(d, region))
                     if estate is not None and estate["owner"] == seat and not estate["city"]
                 ]
     return actions

@@ -294,10 +294,11 @@ def attack_legal(d: Data, seat, base, mercenaries=0) -> list[Action]:
     pass over the map: the supply and each target's owner (Landfrieden, a
     pact) checked once, not per pair, and each origin's reach looked up.
     ``base`` is ``{"type"}`` or ``{"type", "card"}`` (a Special Action card)."""
+    landfrieden, pacts = d["landfrieden"], d["pacts"]
     blocked = {
         owner
-        for owner in range(d["num_players"])
-        if owner in d["landfrieden"] or sorted([seat, owner]) in d["pacts"]
+        for owner in range(d["num_players"] if landfrieden or pacts else 0)  # mostly neither
+        if owner in landfrieden or sorted([seat, owner]) in pacts
     }
     own, enemies = [], []
     in_region: list[list[list[int]]] = [[] for _ in REACH]
