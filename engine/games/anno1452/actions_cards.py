@@ -29,7 +29,8 @@ from .board import (
     totals,
     transfer_principality,
 )
-from .data import CARDS, MAX_CITIES, PRICES, REGION_INDEX, REGION_NAMES
+from .data import CARDS, ESTATES_PER_PLAYER, MAX_CITIES, PRICES, REGION_INDEX, REGION_NAMES
+from .holdings import Holdings
 from .state import change_prestige, gain_gold, pay_gold
 
 if TYPE_CHECKING:
@@ -261,15 +262,23 @@ def _inherit_check(d: Data, seat, action: Action) -> str | None:
 
 
 def _inherit_legal(d: Data, seat) -> list[Action]:
+    return inherit_actions(d, seat, None)
+
+
+def inherit_actions(d: Data, seat, holdings: Holdings | None) -> list[Action]:
     """``_inherit_check`` over the hand's Inheritance cards, the supply counted
-    once and only when one of them has a free slot (counting scans the map)."""
+    once (from ``holdings``, or only when one of them has a free slot:
+    counting scans the map)."""
     actions = [
         {"type": "inherit", "card": card}
         for card in d["players"][seat]["hand"]
         if CARDS[card]["kind"] == "inheritance"
         and free_slot(d, REGION_INDEX[CARDS[card]["region"]]) is not None
     ]
-    return actions if actions and estate_supply(d, seat) > 0 else []
+    if not actions:
+        return []
+    supply = estate_supply(d, seat) if holdings is None else ESTATES_PER_PLAYER - len(holdings.own)
+    return actions if supply > 0 else []
 
 
 def _inherit_perform(d: Data, seat, action: Action, events: list[Event]) -> None:

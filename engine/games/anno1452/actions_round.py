@@ -17,8 +17,6 @@ from .actionkit import ESTATE, REGION, always_allowed, bare_action, end_decision
 from .battle import start_battle
 from .board import (
     BORDERS,
-    Area,
-    Slot,
     build_cost,
     capacity,
     change_estate,
@@ -32,6 +30,7 @@ from .board import (
 )
 from .data import CITIZENS_PER_PLAYER, ESTATES_PER_PLAYER, PRICES, REGION_INDEX, REGION_NAMES
 from .deck import crowned_role
+from .holdings import Holdings
 from .state import is_player, pay_gold
 from .trade import pass_open_swap
 
@@ -46,6 +45,7 @@ ESTATE_BASE_COST: Final[int] = PRICES["estate"]["base_cost"]
 ESTATE_COST_PER_ESTATE: Final[int] = PRICES["estate"]["cost_per_estate_in_region"]
 # Per region: the regions its Estates reach in an attack (itself and its
 # neighbours), in map order.
+ATTACK: Final = {"type": "attack"}  # read only
 REACH: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(sorted(BORDERS[region] | {region})) for region in range(len(BORDERS))
 )
@@ -111,22 +111,21 @@ def _build_estate_candidates(d: Data, seat) -> list[Action]:
 
 
 def _build_estate_legal(d: Data, seat) -> list[Action]:
-    """``_build_estate_check`` over every region, in one pass over the map
-    (the supply: the seat's Estates counted on the way)."""
+    return build_estate_actions(d, seat, Holdings(d, seat))
+
+
+def build_estate_actions(d: Data, seat, holdings: Holdings) -> list[Action]:
+    """``_build_estate_check`` over every region, from ``holdings``."""
+    if len(holdings.own) >= ESTATES_PER_PLAYER:
+        return []
     gold: int = d["players"][seat]["gold"]
-    own, actions = 0, []
-    areas: list[Area] = d["regions"]
-    for name, area in zip(REGION_NAMES, areas):
-        slots: list[Slot] = area["slots"]
-        placed = 0
-        for estate in slots:
-            if estate is not None:
-                placed += 1
-                if estate["owner"] == seat:
-                    own += 1
-        if placed < len(slots) and gold >= ESTATE_BASE_COST + ESTATE_COST_PER_ESTATE * placed:
-            actions.append({"type": "build_estate", "region": name})
-    return actions if own < ESTATES_PER_PLAYER else []
+    placed, size = holdings.placed, holdings.size
+    return [
+        {"type": "build_estate", "region": REGION_NAMES[region]}
+        for region in range(len(placed))
+        if placed[region] < size[region]
+        and gold >= ESTATE_BASE_COST + ESTATE_COST_PER_ESTATE * placed[region]
+    ]
 
 
 def _build_estate_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
@@ -188,25 +187,15 @@ def _settle_candidates(d: Data, seat) -> list[Action]:
 
 
 def _settle_legal(d: Data, seat) -> list[Action]:
+    return settle_actions(d, seat, Holdings(d, seat))
+
+
+def settle_actions(d: Data, seat, holdings: Holdings) -> list[Action]:
     """``_settle_candidates`` that pass ``_settle_check``, in their order (that
     of ``combinations_with_replacement``): the gold and the supply bound the
-    count, each Estate's room how often it is named. One pass over the map;
-    the actions share their ``[region, slot]`` lists (read-only, as in ``attack``)."""
-    refs: list[list[int]] = []
-    room: list[int] = []  # typed: compiled, the loops below compare machine ints
-    citizens = 0
-    areas: list[Area] = d["regions"]
-    for region, area in enumerate(areas):
-        slots: list[Slot] = area["slots"]
-        for slot, estate in enumerate(slots):
-            if estate is not None and estate["owner"] == seat:
-                settled: int = estate["citizens"]
-                citizens += settled
-                left: int = capacity(estate) - settled
-                if left > 0:
-                    refs.append([region, slot])
-                    room.append(left)
-    most = min(3, d["players"][seat]["gold"] // CITIZEN_COST, CITIZENS_PER_PLAYER - citizens)
+    count, each Estate's room how often it is named (``holdings``)."""
+    refs, room = holdings.roomy, holdings.room
+    most = min(3, d["players"][seat]["gold"] // CITIZEN_COST, CITIZENS_PER_PLAYER - holdings.citizens)
     n = len(refs)
     actions = [{"type": "settle", "at": ref} for ref in refs] if most >= 1 else []
     if most >= 2:
@@ -286,46 +275,35 @@ def _attack_candidates(d: Data, seat) -> list[Action]:
 
 
 def _attack_legal(d: Data, seat) -> list[Action]:
-    return attack_legal(d, seat, {"type": "attack"})
+    return attack_legal(d, seat, ATTACK)
 
 
-def attack_legal(d: Data, seat, base, mercenaries=0) -> list[Action]:
-    """``attack_actions`` that pass ``attack_problem``, in their order, from one
-    pass over the map: the supply and each target's owner (Landfrieden, a
-    pact) checked once, not per pair, and each origin's reach looked up.
-    ``base`` is ``{"type"}`` or ``{"type", "card"}`` (a Special Action card)."""
-    landfrieden, pacts = d["landfrieden"], d["pacts"]
-    blocked = {
-        owner
-        for owner in range(d["num_players"] if landfrieden or pacts else 0)  # mostly neither
-        if owner in landfrieden or sorted([seat, owner]) in pacts
-    }
-    own, enemies = [], []
-    in_region: list[list[list[int]]] = [[] for _ in REACH]
-    areas: list[Area] = d["regions"]
-    for region, area in enumerate(areas):
-        slots: list[Slot] = area["slots"]
-        for slot, estate in enumerate(slots):
-            if estate is not None:
-                owner = estate["owner"]
-                if owner == seat:
-                    own.append([region, slot])
-                elif owner not in blocked or not is_player(owner):
-                    enemies.append([region, slot])
-                    in_region[region].append(enemies[-1])
-    if len(own) >= ESTATES_PER_PLAYER:
+def turn_attacks(d: Data, seat, holdings: Holdings) -> list[Action]:
+    """The action turn's attacks (``_attack_legal``) from ``holdings``."""
+    return attack_legal(d, seat, ATTACK, 0, holdings)
+
+
+def attack_legal(d: Data, seat, base, mercenaries=0, holdings: Holdings | None = None) -> list[Action]:
+    """``attack_actions`` that pass ``attack_problem``, in their order: the
+    supply and each target's owner (Landfrieden, a pact) checked once, not
+    per pair (``Holdings``), and each origin's reach looked up. ``base`` is
+    ``{"type"}`` or ``{"type", "card"}`` (a Special Action card)."""
+    if holdings is None:
+        holdings = Holdings(d, seat)
+    if len(holdings.own) >= ESTATES_PER_PLAYER:
         return []
     # Each action built at once (a random 2-player match lists dozens of
     # attacks at every turn, Ottokar's Estates among the targets).
     kind, card = base["type"], base.get("card")
     actions: list[Action] = []
-    for origin in own:
+    targets_in = holdings.targets_in
+    for origin in holdings.own:
         for region in REACH[origin[0]]:
-            for target in in_region[region]:
+            for target in targets_in[region]:
                 actions.append(_attack_action(kind, card, target, origin))
     role = crowned_role(d, seat)
     if role and d["soldiers"][role] + mercenaries != 0:
-        for target in enemies:
+        for target in holdings.targets:
             actions.append(_attack_action(kind, card, target, None))
     return actions
 

@@ -16,6 +16,7 @@ from .battle import start_battle
 from .board import can_build_city, change_estate, iter_estates, remove_citizens_auto, settle_holdings, totals
 from .data import AR_TEXTS, CARDS, ER_TEXTS, REGION_INDEX, REGION_NAMES
 from .evaluation import window_cards
+from .holdings import Holdings
 from .state import change_prestige, gain_gold, pay_gold, players_of
 from .steps import decide
 
@@ -123,24 +124,29 @@ def _card_candidates(d: Data, seat, card, in_evaluation) -> list[Action]:
 
 
 def _play_special_legal(d: Data, seat) -> list[Action]:
+    return play_special_actions(d, seat, None)
+
+
+def play_special_actions(d: Data, seat, holdings: Holdings | None) -> list[Action]:
     """``_play_special_candidates`` that pass ``_play_special_check``; the
-    attacks of Söldner and Fehde are generated legal (``attack_legal``)."""
+    attacks of Söldner and Fehde are generated legal (``attack_legal``, from
+    ``holdings`` when given)."""
     if d["decision"]["kind"] == "er_special":
         return [a for a in _play_special_candidates(d, seat) if _play_special_check(d, seat, a) is None]
     actions = []
     for card in d["players"][seat]["hand"]:
         if CARDS[card]["kind"] == "special":
-            actions += _ar_card_legal(d, seat, card)
+            actions += _ar_card_legal(d, seat, card, holdings)
     return actions
 
 
-def _ar_card_legal(d: Data, seat, card) -> list[Action]:
+def _ar_card_legal(d: Data, seat, card, holdings: Holdings | None) -> list[Action]:
     """``_card_candidates`` of a card played in an action round that pass
     ``_play_special_check``, effect by effect (``_ar_problem``)."""
     base = {"type": "play_special", "card": card}
     effect = _effect(card)
     if effect in ("soeldner", "fehde"):
-        return attack_legal(d, seat, base, MERCENARIES if effect == "soeldner" else 0)
+        return attack_legal(d, seat, base, MERCENARIES if effect == "soeldner" else 0, holdings)
     if effect not in AR_PARAMS:
         return []
     gold = d["players"][seat]["gold"]
