@@ -49,6 +49,7 @@ COMPILED = {
         "evaluation",
         "flow",
         "game",
+        "holdings",
         "offers",
         "setup",
         "state",

@@ -9,16 +9,25 @@ seed commitment, not the generator, keeps the server honest).
 Two implementations of the same arithmetic, chosen once at import: plain
 Python computes on whole 64-bit ints (``_wide``: few operations, each in
 C); compiled (engine/native.py), on two 32-bit halves multiplied by 16-bit
-pieces (``_halves``), since mypyc keeps ints below 2**62 unboxed and
-multiplies in machine words only operands below 2**30, where whole 64-bit
-values would be heap integers at every operation (about 6 times slower
-than the halves; the halves in plain Python, about 5 times slower than
-whole ints). ``tests/engine/test_rng.py`` checks both against the textbook
+pieces (``_halves``), where whole 64-bit values would be heap integers at
+every operation (about 6 times slower than the halves; the halves in plain
+Python, about 5 times slower than whole ints). The halves' arithmetic is
+typed ``i64``: mypyc computes it in plain C machine words, without the
+checks and tags of its ints (the random player's pick and the dice cost a
+tenth as much), and since no intermediate value reaches 2**36 nothing can
+overflow, so plain Python (where ``i64`` is only an annotation) computes
+the same. ``tests/engine/test_rng.py`` checks both against the textbook
 64-bit SplitMix64.
 """
 
+from __future__ import annotations
+
 from collections.abc import MutableSequence, Sequence
-from typing import Any, Final, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    # A machine word to mypyc; to Python (and at run time: never imported) an int.
+    from mypy_extensions import i64
 
 T = TypeVar("T")
 
@@ -41,13 +50,13 @@ _SMALL_N: Final = 1 << 30
 _COMPILED: Final = not __file__.endswith(".py")
 
 
-def _mul32(x: int, y: int) -> int:
+def _mul32(x: i64, y: i64) -> i64:
     """``x * y mod 2**32`` for 32-bit ``x``, ``y``, by 16-bit pieces."""
     x_lo, x_hi, y_lo, y_hi = x & _M16, x >> 16, y & _M16, y >> 16
     return (x_lo * y_lo + (((x_hi * y_lo + x_lo * y_hi) & _M16) << 16)) & _M32
 
 
-def _mul64(hi: int, lo: int, by_hi: int, by_lo: int) -> tuple[int, int]:
+def _mul64(hi: i64, lo: i64, by_hi: i64, by_lo: i64) -> tuple[i64, i64]:
     """``(hi, lo) * (by_hi, by_lo) mod 2**64``, as halves."""
     a, b, c, e = lo & _M16, lo >> 16, by_lo & _M16, by_lo >> 16
     middle = b * c + a * e  # lo * by_lo = a*c + middle * 2**16 + b*e * 2**32
@@ -56,7 +65,7 @@ def _mul64(hi: int, lo: int, by_hi: int, by_lo: int) -> tuple[int, int]:
     return (carry + _mul32(hi, by_lo) + _mul32(lo, by_hi)) & _M32, low & _M32
 
 
-def _mix(hi: int, lo: int) -> tuple[int, int]:
+def _mix(hi: i64, lo: i64) -> tuple[i64, i64]:
     """SplitMix64's output function of the (already advanced) state."""
     lo ^= ((hi << 2) & _M32) | (lo >> 30)  # z ^= z >> 30
     hi ^= hi >> 30
@@ -69,13 +78,13 @@ def _mix(hi: int, lo: int) -> tuple[int, int]:
     return hi, lo
 
 
-def _advance(hi: int, lo: int) -> tuple[int, int]:
+def _advance(hi: i64, lo: i64) -> tuple[i64, i64]:
     """The state plus the golden gamma, mod 2**64."""
     lo += _GOLDEN_LO
     return (hi + _GOLDEN_HI + (lo >> 32)) & _M32, lo & _M32
 
 
-def _halves(value: int) -> tuple[int, int]:
+def _halves(value: int) -> tuple[i64, i64]:
     """``value mod 2**64`` as (high, low) halves."""
     value &= _MASK
     return value >> 32, value & _M32
@@ -105,12 +114,15 @@ def _mix_seed_wide(parts: tuple[int | str, ...]) -> int:
 
 
 def _mix_seed_halves(parts: tuple[int | str, ...]) -> int:
-    hi, lo = 0, 0x5EED
+    hi: i64 = 0
+    lo: i64 = 0x5EED
     for value in parts:
         part = _as_int(value)
         # The state acc ^ (part mod 2**64) ^ (part >> 64), advanced and mixed.
+        part_hi: i64 = 0
+        part_lo: i64 = 0
         if 0 <= part <= _M32:
-            part_hi, part_lo = 0, part
+            part_lo = part
         else:
             part_hi, part_lo = _halves(part ^ (part >> 64))
         hi, lo = _advance(hi ^ part_hi, lo ^ part_lo)
@@ -178,9 +190,10 @@ class Rng:
 
     def _draw_halves(self, n: int, count: int) -> list[int]:
         """``_draw_wide`` for ``n <= _SMALL_N``, on the halves."""
-        word = (1 << 32) % n  # 2**32 mod n; 2**64 mod n is its square mod n
-        skip = (word * word) % n  # the rejected outputs: the last ``skip``
-        first_rejected = (1 << 32) - skip
+        m: i64 = n
+        word: i64 = (1 << 32) % m  # 2**32 mod n; 2**64 mod n is its square mod n
+        skip: i64 = (word * word) % m  # the rejected outputs: the last ``skip``
+        first_rejected: i64 = (1 << 32) - skip
         hi, lo = _halves(self.state)
         out: list[int] = []
         while len(out) < count:
@@ -188,8 +201,10 @@ class Rng:
             x_hi, x_lo = _mix(hi, lo)
             if skip and x_hi == _M32 and x_lo >= first_rejected:
                 continue
-            out.append(((x_hi % n) * word + x_lo) % n)
-        self.state = (hi << 32) | lo
+            out.append(((x_hi % m) * word + x_lo) % m)
+        high: int = hi  # ints again: the whole state does not fit a signed word
+        low: int = lo
+        self.state = (high << 32) | low
         return out
 
     def die(self, sides: int = 6) -> int:

@@ -25,10 +25,12 @@ from .board import (
     place_estate,
     remove_citizens_auto,
     settle_holdings,
+    slots_of,
     totals,
     transfer_principality,
 )
-from .data import CARDS, MAX_CITIES, PRICES, REGION_INDEX, REGION_NAMES
+from .data import CARDS, ESTATES_PER_PLAYER, MAX_CITIES, PRICES, REGION_INDEX, REGION_NAMES
+from .holdings import Holdings
 from .state import change_prestige, gain_gold, pay_gold
 
 if TYPE_CHECKING:
@@ -86,7 +88,7 @@ def _build_city_legal(d: Data, seat) -> list[Action]:
             if cities_in(d, region) < MAX_CITIES[region]:
                 actions += [
                     {"type": "build_city", "card": card, "at": [region, slot]}
-                    for slot, estate in enumerate(d["regions"][region]["slots"])
+                    for slot, estate in enumerate(slots_of(d, region))
                     if estate is not None and estate["owner"] == seat and not estate["city"]
                 ]
     return actions
@@ -114,7 +116,8 @@ def _disadvantage_problem(d: Data, seat, card, extra):
     for dis in CARDS[card]["disadvantages"]:
         if player["gold"] < dis.get("pay", 0):
             return "cannot_pay_marriage"
-        if totals(d, seat)[1] < dis.get("remove_citizens", 0):
+        # Counted only when asked for: it scans the map.
+        if "remove_citizens" in dis and totals(d, seat)[1] < dis["remove_citizens"]:
             return "not_enough_citizens"
         if player["prestige"] < dis.get("lose_prestige", 0):
             return "not_enough_prestige"
@@ -259,15 +262,23 @@ def _inherit_check(d: Data, seat, action: Action) -> str | None:
 
 
 def _inherit_legal(d: Data, seat) -> list[Action]:
-    """``_inherit_check`` over the hand's Inheritance cards, the supply counted once."""
-    if estate_supply(d, seat) == 0:
-        return []
-    return [
+    return inherit_actions(d, seat, None)
+
+
+def inherit_actions(d: Data, seat, holdings: Holdings | None) -> list[Action]:
+    """``_inherit_check`` over the hand's Inheritance cards, the supply counted
+    once (from ``holdings``, or only when one of them has a free slot:
+    counting scans the map)."""
+    actions = [
         {"type": "inherit", "card": card}
         for card in d["players"][seat]["hand"]
         if CARDS[card]["kind"] == "inheritance"
         and free_slot(d, REGION_INDEX[CARDS[card]["region"]]) is not None
     ]
+    if not actions:
+        return []
+    supply = estate_supply(d, seat) if holdings is None else ESTATES_PER_PLAYER - len(holdings.own)
+    return actions if supply > 0 else []
 
 
 def _inherit_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
@@ -275,6 +286,15 @@ def _inherit_perform(d: Data, seat, action: Action, events: list[Event]) -> None
     place_estate(d, seat, REGION_INDEX[CARDS[action["card"]]["region"]], events, "inheritance")
     settle_holdings(d, events)
     end_decision(d)
+
+
+def _take_title_legal(d: Data, seat) -> list[Action]:
+    """``_take_title_check`` over the hand's Title cards."""
+    return [
+        {"type": "take_title", "card": card}
+        for card in d["players"][seat]["hand"]
+        if CARDS[card]["kind"] == "title" and meets(d, seat, CARDS[card]["requirement"])
+    ]
 
 
 def _hand_cards_as(kind, name):
@@ -305,6 +325,19 @@ def _kindbett_candidates(d: Data, seat) -> list[Action]:
         for card in cards
         for target in range(d["num_players"])
     ]
+
+
+def _kindbett_legal(d: Data, seat) -> list[Action]:
+    """``_kindbett_check`` over ``_kindbett_candidates``: the married targets
+    listed once, and nothing to list without a Kindbett card in hand."""
+    if d["decision"]["extra_used"]:
+        return []
+    cards = [card for card in d["players"][seat]["hand"] if CARDS[card].get("effect") == "kindbett"]
+    if not cards:
+        return []
+    players = d["players"]
+    married = [target for target in range(d["num_players"]) if players[target]["marriage"] is not None]
+    return [{"type": "kindbett", "card": card, "target": target} for card in cards for target in married]
 
 
 def _kindbett_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
@@ -351,6 +384,7 @@ SPECS: list[ActionSpec[Any]] = [
         _take_title_check,
         _take_title_perform,
         f"Play a Title card: +{TITLE_PRESTIGE} Prestige, kept while its requirement holds.",
+        _take_title_legal,
     ),
     make_spec(
         "inherit",
@@ -368,5 +402,6 @@ SPECS: list[ActionSpec[Any]] = [
         _kindbett_check,
         _kindbett_perform,
         "Reaction Kindbett (not the turn's action): end the marriage of the target seat.",
+        _kindbett_legal,
     ),
 ]

@@ -9,7 +9,7 @@ checked ``apply`` share one rule.
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...kit import event
 from ...params import Optional
@@ -17,8 +17,6 @@ from .actionkit import ESTATE, REGION, always_allowed, bare_action, end_decision
 from .battle import start_battle
 from .board import (
     BORDERS,
-    Area,
-    Slot,
     build_cost,
     capacity,
     change_estate,
@@ -32,6 +30,7 @@ from .board import (
 )
 from .data import CITIZENS_PER_PLAYER, ESTATES_PER_PLAYER, PRICES, REGION_INDEX, REGION_NAMES
 from .deck import crowned_role
+from .holdings import Holdings
 from .state import is_player, pay_gold
 from .trade import pass_open_swap
 
@@ -40,12 +39,16 @@ if TYPE_CHECKING:
     from .state import Data
 
 
-CITIZEN_COST = PRICES["citizen"]["cost"]
-ESTATE_BASE_COST = PRICES["estate"]["base_cost"]
-ESTATE_COST_PER_ESTATE = PRICES["estate"]["cost_per_estate_in_region"]
+# Final ints: compiled, constants in C, not lookups in the module's dict.
+CITIZEN_COST: Final[int] = PRICES["citizen"]["cost"]
+ESTATE_BASE_COST: Final[int] = PRICES["estate"]["base_cost"]
+ESTATE_COST_PER_ESTATE: Final[int] = PRICES["estate"]["cost_per_estate_in_region"]
 # Per region: the regions its Estates reach in an attack (itself and its
 # neighbours), in map order.
-REACH = tuple(tuple(sorted(BORDERS[region] | {region})) for region in range(len(BORDERS)))
+ATTACK: Final = {"type": "attack"}  # read only
+REACH: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(sorted(BORDERS[region] | {region})) for region in range(len(BORDERS))
+)
 
 # --- set-up: two Estates in two bordering regions, all regions distinct ----------
 
@@ -108,21 +111,21 @@ def _build_estate_candidates(d: Data, seat) -> list[Action]:
 
 
 def _build_estate_legal(d: Data, seat) -> list[Action]:
-    """``_build_estate_check`` over every region, in one pass over the map
-    (the supply: the seat's Estates counted on the way)."""
-    gold = d["players"][seat]["gold"]
-    own, actions = 0, []
-    areas: list[Area] = d["regions"]
-    for name, area in zip(REGION_NAMES, areas):
-        slots: list[Slot] = area["slots"]
-        placed = 0
-        for estate in slots:
-            if estate is not None:
-                placed += 1
-                own += estate["owner"] == seat
-        if placed < len(slots) and gold >= ESTATE_BASE_COST + ESTATE_COST_PER_ESTATE * placed:
-            actions.append({"type": "build_estate", "region": name})
-    return actions if own < ESTATES_PER_PLAYER else []
+    return build_estate_actions(d, seat, Holdings(d, seat))
+
+
+def build_estate_actions(d: Data, seat, holdings: Holdings) -> list[Action]:
+    """``_build_estate_check`` over every region, from ``holdings``."""
+    if len(holdings.own) >= ESTATES_PER_PLAYER:
+        return []
+    gold: int = d["players"][seat]["gold"]
+    placed, size = holdings.placed, holdings.size
+    return [
+        {"type": "build_estate", "region": REGION_NAMES[region]}
+        for region in range(len(placed))
+        if placed[region] < size[region]
+        and gold >= ESTATE_BASE_COST + ESTATE_COST_PER_ESTATE * placed[region]
+    ]
 
 
 def _build_estate_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
@@ -156,7 +159,7 @@ def _settle_check(d: Data, seat, action: Action) -> str | None:
     if citizen_supply(d, seat) < len(targets):
         return "no_citizen_in_supply"
     for ref in set(targets):
-        estate = estate_at(d, *ref)
+        estate = estate_at(d, ref[0], ref[1])
         if estate is None or estate["owner"] != seat:
             return "not_your_estate"
         if estate["citizens"] + targets.count(ref) > capacity(estate):
@@ -184,22 +187,15 @@ def _settle_candidates(d: Data, seat) -> list[Action]:
 
 
 def _settle_legal(d: Data, seat) -> list[Action]:
+    return settle_actions(d, seat, Holdings(d, seat))
+
+
+def settle_actions(d: Data, seat, holdings: Holdings) -> list[Action]:
     """``_settle_candidates`` that pass ``_settle_check``, in their order (that
     of ``combinations_with_replacement``): the gold and the supply bound the
-    count, each Estate's room how often it is named. One pass over the map;
-    the actions share their ``[region, slot]`` lists (read-only, as in ``attack``)."""
-    refs, room, citizens = [], [], 0
-    areas: list[Area] = d["regions"]
-    for region, area in enumerate(areas):
-        slots: list[Slot] = area["slots"]
-        for slot, estate in enumerate(slots):
-            if estate is not None and estate["owner"] == seat:
-                citizens += estate["citizens"]
-                left = capacity(estate) - estate["citizens"]
-                if left > 0:
-                    refs.append([region, slot])
-                    room.append(left)
-    most = min(3, d["players"][seat]["gold"] // CITIZEN_COST, CITIZENS_PER_PLAYER - citizens)
+    count, each Estate's room how often it is named (``holdings``)."""
+    refs, room = holdings.roomy, holdings.room
+    most = min(3, d["players"][seat]["gold"] // CITIZEN_COST, CITIZENS_PER_PLAYER - holdings.citizens)
     n = len(refs)
     actions = [{"type": "settle", "at": ref} for ref in refs] if most >= 1 else []
     if most >= 2:
@@ -229,7 +225,7 @@ def _settle_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
 
 def attack_problem(d: Data, seat, origin, target, mercenaries=0):
     """Why ``seat`` may not attack ``target`` from ``origin`` now, or None."""
-    victim = estate_at(d, *target)
+    victim = estate_at(d, target[0], target[1])
     if victim is None:
         return "no_estate_there"
     owner = victim["owner"]
@@ -248,7 +244,7 @@ def attack_problem(d: Data, seat, origin, target, mercenaries=0):
         if d["soldiers"][role] + mercenaries == 0:
             return "no_soldiers"
         return None
-    own = estate_at(d, *origin)
+    own = estate_at(d, origin[0], origin[1])
     if own is None or own["owner"] != seat:
         return "not_your_estate"
     if origin[0] != target[0] and target[0] not in BORDERS[origin[0]]:
@@ -279,46 +275,45 @@ def _attack_candidates(d: Data, seat) -> list[Action]:
 
 
 def _attack_legal(d: Data, seat) -> list[Action]:
-    return attack_legal(d, seat, {"type": "attack"})
+    return attack_legal(d, seat, ATTACK)
 
 
-def attack_legal(d: Data, seat, base, mercenaries=0) -> list[Action]:
-    """``attack_actions`` that pass ``attack_problem``, in their order, from one
-    pass over the map: the supply and each target's owner (Landfrieden, a
-    pact) checked once, not per pair, and each origin's reach looked up.
-    ``base`` is ``{"type"}`` or ``{"type", "card"}`` (a Special Action card)."""
-    blocked = {
-        owner
-        for owner in range(d["num_players"])
-        if owner in d["landfrieden"] or sorted([seat, owner]) in d["pacts"]
-    }
-    own, enemies = [], []
-    in_region: list[list[list[int]]] = [[] for _ in REACH]
-    areas: list[Area] = d["regions"]
-    for region, area in enumerate(areas):
-        slots: list[Slot] = area["slots"]
-        for slot, estate in enumerate(slots):
-            if estate is not None:
-                owner = estate["owner"]
-                if owner == seat:
-                    own.append([region, slot])
-                elif owner not in blocked or not is_player(owner):
-                    enemies.append([region, slot])
-                    in_region[region].append(enemies[-1])
-    if len(own) >= ESTATES_PER_PLAYER:
+def turn_attacks(d: Data, seat, holdings: Holdings) -> list[Action]:
+    """The action turn's attacks (``_attack_legal``) from ``holdings``."""
+    return attack_legal(d, seat, ATTACK, 0, holdings)
+
+
+def attack_legal(d: Data, seat, base, mercenaries=0, holdings: Holdings | None = None) -> list[Action]:
+    """``attack_actions`` that pass ``attack_problem``, in their order: the
+    supply and each target's owner (Landfrieden, a pact) checked once, not
+    per pair (``Holdings``), and each origin's reach looked up. ``base`` is
+    ``{"type"}`` or ``{"type", "card"}`` (a Special Action card)."""
+    if holdings is None:
+        holdings = Holdings(d, seat)
+    if len(holdings.own) >= ESTATES_PER_PLAYER:
         return []
-    pairs: list[tuple[list[int], list[int] | None]] = [
-        (target, origin) for origin in own for region in REACH[origin[0]] for target in in_region[region]
-    ]
+    # Each action built at once (a random 2-player match lists dozens of
+    # attacks at every turn, Ottokar's Estates among the targets).
+    kind, card = base["type"], base.get("card")
+    actions: list[Action] = []
+    targets_in = holdings.targets_in
+    for origin in holdings.own:
+        for region in REACH[origin[0]]:
+            for target in targets_in[region]:
+                actions.append(_attack_action(kind, card, target, origin))
     role = crowned_role(d, seat)
     if role and d["soldiers"][role] + mercenaries != 0:
-        pairs += [(target, None) for target in enemies]
-    # Dict displays (not {**base, ...}): a random 2-player match lists
-    # dozens of attacks at every turn.
-    kind, card = base["type"], base.get("card")
+        for target in holdings.targets:
+            actions.append(_attack_action(kind, card, target, None))
+    return actions
+
+
+def _attack_action(kind, card, target, origin) -> Action:
+    """An attack (``card``: a Special Action card's, or None), as a dict
+    display: cheaper than ``{**base, ...}``."""
     if card is None:
-        return [{"type": kind, "target": target, "from": origin} for target, origin in pairs]
-    return [{"type": kind, "card": card, "target": target, "from": origin} for target, origin in pairs]
+        return {"type": kind, "target": target, "from": origin}
+    return {"type": kind, "card": card, "target": target, "from": origin}
 
 
 def _attack_perform(d: Data, seat, action: Action, events: list[Event]) -> None:

@@ -16,6 +16,7 @@ from .battle import start_battle
 from .board import can_build_city, change_estate, iter_estates, remove_citizens_auto, settle_holdings, totals
 from .data import AR_TEXTS, CARDS, ER_TEXTS, REGION_INDEX, REGION_NAMES
 from .evaluation import window_cards
+from .holdings import Holdings
 from .state import change_prestige, gain_gold, pay_gold, players_of
 from .steps import decide
 
@@ -123,22 +124,45 @@ def _card_candidates(d: Data, seat, card, in_evaluation) -> list[Action]:
 
 
 def _play_special_legal(d: Data, seat) -> list[Action]:
+    return play_special_actions(d, seat, None)
+
+
+def play_special_actions(d: Data, seat, holdings: Holdings | None) -> list[Action]:
     """``_play_special_candidates`` that pass ``_play_special_check``; the
-    attacks of Söldner and Fehde are generated legal (``attack_legal``)."""
+    attacks of Söldner and Fehde are generated legal (``attack_legal``, from
+    ``holdings`` when given)."""
     if d["decision"]["kind"] == "er_special":
         return [a for a in _play_special_candidates(d, seat) if _play_special_check(d, seat, a) is None]
     actions = []
     for card in d["players"][seat]["hand"]:
-        if CARDS[card]["kind"] != "special":
-            continue
-        effect = _effect(card)
-        if effect in ("soeldner", "fehde"):
-            base = {"type": "play_special", "card": card}
-            actions += attack_legal(d, seat, base, MERCENARIES if effect == "soeldner" else 0)
-        else:
-            candidates = _card_candidates(d, seat, card, False)
-            actions += [a for a in candidates if _play_special_check(d, seat, a) is None]
+        if CARDS[card]["kind"] == "special":
+            actions += _ar_card_legal(d, seat, card, holdings)
     return actions
+
+
+def _ar_card_legal(d: Data, seat, card, holdings: Holdings | None) -> list[Action]:
+    """``_card_candidates`` of a card played in an action round that pass
+    ``_play_special_check``, effect by effect (``_ar_problem``)."""
+    base = {"type": "play_special", "card": card}
+    effect = _effect(card)
+    if effect in ("soeldner", "fehde"):
+        return attack_legal(d, seat, base, MERCENARIES if effect == "soeldner" else 0, holdings)
+    if effect not in AR_PARAMS:
+        return []
+    gold = d["players"][seat]["gold"]
+    if effect == "ablass":
+        return [{**base, "amount": points} for points in ABLASS_POINTS if gold >= ABLASS_PRICE * points]
+    if effect == "pest":
+        return [{**base, "region": name} for name in REGION_NAMES]
+    if effect == "stadtrecht":
+        if gold < STADTRECHT_COST:
+            return []
+        return [
+            {**base, "target": [region, slot]}
+            for region, slot, _ in iter_estates(d, seat)
+            if can_build_city(d, seat, region, slot)
+        ]
+    return [base]
 
 
 def _play_special_perform(d: Data, seat, action: Action, events: list[Event]) -> None:

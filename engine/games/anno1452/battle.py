@@ -46,7 +46,7 @@ BATTLE_REACTIONS = (
 
 def start_battle(d: Data, seat, origin, target, events: list[Event], mercenaries=0, fehde=False) -> None:
     """Declare an attack from ``origin`` ([region, slot] or None) on ``target``."""
-    defender = estate_at(d, *target)["owner"]
+    defender = estate_at(d, target[0], target[1])["owner"]
     d["battle"] = {
         "attacker": seat,
         "defender": defender,
@@ -82,7 +82,7 @@ def side_owner(battle, side):
 
 def side_estate(d: Data, battle, side):
     ref = battle["from"] if side == "attacker" else battle["target"]
-    return None if ref is None else estate_at(d, *ref)
+    return None if ref is None else estate_at(d, ref[0], ref[1])
 
 
 def change_side_estate(d: Data, battle, side, **changes):

@@ -19,7 +19,6 @@ from .data import (
     ESTATE_STRENGTH,
     ESTATES_PER_PLAYER,
     MAX_CITIES,
-    MAX_ESTATES,
     PRICES,
     REGION_INDEX,
     REGION_NAMES,
@@ -82,8 +81,17 @@ def estate_at(d: Data, region, slot):
     return slots[slot] if 0 <= slot < len(slots) else None
 
 
+# The counts below are loops, not sums over generators: compiled
+# (engine/native.py), a generator is an object per call and a call per item,
+# and the legal-action generators and every Title's requirement count often.
+
+
 def placed_in(d: Data, region):
-    return sum(1 for estate in slots_of(d, region) if estate is not None)
+    placed = 0
+    for estate in slots_of(d, region):
+        if estate is not None:
+            placed += 1
+    return placed
 
 
 def free_slot(d: Data, region):
@@ -94,23 +102,27 @@ def free_slot(d: Data, region):
 
 
 def count_in(d: Data, region, owner):
-    return sum(1 for estate in slots_of(d, region) if estate is not None and estate["owner"] == owner)
+    count = 0
+    for estate in slots_of(d, region):
+        if estate is not None and estate["owner"] == owner:
+            count += 1
+    return count
 
 
 def cities_in(d: Data, region, owner=None):
-    return sum(
-        1
-        for estate in slots_of(d, region)
-        if estate is not None and estate["city"] and (owner is None or estate["owner"] == owner)
-    )
+    cities = 0
+    for estate in slots_of(d, region):
+        if estate is not None and estate["city"] and (owner is None or estate["owner"] == owner):
+            cities += 1
+    return cities
 
 
 def citizens_in(d: Data, region, owner):
-    return sum(
-        estate["citizens"]
-        for estate in slots_of(d, region)
-        if estate is not None and estate["owner"] == owner
-    )
+    citizens = 0
+    for estate in slots_of(d, region):
+        if estate is not None and estate["owner"] == owner:
+            citizens += estate["citizens"]
+    return citizens
 
 
 def totals(d: Data, owner):
@@ -122,8 +134,10 @@ def totals(d: Data, owner):
         for estate in slots:
             if estate is not None and estate["owner"] == owner:
                 estates += 1
-                citizens += estate["citizens"]
-                cities += estate["city"]
+                settled: int = estate["citizens"]  # typed: compiled, unboxed, not a generic sum
+                citizens += settled
+                if estate["city"]:
+                    cities += 1
     return estates, citizens, cities
 
 
@@ -135,11 +149,11 @@ def citizen_supply(d: Data, seat):
     return CITIZENS_PER_PLAYER - totals(d, seat)[1]
 
 
-CITIZENS_WITH_CITY: Final = PRICES["estate"]["citizens_with_city"]
-CITIZENS_WITHOUT_CITY: Final = PRICES["estate"]["citizens"]
+CITIZENS_WITH_CITY: Final[int] = PRICES["estate"]["citizens_with_city"]
+CITIZENS_WITHOUT_CITY: Final[int] = PRICES["estate"]["citizens"]
 
 
-def capacity(estate):
+def capacity(estate) -> int:
     """Citizens an Estate can hold: 3, or 6 with a City."""
     return CITIZENS_WITH_CITY if estate["city"] else CITIZENS_WITHOUT_CITY
 
@@ -198,11 +212,17 @@ def majority_owner(d: Data, region):
     act as a fifth owner.
     """
     # Every Estate placement re-awards all sixteen regions, so this runs
-    # often: no dict of counts, and none at all while half the region is empty.
-    owners = [estate["owner"] for estate in slots_of(d, region) if estate is not None]
-    unplaced = MAX_ESTATES[region] - len(owners)
-    if len(owners) <= unplaced:
+    # often: no dict of counts, and no list of owners while half the region
+    # is empty (a region has one slot per Estate it allows: MAX_ESTATES).
+    slots = slots_of(d, region)
+    placed = 0
+    for estate in slots:
+        if estate is not None:
+            placed += 1
+    unplaced = len(slots) - placed
+    if placed <= unplaced:
         return None
+    owners = [estate["owner"] for estate in slots if estate is not None]
     leader, most, tied = None, 0, False
     for owner in owners:
         count = owners.count(owner)
@@ -264,7 +284,10 @@ def drop_failing_titles(d: Data, events: list[Event]) -> None:
 
 
 def _estates_in_regions(d: Data, seat, regions):
-    return sum(count_in(d, region, seat) for region in regions)
+    count = 0
+    for region in regions:
+        count += count_in(d, region, seat)
+    return count
 
 
 def meets(d: Data, seat, req):

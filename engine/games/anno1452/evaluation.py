@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...kit import event
-from .board import change_estate, iter_estates, principalities_of, settle_holdings, totals
+from .board import Area, Slot, change_estate, iter_estates, principalities_of, settle_holdings, totals
 from .data import AR_TEXTS, CARDS, ER_TEXTS, ESTATE_STRENGTH, HAND_SIZE, ROWS
 from .deck import draw_cards, elect_king, end_crowns
 from .state import change_prestige, gain_gold, pay_gold, players_of, roll
@@ -132,15 +132,23 @@ def income_of(d: Data, seat):
     """Estate value (3 or its reduction) + Citizens + Cities + Principalities;
     Sondersteuer and Messe played in this ER raise a Citizen's and a City's pay."""
     effects = d["er_effects"]
-    per_citizen = ER_TEXTS["sondersteuer"]["gold_per_citizen"] if seat in effects["sondersteuer"] else 1
-    per_city = 1 + (ER_TEXTS["messe"]["extra_gold_per_city"] if seat in effects["messe"] else 0)
+    per_citizen: int = ER_TEXTS["sondersteuer"]["gold_per_citizen"] if seat in effects["sondersteuer"] else 1
+    per_city: int = 1 + (ER_TEXTS["messe"]["extra_gold_per_city"] if seat in effects["messe"] else 0)
+    # One typed pass over the map (compiled: machine ints, no generator).
     total = 0
-    for _, _, estate in iter_estates(d, seat):
-        total += estate["strength"]
-        total += estate["citizens"] * per_citizen
-        if estate["city"]:
-            total += per_city
-    return total + len(principalities_of(d, seat))
+    areas: list[Area] = d["regions"]
+    for area in areas:
+        if area["principality"] == seat:
+            total += 1
+        slots: list[Slot] = area["slots"]
+        for estate in slots:
+            if estate is not None and estate["owner"] == seat:
+                strength: int = estate["strength"]
+                settled: int = estate["citizens"]
+                total += strength + settled * per_citizen
+                if estate["city"]:
+                    total += per_city
+    return total
 
 
 def _income(d: Data, events: list[Event]) -> None:

@@ -56,7 +56,15 @@ def advance(d: Data, events: list[Event]) -> None:
     """Run automatic steps until a decision is pending or the match is over."""
     while d["decision"] is None and d["result"] is None and d["queue"]:
         step = d["queue"].pop(0)
-        STEPS[step[0]](d, events, *step[1:])
+        run = STEPS[step[0]]
+        # Most steps take one argument or none: called without the slice
+        # and the tuple a starred call builds.
+        if len(step) == 1:
+            run(d, events)
+        elif len(step) == 2:
+            run(d, events, step[1])
+        else:
+            run(d, events, *step[1:])
 
 
 def final_row(d: Data):

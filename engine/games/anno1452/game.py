@@ -20,12 +20,14 @@ from . import actions_battle, actions_cards, actions_er, actions_round, actions_
 from .actionkit import DataSpec
 from .data import PLAYERS
 from .flow import DECISION_TYPES, advance
+from .holdings import Holdings
 from .setup import OPTIONS, check_options, new_state
 from .state import State, clone_data, copy_data
 from .view import build_view
 
 if TYPE_CHECKING:
     from ...core import Action, Event
+    from .state import Data
 
 # An action type's hooks on the plain data (actionkit.DataHooks), as a tuple
 # the compiled code unpacks: candidates, check, perform, legal or None.
@@ -101,8 +103,13 @@ class Anno1452(Game):
         if d["result"] is not None or decision is None or seat not in decision["seats"]:
             return []
         out: list[Action] = []
+        # An action turn's generators share one pass over the map.
+        holdings = Holdings(d, seat) if decision["kind"] == "action_turn" else None
         for name in DECISION_TYPES[decision["kind"]]:
             candidates, check, _, legal = HOOKS[name]
+            if holdings is not None and name in FROM_HOLDINGS:
+                out += FROM_HOLDINGS[name](d, seat, holdings)
+                continue
             if legal is not None:
                 out += legal(d, seat)
                 continue
@@ -149,6 +156,14 @@ def _hooks(spec) -> Hooks:
 
 
 HOOKS: dict[str, Hooks] = {name: _hooks(spec) for name, spec in Anno1452.action_specs.items()}
+# The action turn's ``legal`` hooks, taking the turn's ``Holdings``.
+FROM_HOLDINGS: dict[str, Callable[[Data, Any, Holdings], list[Action]]] = {
+    "build_estate": actions_round.build_estate_actions,
+    "settle": actions_round.settle_actions,
+    "attack": actions_round.turn_attacks,
+    "inherit": actions_cards.inherit_actions,
+    "play_special": actions_special.play_special_actions,
+}
 
 
 __all__ = ["Anno1452"]

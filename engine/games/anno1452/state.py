@@ -26,8 +26,7 @@ def _copy(value):
 
 
 # Lists of numbers (or None), copied flat by ``clone_data``.
-_FLAT_LISTS = ("order", "deck", "discard", "open_cards", "initial_regions", "landfrieden", "er_used")
-_CONTAINERS = (dict, list)
+_FLAT_LISTS: Final = ("order", "deck", "discard", "open_cards", "initial_regions", "landfrieden", "er_used")
 
 
 def clone_data(d: Data) -> Data:
@@ -57,34 +56,50 @@ def clone_data(d: Data) -> Data:
     out["queue"] = queue[:]
     out["players"] = [_copy_player(player) for player in players]
     _copy_pending(d, out)
-    out["options"] = d["options"].copy()
-    out["soldiers"] = d["soldiers"].copy()
-    out["pacts"] = [pact[:] for pact in d["pacts"]]
-    out["er_effects"] = {
-        key: value[:] if type(value) is list else value for key, value in d["er_effects"].items()
-    }
+    options: dict[str, Any] = d["options"]
+    soldiers: dict[str, Any] = d["soldiers"]
+    pacts: list[list[Any]] = d["pacts"]
+    effects: dict[str, Any] = d["er_effects"]
+    out["options"] = options.copy()
+    out["soldiers"] = soldiers.copy()
+    out["pacts"] = [pact[:] for pact in pacts]
+    out["er_effects"] = {key: _copy_flat(value) for key, value in effects.items()}
     return out
 
 
 def _copy_pending(d: Data, out: Data) -> None:
     """``clone_data``'s parts that are None unless a decision, a battle or
     a trade is under way."""
-    decision, swap, new_order, trade = d["decision"], d["swap"], d["new_order"], d["trade"]
-    battle, offer = d["battle"], d["offer"]
+    # Typed: compiled, the dicts are copied and iterated directly.
+    decision: dict[str, Any] | None = d["decision"]
+    battle: dict[str, Any] | None = d["battle"]
+    swap, new_order, trade, offer = d["swap"], d["new_order"], d["trade"], d["offer"]
     if trade is not None:
         out["trade"] = _copy_trade(trade)
     if battle is not None:  # its parts hold numbers (or lists or dicts of them)
-        out["battle"] = {
-            key: value.copy() if type(value) in _CONTAINERS else value for key, value in battle.items()
-        }
+        out["battle"] = {key: _copy_flat(value) for key, value in battle.items()}
     if offer is not None:
         out["offer"] = {**offer, "give": _copy_side(offer["give"]), "ask": _copy_side(offer["ask"])}
     if decision is not None:  # its extras are numbers
-        out["decision"] = {**decision, "seats": decision["seats"][:]}
+        copy = decision.copy()
+        seats: list[Any] = decision["seats"]
+        copy["seats"] = seats[:]
+        out["decision"] = copy
     if swap is not None:
         out["swap"] = swap.copy()
     if new_order is not None:
         out["new_order"] = new_order[:]
+
+
+def _copy_flat(value):
+    """A copy of a list or dict of numbers; anything else as it is."""
+    if type(value) is list:
+        items: list[Any] = value
+        return items[:]
+    if type(value) is dict:
+        entries: dict[Any, Any] = value
+        return entries.copy()
+    return value
 
 
 def _copy_trade(trade):
