@@ -149,7 +149,10 @@ def test_ai_match_survives_workers_killed_mid_match(launch):
     assert all(version < total for version, _, _ in kills), kills
     assert chaos == calm, (kills, launcher.log()[-5000:])
     log = launcher.log()
-    restarts = log.count("[tabula] restarting rq-worker-")
+    # supervisord's own line for every start (the shim's "restarting" line is
+    # missing when a kill lands before the new shim has printed it: CI saw 7
+    # of them for 10 kills, the kills bunched while both workers restarted).
+    restarts = log.count("spawned: 'rq-worker-") - 2  # the first two starts
     assert restarts >= KILLS - 1, log  # the last one may still be waiting
     print(
         f"undisturbed: {calm_s:.1f} s, {total} versions; kills at versions "
