@@ -125,11 +125,16 @@ class RateCharge:
     def count_with(self, store: Store) -> int:
         """Count this request: in its seat's window when its token holds a
         seat of ``seat_match``, else as ``settle`` goes on."""
-        count = None
-        if self.seat_match is not None and self.token_hash is not None:
-            count = store.count_seat(
-                self.seat_match, self.token_hash, self.seat_key(self.seat_match), self.ttl
-            )
+        if self.seat_match is None or self.token_hash is None:
+            return self.settle(store, self.count_in_own_slot(store))
+        seat_key = self.seat_key(self.seat_match)
+        return self.settle_after_seat(
+            store, store.count_seat(self.seat_match, self.token_hash, seat_key, self.ttl)
+        )
+
+    def settle_after_seat(self, store: Store, count: int | None) -> int:
+        """``settle`` after the seat script on ``seat_match``: its count, or
+        (the token holds no seat there) on in the token's own slot."""
         return self.settle(store, self.count_in_own_slot(store) if count is None else count)
 
     def count_in_own_slot(self, store: Store) -> int | str | None:
@@ -175,13 +180,11 @@ def load_charged(
     """
     if charge is None:
         return store.load(match_id, token_hash)
-    count: int | str | None
     if charge.token_hash is not None and charge.seat_match == match_id:
         seat_key = charge.seat_key(match_id)
-        stored, count = store.load_seat_counted(match_id, charge.token_hash, seat_key, charge.ttl)
-        if count is None:
-            count = charge.count_in_own_slot(store)
-    else:
-        stored, count = store.load_counted(match_id, token_hash, charge.key, charge.ttl, charge.token_hash)
+        stored, seat_count = store.load_seat_counted(match_id, charge.token_hash, seat_key, charge.ttl)
+        charge.enforce(charge.settle_after_seat(store, seat_count))
+        return stored
+    stored, count = store.load_counted(match_id, token_hash, charge.key, charge.ttl, charge.token_hash)
     charge.enforce(charge.settle(store, count))
     return stored
