@@ -21,7 +21,7 @@ from service.model.errors import ApiError, not_found
 from service.play import finishing
 from service.play.archiving import record_for_commit
 from service.play.deadlines import commit_deadline, due_ms
-from service.storage.records import Change, CommitResult, StoredMatch
+from service.storage.records import Change, CommitResult, SeatCount, StoredMatch
 
 if TYPE_CHECKING:
     from service.play.idempotency import Record
@@ -91,20 +91,24 @@ def change_match(
             replay = record.stored_response(store)
             if replay is not None:
                 return Committed(replay)
-        committed = _attempt(services, match_id, stored, plan_change, record)
-        if committed is not None:
+        committed = attempt_commit(services, stored, plan_change, record)
+        if isinstance(committed, Committed):
             return committed
     raise ApiError(503, "unavailable", "the match is too busy; retry", retry=True)
 
 
-def _attempt(
+def attempt_commit(
     services: Services,
-    match_id: str,
     stored: StoredMatch,
     plan_change: Callable[[StoredMatch], Plan],
     record: Record | None,
-) -> Committed | None:
-    """Plan a change of ``stored`` and commit it; None when another writer won."""
+    seat_count: SeatCount | None = None,
+) -> Committed | CommitResult:
+    """Plan a change of ``stored`` and commit it: Committed, or the
+    CommitResult of a commit that did not win (another writer's came first;
+    with ``seat_count``, Store.commit's, also a token with no seat or a
+    request over its rate limit: nothing was written)."""
+    match_id = stored.id
     old_status = stored.doc["status"]
     old_due = due_ms(stored.doc, services.config)  # the plan changes the doc in place
     plan = plan_change(stored)
@@ -112,12 +116,11 @@ def _attempt(
         return Committed(plan.response)
     doc = plan.change.doc
     finished_now = _prepare_archive(services, stored, plan.change, old_status)
-    result = services.store.commit(
-        match_id, stored.rev, plan.change, commit_deadline(old_due, doc, services.config)
-    )
+    deadline = commit_deadline(old_due, doc, services.config)
+    result = services.store.commit(match_id, stored.rev, plan.change, deadline, seat_count)
     if result.outcome == "OK":
         if plan.state_after is not None:
-            services.states.put(match_id, result.payload, plan.state_after)
+            services.states.put(match_id, result.payload, plan.state_after, result.written)
         if plan.on_commit is not None:
             plan.on_commit()
         tokens_moved = bool(plan.new_token_hashes or plan.revoked_token_hashes)
@@ -132,7 +135,7 @@ def _attempt(
     if result.outcome == "DUP" and record is not None:  # only a request with a record meets one
         result.raise_if_unreplicated()
         return Committed(record.replayed(result.payload))
-    return None
+    return result
 
 
 def _prepare_archive(services: Services, stored: StoredMatch, change: Change, old_status: str) -> bool:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import engine
-from service.accounts.seats import PLAY, READ, seat_in
+from service.accounts.seats import PLAY, READ, is_account_token, seat_in
 from service.model.documents import (
     engine_events,
     match_body,
@@ -33,13 +33,13 @@ from service.model.errors import (
 from service.model.etags import version_header
 from service.model.tokens import hash_token
 from service.play import idempotency
-from service.play.commits import Plan, change_match
+from service.play.commits import Committed, Plan, attempt_commit, change_match
 from service.play.follow import after_commit
 from service.runtime import metrics
 from service.runtime.state_cache import engine_state
 from service.spec.actions import validate_action
-from service.storage.rate_limit import load_charged
-from service.storage.records import Change, StoredMatch
+from service.storage.rate_limit import load_charged, seat_check
+from service.storage.records import Change, SeatCount, StoredMatch
 
 if TYPE_CHECKING:
     from service.runtime.services import Services
@@ -134,24 +134,99 @@ def play_move(
     request's deferred rate-limit count (storage.rate_limit.RateCharge or
     None), taken in the same round trip as the match's read.
 
+    A seat token's move of a match this process holds (its last commit or
+    read of it) is first planned on that, reading nothing
+    (``_on_cached_match``); it falls back to the read-first way below.
+
     A retry with an Idempotency-Key gets its first answer before the token is
     checked: that first attempt may have revoked it (its seat went to the AI).
     """
-    stored = _load_charged(services, bearer, charge, match_id)
     record = idempotency.Record.of(match_id, bearer, headers.get("idempotency_key"), body)
+    token_hash = hash_token(bearer) if bearer else None
+    fast, planned = None, None
+    if token_hash is not None and not is_account_token(bearer):
+        fast, planned = _on_cached_match(services, match_id, token_hash, charge, headers, body, record)
+    if isinstance(fast, Committed):
+        return fast.answer()
+    if planned is not None:  # the script counted the request and brought the match
+        stored = fast or services.store.load(match_id, token_hash)
+    else:
+        stored = _load_charged(services, bearer, charge, match_id)
     if stored is not None and record is not None:
         replay = record.stored_response(services.store)
         if replay is not None:
             return replay
+    seat = seat_in(services, stored, match_id, bearer, PLAY)
+    if token_hash is not None and stored is not None and stored.token_seat == seat:
+        services.states.know_seat(match_id, token_hash, seat)
+    submission = _submission(seat, headers, body, record)
+    if planned is not None:  # lost a race there: its plan was the first
+        submission.first_seen_version = planned.first_seen_version
+    return submit_action(services, match_id, submission, stored)
+
+
+def _submission(
+    seat: int, headers: dict[str, Any], body: dict[str, Any], record: idempotency.Record | None
+) -> Submission:
     if_match = headers.get("if_match")
-    submission = Submission(
-        seat_in(services, stored, match_id, bearer, PLAY),
+    return Submission(
+        seat,
         body["action"],
         version=body.get("version"),
         if_match=version_header(if_match) if if_match is not None else None,
         record=record,
     )
-    return submit_action(services, match_id, submission, stored)
+
+
+def _on_cached_match(
+    services: Services,
+    match_id: str,
+    token_hash: str,
+    charge: RateCharge | None,
+    headers: dict[str, Any],
+    body: dict[str, Any],
+    record: idempotency.Record | None,
+) -> tuple[Committed | StoredMatch | None, Submission | None]:
+    """A seat token's move planned on the match as this process last
+    committed or read it, without a read: one script checks the token's seat, counts the
+    request in its window and compares the revision (lua/commit.lua).
+    ``(Committed, None)`` when it won; ``(None, None)`` when nothing was
+    counted (go the read-first way); else the fresh match the script brought
+    (another commit came first) and the Submission planned (a turn timer's
+    decision after it refuses the move, as after a read: ``_check_not_timed_out``).
+
+    A plan refused here (409, 412, 422) is not answered: it was made on what
+    may be out of date, before the request was counted, so the read-first
+    way answers it (its 429 first, as ever)."""
+    check = seat_check(charge, match_id, token_hash)
+    cached = services.states.latest(match_id, token_hash)
+    if check is None or cached is None or cached.token_seat is None:
+        return None, None
+    submission = _submission(cached.token_seat, headers, body, record)
+    try:
+        outcome = attempt_commit(
+            services, cached, lambda stored: _plan_action(services, stored, submission), record, check
+        )
+    except (ApiError, engine.EngineError):
+        if check.count is None:
+            return None, None  # refused by the plan, before the script counted anything
+        _settle(charge, check)
+        raise
+    if check.count is None:
+        return None, None  # NOSEAT: the token holds no seat here, nothing counted
+    _settle(charge, check)
+    if isinstance(outcome, Committed):
+        after_commit(services, outcome, submission.schedule_ai)
+        return outcome, None
+    if charge is not None:
+        charge.enforce(check.count)  # LIMIT: nothing was written
+    return outcome.fresh, submission
+
+
+def _settle(charge: RateCharge | None, check: SeatCount) -> None:
+    """The request's count as the commit script took it, for its RateLimit fields."""
+    if charge is not None:
+        charge.count = check.count
 
 
 def submit_action(

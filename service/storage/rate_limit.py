@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from service.model.errors import ApiError
+from service.storage.keys import match_key
+from service.storage.records import SeatCount
 
 if TYPE_CHECKING:
     from service.storage.records import StoredMatch
@@ -188,3 +190,16 @@ def load_charged(
     stored, count = store.load_counted(match_id, token_hash, charge.key, charge.ttl, charge.token_hash)
     charge.enforce(charge.settle(store, count))
     return stored
+
+
+def seat_check(charge: RateCharge | None, match_id: str, token_hash: str) -> SeatCount | None:
+    """What a move's commit script on ``match_id`` checks first (lua/commit.lua):
+    that ``token_hash`` holds a live seat there, and ``charge``'s count in
+    the seat's window; with the rate limit off (``charge`` None), the seat
+    alone. None when ``charge`` counts elsewhere (not a seat token of this
+    match's route)."""
+    if charge is None:
+        return SeatCount(match_key(match_id), token_hash, 0, 0)
+    if charge.token_hash != token_hash or charge.seat_match != match_id:
+        return None
+    return SeatCount(charge.seat_key(match_id), token_hash, charge.ttl, charge.window.limit)

@@ -46,6 +46,7 @@ class StoredMatch:
     token_seat: int | None = None  # seat of the token asked for in ``load``
     # Set when the hot keys are gone and the match was rebuilt from its record.
     archived: ArchivedMatch | None = None
+    doc_json: bytes | None = None  # the doc as read (None: rebuilt, not read)
 
     @cached_property
     def state(self) -> Any:
@@ -68,14 +69,33 @@ class Change:
     record: bytes | None = None  # the archive record a finished match's commit writes
 
 
+@dataclass
+class SeatCount:
+    """A request's count in its seat token's rate-limit window, taken by the
+    commit script (lua/commit.lua's KEYS[8]): the counter (in the match's
+    slot), the token, the counter's TTL and the window's limit; ``count``,
+    once the script counted (None: it did not, the token held no seat)."""
+
+    key: str
+    token_hash: str
+    ttl_s: int
+    limit: int
+    count: int | None = None
+
+
 class CommitResult:
     def __init__(
         self, outcome: str, payload: Any = None, replicas: int | None = None, wanted: int = 0
     ) -> None:
-        self.outcome = outcome  # "OK" | "CONFLICT" | "DUP"
+        # "OK" | "CONFLICT" | "DUP"; with a SeatCount also "NOSEAT" | "LIMIT"
+        self.outcome = outcome
         self.payload = payload  # OK: the new rev; DUP: the stored idempotency value
         self.replicas = replicas  # replicas that confirmed it (WAIT), None: not asked
         self.wanted = wanted
+        # With a SeatCount, at a CONFLICT: the match as the script found it.
+        self.fresh: StoredMatch | None = None
+        # The doc's and the state's JSON as this commit wrote them.
+        self.written: tuple[bytes, bytes | None] | None = None
 
     def raise_if_unreplicated(self) -> None:
         """The 503 of a commit fewer replicas confirmed than ``REDIS_WAIT_REPLICAS``."""

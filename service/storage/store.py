@@ -43,7 +43,7 @@ from service.storage.keys import (
     ticket_key,
     token_index_key,
 )
-from service.storage.records import Change, CommitResult, StoredMatch, parse_events
+from service.storage.records import Change, CommitResult, SeatCount, StoredMatch, parse_events
 from service.storage.redis_modes import is_cluster_client, refresh_topology, watch_slot_map
 from service.storage.replicas import ReplicaGate
 from service.storage.transport import UNAVAILABLE_REPLIES, Command, Transport, publish_command
@@ -178,9 +178,8 @@ class Store(MatchIndexes, ArchivedReads, DeadlineIndex, RateCounters):
         if rev is None or doc is None:
             return None
         seat = values[3] if token_hash else None
-        return StoredMatch(
-            match_id, rev.decode(), orjson.loads(doc), state, None if seat is None else int(seat)
-        )
+        seat = None if seat is None else int(seat)
+        return StoredMatch(match_id, rev.decode(), orjson.loads(doc), state, seat, doc_json=doc)
 
     def probe(self, match_id: str, token_hash: str) -> tuple[bool, int | None]:
         """``(exists, seat of the token or None)`` in one round trip."""
@@ -293,7 +292,12 @@ class Store(MatchIndexes, ArchivedReads, DeadlineIndex, RateCounters):
     # --- writing ---------------------------------------------------------
 
     def commit(
-        self, match_id: str, expected_rev: str | None, change: Change, deadline: Deadline | None = None
+        self,
+        match_id: str,
+        expected_rev: str | None,
+        change: Change,
+        deadline: Deadline | None = None,
+        seat_count: SeatCount | None = None,
     ) -> CommitResult:
         """Write ``change`` if the match is still at ``expected_rev``.
 
@@ -301,12 +305,17 @@ class Store(MatchIndexes, ArchivedReads, DeadlineIndex, RateCounters):
         round trip; either everything is written or nothing. ``deadline``
         (``(version, due ms)``) goes to the deadline index with the commit,
         in its script (deadline_index.py; on a cluster node serving no shard
-        of the index, in a round trip before it).
+        of the index, in a round trip before it). ``seat_count``: the
+        request's rate-limit count, taken by the script first (a seat token's
+        window: it is in the match's slot); its CONFLICT then brings the
+        fresh match (``CommitResult.fresh``), and NOSEAT and LIMIT are
+        possible (lua/commit.lua).
         """
         if self._publish is None:
             self._publish = publish_command(self.redis)
+        fields = _hash_fields(change)
         args = [
-            *_change_args(expected_rev, change),
+            *_change_args(expected_rev, change, fields),
             change.idem_value or "",
             self.idempotency_ttl_s,
             self._publish,
@@ -323,11 +332,21 @@ class Store(MatchIndexes, ArchivedReads, DeadlineIndex, RateCounters):
             record_key(match_id),
             idems_key(match_id),
         ]
+        if seat_count is not None:
+            keys.append(seat_count.key)
+            args += [f"tok:{seat_count.token_hash}", seat_count.ttl_s, seat_count.limit]
         if self.replicas is not None:
             self.replicas.check(keys[0])  # before anything is sent
         reply, replicas = self._send_commit(match_id, keys, args, deadline)
         if self.replicas is not None and replicas is not None and replicas < self.replicas.wanted:
             self.replicas.suspect(keys[0])
+        result = self._commit_result(match_id, reply, replicas, seat_count)
+        result.written = (fields["doc"], fields.get("state"))
+        return result
+
+    def _commit_result(
+        self, match_id: str, reply: list[Any], replicas: int | None, seat_count: SeatCount | None
+    ) -> CommitResult:
         outcome = reply[0].decode()
         payload: Any = reply[1] if len(reply) > 1 else None
         if outcome == "DUP":
@@ -336,7 +355,13 @@ class Store(MatchIndexes, ArchivedReads, DeadlineIndex, RateCounters):
             payload = payload.decode()  # the new revision
         if outcome == "SEQ":
             raise RuntimeError(f"event seq out of order in match {match_id}: stream ends at {payload!r}")
-        return CommitResult(outcome, payload, replicas, self.wait[0] if self.wait else 0)
+        result = CommitResult(outcome, payload, replicas, self.wait[0] if self.wait else 0)
+        if seat_count is not None and len(reply) > 2:
+            seat_count.count = int(reply[2])
+            if outcome == "CONFLICT" and payload:
+                fresh = [payload, *reply[3:6]]
+                result.fresh = self._stored(match_id, seat_count.token_hash, fresh)
+        return result
 
 
 def _events_after(match_id: str, after: int, limit: int) -> tuple[str, str, str, int]:
@@ -344,14 +369,20 @@ def _events_after(match_id: str, after: int, limit: int) -> tuple[str, str, str,
     return events_key(match_id), f"0-{after + 1}", "+", limit
 
 
-def _change_args(expected_rev: str | None, change: Change) -> list[Any]:
-    """commit.lua's ARGV up to the action (its header comment has the layout)."""
-    args: list[Any] = [expected_rev or ""]
+def _hash_fields(change: Change) -> dict[str, Any]:
+    """The match hash's fields ``change`` sets (besides ``rev``), as written."""
     fields: dict[str, bytes | str] = {"doc": orjson.dumps(change.doc)}
     if change.state is not None:
         fields["state"] = orjson.dumps(change.state)
     for token_hash, seat in (change.set_tokens or {}).items():
         fields[f"tok:{token_hash}"] = str(seat)
+    return fields
+
+
+def _change_args(expected_rev: str | None, change: Change, fields: dict[str, Any]) -> list[Any]:
+    """commit.lua's ARGV up to the action (its header comment has the layout);
+    ``fields``: ``_hash_fields(change)``."""
+    args: list[Any] = [expected_rev or ""]
     args.append(len(fields))
     for name, value in fields.items():
         args += [name, value]

@@ -96,12 +96,12 @@ def test_the_timer_first_means_the_persons_move_is_refused(client, services, mon
     commit = services.store.commit
     raced = []
 
-    def timer_commits_first(match_id, rev, change, deadline=None):
+    def timer_commits_first(match_id, rev, change, *more):
         if not raced:
             raced.append(True)
             doc = services.store.load_doc(match_id)
             assert timers.fire_due(services, doc, _later(TIMEOUT_S + 1))[0] == 1
-        return commit(match_id, rev, change, deadline)
+        return commit(match_id, rev, change, *more)
 
     monkeypatch.setattr(services.store, "commit", timer_commits_first)
     response = client.post(path, headers=token, json={"action": action})  # no version: the risky case

@@ -14,6 +14,11 @@
 --         there when the commit adds events (the event streams' wake-up)
 -- KEYS[6] archive record (match:{<id>}:record)
 -- KEYS[7] the set of the match's idempotency record keys (match:{<id>}:idems)
+-- KEYS[8] (optional) a seat token's rate-limit window counter, kept with its
+--         match (ratelimit:requests:s:{<id>}:<sha256>:<window>): a move
+--         planned on what this process cached, without a read first
+--         (service/play/moves.py). The request is counted here, before the
+--         revision is compared; its ARGV are the last three (below).
 -- ARGV: the deadline entry: its shard's sorted set and version hash, the
 --         match id, the version and the due time in ms ('' = clear the
 --         entry), written when the commit is, unless a newer version wrote
@@ -28,10 +33,19 @@
 --       expire_s (the match is finished: every key above expires after this
 --       many seconds, FINISHED_MATCH_TTL_S; '' or 0 = keep),
 --       record (the archive record's bytes: a commit that stores a finished
---       match writes it; '' = none), record_ttl_s (ARCHIVE_TTL_S, 0 = for ever)
+--       match writes it; '' = none), record_ttl_s (ARCHIVE_TTL_S, 0 = for ever),
+--       with KEYS[8]: the token's field (tok:<sha256>), the counter's TTL in
+--       seconds and the window's limit (0: the rate limit is off, the seat
+--       is checked and nothing counted; KEYS[8] is then the match hash)
 -- Returns {'OK', rev}, {'CONFLICT', current_rev}, {'DUP', stored_idem_value}
 -- (its TTL refreshed)
 -- or {'SEQ', last_stream_id} (events out of order: a bug, nothing written).
+-- With KEYS[8], each of these has the window's count third (0: not
+-- counted), a CONFLICT
+-- the match's doc, state and the token's seat after it (the fresh match:
+-- planning again needs no read), and two more replies are possible, both
+-- before anything is written: {'NOSEAT'} (the token holds no live seat of
+-- this match: nothing counted) and {'LIMIT', '', count} (over the limit).
 
 local i = 1
 local function arg()
@@ -46,11 +60,25 @@ if dl_set ~= '' then
   dl_seen = tonumber(redis.call('HGET', dl_versions, dl_member) or '-1')
 end
 
+local count
+if KEYS[8] then
+  local n = #ARGV
+  if redis.call('HEXISTS', KEYS[1], ARGV[n - 2]) == 0 then return {'NOSEAT'} end
+  count = 0  -- the seat checked; with no limit (0), nothing to count
+  if tonumber(ARGV[n]) > 0 then
+    count = redis.call('INCR', KEYS[8])
+    if count == 1 then redis.call('EXPIRE', KEYS[8], tonumber(ARGV[n - 1])) end
+    if count > tonumber(ARGV[n]) then return {'LIMIT', '', count} end
+  end
+end
+
 local expected = arg()
 local current = redis.call('HGET', KEYS[1], 'rev')
-if expected == '' then
-  if current then return {'CONFLICT', current} end
-elseif current ~= expected then
+if (expected == '' and current) or (expected ~= '' and current ~= expected) then
+  if count then
+    local fresh = redis.call('HMGET', KEYS[1], 'doc', 'state', ARGV[#ARGV - 2])
+    return {'CONFLICT', current or '', count, fresh[1], fresh[2], fresh[3]}
+  end
   return {'CONFLICT', current or ''}
 end
 
@@ -80,7 +108,7 @@ if idem_value ~= '' then
     -- A replay refreshes the record: a write, so a WAIT after this script
     -- confirms the replicas have the original commit too (REDIS_WAIT_REPLICAS).
     redis.call('EXPIRE', KEYS[4], tonumber(idem_ttl))
-    return {'DUP', prev}
+    return {'DUP', prev, count}
   end
 end
 
@@ -142,4 +170,4 @@ end
 if n_events > 0 and publish ~= '' and KEYS[5] then
   redis.call(publish, KEYS[5], events[n_events][1])
 end
-return {'OK', rev}
+return {'OK', rev, count}
