@@ -188,8 +188,9 @@ def _on_cached_match(
     record: idempotency.Record | None,
 ) -> tuple[Committed | StoredMatch | None, Submission | None]:
     """A seat token's move planned on the match as this process last
-    committed or read it, without a read: one script checks the token's seat, counts the
-    request in its window and compares the revision (lua/commit.lua).
+    committed or read it, without a read: one script checks the token's
+    seat, counts the request in its window and compares the revision
+    (lua/commit.lua).
     ``(Committed, None)`` when it won; ``(None, None)`` when nothing was
     counted (go the read-first way); else the fresh match the script brought
     (another commit came first) and the Submission planned (a turn timer's
