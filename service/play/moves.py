@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import engine
-from service.accounts.seats import PLAY, READ, is_account_token, seat_in
+from service.accounts.seats import PLAY, is_account_token, seat_in
 from service.model.documents import (
     engine_events,
     match_body,
@@ -25,7 +25,6 @@ from service.model.documents import (
 )
 from service.model.errors import (
     ApiError,
-    not_found,
     precondition_failed,
     validation,
     version_conflict,
@@ -35,11 +34,12 @@ from service.model.tokens import hash_token
 from service.play import idempotency
 from service.play.commits import Committed, Plan, attempt_commit, change_match
 from service.play.follow import after_commit
+from service.play.listing import load_as_bearer
 from service.runtime import metrics
 from service.runtime.state_cache import engine_state
 from service.spec.actions import validate_action
-from service.storage.rate_limit import load_charged, seat_check
-from service.storage.records import Change, SeatCount, StoredMatch
+from service.storage.rate_limit import seat_check
+from service.storage.records import Change, CommitResult, SeatCount, StoredMatch
 
 if TYPE_CHECKING:
     from service.runtime.services import Services
@@ -47,31 +47,6 @@ if TYPE_CHECKING:
 
 # An AI's decision: ``(game, doc, state) -> action``, made on the state the commit checks.
 Chooser = Callable[[Any, dict, Any], Any]
-
-
-def legal_actions(
-    services: Services, match_id: str, seat: int, stored: StoredMatch | None = None
-) -> dict[str, Any]:
-    """GET /v1/matches/{id}/actions -> ``{"game", "status", "version", "seat", "actions"}``.
-
-    ``stored``: the match as the route already read it (saves a round trip).
-    """
-    if stored is None:
-        stored = services.store.load(match_id)
-    if stored is None:
-        raise not_found("match", match_id=match_id)
-    doc = stored.doc
-    actions = []
-    if doc["status"] == "active" and seat in doc["to_act"]:
-        game = engine.get_game(doc["game"])
-        actions = game.legal_actions(engine_state(services, game, stored), seat)
-    return {
-        "game": doc["game"],
-        "status": doc["status"],
-        "version": doc["version"],
-        "seat": seat,
-        "actions": actions,
-    }
 
 
 @dataclass
@@ -99,25 +74,6 @@ class Submission:
     # The match's version when this submission was first planned: a turn
     # time-out of its seat after that means the decision was made for it.
     first_seen_version: int | None = field(default=None, init=False)
-
-
-def _load_charged(
-    services: Services, bearer: str | None, charge: RateCharge | None, match_id: str
-) -> StoredMatch | None:
-    """The match as the bearer's token sees it: one Redis round trip, which
-    also counts the request for the rate limit (``charge``: the route's
-    deferred count, storage.rate_limit.RateCharge, or None)."""
-    return load_charged(services.store, match_id, hash_token(bearer) if bearer else None, charge)
-
-
-def list_moves(
-    services: Services, bearer: str | None, charge: RateCharge | None, match_id: str
-) -> dict[str, Any]:
-    """GET /v1/matches/{id}/actions for the bearer's seat (404, 401, 403 first);
-    ``charge`` as in ``play_move``."""
-    stored = _load_charged(services, bearer, charge, match_id)
-    seat = seat_in(services, stored, match_id, bearer, READ)
-    return legal_actions(services, match_id, seat, stored)
 
 
 def play_move(
@@ -151,7 +107,7 @@ def play_move(
     if planned is not None:  # the script counted the request and brought the match
         stored = fast or services.store.load(match_id, token_hash)
     else:
-        stored = _load_charged(services, bearer, charge, match_id)
+        stored = load_as_bearer(services, bearer, charge, match_id)
     if stored is not None and record is not None:
         replay = record.stored_response(services.store)
         if replay is not None:
@@ -190,38 +146,57 @@ def _on_cached_match(
     """A seat token's move planned on the match as this process last
     committed or read it, without a read: one script checks the token's
     seat, counts the request in its window and compares the revision
-    (lua/commit.lua).
-    ``(Committed, None)`` when it won; ``(None, None)`` when nothing was
-    counted (go the read-first way); else the fresh match the script brought
-    (another commit came first) and the Submission planned (a turn timer's
-    decision after it refuses the move, as after a read: ``_check_not_timed_out``).
-
-    A plan refused here (409, 412, 422) is not answered: it was made on what
-    may be out of date, before the request was counted, so the read-first
-    way answers it (its 429 first, as ever)."""
+    (lua/commit.lua). ``(Committed, None)`` when it won; ``(None, None)``
+    when nothing was counted (go the read-first way); else the fresh match
+    the script brought (another commit came first) and the Submission
+    planned (a turn timer's decision after it refuses the move, as after a
+    read: ``_check_not_timed_out``)."""
     check = seat_check(charge, match_id, token_hash)
     cached = services.states.latest(match_id, token_hash)
     if check is None or cached is None or cached.token_seat is None:
         return None, None
     submission = _submission(cached.token_seat, headers, body, record)
-    try:
-        outcome = attempt_commit(
-            services, cached, lambda stored: _plan_action(services, stored, submission), record, check
-        )
-    except (ApiError, engine.EngineError):
-        if check.count is None:
-            return None, None  # refused by the plan, before the script counted anything
-        _settle(charge, check)
-        raise
-    if check.count is None:
-        return None, None  # NOSEAT: the token holds no seat here, nothing counted
-    _settle(charge, check)
+    outcome = _commit_checked(services, cached, submission, charge, check)
+    if outcome is None:
+        return None, None
     if isinstance(outcome, Committed):
         after_commit(services, outcome, submission.schedule_ai)
         return outcome, None
-    if charge is not None:
+    if charge is not None and check.count is not None:
         charge.enforce(check.count)  # LIMIT: nothing was written
     return outcome.fresh, submission
+
+
+def _commit_checked(
+    services: Services,
+    cached: StoredMatch,
+    submission: Submission,
+    charge: RateCharge | None,
+    check: SeatCount,
+) -> Committed | CommitResult | None:
+    """``attempt_commit`` of ``submission`` planned on ``cached``, with the
+    script's seat check and count ``check``; None when the script counted
+    nothing: the token holds no seat (NOSEAT), or the plan refused the move
+    (409, 412, 422, an engine error), which is not answered from a copy that
+    may be out of date: the read-first way, which counts first, answers it
+    (its 429 first, as ever)."""
+    try:
+        outcome = attempt_commit(
+            services,
+            cached,
+            lambda stored: _plan_action(services, stored, submission),
+            submission.record,
+            check,
+        )
+    except (ApiError, engine.EngineError):
+        if check.count is None:
+            return None
+        _settle(charge, check)
+        raise
+    if check.count is None:
+        return None
+    _settle(charge, check)
+    return outcome
 
 
 def _settle(charge: RateCharge | None, check: SeatCount) -> None:

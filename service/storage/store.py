@@ -323,15 +323,7 @@ class Store(MatchIndexes, ArchivedReads, DeadlineIndex, RateCounters):
             change.record or "",
             self.archive_ttl_s,
         ]
-        keys = [
-            match_key(match_id),
-            events_key(match_id),
-            actions_key(match_id),
-            change.idem_key or idem_key(match_id, "-", "-"),
-            live_channel(match_id),
-            record_key(match_id),
-            idems_key(match_id),
-        ]
+        keys = _commit_keys(match_id, change)
         if seat_count is not None:
             keys.append(seat_count.key)
             args += [f"tok:{seat_count.token_hash}", seat_count.ttl_s, seat_count.limit]
@@ -367,6 +359,19 @@ class Store(MatchIndexes, ArchivedReads, DeadlineIndex, RateCounters):
 def _events_after(match_id: str, after: int, limit: int) -> tuple[str, str, str, int]:
     """XRANGE's arguments: the events of ``match_id`` with seq > ``after``, at most ``limit``."""
     return events_key(match_id), f"0-{after + 1}", "+", limit
+
+
+def _commit_keys(match_id: str, change: Change) -> list[str]:
+    """commit.lua's KEYS[1..7] (its header comment says what each is)."""
+    return [
+        match_key(match_id),
+        events_key(match_id),
+        actions_key(match_id),
+        change.idem_key or idem_key(match_id, "-", "-"),
+        live_channel(match_id),
+        record_key(match_id),
+        idems_key(match_id),
+    ]
 
 
 def _hash_fields(change: Change) -> dict[str, Any]:

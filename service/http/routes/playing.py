@@ -6,7 +6,8 @@ from flask.views import MethodView
 
 from service.http.guards import deferred_charge
 from service.http.routes.common import BEARER, Blueprint, documents_errors, services, token
-from service.play.moves import list_moves, play_move
+from service.play.listing import list_moves
+from service.play.moves import play_move
 from service.spec.play_schemas import (
     ActionHeadersSchema,
     ActionListSchema,
