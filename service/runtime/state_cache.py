@@ -69,10 +69,7 @@ class EngineStateCache:
             # A thread that read an older revision must not push out the
             # newer state another thread just committed (hit rate only:
             # a wrong revision is never served either way).
-            # An entry without the JSON does not replace one of the same
-            # revision that has it.
-            same = current is not None and current.rev == rev
-            if current is None or int(current.rev) < int(rev) or (same and (written or not current.written)):
+            if current is None or int(current.rev) <= int(rev):
                 self._entries[match_id] = _Entry(rev, state, written)
             self._entries.move_to_end(match_id)
             while len(self._entries) > self.capacity:
