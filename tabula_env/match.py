@@ -111,6 +111,9 @@ class Match:
         legal: Any = [] if seat is None else game.legal_actions(state, seat)
         self._legal = legal
         self._indices = indices = self._lookup(legal)
+        # Let go of the last mask first: unless a learner holds it, its buffer
+        # (in a large space) is this step's, still in the CPU's cache.
+        self._flags = self._mask = None
         self._flags, self._mask = self._masks.legal(indices)
 
     def legal_actions(self):
@@ -126,17 +129,18 @@ class Match:
         Read-only (in a small space shared with every state of the same legal set): copy it to change it."""
         return self._mask if seat == self.seat_to_act else self.codec.no_actions
 
-    def apply(self, action: Action):
+    def apply(self, action: Action) -> Any:
         """Apply an action JSON for the acting seat; returns the events."""
-        return self._apply(action, action, self.game.apply)
-
-    def _apply(self, action: Action, move: Any, apply: Any) -> Any:
         seat = self.seat_to_act
-        self.state, events = apply(self.state, seat, action)
+        self.state, events = self.game.apply(self.state, seat, action)
+        self._applied(seat, action)
+        return events
+
+    def _applied(self, seat: Any, move: Any) -> None:
+        """Record an applied action (its JSON, or its index), then the new state."""
         self._seats.append(seat)
         self._moves.append(move)
         self._changed()
-        return events
 
     def checked_index(self, index: Any) -> Any:
         """``index`` as an int; ``ValueError`` unless it is a legal action of the acting seat now."""
@@ -150,12 +154,15 @@ class Match:
         """Apply the action at ``index`` of the space; ``ValueError`` when masked out
         (nothing changed then). Returns the events."""
         index = self.checked_index(index)
-        position = self._indices.index(index)  # where in legal_actions
         # One of the legal actions: the engine need not check it again, and it gets
         # its own object for it, as from a runner (the codec's copy is cold in the
         # CPU cache: 1-2 µs a step in Anno 1452). The engine takes a null optional
         # parameter as left out; the history keeps the index.
-        return self._apply(self._legal[position], index, self.game.apply_legal)
+        action = self._legal[self._indices.index(index)]  # where in legal_actions
+        seat = self.seat_to_act
+        self.state, events = self.game.apply_legal(self.state, seat, action)
+        self._applied(seat, index)
+        return events
 
     def view(self, seat: int | None):
         return self.game.view(self.state, seat)
