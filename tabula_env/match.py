@@ -64,8 +64,8 @@ class Match:
         self._moves: list[Any] = []  # each action: its JSON, or its index when it was given as one
         self.outcome: Any = None
         self.seat_to_act: Any = None  # an int while the match runs
-        self._legal: Any = []
-        self._indices: Any = []
+        self._legal: list[Any] = []
+        self._indices: list[Any] = []
         self._flags: Any = b""
         self._mask: Any = None
         self._size: int = self.codec.size
@@ -146,7 +146,8 @@ class Match:
         """``index`` as an int; ``ValueError`` unless it is a legal action of the acting seat now."""
         if type(index) is not int:
             index = int(index)
-        if not (0 <= index < self._size and self._flags[index] == 1):
+        at: int = index  # compared unboxed when compiled
+        if not (0 <= at < self._size and self._flags[index] == 1):
             raise ValueError(f"action index {index} is not legal now (see the action mask)")
         return index
 
