@@ -15,10 +15,10 @@ from engine.native import package_path
 # The compiled modules (engine/native.py's COMPILED) first while their build is fresh.
 __path__ = package_path(__name__, __path__)
 
-from .aec import TabulaAECEnv  # noqa: E402
-from .codec import ActionCodec, codec_for  # noqa: E402
-from .single import TabulaSingleAgentEnv  # noqa: E402
-from .variants import VARIANTS, Variant, get_variant  # noqa: E402
+from .aec import TabulaAECEnv
+from .codec import ActionCodec, codec_for
+from .single import TabulaSingleAgentEnv
+from .variants import VARIANTS, Variant, get_variant
 
 
 def aec_env(variant, **kwargs):
