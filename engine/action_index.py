@@ -261,17 +261,20 @@ class ActionIndex:
     def indices(self, actions: list[Action]) -> list[int]:
         """The positions of ``actions``, in order (the legal actions of a step);
         ``ValueError`` naming the first few outside the list."""
-        out: list[Any] = []  # Any: the table's int objects as they are (see Lookup)
+        # Any: the table's int objects as they are (see Lookup); made at its full
+        # length (appending grew it four times for a step's few dozen actions).
+        out: list[Any] = [None] * len(actions)
         kind: Any = None
         lookup: Lookup = NO_LOOKUP  # never used: replaced at the first action
         try:
-            for action in actions:
+            for at in range(len(actions)):
+                action = actions[at]
                 # A step's actions come in runs of one type: the same lookup, without the
                 # dict, while the type is the same string object (it is the rules' constant).
                 if action["type"] is not kind:
                     kind = action["type"]
                     lookup = self.lookups[kind]
-                out.append(lookup.index(action))
+                out[at] = lookup.index(action)
         except (KeyError, TypeError, ValueError):
             outside = [action for action in actions if not self.has(action)]
             raise ValueError(f"legal actions outside {self.name} space: {outside[:3]}") from None
