@@ -19,6 +19,7 @@ import resvg_py
 from PIL import Image
 
 import engine
+from engine.action_index import ActionIndex
 from engine.render import board_svg
 
 from .codec import codec_for
@@ -54,8 +55,11 @@ class Match:
         self.game: Any = engine.get_game(self.variant.game)
         self.codec: Any = codec_for(self.variant)
         self.encoder: Any = encoder_for(self.variant)
-        # The masks: shared by all matches in a small space, this match's own in a large one.
-        self._masks: Any = self.codec.masks if self.codec.masks.cached else MaskBuffers(self.codec.size)
+        # The masks: shared by all matches in a small space, this match's own in a
+        # large one (typed: compiled, the call is a direct one, as for the lookup).
+        masks = self.codec.masks
+        self._buffers: MaskBuffers | None = None if masks.cached else MaskBuffers(self.codec.size)
+        self._masks: Any = masks if self._buffers is None else self._buffers
         self.options = {**self.variant.options, **(extra_options or {})}
         self.num_players: int = self.variant.num_players
         self.state: Any = None
@@ -69,8 +73,8 @@ class Match:
         self._flags: Any = b""
         self._mask: Any = None
         self._size: int = self.codec.size
-        # legal actions -> their indices (the codec's compiled call; ``ValueError`` outside the space).
-        self._lookup: Any = self.codec.indices
+        # legal actions -> their indices (``indices``: ``ValueError`` outside the space).
+        self._lookup: ActionIndex = self.codec._lookup
 
     def start(self, seed) -> None:
         """A new match with this engine seed (the same seed, the same match)."""
@@ -110,11 +114,15 @@ class Match:
         self.seat_to_act = seat
         legal: Any = [] if seat is None else game.legal_actions(state, seat)
         self._legal = legal
-        self._indices = indices = self._lookup(legal)
+        self._indices = indices = self._lookup.indices(legal)
+        buffers = self._buffers
+        if buffers is None:
+            self._flags, self._mask = self._masks.legal(indices)
+            return
         # Let go of the last mask first: unless a learner holds it, its buffer
-        # (in a large space) is this step's, still in the CPU's cache.
+        # is this step's, still in the CPU's cache.
         self._flags = self._mask = None
-        self._flags, self._mask = self._masks.legal(indices)
+        self._flags, self._mask = buffers.legal(indices)
 
     def legal_actions(self):
         """The acting seat's legal actions (shared until the next action: do not change it)."""
