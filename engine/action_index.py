@@ -31,6 +31,13 @@ Action = dict[str, Any]
 SLOT: Final = 3
 EMPTY: Final = 2 ** (8 * SLOT) - 1
 MAX_SLOTS: Final = 2**21
+# A type's table has at most this many slots per action: a sparser one (Anno
+# 1452's trade drafts: 328 actions over 1.3 million slots, 3.9 MB) is a cache
+# miss at nearly every lookup, where its int-keyed dict is a few kB (issue 45).
+SLOTS_PER_ACTION: Final = 64
+# A table of at most this many slots holds the position int objects themselves
+# (a list: no bytes to combine, no new int per lookup).
+OBJECT_SLOTS: Final = 8192
 # Plain values that are ints below this are their own digits (+ 1) in a ``Digits`` key.
 SMALL_INT: Final = 1024
 
@@ -112,8 +119,8 @@ class Digits(Lookup):
     when all are small ints (cards, counts: no dict to look in), then each
     square's ``square_code`` (its board: the rows and columns its actions use). The
     positions are in a table of ``SLOT``-byte slots at the keys while it
-    stays within ``MAX_SLOTS`` (Anno 1452's settle, attack and trade drafts),
-    in the dict otherwise. A dict over tens of thousands of actions cost
+    stays within ``MAX_SLOTS`` and ``SLOTS_PER_ACTION`` (Anno 1452's settle and
+    attack), in the dict otherwise. A dict over tens of thousands of actions cost
     several cache misses a lookup (its slot, the key it compares, the position
     int it hands out), and a tuple key its hash and compare: a third of an
     environment step's lookups (issue 45)."""
@@ -142,10 +149,16 @@ class Digits(Lookup):
                     rows, cols = max(rows, square[0] + 1), max(cols, square[1] + 1)
         self.rows = rows
         self.cols = cols
-        self.slots = (rows * cols + 1) ** len(squares)
+        slots: int = (rows * cols + 1) ** len(squares)
         for base in self.bases:
-            self.slots *= base
+            slots *= base
+        self.slots = slots
+        # Where the positions are: in a list of slots (``objects``), in the bytes
+        # table (``positions``), or else in the dict.
+        self.dense: bool = slots <= MAX_SLOTS and slots <= SLOTS_PER_ACTION * len(entries)
+        self.listed: bool = self.dense and slots <= OBJECT_SLOTS
         self.positions = b""
+        self.objects: list[Any] = []
 
     def key(self, action: Action) -> int:
         code = 0
@@ -166,8 +179,11 @@ class Digits(Lookup):
         return code
 
     def fill(self, entries: list[tuple[int, Action]]) -> None:
-        if self.slots > MAX_SLOTS:
+        if not self.dense:
             super().fill(entries)
+            return
+        if self.listed:
+            self._fill_objects(entries)
             return
         table = bytearray(b"\xff" * (SLOT * self.slots))
         for position, action in entries:
@@ -177,9 +193,23 @@ class Digits(Lookup):
             table[at : at + SLOT] = position.to_bytes(SLOT, "little")
         self.positions = bytes(table)
 
+    def _fill_objects(self, entries: list[tuple[int, Action]]) -> None:
+        objects: list[Any] = [None] * self.slots
+        for position, action in entries:
+            code = self.key(action)
+            if objects[code] is not None:
+                raise ValueError(f"action listed twice: {action}")
+            objects[code] = position
+        self.objects = objects
+
     def index(self, action: Action) -> Any:
         code = self.key(action)
-        if self.slots > MAX_SLOTS:
+        if self.listed:
+            found = self.objects[code]
+            if found is None:
+                raise KeyError(action)
+            return found
+        if not self.dense:
             return self.table[code]
         at = SLOT * code
         positions = self.positions
@@ -231,17 +261,20 @@ class ActionIndex:
     def indices(self, actions: list[Action]) -> list[int]:
         """The positions of ``actions``, in order (the legal actions of a step);
         ``ValueError`` naming the first few outside the list."""
-        out: list[Any] = []  # Any: the table's int objects as they are (see Lookup)
+        # Any: the table's int objects as they are (see Lookup); made at its full
+        # length (appending grew it four times for a step's few dozen actions).
+        out: list[Any] = [None] * len(actions)
         kind: Any = None
         lookup: Lookup = NO_LOOKUP  # never used: replaced at the first action
         try:
-            for action in actions:
+            for at in range(len(actions)):
+                action = actions[at]
                 # A step's actions come in runs of one type: the same lookup, without the
                 # dict, while the type is the same string object (it is the rules' constant).
                 if action["type"] is not kind:
                     kind = action["type"]
                     lookup = self.lookups[kind]
-                out.append(lookup.index(action))
+                out[at] = lookup.index(action)
         except (KeyError, TypeError, ValueError):
             outside = [action for action in actions if not self.has(action)]
             raise ValueError(f"legal actions outside {self.name} space: {outside[:3]}") from None

@@ -57,6 +57,9 @@ COMPILED = {
         "trade",
         "view",
     ],
+    # The environments' step: apply an index, then the next state's legal
+    # actions, their indices and mask (tabula_env.match.Match, tabula_env.masks).
+    "tabula_env": ["match", "masks"],
 }
 # The name of the C library all compiled modules share (mypyc's group).
 GROUP = "tabula_native"

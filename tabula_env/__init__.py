@@ -10,6 +10,11 @@ that ``POST /v1/matches/{id}/actions`` takes. Install with the ``env`` extra
 (``pip install -e '.[env]'``); see docs/guides/train-an-agent.md.
 """
 
+from engine.native import package_path
+
+# The compiled modules (engine/native.py's COMPILED) first while their build is fresh.
+__path__ = package_path(__name__, __path__)
+
 from .aec import TabulaAECEnv
 from .codec import ActionCodec, codec_for
 from .single import TabulaSingleAgentEnv

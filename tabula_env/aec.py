@@ -149,20 +149,19 @@ class TabulaAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        match = self.match
-        seat = self._seat[agent]
-        lead = match.score_lead(seat) if self.reward_shaping else 0.0
+        match, shaping = self.match, self.reward_shaping
+        lead = match.score_lead(self._seat[agent]) if shaping else 0.0
         match.apply_index(action)  # a masked-out index: ValueError, nothing changed
         self.num_steps += 1
         self._cumulative_rewards[agent] = 0.0
         outcome = match.outcome
-        if outcome is None and not self.reward_shaping:
+        if outcome is None and not shaping:
             # Every reward 0: the last step's dict still says so unless it paid out.
             if self._paid:
                 self.rewards = dict.fromkeys(self.agents, 0.0)
                 self._paid = False
         else:
-            self._pay(agent, seat, outcome, lead)
+            self._pay(agent, self._seat[agent], outcome, lead)
         if outcome is not None:
             self.terminations = dict.fromkeys(self.agents, True)
         elif self.max_steps is not None and self.num_steps >= self.max_steps:

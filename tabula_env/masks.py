@@ -17,6 +17,7 @@ buffer (no copy of the 55 kB).
 """
 
 from sys import getrefcount
+from typing import Any
 
 import numpy as np
 
@@ -80,10 +81,26 @@ def read_only(marks):
 # Masks a match keeps for reuse: the one it holds now, and earlier ones a
 # learner may keep a step or two.
 KEPT = 3
-# References to a kept mask's parts when nothing outside the match holds any
-# (getrefcount's argument included): the array (its slot, a local name), its
-# read-only memoryview (the array's base) and the bytearray (its slot, the memoryview).
-FREE_ARRAY, FREE_VIEW, FREE_BUFFER = 3, 2, 3
+
+
+def _entry(size: int) -> list[Any]:
+    """A kept mask: ``[mask, its bytearray, the indices set in it]``."""
+    marks = bytearray(size)
+    return [read_only(marks), marks, ()]
+
+
+def _references(kept: list[Any]) -> tuple[int, int, int]:
+    """References to a kept mask's array, its read-only memoryview (the array's
+    base) and its bytearray, as counted here (compiled or not, the same code
+    counts them for ``FREE`` below and for each step's mask)."""
+    mask = kept[0]
+    return getrefcount(mask), getrefcount(mask.base), getrefcount(kept[1])
+
+
+# ``_references`` of a kept mask that nothing outside holds: the kept list's
+# slots, the memoryview's hold on the array's buffer, and this module's own
+# locals and call arguments, counted once on a mask made for it.
+FREE_ARRAY, FREE_VIEW, FREE_BUFFER = _references(_entry(1))
 
 
 class MaskBuffers:
@@ -92,36 +109,33 @@ class MaskBuffers:
     Each step's mask is its own until nothing but this object holds it, then
     the buffer of a later step: the reference counts are exact, so a mask, a
     view of it, its memoryview or its buffer held anywhere (a replay buffer,
-    an observation) is never written again."""
+    an observation) is never written again. Compiled (``engine.native``): a
+    step's environment code, a few hundred ns in plain Python."""
 
-    def __init__(self, size):
+    def __init__(self, size: int) -> None:
         self.size = size
-        self._kept = []  # [mask, its bytearray, the indices set in it], the last used last
+        self._kept: list[list[Any]] = []  # the kept masks (``_entry``), the last used last
         self.made = 0  # buffers made so far (the others were reused)
 
-    def legal(self, indices):
+    def legal(self, indices: list[Any]) -> tuple[Any, Any]:
         kept_masks = self._kept
-        for position, kept in enumerate(kept_masks):
-            mask = kept[0]
-            # Free when nothing outside holds it. The array first: the match holds
-            # the last one (and a learner, any it keeps).
-            if (
-                getrefcount(mask) == FREE_ARRAY
-                and getrefcount(mask.base) == FREE_VIEW
-                and getrefcount(kept[1]) == FREE_BUFFER
-            ):
-                del kept_masks[position]
+        kept: list[Any] | None = None
+        for position in range(len(kept_masks)):
+            # Free when nothing outside holds it (the match holds the last one,
+            # and a learner any it keeps).
+            array, view, buffer = _references(kept_masks[position])
+            if array == FREE_ARRAY and view == FREE_VIEW and buffer == FREE_BUFFER:
+                kept = kept_masks.pop(position)
                 break
-        else:
+        if kept is None:
             kept = self._new()
         kept_masks.append(kept)
         kept[2] = remark(kept[1], kept[2], indices)
         return kept[1], kept[0]
 
-    def _new(self):
+    def _new(self) -> list[Any]:
         """A new mask (none kept is free), dropping the one held outside the longest."""
-        marks = bytearray(self.size)
         self.made += 1
         if len(self._kept) == KEPT:
             del self._kept[0]  # held outside since the longest: theirs alone now
-        return [read_only(marks), marks, ()]
+        return _entry(self.size)

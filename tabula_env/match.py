@@ -19,6 +19,7 @@ import resvg_py
 from PIL import Image
 
 import engine
+from engine.action_index import ActionIndex
 from engine.render import board_svg
 
 from .codec import codec_for
@@ -27,14 +28,8 @@ from .observations import encoder_for
 from .variants import get_variant
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from engine.core import Action
     from tabula_env.variants import Variant
-
-
-if TYPE_CHECKING:
-    pass
 
 
 def rasterize(svg):
@@ -55,21 +50,31 @@ def outcome_rewards(outcome, num_players: int):
 class Match:
     """The engine side of an environment (no PettingZoo / Gymnasium here)."""
 
-    def __init__(self, variant: Variant, extra_options=None):
+    def __init__(self, variant: Variant | str, extra_options: Any = None) -> None:
         self.variant = get_variant(variant)
-        self.game = engine.get_game(self.variant.game)
-        self.codec = codec_for(self.variant)
-        self.encoder = encoder_for(self.variant)
-        # The masks: shared by all matches in a small space, this match's own in a large one.
-        self._masks = self.codec.masks if self.codec.masks.cached else MaskBuffers(self.codec.size)
+        self.game: Any = engine.get_game(self.variant.game)
+        self.codec: Any = codec_for(self.variant)
+        self.encoder: Any = encoder_for(self.variant)
+        # The masks: shared by all matches in a small space, this match's own in a
+        # large one (typed: compiled, the call is a direct one, as for the lookup).
+        masks = self.codec.masks
+        self._buffers: MaskBuffers | None = None if masks.cached else MaskBuffers(self.codec.size)
+        self._masks: Any = masks if self._buffers is None else self._buffers
         self.options = {**self.variant.options, **(extra_options or {})}
-        self.num_players = self.variant.num_players
-        self.state = None
+        self.num_players: int = self.variant.num_players
+        self.state: Any = None
         self.seed: Any = None  # an int once reset
-        self._seats: list[int] = []  # who took each action so far
+        self._seats: list[Any] = []  # who took each action so far
         self._moves: list[Any] = []  # each action: its JSON, or its index when it was given as one
         self.outcome: Any = None
         self.seat_to_act: Any = None  # an int while the match runs
+        self._legal: list[Any] = []
+        self._indices: list[Any] = []
+        self._flags: Any = b""
+        self._mask: Any = None
+        self._size: int = self.codec.size
+        # legal actions -> their indices (``indices``: ``ValueError`` outside the space).
+        self._lookup: ActionIndex = self.codec._lookup
 
     def start(self, seed) -> None:
         """A new match with this engine seed (the same seed, the same match)."""
@@ -84,7 +89,7 @@ class Match:
         self._changed()
 
     @property
-    def history(self):
+    def history(self) -> list[tuple[int, Any]]:
         """``[(seat, action JSON)]`` so far, a new list (``engine.runner.replay`` input)."""
         decode = self.codec.decode
         return [
@@ -93,7 +98,7 @@ class Match:
         ]
 
     @property
-    def num_actions(self):
+    def num_actions(self) -> int:
         """``len(history)``, without building it."""
         return len(self._seats)
 
@@ -105,10 +110,19 @@ class Match:
         #: ``game.outcome`` of the current state (None while it goes on).
         self.outcome = outcome = game.outcome(state)
         #: The seat whose decision is next (the runner's order), None when over.
-        self.seat_to_act = seat = None if outcome is not None else game.to_act(state)[0]
-        self._legal = [] if seat is None else game.legal_actions(state, seat)
-        self._indices = self.codec.indices(self._legal)
-        self._flags, self._mask = self._masks.legal(self._indices)
+        seat: Any = None if outcome is not None else game.to_act(state)[0]
+        self.seat_to_act = seat
+        legal: Any = [] if seat is None else game.legal_actions(state, seat)
+        self._legal = legal
+        self._indices = indices = self._lookup.indices(legal)
+        buffers = self._buffers
+        if buffers is None:
+            self._flags, self._mask = self._masks.legal(indices)
+            return
+        # Let go of the last mask first: unless a learner holds it, its buffer
+        # is this step's, still in the CPU's cache.
+        self._flags = self._mask = None
+        self._flags, self._mask = buffers.legal(indices)
 
     def legal_actions(self):
         """The acting seat's legal actions (shared until the next action: do not change it)."""
@@ -123,36 +137,41 @@ class Match:
         Read-only (in a small space shared with every state of the same legal set): copy it to change it."""
         return self._mask if seat == self.seat_to_act else self.codec.no_actions
 
-    def apply(self, action: Action):
+    def apply(self, action: Action) -> Any:
         """Apply an action JSON for the acting seat; returns the events."""
-        return self._apply(action, action, self.game.apply)
-
-    def _apply(self, action: Action, move, apply):
         seat = self.seat_to_act
-        self.state, events = apply(self.state, seat, action)
+        self.state, events = self.game.apply(self.state, seat, action)
+        self._applied(seat, action)
+        return events
+
+    def _applied(self, seat: Any, move: Any) -> None:
+        """Record an applied action (its JSON, or its index), then the new state."""
         self._seats.append(seat)
         self._moves.append(move)
         self._changed()
-        return events
 
-    def checked_index(self, index):
+    def checked_index(self, index: Any) -> Any:
         """``index`` as an int; ``ValueError`` unless it is a legal action of the acting seat now."""
         if type(index) is not int:
             index = int(index)
-        if not (0 <= index < self.codec.size and self._flags[index] == 1):
+        at: int = index  # compared unboxed when compiled
+        if not (0 <= at < self._size and self._flags[index] == 1):
             raise ValueError(f"action index {index} is not legal now (see the action mask)")
         return index
 
-    def apply_index(self, index):
+    def apply_index(self, index: Any) -> Any:
         """Apply the action at ``index`` of the space; ``ValueError`` when masked out
         (nothing changed then). Returns the events."""
         index = self.checked_index(index)
-        position = self._indices.index(index)  # where in legal_actions
         # One of the legal actions: the engine need not check it again, and it gets
         # its own object for it, as from a runner (the codec's copy is cold in the
         # CPU cache: 1-2 µs a step in Anno 1452). The engine takes a null optional
         # parameter as left out; the history keeps the index.
-        return self._apply(self._legal[position], index, self.game.apply_legal)
+        action = self._legal[self._indices.index(index)]  # where in legal_actions
+        seat = self.seat_to_act
+        self.state, events = self.game.apply_legal(self.state, seat, action)
+        self._applied(seat, index)
+        return events
 
     def view(self, seat: int | None):
         return self.game.view(self.state, seat)

@@ -4,7 +4,7 @@ the suite runs on both)."""
 
 import pytest
 
-from engine.action_index import ActionIndex
+from engine.action_index import ActionIndex, Digits
 from tabula_env.codec import codec_for
 
 NAMES = {
@@ -79,6 +79,21 @@ def test_every_square_of_the_largest_board_has_its_own_key():
     actions = [{"type": "go", "to": square} for square in squares] + [{"type": "go"}]
     index = ActionIndex(actions, {"go": ("to",)}, {"go": ("to",)})  # a key twice: ValueError
     assert index.indices(actions) == list(range(len(actions)))
+
+
+def test_every_action_of_the_largest_space_finds_its_own_position():
+    # Anno 1452's space keeps its positions in each of a type's three places:
+    # small tables as lists of the position ints, dense ones as bytes, sparse ones in a dict.
+    codec = codec_for("anno1452-expert-standard-4p")
+    index = codec._lookup
+    assert index.indices(list(codec.actions)) == list(range(codec.size))
+    digits = [lookup for lookup in index.lookups.values() if isinstance(lookup, Digits)]
+    assert {(lookup.listed, lookup.dense) for lookup in digits} == {
+        (True, True),
+        (False, True),
+        (False, False),
+    }
+    assert not index.lookups["draft_add"].dense  # 328 actions over 1.3 million slots
 
 
 def test_an_action_listed_twice_is_refused():
