@@ -210,7 +210,7 @@ def repair(state: State, seat: int, ship, events: list[Event]) -> None:
     event(events, "ship_repaired", seat, ship=ship)
 
 
-SPECS = [
+SPECS: list[ActionSpec] = [
     ActionSpec(
         "buy_cannon",
         {},

@@ -214,7 +214,7 @@ def _discard_card_perform(state: State, seat: int, action: Action, events: list[
         finish_turn(state, seat, events)
 
 
-SPECS = [
+SPECS: list[ActionSpec] = [
     ActionSpec(
         "play_card",
         {
