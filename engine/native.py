@@ -1,4 +1,4 @@
-"""Anno 1452's rules and the engine parts every step runs (the action shape check, the dice generator, the event kit, the random player, the action index) compiled to C with mypyc, while fresh.
+"""Anno 1452's rules and the engine parts every step runs (the action shape check, the dice generator, the event kit, the random player, the action index, the environments' step and masks) compiled to C with mypyc, while fresh.
 
 Why compile: the rules are plain Python over one JSON dict, and a profile
 has no part above a tenth of the time, so no local change makes them
