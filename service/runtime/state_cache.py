@@ -35,7 +35,7 @@ class _Entry(NamedTuple):
     state: Any  # the engine state
     # The doc's and the state's JSON at ``rev``, as its commit wrote them or
     # a read found them (None: unknown).
-    written: tuple[bytes, bytes | None] | None
+    written: tuple[bytes, bytes] | None
 
 
 class EngineStateCache:
@@ -57,9 +57,7 @@ class EngineStateCache:
             self._entries.move_to_end(match_id)
             return entry.state
 
-    def put(
-        self, match_id: str, rev: str, state: Any, written: tuple[bytes, bytes | None] | None = None
-    ) -> None:
+    def put(self, match_id: str, rev: str, state: Any, written: tuple[bytes, bytes] | None = None) -> None:
         """Remember ``state`` as the match's state at ``rev`` (replaces an
         older one); ``written``: the doc's and the state's JSON at ``rev``."""
         if self.capacity <= 0:
@@ -88,13 +86,10 @@ class EngineStateCache:
         with self._lock:
             entry = self._entries.get(match_id)
             seat = self._seats.get(match_id, {}).get(token_hash)
-            written = None if entry is None else entry.written
-            if entry is None or written is None or seat is None:
+            if entry is None or entry.written is None or seat is None:
                 return None
             self._entries.move_to_end(match_id)
-        doc_json, state_json = written
-        if state_json is None:
-            return None  # a commit that kept the state: not a move's
+        doc_json, state_json = entry.written
         return StoredMatch(match_id, entry.rev, orjson.loads(doc_json), state_json, seat, doc_json=doc_json)
 
     def __len__(self) -> int:

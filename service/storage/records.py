@@ -94,8 +94,9 @@ class CommitResult:
         self.wanted = wanted
         # With a SeatCount, at a CONFLICT: the match as the script found it.
         self.fresh: StoredMatch | None = None
-        # The doc's and the state's JSON as this commit wrote them.
-        self.written: tuple[bytes, bytes | None] | None = None
+        # The doc's and the state's JSON as this commit wrote them (None: it
+        # kept the state).
+        self.written: tuple[bytes, bytes] | None = None
 
     def raise_if_unreplicated(self) -> None:
         """The 503 of a commit fewer replicas confirmed than ``REDIS_WAIT_REPLICAS``."""

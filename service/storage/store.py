@@ -333,7 +333,8 @@ class Store(MatchIndexes, ArchivedReads, DeadlineIndex, RateCounters):
         if self.replicas is not None and replicas is not None and replicas < self.replicas.wanted:
             self.replicas.suspect(keys[0])
         result = self._commit_result(match_id, reply, replicas, seat_count)
-        result.written = (fields["doc"], fields.get("state"))
+        if "state" in fields:
+            result.written = (fields["doc"], fields["state"])
         return result
 
     def _commit_result(
