@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from service.accounts.seats import bound_seats
+from service.model.documents import SERVICE_EVENTS
 from service.play.archiving import record_of
 from service.storage import accounts as stored_accounts
 from service.storage.archive import FORMAT_VERSION, Record, RecordError, decode, encode
@@ -58,7 +59,7 @@ def migrate_match(services: Services, match_id: str) -> str:
     doc = store.load_doc(match_id)
     if doc is None or doc["status"] != "finished":
         return "gone"
-    actions, events, tokens, rev = store.hot_history(match_id)
+    actions, events, tokens, rev = store.hot_history(match_id, SERVICE_EVENTS)
     if rev is None:
         return "gone"
     raw = encode(record_of(doc, actions, events, tokens))

@@ -50,7 +50,7 @@ def record_of(
 def record_for_commit(store: Store, match_id: str, change: Change, was_finished: bool) -> bytes:
     """The record bytes of the commit of ``change`` (its doc finished) on
     ``match_id`` (``was_finished``: before this change too)."""
-    actions, events, tokens, _ = store.hot_history(match_id)
+    actions, events, tokens, _ = store.hot_history(match_id, SERVICE_EVENTS)
     if change.action is not None:
         actions.append(change.action)
     events.extend(change.events or ())
