@@ -181,17 +181,29 @@ def use_dice(make: Callable[[int], Dice]) -> Callable[[int], Dice]:
 
 def roll(d: Data, count, events: list[Event], purpose, seat=None):
     """Roll ``count`` dice with the state's generator; recorded as an event."""
-    rng = _DICE[0](d["rng"])
-    dice = rng.dice(count)
-    d["rng"] = rng.state
+    make = _DICE[0]
+    if make is Rng:  # compiled, an Rng's methods are called directly, not looked up
+        rng = Rng(d["rng"])
+        dice = rng.dice(count)
+        d["rng"] = rng.state
+    else:
+        scripted = make(d["rng"])
+        dice = scripted.dice(count)
+        d["rng"] = scripted.state
     event(events, "dice_rolled", seat, purpose=purpose, dice=dice)
     return dice
 
 
 def shuffle(d: Data, items) -> None:
-    rng = _DICE[0](d["rng"])
-    rng.shuffle(items)
-    d["rng"] = rng.state
+    make = _DICE[0]
+    if make is Rng:  # as in ``roll``
+        rng = Rng(d["rng"])
+        rng.shuffle(items)
+        d["rng"] = rng.state
+        return
+    scripted = make(d["rng"])
+    scripted.shuffle(items)
+    d["rng"] = scripted.state
 
 
 def players_of(d: Data):
