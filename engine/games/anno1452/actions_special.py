@@ -275,8 +275,12 @@ AR_EFFECTS = {
 
 
 def _er_mark(name):
+    """Note ``seat`` under ``name`` in the round's effects: replaced, not
+    changed in place (a clone shares them: ``state.clone_data``)."""
+
     def run(d: Data, seat, action: Action, events: list[Event]) -> None:
-        d["er_effects"][name].append(seat)
+        effects = d["er_effects"]
+        d["er_effects"] = {**effects, name: [*effects[name], seat]}
 
     return run
 
@@ -288,7 +292,7 @@ def _er_pest(d: Data, seat, action: Action, events: list[Event]) -> None:
 
 
 def _er_bestechung(d: Data, seat, action: Action, events: list[Event]) -> None:
-    d["er_effects"]["bestechung"] = seat
+    d["er_effects"] = {**d["er_effects"], "bestechung": seat}
 
 
 ER_EFFECTS = {

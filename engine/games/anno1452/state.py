@@ -38,10 +38,13 @@ def clone_data(d: Data) -> Data:
     the regions in it, their slot lists and Estates are shared with ``d``,
     since they are only ever replaced (``board.set_slot``,
     ``board.change_estate``), and so are the queued steps (only ever pushed
-    and popped). ``test_anno1452_clone`` checks on every state of seeded
-    matches of every variant that the copy equals the state and shares no
-    other list or dict with it (a part added to the format and not copied
-    here fails it); ``tests/engine/test_input_untouched.py`` that no
+    and popped). Two parts are shared whole: the options (never changed
+    after the set-up) and the evaluation round's effects (replaced when a
+    card marks one: ``actions_special._er_mark``). ``test_anno1452_clone``
+    checks on every state of seeded matches of every variant that the copy
+    equals the state and shares no other list or dict with it (a part added
+    to the format and not copied here fails it);
+    ``tests/engine/test_input_untouched.py`` that no
     ``apply`` changes its input, shared parts included. (The lists are
     typed so that, compiled, mypyc copies them directly, engine/native.py.)
     """
@@ -56,14 +59,10 @@ def clone_data(d: Data) -> Data:
     out["queue"] = queue[:]
     out["players"] = [_copy_player(player) for player in players]
     _copy_pending(d, out)
-    options: dict[str, Any] = d["options"]
     soldiers: dict[str, Any] = d["soldiers"]
     pacts: list[list[Any]] = d["pacts"]
-    effects: dict[str, Any] = d["er_effects"]
-    out["options"] = options.copy()
     out["soldiers"] = soldiers.copy()
     out["pacts"] = [pact[:] for pact in pacts]
-    out["er_effects"] = {key: _copy_flat(value) for key, value in effects.items()}
     return out
 
 
