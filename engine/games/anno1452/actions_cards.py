@@ -25,7 +25,6 @@ from .board import (
     place_estate,
     remove_citizens_auto,
     settle_holdings,
-    slots_of,
     totals,
     transfer_principality,
 )
@@ -76,21 +75,23 @@ def _build_city_candidates(d: Data, seat) -> list[Action]:
 
 
 def _build_city_legal(d: Data, seat) -> list[Action]:
+    return build_city_actions(d, seat, Holdings(d, seat))
+
+
+def build_city_actions(d: Data, seat, holdings: Holdings) -> list[Action]:
     """``_build_city_candidates`` that pass ``_build_city_check``: the gold
-    and each region's room for a City checked once, not per Estate."""
+    checked once, and a region's room for a City only where ``seat`` has
+    an Estate without one (``holdings``)."""
     player = d["players"][seat]
-    if player["gold"] < CITY_COST:
+    if player["gold"] < CITY_COST or not holdings.cityless:
         return []
     actions = []
     for card in player["hand"]:
         if CARDS[card]["kind"] in REGION_KINDS:
             region = REGION_INDEX[CARDS[card]["region"]]
-            if cities_in(d, region) < MAX_CITIES[region]:
-                actions += [
-                    {"type": "build_city", "card": card, "at": [region, slot]}
-                    for slot, estate in enumerate(slots_of(d, region))
-                    if estate is not None and estate["owner"] == seat and not estate["city"]
-                ]
+            spots = [ref for ref in holdings.cityless if ref[0] == region]
+            if spots and cities_in(d, region) < MAX_CITIES[region]:
+                actions += [{"type": "build_city", "card": card, "at": ref} for ref in spots]
     return actions
 
 

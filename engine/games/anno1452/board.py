@@ -211,10 +211,14 @@ def majority_owner(d: Data, region):
     The count must beat every other owner's and the unplaced Estates, which
     act as a fifth owner.
     """
+    return _majority_in(slots_of(d, region))
+
+
+def _majority_in(slots: list[Slot]):
+    """``majority_owner`` of a region's slot list."""
     # Every Estate placement re-awards all sixteen regions, so this runs
     # often: no dict of counts, and no list of owners while half the region
     # is empty (a region has one slot per Estate it allows: MAX_ESTATES).
-    slots = slots_of(d, region)
     placed = 0
     for estate in slots:
         if estate is not None:
@@ -240,11 +244,12 @@ def conveyed_by_marriage(d: Data, seat, region):
 
 def settle_holdings(d: Data, events: list[Event]) -> None:
     """Re-award Principality cards by majority and drop failing Titles."""
-    for region, area in enumerate(d["regions"]):
+    areas: list[Area] = d["regions"]  # typed, and each region's slots handed on: this runs often
+    for region, area in enumerate(areas):
         holder = area["principality"]
         if holder is not None and conveyed_by_marriage(d, holder, region):
             continue
-        owner = majority_owner(d, region)
+        owner = _majority_in(area["slots"])
         new = owner if owner is not None and is_player(owner) else None
         if new != holder:
             transfer_principality(d, region, new, events, "majority")

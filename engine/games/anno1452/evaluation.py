@@ -94,16 +94,29 @@ def _refill(d: Data, events: list[Event], seat) -> None:
 # --- special action windows --------------------------------------------------
 
 
+# Per window, the ids of the Special Action cards usable in it (card ids
+# are CARDS indices): a hand is checked against a set, not card by card
+# against the texts (every seat at every window of every round).
+_WINDOW_CARD_IDS = {
+    window: frozenset(
+        card for card, text in enumerate(CARDS) if text["kind"] == "special" and text.get("effect") in effects
+    )
+    for window, effects in WINDOW_CARDS.items()
+}
+
+
 def window_cards(d: Data, seat, window):
     """Cards in ``seat``'s hand usable in this ER window now."""
     if seat in d["er_used"]:
         return []
+    usable = _WINDOW_CARD_IDS[window]
     player = d["players"][seat]
     out = []
-    for card in player["hand"]:
-        effect = CARDS[card].get("effect")
-        if CARDS[card]["kind"] != "special" or effect not in WINDOW_CARDS[window]:
+    hand: list[int] = player["hand"]
+    for card in hand:
+        if card not in usable:
             continue
+        effect = CARDS[card]["effect"]
         if effect == "ablass" and player["gold"] < AR_TEXTS["ablass"]["gold_per_point"]:
             continue
         if effect == "bestechung" and (

@@ -162,6 +162,7 @@ FROM_HOLDINGS: dict[str, Callable[[Data, Any, Holdings], list[Action]]] = {
     "settle": actions_round.settle_actions,
     "attack": actions_round.turn_attacks,
     "inherit": actions_cards.inherit_actions,
+    "build_city": actions_cards.build_city_actions,
     "play_special": actions_special.play_special_actions,
 }
 
