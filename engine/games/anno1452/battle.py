@@ -34,6 +34,11 @@ REINFORCEMENTS = BATTLE["reactions"]["verstaerkung"]
 ARCHERS_HIT_FROM = BATTLE["reactions"]["bogenschuetzen"]["citizens_hit_from"]
 FORTIFIED_CANCELS_UP_TO = BATTLE["reactions"]["befestigung"]["cancels_up_to"]
 TREASON = BATTLE["reactions"]["verrat"]
+# A side's rolls' purposes (dice_rolled events), by unit type.
+_ROLL_PURPOSES = {
+    side: {kind: f"battle_{side}_{kind}" for kind in ("peasants", "citizens", "soldiers", "reinforcements")}
+    for side in SIDES
+}
 BATTLE_REACTIONS = (
     "verstaerkung",
     "bogenschuetzen",
@@ -208,9 +213,10 @@ def _side_hits(d: Data, battle, side, events: list[Event], ambush=False):
     if effect == "verstaerkung":
         groups.append(("reinforcements", REINFORCEMENTS["dice"], REINFORCEMENTS["hits_from"]))
     hits, all_dice = 0, []
+    purposes = _ROLL_PURPOSES[side]
     for kind, count, lowest in groups:
         if count > 0:
-            dice = roll(d, count, events, f"battle_{side}_{kind}", seat)
+            dice = roll(d, count, events, purposes[kind], seat)
             hits += _count_hits(dice, lowest)
             all_dice += dice
     if side == "defender":

@@ -290,9 +290,41 @@ def drop_failing_titles(d: Data, events: list[Event]) -> None:
 
 def _estates_in_regions(d: Data, seat, regions):
     count = 0
+    areas: list[Area] = d["regions"]  # typed: see Area
     for region in regions:
-        count += count_in(d, region, seat)
+        slots: list[Slot] = areas[region]["slots"]
+        for estate in slots:
+            if estate is not None and estate["owner"] == seat:
+                count += 1
     return count
+
+
+def _regions_named(req) -> frozenset[int]:
+    """The regions of an ``estates_in`` requirement (with ``or_bordering``'s)."""
+    regions = frozenset(REGION_INDEX[name] for name in req["estates_in"])
+    if "or_bordering" in req:
+        regions |= BORDERS[REGION_INDEX[req["or_bordering"]]]
+    return regions
+
+
+def _card_requirements(req, out: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``req`` and the parts of its ``all``, depth first."""
+    out.append(req)
+    for part in req.get("all", ()):
+        _card_requirements(part, out)
+    return out
+
+
+# The cards' ``estates_in`` requirements' regions, by the requirement dict's
+# id (kept with the dict, which the cards hold for good): a Marriage's or a
+# Title's requirement is checked at every action turn.
+_REGIONS_NAMED: Final[dict[int, tuple[dict[str, Any], frozenset[int]]]] = {
+    id(req): (req, _regions_named(req))
+    for card in CARDS
+    if card.get("requirement")
+    for req in _card_requirements(card["requirement"], [])
+    if "estates_in" in req
+}
 
 
 def meets(d: Data, seat, req):
@@ -313,9 +345,8 @@ def meets(d: Data, seat, req):
         return citizens_in(d, REGION_INDEX[req["citizens_in"]], seat) >= req["min"]
     if "estates_bordering" in req:
         return _estates_in_regions(d, seat, BORDERS[REGION_INDEX[req["estates_bordering"]]]) >= req["min"]
-    regions = {REGION_INDEX[name] for name in req["estates_in"]}
-    if "or_bordering" in req:
-        regions |= BORDERS[REGION_INDEX[req["or_bordering"]]]
+    named = _REGIONS_NAMED.get(id(req))
+    regions = named[1] if named is not None and named[0] is req else _regions_named(req)
     return _estates_in_regions(d, seat, regions) >= req["min"]
 
 
