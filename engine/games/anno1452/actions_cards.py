@@ -31,6 +31,7 @@ from .board import (
 from .data import CARDS, ESTATES_PER_PLAYER, MAX_CITIES, PRICES, REGION_INDEX, REGION_NAMES
 from .holdings import Holdings
 from .state import change_prestige, gain_gold, pay_gold
+from .steps import change_decision
 
 if TYPE_CHECKING:
     from ...core import Action, ActionSpec, Event
@@ -355,7 +356,7 @@ def _kindbett_perform(d: Data, seat, action: Action, events: list[Event]) -> Non
     )
     target["marriage"] = None
     settle_holdings(d, events)
-    d["decision"]["extra_used"] = True
+    change_decision(d, extra_used=True)
 
 
 # Annotated: mypyc (engine.native) cannot infer a type across the package's import cycle.

@@ -32,6 +32,7 @@ from .data import CITIZENS_PER_PLAYER, ESTATES_PER_PLAYER, PRICES, REGION_INDEX,
 from .deck import crowned_role
 from .holdings import Holdings
 from .state import is_player, pay_gold
+from .steps import change_decision
 from .trade import pass_open_swap
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def _place_estate_perform(d: Data, seat, action: Action, events: list[Event]) ->
     settle_holdings(d, events)
     first = d["decision"]["first"]
     if first is None and _has_partner(d, region):
-        d["decision"]["first"] = region
+        change_decision(d, first=region)
     else:
         end_decision(d)
 

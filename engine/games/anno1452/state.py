@@ -38,9 +38,10 @@ def clone_data(d: Data) -> Data:
     the regions in it, their slot lists and Estates are shared with ``d``,
     since they are only ever replaced (``board.set_slot``,
     ``board.change_estate``), and so are the queued steps (only ever pushed
-    and popped). Two parts are shared whole: the options (never changed
-    after the set-up) and the evaluation round's effects (replaced when a
-    card marks one: ``actions_special._er_mark``). ``test_anno1452_clone``
+    and popped). Three parts are shared whole: the options (never changed
+    after the set-up), the pending decision (replaced when it changes:
+    ``steps.change_decision``) and the evaluation round's effects (replaced
+    when a card marks one: ``actions_special._er_mark``). ``test_anno1452_clone``
     checks on every state of seeded matches of every variant that the copy
     equals the state and shares no other list or dict with it (a part added
     to the format and not copied here fails it);
@@ -67,10 +68,9 @@ def clone_data(d: Data) -> Data:
 
 
 def _copy_pending(d: Data, out: Data) -> None:
-    """``clone_data``'s parts that are None unless a decision, a battle or
-    a trade is under way."""
+    """``clone_data``'s parts that are None unless a battle or a trade is
+    under way."""
     # Typed: compiled, the dicts are copied and iterated directly.
-    decision: dict[str, Any] | None = d["decision"]
     battle: dict[str, Any] | None = d["battle"]
     swap, new_order, trade, offer = d["swap"], d["new_order"], d["trade"], d["offer"]
     if trade is not None:
@@ -79,11 +79,6 @@ def _copy_pending(d: Data, out: Data) -> None:
         out["battle"] = {key: _copy_flat(value) for key, value in battle.items()}
     if offer is not None:
         out["offer"] = {**offer, "give": _copy_side(offer["give"]), "ask": _copy_side(offer["ask"])}
-    if decision is not None:  # its extras are numbers
-        copy = decision.copy()
-        seats: list[Any] = decision["seats"]
-        copy["seats"] = seats[:]
-        out["decision"] = copy
     if swap is not None:
         out["swap"] = swap.copy()
     if new_order is not None:

@@ -6,8 +6,9 @@ dict added to a player or a new part of the state would be shared between a stat
 its clone, and a later ``apply`` would change both. Here every clone must
 equal its state and share no list or dict with it outside the regions and
 the queue (their items, the regions' slot lists and Estates, and the
-queued steps are shared by design and only ever replaced), the options and
-the evaluation round's effects (shared whole, replaced, never changed:
+queued steps are shared by design and only ever replaced), the options,
+the pending decision and the evaluation round's effects (shared whole,
+replaced, never changed:
 ``tests/engine/test_input_untouched.py`` checks that no ``apply`` changes
 them), and changing the clone everywhere else must leave the state as it
 was.
@@ -49,8 +50,8 @@ def _containers(value, out):
 # changed in place); the lists themselves are copied.
 SHARED_ITEMS = ("regions", "queue")
 # Parts a clone shares whole: never changed in place (the options never
-# change; the round's effects are replaced when a card marks one).
-SHARED_WHOLE = ("options", "er_effects")
+# change; the pending decision and the round's effects are replaced).
+SHARED_WHOLE = ("options", "decision", "er_effects")
 SHARED = SHARED_ITEMS + SHARED_WHOLE
 
 
@@ -99,7 +100,7 @@ def test_clone_is_a_deep_copy_on_every_state(name, count, options):
         action = player.choose(GAME, seat, None, GAME.legal_actions(state, seat), seed=mix_seed(5, step))
         shared = pickle.dumps([data[key] for key in SHARED])
         state, _ = GAME.apply(state, seat, action)
-        # The shared parts (the map, the queued steps, the options and the
-        # round's effects) stay as they were.
+        # The shared parts (the map, the queued steps, the options, the
+        # decision and the round's effects) stay as they were.
         assert pickle.dumps([data[key] for key in SHARED]) == shared, (name, step, action)
         step += 1
