@@ -96,17 +96,27 @@ def change_side_estate(d: Data, battle, side, **changes):
     return change_estate(d, *ref, **changes)
 
 
+# Per side, the ids of the reaction cards it may play in a battle (card ids
+# are CARDS indices): asked at every stage of every battle.
+_REACTION_CARDS = {
+    side: frozenset(
+        card
+        for card, text in enumerate(CARDS)
+        if text["kind"] == "reaction"
+        and text["effect"] in BATTLE_REACTIONS
+        and (side == "defender" or text["effect"] not in DEFENDER_ONLY)
+    )
+    for side in SIDES
+}
+
+
 def usable_reactions(d: Data, battle, side):
     owner = battle[side]
     if not is_player(owner):
         return []
-    return [
-        c
-        for c in d["players"][owner]["hand"]
-        if CARDS[c]["kind"] == "reaction"
-        and CARDS[c]["effect"] in BATTLE_REACTIONS
-        and (side == "defender" or CARDS[c]["effect"] not in DEFENDER_ONLY)
-    ]
+    playable = _REACTION_CARDS[side]
+    hand: list[int] = d["players"][owner]["hand"]
+    return [card for card in hand if card in playable]
 
 
 def _step_battle(d: Data, events: list[Event]) -> None:

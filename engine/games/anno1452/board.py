@@ -142,11 +142,26 @@ def totals(d: Data, owner):
 
 
 def estate_supply(d: Data, seat):
-    return ESTATES_PER_PLAYER - totals(d, seat)[0]
+    placed = 0
+    areas: list[Area] = d["regions"]  # one typed pass, counting only (see totals)
+    for area in areas:
+        slots: list[Slot] = area["slots"]
+        for estate in slots:
+            if estate is not None and estate["owner"] == seat:
+                placed += 1
+    return ESTATES_PER_PLAYER - placed
 
 
 def citizen_supply(d: Data, seat):
-    return CITIZENS_PER_PLAYER - totals(d, seat)[1]
+    settled = 0
+    areas: list[Area] = d["regions"]  # one typed pass, counting only (see totals)
+    for area in areas:
+        slots: list[Slot] = area["slots"]
+        for estate in slots:
+            if estate is not None and estate["owner"] == seat:
+                citizens: int = estate["citizens"]
+                settled += citizens
+    return CITIZENS_PER_PLAYER - settled
 
 
 CITIZENS_WITH_CITY: Final[int] = PRICES["estate"]["citizens_with_city"]
