@@ -84,7 +84,7 @@ def _place_estate_candidates(d: Data, seat) -> list[Action]:
 def _place_estate_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     region = REGION_INDEX[action["region"]]
     place_estate(d, seat, region, events, "setup")
-    d["initial_regions"].append(region)
+    d["initial_regions"] = [*d["initial_regions"], region]  # replaced: a clone shares it
     settle_holdings(d, events)
     first = d["decision"]["first"]
     if first is None and _has_partner(d, region):

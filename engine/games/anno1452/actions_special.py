@@ -173,7 +173,7 @@ def _play_special_perform(d: Data, seat, action: Action, events: list[Event]) ->
     effect = _effect(card)
     event(events, "special_played", seat, card=card, effect=effect)
     if d["decision"]["kind"] == "er_special":
-        d["er_used"].append(seat)
+        d["er_used"] = [*d["er_used"], seat]  # replaced: a clone shares it
         end_decision(d)
         ER_EFFECTS[effect](d, seat, action, events)
     else:
@@ -225,7 +225,7 @@ def _ar_pest(d: Data, seat, action: Action, events: list[Event]) -> None:
 
 
 def _ar_landfrieden(d: Data, seat, action: Action, events: list[Event]) -> None:
-    d["landfrieden"].append(seat)
+    d["landfrieden"] = [*d["landfrieden"], seat]  # replaced: a clone shares it
 
 
 def _ar_stadtrecht(d: Data, seat, action: Action, events: list[Event]) -> None:

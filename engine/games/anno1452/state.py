@@ -26,7 +26,7 @@ def _copy(value):
 
 
 # Lists of numbers (or None), copied flat by ``clone_data``.
-_FLAT_LISTS: Final = ("order", "deck", "discard", "open_cards", "initial_regions", "landfrieden", "er_used")
+_FLAT_LISTS: Final = ("deck", "discard", "open_cards")
 
 
 def clone_data(d: Data) -> Data:
@@ -38,10 +38,13 @@ def clone_data(d: Data) -> Data:
     the regions in it, their slot lists and Estates are shared with ``d``,
     since they are only ever replaced (``board.set_slot``,
     ``board.change_estate``), and so are the queued steps (only ever pushed
-    and popped). Three parts are shared whole: the options (never changed
+    and popped). Some parts are shared whole: the options (never changed
     after the set-up), the pending decision (replaced when it changes:
-    ``steps.change_decision``) and the evaluation round's effects (replaced
-    when a card marks one: ``actions_special._er_mark``). ``test_anno1452_clone``
+    ``steps.change_decision``), the evaluation round's effects (replaced
+    when a card marks one: ``actions_special._er_mark``), and the turn
+    order and the lists of initial regions, of Landfrieden's seats and of
+    the seats that played in this evaluation round (each replaced when it
+    changes). ``test_anno1452_clone``
     checks on every state of seeded matches of every variant that the copy
     equals the state and shares no other list or dict with it (a part added
     to the format and not copied here fails it);

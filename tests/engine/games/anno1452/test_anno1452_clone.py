@@ -7,8 +7,9 @@ its clone, and a later ``apply`` would change both. Here every clone must
 equal its state and share no list or dict with it outside the regions and
 the queue (their items, the regions' slot lists and Estates, and the
 queued steps are shared by design and only ever replaced), the options,
-the pending decision and the evaluation round's effects (shared whole,
-replaced, never changed:
+the pending decision, the evaluation round's effects, the turn order and
+the lists of initial regions, Landfrieden's seats and the seats that played
+in the evaluation round (shared whole, replaced, never changed:
 ``tests/engine/test_input_untouched.py`` checks that no ``apply`` changes
 them), and changing the clone everywhere else must leave the state as it
 was.
@@ -50,8 +51,8 @@ def _containers(value, out):
 # changed in place); the lists themselves are copied.
 SHARED_ITEMS = ("regions", "queue")
 # Parts a clone shares whole: never changed in place (the options never
-# change; the pending decision and the round's effects are replaced).
-SHARED_WHOLE = ("options", "decision", "er_effects")
+# change; the others are replaced when they change).
+SHARED_WHOLE = ("options", "decision", "er_effects", "order", "initial_regions", "landfrieden", "er_used")
 SHARED = SHARED_ITEMS + SHARED_WHOLE
 
 
@@ -100,7 +101,7 @@ def test_clone_is_a_deep_copy_on_every_state(name, count, options):
         action = player.choose(GAME, seat, None, GAME.legal_actions(state, seat), seed=mix_seed(5, step))
         shared = pickle.dumps([data[key] for key in SHARED])
         state, _ = GAME.apply(state, seat, action)
-        # The shared parts (the map, the queued steps, the options, the
-        # decision and the round's effects) stay as they were.
+        # The shared parts (the map, the queued steps and the parts
+        # shared whole) stay as they were.
         assert pickle.dumps([data[key] for key in SHARED]) == shared, (name, step, action)
         step += 1
