@@ -86,7 +86,8 @@ def _advance(hi: i64, lo: i64) -> tuple[i64, i64]:
 
 def _halves(value: int) -> tuple[i64, i64]:
     """``value mod 2**64`` as (high, low) halves."""
-    value &= _MASK
+    if value < 0 or value > _MASK:  # a generator's state never is: no new int for it
+        value &= _MASK
     return value >> 32, value & _M32
 
 
