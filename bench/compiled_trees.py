@@ -17,6 +17,20 @@ from pathlib import Path
 from .ladder.cost import ROOT
 
 
+def rules_paths(revision):
+    """The parts of REV to export for its engine and its compiled build: the
+    engine, ``pyproject.toml`` (mypyc reads mypy's settings from it) and,
+    where REV has it, ``tabula_env`` (its ``native.py`` compiles some of
+    the environments' modules too since r45-env4)."""
+    has_env = (
+        subprocess.run(
+            ["git", "cat-file", "-e", f"{revision}:tabula_env"], cwd=ROOT, capture_output=True
+        ).returncode
+        == 0
+    )
+    return ("engine", "pyproject.toml", *(("tabula_env",) if has_env else ()))
+
+
 def rev_rules_dir(revision, tree):
     """The compiled rules' directory for REV's exported ``tree`` (its
     ``engine`` and ``pyproject.toml``) when this checkout runs compiled

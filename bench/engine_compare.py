@@ -27,7 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .compiled_trees import rev_rules_dir, tree_env
+from .compiled_trees import rev_rules_dir, rules_paths, tree_env
 from .ladder.cost import ROOT, export_tree
 from .stats import geometric_interval
 
@@ -95,8 +95,7 @@ def main(argv=None):
     parser.add_argument("--players", default="", help="comma-separated player counts (default: all)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
-        # pyproject.toml: mypyc reads mypy's settings from it when compiling
-        old_tree = export_tree(args.against, Path(scratch), ("engine", "pyproject.toml"))
+        old_tree = export_tree(args.against, Path(scratch), rules_paths(args.against))
         native_dirs = {old_tree: rev_rules_dir(args.against, old_tree)}
         report(compare(args, old_tree, native_dirs), args.against)
 

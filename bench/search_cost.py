@@ -32,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .compiled_trees import rev_rules_dir, tree_env
+from .compiled_trees import rev_rules_dir, rules_paths, tree_env
 from .ladder.cost import ROOT, export_tree
 from .stats import geometric_interval
 
@@ -162,7 +162,7 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "decisions.json"
         path.write_text(json.dumps(decisions))
-        old = export_tree(args.against, Path(scratch) / "old", ("engine", "pyproject.toml"))
+        old = export_tree(args.against, Path(scratch) / "old", rules_paths(args.against))
         old_rules = rev_rules_dir(args.against, old)  # compiled against compiled
         runs = {"this": [], args.against: []}
         for round_no in range(args.rounds):

@@ -116,10 +116,11 @@ def check_shape(action: object, specs: Mapping[str, SpecT]) -> SpecT:
     spec = specs.get(kind) if type(kind) is str else None
     if spec is None:
         raise InvalidActionError(f"unknown action type {kind!r}", field="type", allowed=sorted(specs))
+    params = spec.params  # read once: a protocol's attribute is a generic lookup each time
     for name in action:
-        if name != "type" and name not in spec.params:
+        if name != "type" and name not in params:
             raise InvalidActionError(f"unexpected field {name!r} for {kind}", field=name)
-    for name, domain in spec.params.items():
+    for name, domain in params.items():
         if name not in action:
             if domain.required:
                 raise InvalidActionError(f"missing field {name!r} for {kind}", field=name)

@@ -86,7 +86,8 @@ def _advance(hi: i64, lo: i64) -> tuple[i64, i64]:
 
 def _halves(value: int) -> tuple[i64, i64]:
     """``value mod 2**64`` as (high, low) halves."""
-    value &= _MASK
+    if value < 0 or value > _MASK:  # a generator's state never is: no new int for it
+        value &= _MASK
     return value >> 32, value & _M32
 
 
@@ -221,7 +222,33 @@ class Rng:
         return seq[self.below(len(seq))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates in place."""
+        """Fisher-Yates in place: item ``i`` (from the last down) swapped with
+        ``below(i + 1)``."""
+        if _COMPILED and len(items) <= _SMALL_N:
+            self._shuffle_halves(items)
+            return
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+
+    def _shuffle_halves(self, items: MutableSequence[T]) -> None:
+        """``shuffle``'s draws, each ``_draw_halves(i + 1, 1)``, on one pair of
+        halves kept in machine words for the whole pass (the state is split
+        and joined once, not at every item: a deck is shuffled whole)."""
+        hi, lo = _halves(self.state)
+        i: i64 = len(items) - 1
+        while i > 0:
+            m: i64 = i + 1
+            word: i64 = (1 << 32) % m
+            first_rejected: i64 = (1 << 32) - (word * word) % m
+            hi, lo = _advance(hi, lo)
+            x_hi, x_lo = _mix(hi, lo)
+            while x_hi == _M32 and x_lo >= first_rejected:  # never when nothing is rejected
+                hi, lo = _advance(hi, lo)
+                x_hi, x_lo = _mix(hi, lo)
+            j: i64 = ((x_hi % m) * word + x_lo) % m
+            items[i], items[j] = items[j], items[i]
+            i -= 1
+        high: int = hi
+        low: int = lo
+        self.state = (high << 32) | low

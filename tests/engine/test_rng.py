@@ -129,6 +129,31 @@ def test_dice_and_shuffle_follow_below():
         assert items == expected
 
 
+def _reference_shuffle(state, items):
+    """``(new state, items shuffled)``: Fisher-Yates on ``reference_below``."""
+    items = list(items)
+    for i in range(len(items) - 1, 0, -1):
+        state, j = reference_below(state, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return state, items
+
+
+# States whose first output a shuffle of 10 refuses (2**64 % 10 = 6: the top 6).
+_REFUSED_FIRST = [state_before_output(MASK), state_before_output(MASK - 5)]
+
+
+@pytest.mark.parametrize("length", [0, 1, 2, 10, 90])
+def test_shuffle_is_fisher_yates_on_below(length):
+    # Both ways a shuffle runs (on the halves in one pass when compiled,
+    # below() per item otherwise) give the reference's order and state.
+    for state in STATES[:60] + _REFUSED_FIRST:
+        expected = _reference_shuffle(state, range(length))
+        for shuffle in (Rng.shuffle, Rng._shuffle_halves):
+            rng, items = Rng(state), list(range(length))
+            shuffle(rng, items)
+            assert (rng.state, items) == expected
+
+
 def test_mix_seed_is_splitmix64_over_the_parts():
     cases = [(), (0,), (7,), (1000, 3), (1 << 32,), (1 << 62, 5), (MASK,), (1 << 70, -3), (-1,), ("greedy",)]
     cases += [("bot-sample", 12, "x" * 40)] + [(s, s >> 7, 3) for s in STATES[:100]]

@@ -15,7 +15,7 @@ from .battle import apply_losses, loss_range, side_of, usable_reactions
 from .data import AR_TEXTS, CARDS, CITIZENS_PER_PLAYER, KING_SOLDIERS
 from .deck import crowned_role
 from .state import change_prestige, pay_gold
-from .steps import push_front
+from .steps import change_decision, push_front
 
 if TYPE_CHECKING:
     from ...core import Action, ActionSpec, Event
@@ -29,8 +29,10 @@ TOURNAMENT_PRESTIGE = AR_TEXTS["turnier"]["prestige_for_fee"]
 
 def _answered(d: Data, seat):
     """Drop ``seat`` from the pending decision; True when nobody is left."""
-    d["decision"]["seats"].remove(seat)
-    if d["decision"]["seats"]:
+    seats = d["decision"]["seats"][:]
+    seats.remove(seat)
+    change_decision(d, seats=seats)
+    if seats:
         return False
     d["decision"] = None
     return True

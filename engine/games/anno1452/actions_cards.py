@@ -6,7 +6,7 @@ region card is played either for its main effect or as a City card.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...kit import event
 from ...params import Optional
@@ -25,13 +25,13 @@ from .board import (
     place_estate,
     remove_citizens_auto,
     settle_holdings,
-    slots_of,
     totals,
     transfer_principality,
 )
-from .data import CARDS, ESTATES_PER_PLAYER, MAX_CITIES, PRICES, REGION_INDEX, REGION_NAMES
+from .data import CARDS, CARDS_OF_KIND, ESTATES_PER_PLAYER, MAX_CITIES, PRICES, REGION_INDEX, REGION_NAMES
 from .holdings import Holdings
 from .state import change_prestige, gain_gold, pay_gold
+from .steps import change_decision
 
 if TYPE_CHECKING:
     from ...core import Action, ActionSpec, Event
@@ -40,6 +40,13 @@ if TYPE_CHECKING:
 
 CITY_COST = PRICES["city"]["cost"]
 REGION_KINDS = ("marriage", "title", "inheritance")
+# The generators' card ids (data.CARDS_OF_KIND): a hand card is tested
+# against a set, not by its text, at every action turn.
+_MARRIAGES: Final = CARDS_OF_KIND["marriage"]
+_TITLES: Final = CARDS_OF_KIND["title"]
+_INHERITANCES: Final = CARDS_OF_KIND["inheritance"]
+_WITH_REGION: Final = frozenset().union(*(CARDS_OF_KIND[kind] for kind in REGION_KINDS))
+_KINDBETTS: Final = frozenset(card for card, text in enumerate(CARDS) if text.get("effect") == "kindbett")
 TITLE_PRESTIGE = PRICES["title"]["prestige"]
 
 
@@ -76,21 +83,23 @@ def _build_city_candidates(d: Data, seat) -> list[Action]:
 
 
 def _build_city_legal(d: Data, seat) -> list[Action]:
+    return build_city_actions(d, seat, Holdings(d, seat))
+
+
+def build_city_actions(d: Data, seat, holdings: Holdings) -> list[Action]:
     """``_build_city_candidates`` that pass ``_build_city_check``: the gold
-    and each region's room for a City checked once, not per Estate."""
+    checked once, and a region's room for a City only where ``seat`` has
+    an Estate without one (``holdings``)."""
     player = d["players"][seat]
-    if player["gold"] < CITY_COST:
+    if player["gold"] < CITY_COST or not holdings.cityless:
         return []
     actions = []
     for card in player["hand"]:
-        if CARDS[card]["kind"] in REGION_KINDS:
+        if card in _WITH_REGION:
             region = REGION_INDEX[CARDS[card]["region"]]
-            if cities_in(d, region) < MAX_CITIES[region]:
-                actions += [
-                    {"type": "build_city", "card": card, "at": [region, slot]}
-                    for slot, estate in enumerate(slots_of(d, region))
-                    if estate is not None and estate["owner"] == seat and not estate["city"]
-                ]
+            spots = [ref for ref in holdings.cityless if ref[0] == region]
+            if spots and cities_in(d, region) < MAX_CITIES[region]:
+                actions += [{"type": "build_city", "card": card, "at": ref} for ref in spots]
     return actions
 
 
@@ -164,7 +173,7 @@ def _marry_legal(d: Data, seat) -> list[Action]:
     actions = []
     hand = player["hand"]
     for card in hand:
-        if CARDS[card]["kind"] != "marriage" or not meets(d, seat, CARDS[card]["requirement"]):
+        if card not in _MARRIAGES or not meets(d, seat, CARDS[card]["requirement"]):
             continue
         why = _disadvantage_problem(d, seat, card, None)
         if why is None:
@@ -272,8 +281,7 @@ def inherit_actions(d: Data, seat, holdings: Holdings | None) -> list[Action]:
     actions = [
         {"type": "inherit", "card": card}
         for card in d["players"][seat]["hand"]
-        if CARDS[card]["kind"] == "inheritance"
-        and free_slot(d, REGION_INDEX[CARDS[card]["region"]]) is not None
+        if card in _INHERITANCES and free_slot(d, REGION_INDEX[CARDS[card]["region"]]) is not None
     ]
     if not actions:
         return []
@@ -293,7 +301,7 @@ def _take_title_legal(d: Data, seat) -> list[Action]:
     return [
         {"type": "take_title", "card": card}
         for card in d["players"][seat]["hand"]
-        if CARDS[card]["kind"] == "title" and meets(d, seat, CARDS[card]["requirement"])
+        if card in _TITLES and meets(d, seat, CARDS[card]["requirement"])
     ]
 
 
@@ -332,7 +340,7 @@ def _kindbett_legal(d: Data, seat) -> list[Action]:
     listed once, and nothing to list without a Kindbett card in hand."""
     if d["decision"]["extra_used"]:
         return []
-    cards = [card for card in d["players"][seat]["hand"] if CARDS[card].get("effect") == "kindbett"]
+    cards = [card for card in d["players"][seat]["hand"] if card in _KINDBETTS]
     if not cards:
         return []
     players = d["players"]
@@ -354,7 +362,7 @@ def _kindbett_perform(d: Data, seat, action: Action, events: list[Event]) -> Non
     )
     target["marriage"] = None
     settle_holdings(d, events)
-    d["decision"]["extra_used"] = True
+    change_decision(d, extra_used=True)
 
 
 # Annotated: mypyc (engine.native) cannot infer a type across the package's import cycle.

@@ -8,6 +8,7 @@ from ...kit import event
 from ...params import IntRange
 from .actionkit import CARD, bare_action, discard_from_hand, end_decision, make_spec
 from .evaluation import discard_limits
+from .steps import change_decision
 
 if TYPE_CHECKING:
     from ...core import Action, ActionSpec, Event
@@ -32,7 +33,7 @@ def _discard_legal(d: Data, seat) -> list[Action]:
 def _discard_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     discard_from_hand(d, seat, action["card"])
     event(events, "card_discarded", seat, card=action["card"], reason="cards_phase")
-    d["decision"]["discarded"] += 1
+    change_decision(d, discarded=d["decision"]["discarded"] + 1)
     if discard_limits(d, seat)[1] == 0 or not d["players"][seat]["hand"]:
         end_decision(d)
 

@@ -32,6 +32,7 @@ from .data import CITIZENS_PER_PLAYER, ESTATES_PER_PLAYER, PRICES, REGION_INDEX,
 from .deck import crowned_role
 from .holdings import Holdings
 from .state import is_player, pay_gold
+from .steps import change_decision
 from .trade import pass_open_swap
 
 if TYPE_CHECKING:
@@ -83,11 +84,11 @@ def _place_estate_candidates(d: Data, seat) -> list[Action]:
 def _place_estate_perform(d: Data, seat, action: Action, events: list[Event]) -> None:
     region = REGION_INDEX[action["region"]]
     place_estate(d, seat, region, events, "setup")
-    d["initial_regions"].append(region)
+    d["initial_regions"] = [*d["initial_regions"], region]  # replaced: a clone shares it
     settle_holdings(d, events)
     first = d["decision"]["first"]
     if first is None and _has_partner(d, region):
-        d["decision"]["first"] = region
+        change_decision(d, first=region)
     else:
         end_decision(d)
 

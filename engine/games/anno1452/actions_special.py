@@ -4,7 +4,7 @@ once per player per evaluation round in the window of its phase.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...kit import event
 from ...params import IntRange, Optional
@@ -14,7 +14,7 @@ from .actions_cards import add_city
 from .actions_round import attack_actions, attack_legal, attack_problem
 from .battle import start_battle
 from .board import can_build_city, change_estate, iter_estates, remove_citizens_auto, settle_holdings, totals
-from .data import AR_TEXTS, CARDS, ER_TEXTS, REGION_INDEX, REGION_NAMES
+from .data import AR_TEXTS, CARDS, CARDS_OF_KIND, ER_TEXTS, REGION_INDEX, REGION_NAMES
 from .evaluation import window_cards
 from .holdings import Holdings
 from .state import change_prestige, gain_gold, pay_gold, players_of
@@ -30,6 +30,8 @@ MERCENARIES = AR_TEXTS["soeldner"]["mercenaries"]
 STADTRECHT_COST = AR_TEXTS["stadtrecht"]["cost"]
 ABLASS_PRICE = AR_TEXTS["ablass"]["gold_per_point"]  # gold per prestige point, AR and ER alike
 ABLASS_POINTS = tuple(AR_TEXTS["ablass"]["points"])  # the "amount" choices
+# Special Action card ids (data.CARDS_OF_KIND), for the action turn's generator.
+_SPECIALS: Final = CARDS_OF_KIND["special"]
 
 PARAMS = ("target", "from", "region", "amount")
 # AR effect -> the parameters it takes (the others must be left out).
@@ -135,7 +137,7 @@ def play_special_actions(d: Data, seat, holdings: Holdings | None) -> list[Actio
         return [a for a in _play_special_candidates(d, seat) if _play_special_check(d, seat, a) is None]
     actions = []
     for card in d["players"][seat]["hand"]:
-        if CARDS[card]["kind"] == "special":
+        if card in _SPECIALS:
             actions += _ar_card_legal(d, seat, card, holdings)
     return actions
 
@@ -171,7 +173,7 @@ def _play_special_perform(d: Data, seat, action: Action, events: list[Event]) ->
     effect = _effect(card)
     event(events, "special_played", seat, card=card, effect=effect)
     if d["decision"]["kind"] == "er_special":
-        d["er_used"].append(seat)
+        d["er_used"] = [*d["er_used"], seat]  # replaced: a clone shares it
         end_decision(d)
         ER_EFFECTS[effect](d, seat, action, events)
     else:
@@ -223,7 +225,7 @@ def _ar_pest(d: Data, seat, action: Action, events: list[Event]) -> None:
 
 
 def _ar_landfrieden(d: Data, seat, action: Action, events: list[Event]) -> None:
-    d["landfrieden"].append(seat)
+    d["landfrieden"] = [*d["landfrieden"], seat]  # replaced: a clone shares it
 
 
 def _ar_stadtrecht(d: Data, seat, action: Action, events: list[Event]) -> None:
@@ -275,8 +277,12 @@ AR_EFFECTS = {
 
 
 def _er_mark(name):
+    """Note ``seat`` under ``name`` in the round's effects: replaced, not
+    changed in place (a clone shares them: ``state.clone_data``)."""
+
     def run(d: Data, seat, action: Action, events: list[Event]) -> None:
-        d["er_effects"][name].append(seat)
+        effects = d["er_effects"]
+        d["er_effects"] = {**effects, name: [*effects[name], seat]}
 
     return run
 
@@ -288,7 +294,7 @@ def _er_pest(d: Data, seat, action: Action, events: list[Event]) -> None:
 
 
 def _er_bestechung(d: Data, seat, action: Action, events: list[Event]) -> None:
-    d["er_effects"]["bestechung"] = seat
+    d["er_effects"] = {**d["er_effects"], "bestechung": seat}
 
 
 ER_EFFECTS = {

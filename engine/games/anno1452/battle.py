@@ -10,7 +10,7 @@ automatic.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...kit import event
 from .board import change_estate, estate_at, remove_estate, set_slot, settle_holdings
@@ -29,11 +29,20 @@ if TYPE_CHECKING:
 SIDES = ("attacker", "defender")
 DEFENDER_ONLY = ("befestigung", "hinterhalt", "waffenstillstand")
 HITS_FROM = BATTLE["hits_from"]
+# The lowest face that hits, per unit type (Final: compiled, constants).
+PEASANTS_HIT_FROM: Final[int] = HITS_FROM["peasants"]
+CITIZENS_HIT_FROM: Final[int] = HITS_FROM["citizens"]
+SOLDIERS_HIT_FROM: Final[int] = HITS_FROM["soldiers"]
 CITY_CANCELS_UP_TO = BATTLE["city_cancels_up_to"]
 REINFORCEMENTS = BATTLE["reactions"]["verstaerkung"]
-ARCHERS_HIT_FROM = BATTLE["reactions"]["bogenschuetzen"]["citizens_hit_from"]
+ARCHERS_HIT_FROM: Final[int] = BATTLE["reactions"]["bogenschuetzen"]["citizens_hit_from"]
 FORTIFIED_CANCELS_UP_TO = BATTLE["reactions"]["befestigung"]["cancels_up_to"]
 TREASON = BATTLE["reactions"]["verrat"]
+# A side's rolls' purposes (dice_rolled events), by unit type.
+_ROLL_PURPOSES = {
+    side: {kind: f"battle_{side}_{kind}" for kind in ("peasants", "citizens", "soldiers", "reinforcements")}
+    for side in SIDES
+}
 BATTLE_REACTIONS = (
     "verstaerkung",
     "bogenschuetzen",
@@ -91,17 +100,27 @@ def change_side_estate(d: Data, battle, side, **changes):
     return change_estate(d, *ref, **changes)
 
 
+# Per side, the ids of the reaction cards it may play in a battle (card ids
+# are CARDS indices): asked at every stage of every battle.
+_REACTION_CARDS = {
+    side: frozenset(
+        card
+        for card, text in enumerate(CARDS)
+        if text["kind"] == "reaction"
+        and text["effect"] in BATTLE_REACTIONS
+        and (side == "defender" or text["effect"] not in DEFENDER_ONLY)
+    )
+    for side in SIDES
+}
+
+
 def usable_reactions(d: Data, battle, side):
     owner = battle[side]
     if not is_player(owner):
         return []
-    return [
-        c
-        for c in d["players"][owner]["hand"]
-        if CARDS[c]["kind"] == "reaction"
-        and CARDS[c]["effect"] in BATTLE_REACTIONS
-        and (side == "defender" or CARDS[c]["effect"] not in DEFENDER_ONLY)
-    ]
+    playable = _REACTION_CARDS[side]
+    hand: list[int] = d["players"][owner]["hand"]
+    return [card for card in hand if card in playable]
 
 
 def _step_battle(d: Data, events: list[Event]) -> None:
@@ -190,8 +209,12 @@ def _treason(d: Data, battle, victim, events: list[Event]) -> None:
 # --- dice --------------------------------------------------------------------------
 
 
-def _count_hits(dice, lowest):
-    return sum(1 for value in dice if value >= lowest)
+def _count_hits(dice: list[int], lowest: int) -> int:
+    hits = 0
+    for value in dice:  # a loop, not a generator: compiled, machine ints
+        if value >= lowest:
+            hits += 1
+    return hits
 
 
 def _side_hits(d: Data, battle, side, events: list[Event], ambush=False):
@@ -201,16 +224,17 @@ def _side_hits(d: Data, battle, side, events: list[Event], ambush=False):
     effect = battle["reactions"][side]
     groups = []
     if estate is not None:
-        groups.append(("peasants", estate["strength"], HITS_FROM["peasants"]))
-        citizens_from = ARCHERS_HIT_FROM if effect == "bogenschuetzen" else HITS_FROM["citizens"]
+        groups.append(("peasants", estate["strength"], PEASANTS_HIT_FROM))
+        citizens_from = ARCHERS_HIT_FROM if effect == "bogenschuetzen" else CITIZENS_HIT_FROM
         groups.append(("citizens", estate["citizens"], citizens_from))
-    groups.append(("soldiers", battle["soldiers"][side], HITS_FROM["soldiers"]))
+    groups.append(("soldiers", battle["soldiers"][side], SOLDIERS_HIT_FROM))
     if effect == "verstaerkung":
         groups.append(("reinforcements", REINFORCEMENTS["dice"], REINFORCEMENTS["hits_from"]))
     hits, all_dice = 0, []
+    purposes = _ROLL_PURPOSES[side]
     for kind, count, lowest in groups:
         if count > 0:
-            dice = roll(d, count, events, f"battle_{side}_{kind}", seat)
+            dice = roll(d, count, events, purposes[kind], seat)
             hits += _count_hits(dice, lowest)
             all_dice += dice
     if side == "defender":
@@ -225,7 +249,12 @@ def _defence_cancels(d: Data, battle):
         top = FORTIFIED_CANCELS_UP_TO
     else:
         top = CITY_CANCELS_UP_TO if estate["city"] else 0
-    return sum(1 for value in battle.get("defence_dice", []) if value <= top)
+    cancels = 0
+    dice: list[int] = battle.get("defence_dice", [])
+    for value in dice:  # as in _count_hits
+        if value <= top:
+            cancels += 1
+    return cancels
 
 
 def _roll_round(d: Data, battle, events: list[Event]) -> None:

@@ -142,11 +142,26 @@ def totals(d: Data, owner):
 
 
 def estate_supply(d: Data, seat):
-    return ESTATES_PER_PLAYER - totals(d, seat)[0]
+    placed = 0
+    areas: list[Area] = d["regions"]  # one typed pass, counting only (see totals)
+    for area in areas:
+        slots: list[Slot] = area["slots"]
+        for estate in slots:
+            if estate is not None and estate["owner"] == seat:
+                placed += 1
+    return ESTATES_PER_PLAYER - placed
 
 
 def citizen_supply(d: Data, seat):
-    return CITIZENS_PER_PLAYER - totals(d, seat)[1]
+    settled = 0
+    areas: list[Area] = d["regions"]  # one typed pass, counting only (see totals)
+    for area in areas:
+        slots: list[Slot] = area["slots"]
+        for estate in slots:
+            if estate is not None and estate["owner"] == seat:
+                citizens: int = estate["citizens"]
+                settled += citizens
+    return CITIZENS_PER_PLAYER - settled
 
 
 CITIZENS_WITH_CITY: Final[int] = PRICES["estate"]["citizens_with_city"]
@@ -211,10 +226,14 @@ def majority_owner(d: Data, region):
     The count must beat every other owner's and the unplaced Estates, which
     act as a fifth owner.
     """
+    return _majority_in(slots_of(d, region))
+
+
+def _majority_in(slots: list[Slot]):
+    """``majority_owner`` of a region's slot list."""
     # Every Estate placement re-awards all sixteen regions, so this runs
     # often: no dict of counts, and no list of owners while half the region
     # is empty (a region has one slot per Estate it allows: MAX_ESTATES).
-    slots = slots_of(d, region)
     placed = 0
     for estate in slots:
         if estate is not None:
@@ -240,11 +259,12 @@ def conveyed_by_marriage(d: Data, seat, region):
 
 def settle_holdings(d: Data, events: list[Event]) -> None:
     """Re-award Principality cards by majority and drop failing Titles."""
-    for region, area in enumerate(d["regions"]):
+    areas: list[Area] = d["regions"]  # typed, and each region's slots handed on: this runs often
+    for region, area in enumerate(areas):
         holder = area["principality"]
         if holder is not None and conveyed_by_marriage(d, holder, region):
             continue
-        owner = majority_owner(d, region)
+        owner = _majority_in(area["slots"])
         new = owner if owner is not None and is_player(owner) else None
         if new != holder:
             transfer_principality(d, region, new, events, "majority")
@@ -285,9 +305,41 @@ def drop_failing_titles(d: Data, events: list[Event]) -> None:
 
 def _estates_in_regions(d: Data, seat, regions):
     count = 0
+    areas: list[Area] = d["regions"]  # typed: see Area
     for region in regions:
-        count += count_in(d, region, seat)
+        slots: list[Slot] = areas[region]["slots"]
+        for estate in slots:
+            if estate is not None and estate["owner"] == seat:
+                count += 1
     return count
+
+
+def _regions_named(req) -> frozenset[int]:
+    """The regions of an ``estates_in`` requirement (with ``or_bordering``'s)."""
+    regions = frozenset(REGION_INDEX[name] for name in req["estates_in"])
+    if "or_bordering" in req:
+        regions |= BORDERS[REGION_INDEX[req["or_bordering"]]]
+    return regions
+
+
+def _card_requirements(req, out: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``req`` and the parts of its ``all``, depth first."""
+    out.append(req)
+    for part in req.get("all", ()):
+        _card_requirements(part, out)
+    return out
+
+
+# The cards' ``estates_in`` requirements' regions, by the requirement dict's
+# id (kept with the dict, which the cards hold for good): a Marriage's or a
+# Title's requirement is checked at every action turn.
+_REGIONS_NAMED: Final[dict[int, tuple[dict[str, Any], frozenset[int]]]] = {
+    id(req): (req, _regions_named(req))
+    for card in CARDS
+    if card.get("requirement")
+    for req in _card_requirements(card["requirement"], [])
+    if "estates_in" in req
+}
 
 
 def meets(d: Data, seat, req):
@@ -308,9 +360,8 @@ def meets(d: Data, seat, req):
         return citizens_in(d, REGION_INDEX[req["citizens_in"]], seat) >= req["min"]
     if "estates_bordering" in req:
         return _estates_in_regions(d, seat, BORDERS[REGION_INDEX[req["estates_bordering"]]]) >= req["min"]
-    regions = {REGION_INDEX[name] for name in req["estates_in"]}
-    if "or_bordering" in req:
-        regions |= BORDERS[REGION_INDEX[req["or_bordering"]]]
+    named = _REGIONS_NAMED.get(id(req))
+    regions = named[1] if named is not None and named[0] is req else _regions_named(req)
     return _estates_in_regions(d, seat, regions) >= req["min"]
 
 

@@ -36,6 +36,12 @@ END_YEARS = tuple(YEARS[r] for r in range(MIN_EPOCHS, len(YEARS)))
 
 CARDS = _load("cards.json")["cards"]
 NUM_CARDS = len(CARDS)
+# Card ids (CARDS indices) by kind: the action turn's generators test each
+# hand card against a set instead of reading its text.
+CARDS_OF_KIND = {
+    kind: frozenset(i for i, c in enumerate(CARDS) if c["kind"] == kind)
+    for kind in {c["kind"] for c in CARDS}
+}
 
 OTTOKAR = _load("ottokar.json")
 

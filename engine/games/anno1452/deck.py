@@ -94,8 +94,9 @@ def end_crowns(d: Data, events: list[Event], reason) -> None:
 
 def _pick(d: Data, candidates, key, events: list[Event], purpose):
     """The candidate with the best ``key``; a die roll breaks ties."""
-    best = max(key(seat) for seat in candidates)
-    tied = [seat for seat in candidates if key(seat) == best]
+    keys = [key(seat) for seat in candidates]  # once each: a key counts the map
+    best = max(keys)
+    tied = [seat for seat, value in zip(candidates, keys) if value == best]
     while len(tied) > 1:
         dice = roll(d, len(tied), events, purpose)
         top = max(dice)

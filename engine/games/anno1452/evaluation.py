@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...kit import event
-from .board import Area, Slot, change_estate, iter_estates, principalities_of, settle_holdings, totals
+from .board import Area, Slot, principalities_of, settle_holdings, totals
 from .data import AR_TEXTS, CARDS, ER_TEXTS, ESTATE_STRENGTH, HAND_SIZE, ROWS
 from .deck import draw_cards, elect_king, end_crowns
 from .state import change_prestige, gain_gold, pay_gold, players_of, roll
@@ -94,16 +94,29 @@ def _refill(d: Data, events: list[Event], seat) -> None:
 # --- special action windows --------------------------------------------------
 
 
+# Per window, the ids of the Special Action cards usable in it (card ids
+# are CARDS indices): a hand is checked against a set, not card by card
+# against the texts (every seat at every window of every round).
+_WINDOW_CARD_IDS = {
+    window: frozenset(
+        card for card, text in enumerate(CARDS) if text["kind"] == "special" and text.get("effect") in effects
+    )
+    for window, effects in WINDOW_CARDS.items()
+}
+
+
 def window_cards(d: Data, seat, window):
     """Cards in ``seat``'s hand usable in this ER window now."""
     if seat in d["er_used"]:
         return []
+    usable = _WINDOW_CARD_IDS[window]
     player = d["players"][seat]
     out = []
-    for card in player["hand"]:
-        effect = CARDS[card].get("effect")
-        if CARDS[card]["kind"] != "special" or effect not in WINDOW_CARDS[window]:
+    hand: list[int] = player["hand"]
+    for card in hand:
+        if card not in usable:
             continue
+        effect = CARDS[card]["effect"]
         if effect == "ablass" and player["gold"] < AR_TEXTS["ablass"]["gold_per_point"]:
             continue
         if effect == "bestechung" and (
@@ -160,10 +173,24 @@ def _income(d: Data, events: list[Event]) -> None:
             if other != seat and d["players"][other]["gold"] >= toll:
                 pay_gold(d, other, toll, events, "steuerpacht")
                 gain_gold(d, seat, toll, events, "steuerpacht")
-    # Estates heal: reduction tokens go back after the payout (ruling 8).
-    for region, slot, estate in list(iter_estates(d)):
-        if estate["strength"] != ESTATE_STRENGTH:
-            change_estate(d, region, slot, strength=ESTATE_STRENGTH)
+    _heal_estates(d)
+
+
+def _heal_estates(d: Data) -> None:
+    """Estates heal: reduction tokens go back after the payout (ruling 8).
+    Each healed Estate is replaced, as ``board.change_estate`` does, but a
+    region's slot list and dict are copied once for all its healed Estates."""
+    areas: list[Area] = d["regions"]
+    for region, area in enumerate(areas):
+        slots: list[Slot] = area["slots"]
+        healed: list[Slot] | None = None
+        for slot, estate in enumerate(slots):
+            if estate is not None and estate["strength"] != ESTATE_STRENGTH:
+                if healed is None:
+                    healed = slots[:]
+                healed[slot] = {**estate, "strength": ESTATE_STRENGTH}
+        if healed is not None:
+            areas[region] = {**area, "slots": healed}
 
 
 # --- phase 4: prestige -------------------------------------------------------

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from ...core import Game
 from ...errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
@@ -102,20 +102,19 @@ class Anno1452(Game):
         decision = d["decision"]
         if d["result"] is not None or decision is None or seat not in decision["seats"]:
             return []
+        kind = decision["kind"]
         out: list[Action] = []
         # An action turn's generators share one pass over the map.
-        holdings = Holdings(d, seat) if decision["kind"] == "action_turn" else None
-        for name in DECISION_TYPES[decision["kind"]]:
-            candidates, check, _, legal = HOOKS[name]
-            if holdings is not None and name in FROM_HOLDINGS:
-                out += FROM_HOLDINGS[name](d, seat, holdings)
-                continue
-            if legal is not None:
-                out += legal(d, seat)
-                continue
-            for action in candidates(d, seat):
-                if check(d, seat, action) is None:
-                    out.append(action)
+        holdings = Holdings(d, seat) if kind == "action_turn" else None
+        for how, listed, check in LISTING[kind]:
+            if how == FROM_TURN_HOLDINGS:
+                out += listed(d, seat, holdings)
+            elif how == GENERATED:
+                out += listed(d, seat)
+            else:
+                for action in listed(d, seat):
+                    if check(d, seat, action) is None:
+                        out.append(action)
         return out
 
     def _check(self, state, seat, action):
@@ -162,8 +161,34 @@ FROM_HOLDINGS: dict[str, Callable[[Data, Any, Holdings], list[Action]]] = {
     "settle": actions_round.settle_actions,
     "attack": actions_round.turn_attacks,
     "inherit": actions_cards.inherit_actions,
+    "build_city": actions_cards.build_city_actions,
     "play_special": actions_special.play_special_actions,
 }
+
+
+# How ``legal_actions`` lists each action type of a decision: from the
+# turn's Holdings (FROM_HOLDINGS), by its legal hook, or its candidates
+# filtered by its check; worked out once per decision kind, not per call.
+FROM_TURN_HOLDINGS: Final = 0
+GENERATED: Final = 1
+FILTERED: Final = 2
+Listing = list[tuple[int, Callable[..., list[Any]], Callable[..., str | None]]]
+
+
+def _listing(kind: str) -> Listing:
+    listing: Listing = []
+    for name in DECISION_TYPES[kind]:
+        candidates, check, _, legal = HOOKS[name]
+        if kind == "action_turn" and name in FROM_HOLDINGS:
+            listing.append((FROM_TURN_HOLDINGS, FROM_HOLDINGS[name], check))
+        elif legal is not None:
+            listing.append((GENERATED, legal, check))
+        else:
+            listing.append((FILTERED, candidates, check))
+    return listing
+
+
+LISTING: dict[str, Listing] = {kind: _listing(kind) for kind in DECISION_TYPES}
 
 
 __all__ = ["Anno1452"]

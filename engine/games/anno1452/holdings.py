@@ -1,6 +1,6 @@
 """A seat's holdings on the map, from one pass: what the action turn's
-generators read (building an Estate, settling, attacking, an Inheritance,
-the Special cards' attacks).
+generators read (building an Estate or a City, settling, attacking, an
+Inheritance, the Special cards' attacks).
 
 Each of them used to scan all the map's slots itself; a random 2-player
 turn offers about 100 actions, and the scans were a fifth of listing them
@@ -31,6 +31,7 @@ class Holdings:
         self.roomy: list[list[int]] = []  # seat's Estates with room for a Citizen...
         self.room: list[int] = []  # ...and how many
         self.citizens = 0  # seat's Citizens on the map
+        self.cityless: list[list[int]] = []  # seat's Estates without a City
         self.targets: list[list[int]] = []  # the Estates seat may attack, were it in reach
         self.targets_in: list[list[list[int]]] = []  # per region: those of them there
         blocked = _protected_from(d, seat)
@@ -55,6 +56,8 @@ class Holdings:
 
     def _add_own(self, ref: list[int], estate: dict[str, Any]) -> None:
         self.own.append(ref)
+        if not estate["city"]:
+            self.cityless.append(ref)
         settled: int = estate["citizens"]
         self.citizens += settled
         left = capacity(estate) - settled

@@ -26,7 +26,7 @@ def _copy(value):
 
 
 # Lists of numbers (or None), copied flat by ``clone_data``.
-_FLAT_LISTS: Final = ("order", "deck", "discard", "open_cards", "initial_regions", "landfrieden", "er_used")
+_FLAT_LISTS: Final = ("deck", "discard", "open_cards")
 
 
 def clone_data(d: Data) -> Data:
@@ -38,10 +38,17 @@ def clone_data(d: Data) -> Data:
     the regions in it, their slot lists and Estates are shared with ``d``,
     since they are only ever replaced (``board.set_slot``,
     ``board.change_estate``), and so are the queued steps (only ever pushed
-    and popped). ``test_anno1452_clone`` checks on every state of seeded
-    matches of every variant that the copy equals the state and shares no
-    other list or dict with it (a part added to the format and not copied
-    here fails it); ``tests/engine/test_input_untouched.py`` that no
+    and popped). Some parts are shared whole: the options (never changed
+    after the set-up), the pending decision (replaced when it changes:
+    ``steps.change_decision``), the evaluation round's effects (replaced
+    when a card marks one: ``actions_special._er_mark``), and the turn
+    order and the lists of initial regions, of Landfrieden's seats and of
+    the seats that played in this evaluation round (each replaced when it
+    changes). ``test_anno1452_clone``
+    checks on every state of seeded matches of every variant that the copy
+    equals the state and shares no other list or dict with it (a part added
+    to the format and not copied here fails it);
+    ``tests/engine/test_input_untouched.py`` that no
     ``apply`` changes its input, shared parts included. (The lists are
     typed so that, compiled, mypyc copies them directly, engine/native.py.)
     """
@@ -56,22 +63,17 @@ def clone_data(d: Data) -> Data:
     out["queue"] = queue[:]
     out["players"] = [_copy_player(player) for player in players]
     _copy_pending(d, out)
-    options: dict[str, Any] = d["options"]
     soldiers: dict[str, Any] = d["soldiers"]
     pacts: list[list[Any]] = d["pacts"]
-    effects: dict[str, Any] = d["er_effects"]
-    out["options"] = options.copy()
     out["soldiers"] = soldiers.copy()
     out["pacts"] = [pact[:] for pact in pacts]
-    out["er_effects"] = {key: _copy_flat(value) for key, value in effects.items()}
     return out
 
 
 def _copy_pending(d: Data, out: Data) -> None:
-    """``clone_data``'s parts that are None unless a decision, a battle or
-    a trade is under way."""
+    """``clone_data``'s parts that are None unless a battle or a trade is
+    under way."""
     # Typed: compiled, the dicts are copied and iterated directly.
-    decision: dict[str, Any] | None = d["decision"]
     battle: dict[str, Any] | None = d["battle"]
     swap, new_order, trade, offer = d["swap"], d["new_order"], d["trade"], d["offer"]
     if trade is not None:
@@ -80,11 +82,6 @@ def _copy_pending(d: Data, out: Data) -> None:
         out["battle"] = {key: _copy_flat(value) for key, value in battle.items()}
     if offer is not None:
         out["offer"] = {**offer, "give": _copy_side(offer["give"]), "ask": _copy_side(offer["ask"])}
-    if decision is not None:  # its extras are numbers
-        copy = decision.copy()
-        seats: list[Any] = decision["seats"]
-        copy["seats"] = seats[:]
-        out["decision"] = copy
     if swap is not None:
         out["swap"] = swap.copy()
     if new_order is not None:
@@ -181,17 +178,29 @@ def use_dice(make: Callable[[int], Dice]) -> Callable[[int], Dice]:
 
 def roll(d: Data, count, events: list[Event], purpose, seat=None):
     """Roll ``count`` dice with the state's generator; recorded as an event."""
-    rng = _DICE[0](d["rng"])
-    dice = rng.dice(count)
-    d["rng"] = rng.state
+    make = _DICE[0]
+    if make is Rng:  # compiled, an Rng's methods are called directly, not looked up
+        rng = Rng(d["rng"])
+        dice = rng.dice(count)
+        d["rng"] = rng.state
+    else:
+        scripted = make(d["rng"])
+        dice = scripted.dice(count)
+        d["rng"] = scripted.state
     event(events, "dice_rolled", seat, purpose=purpose, dice=dice)
     return dice
 
 
 def shuffle(d: Data, items) -> None:
-    rng = _DICE[0](d["rng"])
-    rng.shuffle(items)
-    d["rng"] = rng.state
+    make = _DICE[0]
+    if make is Rng:  # as in ``roll``
+        rng = Rng(d["rng"])
+        rng.shuffle(items)
+        d["rng"] = rng.state
+        return
+    scripted = make(d["rng"])
+    scripted.shuffle(items)
+    d["rng"] = scripted.state
 
 
 def players_of(d: Data):

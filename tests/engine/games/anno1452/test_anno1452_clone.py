@@ -6,7 +6,10 @@ dict added to a player or a new part of the state would be shared between a stat
 its clone, and a later ``apply`` would change both. Here every clone must
 equal its state and share no list or dict with it outside the regions and
 the queue (their items, the regions' slot lists and Estates, and the
-queued steps are shared by design and only ever replaced:
+queued steps are shared by design and only ever replaced), the options,
+the pending decision, the evaluation round's effects, the turn order and
+the lists of initial regions, Landfrieden's seats and the seats that played
+in the evaluation round (shared whole, replaced, never changed:
 ``tests/engine/test_input_untouched.py`` checks that no ``apply`` changes
 them), and changing the clone everywhere else must leave the state as it
 was.
@@ -47,14 +50,18 @@ def _containers(value, out):
 # Parts whose items a clone shares by design (copy-on-write: replaced, never
 # changed in place); the lists themselves are copied.
 SHARED_ITEMS = ("regions", "queue")
+# Parts a clone shares whole: never changed in place (the options never
+# change; the others are replaced when they change).
+SHARED_WHOLE = ("options", "decision", "er_effects", "order", "initial_regions", "landfrieden", "er_used")
+SHARED = SHARED_ITEMS + SHARED_WHOLE
 
 
 def _own_parts(data):
     """ids of the lists and dicts of ``data`` a clone must not share: all but
-    the items of ``SHARED_ITEMS``."""
+    the items of ``SHARED_ITEMS`` and the parts ``SHARED_WHOLE``."""
     out = {id(data), *(id(data[key]) for key in SHARED_ITEMS)}
     for key, value in data.items():
-        if key not in SHARED_ITEMS:
+        if key not in SHARED:
             _containers(value, out)
     return out
 
@@ -84,14 +91,17 @@ def test_clone_is_a_deep_copy_on_every_state(name, count, options):
             for key, value in list(clone.items()):
                 if key in SHARED_ITEMS:
                     value.append("scribbled")
+                elif key in SHARED_WHOLE:
+                    clone[key] = "scribbled"
                 else:
                     _scribble(value)
             clone["scribbled"] = True
             assert data == before
         seat = GAME.to_act(state)[0]
         action = player.choose(GAME, seat, None, GAME.legal_actions(state, seat), seed=mix_seed(5, step))
-        shared = pickle.dumps([data[key] for key in SHARED_ITEMS])
+        shared = pickle.dumps([data[key] for key in SHARED])
         state, _ = GAME.apply(state, seat, action)
-        # The shared parts (the map, the queued steps) stay as they were.
-        assert pickle.dumps([data[key] for key in SHARED_ITEMS]) == shared, (name, step, action)
+        # The shared parts (the map, the queued steps and the parts
+        # shared whole) stay as they were.
+        assert pickle.dumps([data[key] for key in SHARED]) == shared, (name, step, action)
         step += 1
