@@ -41,11 +41,11 @@
 -- (its TTL refreshed)
 -- or {'SEQ', last_stream_id} (events out of order: a bug, nothing written).
 -- With KEYS[8], each of these has the window's count third (0: not
--- counted), a CONFLICT
--- the match's doc, state and the token's seat after it (the fresh match:
--- planning again needs no read), and two more replies are possible, both
--- before anything is written: {'NOSEAT'} (the token holds no live seat of
--- this match: nothing counted) and {'LIMIT', '', count} (over the limit).
+-- counted), a CONFLICT has the match's doc, state and the token's seat
+-- after it (the fresh match: planning again needs no read), and two more
+-- replies are possible, both before anything is written: {'NOSEAT'} (the
+-- token holds no live seat of this match: nothing counted) and
+-- {'LIMIT', '', count} (over the limit).
 
 local i = 1
 local function arg()
@@ -60,10 +60,11 @@ if dl_set ~= '' then
   dl_seen = tonumber(redis.call('HGET', dl_versions, dl_member) or '-1')
 end
 
-local count
+local count, tok_field
 if KEYS[8] then
   local n = #ARGV
-  if redis.call('HEXISTS', KEYS[1], ARGV[n - 2]) == 0 then return {'NOSEAT'} end
+  tok_field = ARGV[n - 2]
+  if redis.call('HEXISTS', KEYS[1], tok_field) == 0 then return {'NOSEAT'} end
   count = 0  -- the seat checked; with no limit (0), nothing to count
   if tonumber(ARGV[n]) > 0 then
     count = redis.call('INCR', KEYS[8])
@@ -76,7 +77,7 @@ local expected = arg()
 local current = redis.call('HGET', KEYS[1], 'rev')
 if (expected == '' and current) or (expected ~= '' and current ~= expected) then
   if count then
-    local fresh = redis.call('HMGET', KEYS[1], 'doc', 'state', ARGV[#ARGV - 2])
+    local fresh = redis.call('HMGET', KEYS[1], 'doc', 'state', tok_field)
     return {'CONFLICT', current or '', count, fresh[1], fresh[2], fresh[3]}
   end
   return {'CONFLICT', current or ''}
