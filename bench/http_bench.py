@@ -52,6 +52,7 @@ from . import http_compare
 from .harness import Gunicorn, Phase, run_interleaved, summarize, unlimited_env
 from .move_clients import MoveClient, TrivialClient
 from .redis_counts import describe
+from .scaleout_bench import Config, run_rounds, t_interval_ratio
 
 
 def start_servers(redis_url, args):
@@ -100,12 +101,17 @@ def measure_observability(args):
     shutil.rmtree(work, ignore_errors=True)
     result = {
         name: {
-            "move": summarize(phase.recorders, phase.counted_s, "move"),
-            "cpu_ms": phase.cpu_ms_per_request(),
+            "move": summarize(config.phase.recorders, config.phase.counted_s, "move"),
+            "cpu_ms": config.phase.cpu_ms_per_request(),
         }
-        for name, phase in phases.items()
+        for name, config in phases.items()
     }
     result["request_log_lines"] = lines
+    # Per round, paired: on over off by moves/s, off over on by CPU per move.
+    result["rounds"] = {
+        "moves": t_interval_ratio(phases["on"].rates, phases["off"].rates),
+        "cpu": t_interval_ratio(phases["off"].cpu_ms, phases["on"].cpu_ms),
+    }
     return result
 
 
@@ -123,13 +129,15 @@ def _observability_phases(redis_server, work, log, args):
     )
     off = Gunicorn("service:create_app()", dict(env, METRICS="0", REQUEST_LOG="0"), args)
     try:
-        on.wait_healthy()
-        off.wait_healthy()
-        phases = {
-            "on": Phase(MoveClient, on, redis_server.proc.pid, args),
-            "off": Phase(MoveClient, off, redis_server.proc.pid, args),
-        }
-        run_interleaved(list(phases.values()), args)
+        phases = {}
+        for name, server in (("on", on), ("off", off)):
+            server.wait_healthy()
+            phases[name] = Config(name, None, [redis_server.proc.pid])
+            phases[name].server = server
+            phases[name].phase = Phase(MoveClient, server, redis_server.proc.pid, args)
+        run_rounds(
+            list(phases.values()), argparse.Namespace(**vars(args), round_s=args.duration / args.rounds)
+        )
     finally:
         on.stop()
         off.stop()
@@ -156,6 +164,15 @@ def report_observability(args, result):
         f"ratio moves/s on over off: {ratio:.3f}; server CPU per move off over on: "
         f"{cpu_ratio:.3f} (target >= 0.95)"
     )
+    print(f"per-round geometric mean [95% t-interval over {args.rounds} rounds]:")
+    for key, label in (("moves", "moves/s on over off"), ("cpu", "CPU per move off over on")):
+        interval = result["rounds"][key]
+        text = (
+            f"{interval[0]:.3f}  [{interval[1]:.3f}, {interval[2]:.3f}]"
+            if interval
+            else "n/a (needs 2 rounds)"
+        )
+        print(f"  {label:26}{text}")
     return round(ratio, 3)
 
 

@@ -146,14 +146,26 @@ def post_worker_init(worker):
     scans (service/runtime/heap.py). With ``GUNICORN_READY_DIR`` set, mark
     this worker as serving (an empty file named after its pid).
 
+    In multiprocess mode the worker's request metrics are written in
+    batches (service/runtime/metric_batches.py); ``worker_exit`` writes the last.
+
     The HTTP benchmark waits for every worker this way: /healthz answers as
     soon as the first worker is up, and clients that connect before the others
     have loaded the app all stay on that first worker (keep-alive).
     """
-    from service.runtime import heap
+    from service.runtime import heap, metric_batches
 
     heap.settle()
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        metric_batches.start()
     ready_dir = os.environ.get("GUNICORN_READY_DIR")
     if ready_dir:
         with open(os.path.join(ready_dir, str(worker.pid)), "w"):
             pass
+
+
+def worker_exit(server, worker):
+    """In the worker, as it ends: its batched metrics written (post_worker_init)."""
+    from service.runtime import metric_batches
+
+    metric_batches.stop()

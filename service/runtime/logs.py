@@ -20,8 +20,8 @@ import logging
 import os
 import re
 import sys
+import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import IO, Any
 
 import orjson
@@ -106,7 +106,16 @@ def configure(
     _configured["handler"] = handler
     # The request log's shortcut (request_line): JSON straight to this handler.
     _configured["direct"] = handler if formatter_format(handler) == "json" else None
+    _configured["direct_fd"] = _file_descriptor(handler.stream)
     return handler
+
+
+def _file_descriptor(stream: IO[str]) -> int | None:
+    """The stream's file descriptor; None for one in memory (tests)."""
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        return None
 
 
 def formatter_format(handler: logging.Handler) -> str | None:
@@ -138,8 +147,21 @@ _request_logger = logging.getLogger(REQUEST_LOGGER)
 _AS_STRUCTLOG = {"_logger": None, "_name": "info"}
 
 
+# The second last formatted: (whole seconds, "YYYY-MM-DDTHH:MM:SS"), one
+# tuple so that a thread never reads one second's date with another's.
+_second: tuple[int, str] = (-1, "")
+
+
 def _utc_now() -> str:
-    return datetime.now(UTC).isoformat().replace("+00:00", "Z")
+    """Now in UTC as ISO 8601 with microseconds and ``Z``. Each request's log
+    line takes one: the date part is formatted once a second (a third of
+    ``datetime.now(UTC).isoformat()``'s cost)."""
+    global _second
+    now = time.time()
+    cached = _second
+    if cached[0] != int(now):
+        cached = _second = (int(now), time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(int(now))))
+    return f"{cached[1]}.{int((now - cached[0]) * 1_000_000):06d}Z"
 
 
 def request_line(fields: dict[str, Any]) -> None:
@@ -155,9 +177,25 @@ def request_line(fields: dict[str, Any]) -> None:
     if direct is not None and not _request_logger.handlers:
         # What the JSON handler would write, without a LogRecord and the
         # formatter's copy of it: a quarter of the cost, on every request.
-        line = orjson.dumps(event, default=str).decode() + "\n"
-        with direct.lock:
-            direct.stream.write(line)
-            direct.stream.flush()
+        _write_line(direct, orjson.dumps(event, default=str, option=orjson.OPT_APPEND_NEWLINE))
         return
     _request_logger.info(event, extra=_AS_STRUCTLOG)
+
+
+def _write_line(handler: logging.StreamHandler[Any], line: bytes) -> None:
+    """One whole line onto the handler's stream. Where that is a file, with one
+    ``os.write`` and no lock or text layer: the handler flushes after every
+    record, so nothing of its own waits in the stream's buffer, and one
+    write(2) of a line is not cut into by another's (a pipe's up to
+    PIPE_BUF; a file's, whose offset Linux moves under its own lock)."""
+    fd = _configured.get("direct_fd")
+    if fd is None:
+        handler.acquire()
+        try:
+            handler.stream.write(line.decode())
+            handler.stream.flush()
+        finally:
+            handler.release()
+        return
+    while line:
+        line = line[os.write(fd, line) :]

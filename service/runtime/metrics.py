@@ -6,7 +6,9 @@ gunicorn worker and each RQ worker, writes its values into mmap'd files in
 that directory and ``GET /metrics`` aggregates them all (a fresh
 ``MultiProcessCollector`` per scrape); the directory must be emptied before
 the stack starts, and gunicorn's ``child_exit`` hook marks dead workers.
-Without it (tests, one process) the values live in this process.
+Without it (tests, one process) the values live in this process. A gunicorn
+worker in multiprocess mode writes the request path's counts in batches, once
+a second (service/runtime/metric_batches.py).
 
 ``RequestObserver`` is the outermost WSGI layer, in front of the move lane
 (service/http/move_lane.py) and Flask: it gives every request its id
@@ -51,7 +53,7 @@ from prometheus_client.core import GaugeMetricFamily
 
 import engine
 from service.model.errors import code_for_status
-from service.runtime import logs
+from service.runtime import logs, metric_batches
 from service.storage import keys as storage_keys
 from service.storage.replicas import shard_report
 
@@ -143,7 +145,7 @@ def note_error(code: str) -> None:
 
 def move_accepted(game: str) -> None:
     if _state["enabled"]:
-        _child(MOVES_ACCEPTED, game).inc()
+        metric_batches.inc(_child(MOVES_ACCEPTED, game))
 
 
 def turn_timed_out(game: str) -> None:
@@ -206,10 +208,10 @@ def _observe_request(route: str, method: str, status: int, seconds: float, error
             HTTP_REQUESTS.labels(route, method, str(status)),
             _child(HTTP_DURATION, route, method),
         )
-    children[0].inc()
-    children[1].observe(seconds)
+    metric_batches.inc(children[0])
+    metric_batches.observe(children[1], seconds)
     if status >= 400:
-        _child(REFUSALS, error_code or code_for_status(status), str(status)).inc()
+        metric_batches.inc(_child(REFUSALS, error_code or code_for_status(status), str(status)))
 
 
 def stream_opened(route: str) -> Callable[[], None]:
@@ -397,6 +399,7 @@ def serve_worker_metrics(port: str | int | None) -> Any:
 
 def exposition(services: Any) -> tuple[bytes, str]:
     """``(body, content type)`` of ``GET /metrics``."""
+    metric_batches.flush()  # this process's pending writes, at least
     return (
         generate_latest(_Union(_collected_registry(), _ScrapeTimeCollector(services))),
         CONTENT_TYPE_LATEST,

@@ -201,3 +201,43 @@ def test_worker_log_lines_are_json_with_the_job(redis_server, tmp_path):
     in_job = [line for line in lines if line.get("job_id") == job.id]
     assert in_job, text
     assert all(line["match_id"] == "no-such-match" for line in in_job)
+
+
+_MANY_WRITERS = """
+import logging, sys, threading
+from service.runtime import logs
+logs.configure(fmt="json", level="INFO")  # stderr: a file here
+assert logs._configured["direct_fd"] == sys.stderr.fileno()
+def write(n):
+    for i in range(300):
+        logs.request_line({"request_id": f"{n}-{i}", "path": "/x" * (i % 50), "status": 200})
+        if i % 50 == 0:
+            logging.getLogger("service.test").info("between %s", i)
+threads = [threading.Thread(target=write, args=(n,)) for n in range(4)]
+for t in threads: t.start()
+for t in threads: t.join()
+"""
+
+
+def test_request_lines_written_to_a_file_stay_whole_among_threads(tmp_path):
+    """Where stderr is a file, a request line is one os.write (logs._write_line):
+    four threads' lines and the app's own lines, none cut into another."""
+    path = tmp_path / "stderr.log"
+    with open(path, "wb") as stderr:
+        subprocess.run(
+            [sys.executable, "-c", _MANY_WRITERS],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stderr=stderr,
+            check=True,
+            timeout=60,
+        )
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    requests = [line for line in lines if line["logger"] == logs.REQUEST_LOGGER]
+    assert sorted(line["request_id"] for line in requests) == sorted(
+        f"{n}-{i}" for n in range(4) for i in range(300)
+    )
+    assert all(
+        re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", line["timestamp"]) for line in requests
+    )
+    assert sum(line["event"].startswith("between") for line in lines) == 4 * 6

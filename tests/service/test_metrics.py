@@ -5,6 +5,7 @@ and multiprocess mode aggregating several processes."""
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 from flask import Response
@@ -12,7 +13,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 import service.http.move_lane as move_lane
 from launcher.redis_process import RedisProcess
-from service.runtime import metrics
+from service.runtime import metric_batches, metrics
 from service.storage import keys as storage
 from service.worker import ai_jobs
 from service.worker.runner import build_worker
@@ -284,6 +285,10 @@ def test_gunicorn_workers_are_scraped_together(tmp_path):
         for _ in range(12):  # a fresh connection each: both workers take some
             assert server.request("GET", "/v1/games")[0] == 200
         pids = {name.rsplit("_", 1)[1] for name in os.listdir(prom) if name.startswith("counter_")}
+        # Each worker writes its counts once a flush interval
+        # (service/runtime/metric_batches.py): wait that long, then every
+        # scrape, whichever worker answers it, has them all.
+        time.sleep(2 * metric_batches.FLUSH_S)
         texts = [server.scrape() for _ in range(4)]
     for text in texts:
         assert value(text, "tabula_http_requests_total", route="/v1/games", method="GET", status=200) == 12
