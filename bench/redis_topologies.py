@@ -128,11 +128,12 @@ def server_args(port, *extra):
 
 
 class ClusterServers(_Processes):
-    """3 primaries + 3 replicas; ``url`` names one node (``redis://``)."""
+    """3 primaries, each with ``replicas`` replicas (1); ``url`` names one node (``redis://``)."""
 
-    def __init__(self, root, node_timeout_ms=2000):
+    def __init__(self, root, node_timeout_ms=2000, replicas=1):
         super().__init__(root)
-        self.ports = [_free_port_with_bus() for _ in range(6)]
+        self.replicas = replicas
+        self.ports = [_free_port_with_bus() for _ in range(3 * (1 + replicas))]
         self.node_timeout_ms = node_timeout_ms
 
     @property
@@ -168,7 +169,7 @@ class ClusterServers(_Processes):
                 "create",
                 *[f"127.0.0.1:{p}" for p in self.ports],
                 "--cluster-replicas",
-                "1",
+                str(self.replicas),
                 "--cluster-yes",
             ],
             check=True,
@@ -188,7 +189,9 @@ class ClusterServers(_Processes):
         # Every replica attached to its primary (its link is up).
         roles = [node_client(port).info("replication") for port in self.ports]
         replicas = [r for r in roles if r.get("role") == "slave"]
-        return len(replicas) == 3 and all(r.get("master_link_status") == "up" for r in replicas)
+        return len(replicas) == 3 * self.replicas and all(
+            r.get("master_link_status") == "up" for r in replicas
+        )
 
     def clients(self):
         return [node_client(port) for port in self.ports]

@@ -137,6 +137,13 @@ def start_topologies(stack, args):
             "cluster+wait", service_env(cluster.url, "cluster", queue.url, 1), cluster.pids(), cluster.ports
         ),
     ]
+    if args.bare_cluster:
+        bare = stack.enter_context(ClusterServers(work / "bare-cluster", replicas=0))
+        configs.append(
+            Config(
+                "cluster, no replica", service_env(bare.url, "cluster", queue.url, 0), bare.pids(), bare.ports
+            )
+        )
     if args.sentinel:
         sentinel = stack.enter_context(SentinelServers(work / "sentinel"))
         ports = [sentinel.primary_port, sentinel.replica_port]
@@ -188,6 +195,7 @@ RATIOS = (
     ("cluster / standalone", "cluster", "standalone"),
     ("cluster+wait / cluster (WAIT cost)", "cluster+wait", "cluster"),
     ("cluster+wait / standalone", "cluster+wait", "standalone"),
+    ("cluster, no replica / standalone", "cluster, no replica", "standalone"),
     ("sentinel / standalone", "sentinel", "standalone"),
     ("sentinel+wait / sentinel (WAIT cost)", "sentinel+wait", "sentinel"),
 )
@@ -275,6 +283,12 @@ def parse_args(argv=None):
         dest="sentinel",
         action="store_false",
         help="skip the primary + replica (sentinel) configurations",
+    )
+    parser.add_argument(
+        "--bare-cluster",
+        action="store_true",
+        help="a cluster of 3 primaries without replicas too: standalone's like (no replica), "
+        "so its ratio is the cluster's own cost without replication's CPU",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON too")
     parser.add_argument(

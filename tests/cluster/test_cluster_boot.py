@@ -58,3 +58,13 @@ def test_the_api_boots_while_the_cluster_is_down_and_serves_once_it_is_up(tmp_pa
             match_id = document["match"]["id"]
             status, lobby = _answer(server, "GET", "/v1/matches")
             assert status == 200 and match_id in [m["id"] for m in lobby], lobby  # a list of Matches
+
+
+def test_the_benchmarks_cluster_without_replicas_has_three_primaries_serving_every_slot(tmp_path):
+    """``ClusterServers(replicas=0)``, scaleout_bench's ``--bare-cluster``."""
+    with ClusterServers(tmp_path / "bare", replicas=0) as cluster:
+        roles = [client.info("replication") for client in cluster.clients()]
+        assert [role["role"] for role in roles] == ["master"] * 3
+        assert all(int(role["connected_slaves"]) == 0 for role in roles)
+        info = cluster.clients()[0].cluster("info")
+        assert info["cluster_state"] == "ok" and int(info["cluster_slots_ok"]) == 16384
