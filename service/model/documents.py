@@ -7,10 +7,10 @@ state is shown only through ``game.view`` and events only through
 """
 
 import time
-from datetime import UTC, datetime
 from typing import Any
 
 import engine
+from service.model.clock import iso_utc as iso_utc  # documents' timestamps; imported from here too
 
 
 def now() -> tuple[str, int]:
@@ -72,12 +72,6 @@ def refresh_deadlines(doc: dict, before: list[int], actor: int | None, now_ms: i
         keep = key in old and seat in before and seat != actor
         deadlines[key] = old[key] if keep else now_ms + timeout_ms
     doc["deadlines"] = deadlines
-
-
-def iso_utc(ms: int) -> str:
-    """Epoch milliseconds as ISO 8601 in UTC."""
-    iso = datetime.fromtimestamp(ms / 1000, tz=UTC).isoformat(timespec="milliseconds")
-    return iso.replace("+00:00", "Z")
 
 
 def _result(doc: dict, outcome: Any) -> Any:

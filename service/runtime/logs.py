@@ -20,13 +20,14 @@ import logging
 import os
 import re
 import sys
-import time
 from collections.abc import Callable
 from typing import IO, Any
 
 import orjson
 import structlog
 from structlog.contextvars import bind_contextvars, merge_contextvars, reset_contextvars
+
+from service.model.clock import iso_utc_now_us
 
 FORMATS = ("json", "console")
 REQUEST_LOGGER = "tabula.request"
@@ -147,29 +148,18 @@ _request_logger = logging.getLogger(REQUEST_LOGGER)
 _AS_STRUCTLOG = {"_logger": None, "_name": "info"}
 
 
-# The second last formatted: (whole seconds, "YYYY-MM-DDTHH:MM:SS"), one
-# tuple so that a thread never reads one second's date with another's.
-_second: tuple[int, str] = (-1, "")
-
-
-def _utc_now() -> str:
-    """Now in UTC as ISO 8601 with microseconds and ``Z``. Each request's log
-    line takes one: the date part is formatted once a second (a third of
-    ``datetime.now(UTC).isoformat()``'s cost)."""
-    global _second
-    now = time.time()
-    cached = _second
-    if cached[0] != int(now):
-        cached = _second = (int(now), time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(int(now))))
-    return f"{cached[1]}.{int((now - cached[0]) * 1_000_000):06d}Z"
-
-
 def request_line(fields: dict[str, Any]) -> None:
     """Log one request on the ``tabula.request`` logger; ``fields``:
     request_id, method, route, path, match_id, status, duration_ms, client."""
     if not _request_logger.isEnabledFor(logging.INFO):
         return
-    event = {"event": "request", **fields, "level": "info", "logger": REQUEST_LOGGER, "timestamp": _utc_now()}
+    event = {
+        "event": "request",
+        **fields,
+        "level": "info",
+        "logger": REQUEST_LOGGER,
+        "timestamp": iso_utc_now_us(),
+    }
     process = _configured.get("process")
     if process:
         event["process"] = process
