@@ -16,56 +16,10 @@ import orjson
 
 from service.storage.archive import RecordError, decode
 from service.storage.keys import actions_key, events_key, match_key, record_key
-from service.storage.records import StoredMatch
+from service.storage.records import StoredMatch, field_map, parse_events
+from service.storage.transport import raise_error_replies
 
 log = logging.getLogger(__name__)
-
-
-def _as_dict(reply: Any) -> dict:
-    """A hash's or a stream entry's fields as a dict: RESP3 sends a map,
-    RESP2 a flat list of names and values."""
-    return reply if isinstance(reply, dict) else dict(zip(reply[::2], reply[1::2], strict=True))
-
-
-# How an event's JSON starts when its type is its first key, as the engine's
-# and the service's events are written (orjson keeps their key order).
-_TYPE_FIRST = b'{"type":"'
-
-
-def _named_type(raw: bytes) -> bytes | None:
-    """The type an event's JSON names first, read off its bytes; None where
-    it does not start so or the name has an escape (then it is parsed)."""
-    if not raw.startswith(_TYPE_FIRST):
-        return None
-    name = raw[len(_TYPE_FIRST) : raw.find(b'"', len(_TYPE_FIRST))]
-    return None if b"\\" in name else name
-
-
-def _stream_events(entries: list, event_types: frozenset[str]) -> list[tuple[int, int, dict]]:
-    """XRANGE entries as hiredis returns them (``[id, [field, value, ...]]``)
-    as ``[(seq, version, event)]``, only those of ``event_types``: an event
-    whose JSON names another type first is skipped unread."""
-    wanted = {name.encode() for name in event_types}
-    events = []
-    for entry_id, fields in entries:
-        version, raw = _version_and_json(fields)
-        named = _named_type(raw)
-        if named is not None and named not in wanted:
-            continue
-        event = orjson.loads(raw)
-        if event["type"] in event_types:
-            events.append((int(entry_id.split(b"-")[1]), int(version), event))
-    return events
-
-
-def _version_and_json(fields: Any) -> tuple[bytes, bytes]:
-    """A stream entry's ``v`` and ``e``: by position in the form the commit
-    script writes (``v`` then ``e``: no dict built, 4,000 times in a long
-    match), by name in any other."""
-    if type(fields) is list and len(fields) == 4 and fields[0] == b"v" and fields[2] == b"e":
-        return fields[1], fields[3]
-    named = _as_dict(fields)
-    return named[b"v"], named[b"e"]
 
 
 # The script that writes a record only if the match is still at the
@@ -173,17 +127,15 @@ class ArchivedReads:
             ],
             True,
         )
-        for reply in (raw_actions, entries, fields):
-            if isinstance(reply, Exception):
-                raise reply
-        hash_fields = _as_dict(fields)
+        raise_error_replies([raw_actions, entries, fields])
+        hash_fields = field_map(fields)
         tokens = {
             name[4:].decode(): int(value) for name, value in hash_fields.items() if name.startswith(b"tok:")
         }
         rev = hash_fields.get(b"rev")
         return (
             [orjson.loads(raw) for raw in raw_actions],
-            _stream_events(entries, event_types),
+            parse_events(entries, event_types),
             tokens,
             None if rev is None else rev.decode(),
         )

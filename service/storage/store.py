@@ -27,7 +27,6 @@ import orjson
 import redis
 from redis.exceptions import NoScriptError
 
-from service.model.errors import from_storage_refusal
 from service.storage.archived import ArchivedReads
 from service.storage.counters import RateCounters
 from service.storage.deadline_index import CROSS_SLOT_SHEBANG, NON_LOCAL_KEY, Deadline, DeadlineIndex
@@ -46,7 +45,7 @@ from service.storage.keys import (
 from service.storage.records import Change, CommitResult, SeatCount, StoredMatch, parse_events
 from service.storage.redis_modes import is_cluster_client, refresh_topology, watch_slot_map
 from service.storage.replicas import ReplicaGate
-from service.storage.transport import UNAVAILABLE_REPLIES, Command, Transport, publish_command
+from service.storage.transport import Command, Transport, publish_command, raise_error_replies
 
 # An event as read back: ``(seq, version, event)``.
 Event = tuple[int, int, dict]
@@ -115,13 +114,7 @@ class Store(MatchIndexes, ArchivedReads, DeadlineIndex, RateCounters):
             again = self.transport.replies([commands[i] for i in missing], retry)
             for i, reply in zip(missing, again, strict=True):
                 replies[i] = reply
-        for reply in replies:
-            if isinstance(reply, UNAVAILABLE_REPLIES):
-                raise redis.ConnectionError(f"the cluster cannot serve this now: {reply}")
-            if isinstance(reply, Exception):
-                # A server's own min-replicas-to-write (NOREPLICAS): the 503
-                # not_enough_replicas the gate answers, for the AI workers too.
-                raise from_storage_refusal(reply) or reply
+        raise_error_replies(replies)
         return replies
 
     def _send_commit(

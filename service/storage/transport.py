@@ -23,6 +23,7 @@ from redis.exceptions import (
     TryAgainError,
 )
 
+from service.model.errors import from_storage_refusal
 from service.storage import redis_modes
 
 # One Redis command as sent (its name, then its arguments), and a round trip's commands.
@@ -77,6 +78,18 @@ TRYAGAIN_PAUSE_MAX_S = 0.2
 # connection, never a 500.
 UNAVAILABLE_REPLIES = (ClusterDownError, TryAgainError, MasterDownError, AskError, MovedError)
 _REDIRECTS = (AskError, MovedError, TryAgainError)
+
+
+def raise_error_replies(replies: Sequence[Any]) -> None:
+    """Raise the first error reply of a round trip (``Transport.replies``): a
+    slot the cluster cannot serve now as a ConnectionError (503), a server's
+    own min-replicas-to-write (NOREPLICAS) as the 503 not_enough_replicas the
+    replica gate answers, any other as it is."""
+    for reply in replies:
+        if isinstance(reply, UNAVAILABLE_REPLIES):
+            raise redis.ConnectionError(f"the cluster cannot serve this now: {reply}")
+        if isinstance(reply, Exception):
+            raise from_storage_refusal(reply) or reply
 
 
 class Transport:

@@ -6,7 +6,7 @@ part of the history."""
 import orjson
 
 from service.model.documents import SERVICE_EVENTS
-from service.storage.archived import _stream_events
+from service.storage.records import parse_events
 
 from .test_archive import finished_match
 
@@ -33,7 +33,7 @@ def test_only_the_asked_types_are_kept_however_their_json_reads():
             raw=b'{ "type" : "player_joined", "seat": 2, "data": {}}',
         ),
     ]
-    kept = _stream_events(entries, SERVICE_EVENTS)
+    kept = parse_events(entries, SERVICE_EVENTS)
     assert [(seq, version, event["type"]) for seq, version, event in kept] == [
         (1, 1, "player_joined"),
         (3, 3, "player_resigned"),
@@ -53,3 +53,10 @@ def test_a_finished_matchs_history_with_service_events_only(client, services):
     replay = client.get(f"/v1/matches/{match_id}/replay").get_json()
     assert actions == replay["actions"]
     assert tokens and rev
+
+
+def test_without_types_every_event_is_parsed_in_either_shape():
+    built = {"type": "build", "seat": 0, "data": {}}
+    joined = {"type": "player_joined", "seat": 1, "data": {}}
+    entries = [entry(1, 1, built), [b"0-2", {b"v": b"2", b"e": orjson.dumps(joined)}]]
+    assert parse_events(entries) == [(1, 1, built), (2, 2, joined)]
