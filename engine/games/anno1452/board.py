@@ -54,12 +54,24 @@ def set_slot(d: Data, region, slot, estate) -> None:
 
     A clone shares the regions' dicts, slot lists and Estates with its origin
     (``clone_data``), so they are replaced here, never changed in place:
-    every change to the map goes through ``set_slot``, ``change_estate`` or
-    ``transfer_principality``.
+    every change to the map goes through ``set_slot``, ``set_slots``,
+    ``change_estate`` or ``transfer_principality``. (Not through
+    ``set_slots``: the one-slot case is on the hot path, and a tuple of
+    pairs per call measured 2.5% slower in engine_compare.)
     """
     area = d["regions"][region]
     slots = area["slots"][:]
     slots[slot] = estate
+    d["regions"][region] = {**area, "slots": slots}
+
+
+def set_slots(d: Data, region, estates) -> None:
+    """``set_slot`` for each ``(slot, estate)`` of ``estates``, the region's
+    slot list and dict copied once for all of them."""
+    area = d["regions"][region]
+    slots = area["slots"][:]
+    for slot, estate in estates:
+        slots[slot] = estate
     d["regions"][region] = {**area, "slots": slots}
 
 
@@ -99,14 +111,6 @@ def free_slot(d: Data, region):
         if estate is None:
             return slot
     return None
-
-
-def count_in(d: Data, region, owner):
-    count = 0
-    for estate in slots_of(d, region):
-        if estate is not None and estate["owner"] == owner:
-            count += 1
-    return count
 
 
 def cities_in(d: Data, region, owner=None):

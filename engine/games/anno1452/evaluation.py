@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...kit import event
-from .board import Area, Slot, principalities_of, settle_holdings, totals
+from .board import Area, Slot, principalities_of, set_slots, settle_holdings, totals
 from .data import AR_TEXTS, CARDS, ER_TEXTS, ESTATE_STRENGTH, HAND_SIZE, ROWS
 from .deck import draw_cards, elect_king, end_crowns
 from .state import change_prestige, gain_gold, pay_gold, players_of, roll
@@ -178,19 +178,17 @@ def _income(d: Data, events: list[Event]) -> None:
 
 def _heal_estates(d: Data) -> None:
     """Estates heal: reduction tokens go back after the payout (ruling 8).
-    Each healed Estate is replaced, as ``board.change_estate`` does, but a
-    region's slot list and dict are copied once for all its healed Estates."""
+    A region's healed Estates are replaced at once (``board.set_slots``)."""
     areas: list[Area] = d["regions"]
     for region, area in enumerate(areas):
         slots: list[Slot] = area["slots"]
-        healed: list[Slot] | None = None
-        for slot, estate in enumerate(slots):
-            if estate is not None and estate["strength"] != ESTATE_STRENGTH:
-                if healed is None:
-                    healed = slots[:]
-                healed[slot] = {**estate, "strength": ESTATE_STRENGTH}
-        if healed is not None:
-            areas[region] = {**area, "slots": healed}
+        healed = [
+            (slot, {**estate, "strength": ESTATE_STRENGTH})
+            for slot, estate in enumerate(slots)
+            if estate is not None and estate["strength"] != ESTATE_STRENGTH
+        ]
+        if healed:
+            set_slots(d, region, healed)
 
 
 # --- phase 4: prestige -------------------------------------------------------
