@@ -42,7 +42,8 @@ def _free_port_with_bus():
     raise RuntimeError("no free port pair for a cluster node")
 
 
-def wait_for(condition, timeout, what):
+def wait_for(condition, timeout, what, explain=None):
+    """Poll ``condition`` until it holds; ``explain()`` says, on a timeout, what it last saw."""
     deadline = time.monotonic() + timeout
     last = None
     while time.monotonic() < deadline:
@@ -52,7 +53,8 @@ def wait_for(condition, timeout, what):
         except (redis.RedisError, OSError) as exc:
             last = exc
         time.sleep(0.05)
-    raise RuntimeError(f"{what} within {timeout} s (last error: {last})")
+    seen = f"; last seen: {explain()}" if explain else ""
+    raise RuntimeError(f"{what} within {timeout} s (last error: {last}{seen})")
 
 
 def node_client(port):
@@ -135,6 +137,7 @@ class ClusterServers(_Processes):
         self.replicas = replicas
         self.ports = [_free_port_with_bus() for _ in range(3 * (1 + replicas))]
         self.node_timeout_ms = node_timeout_ms
+        self.unready = "not started"
 
     @property
     def url(self):
@@ -161,6 +164,7 @@ class ClusterServers(_Processes):
             self.spawn_node(port)
         for port in self.ports:
             wait_for(lambda port=port: node_client(port).ping(), 10, f"node {port} did not answer")
+        self._check_own_nodes_answer()
         cli = shutil.which("redis-cli") or str(Path(self.binary).with_name("redis-cli"))
         subprocess.run(
             [
@@ -176,22 +180,43 @@ class ClusterServers(_Processes):
             capture_output=True,
             timeout=60,
         )
-        wait_for(self.is_ready, 30, "the cluster did not become ok on every node")
+        wait_for(
+            self.is_ready,
+            30,
+            "the cluster did not become ok on every node",
+            explain=lambda: self.unready,
+        )
         return self
 
+    def _check_own_nodes_answer(self):
+        """Each port is served by the node started for it, not by a server that took the port
+        first (a cluster that let a stranger in would never come up as six nodes)."""
+        for port in self.ports:
+            if self.by_port[port].poll() is not None:
+                raise RuntimeError(f"node {port} exited (its port or bus port {port + 10000} was taken)")
+            served_by = int(node_client(port).info("server")["process_id"])
+            if served_by != self.by_port[port].pid:
+                raise RuntimeError(f"port {port} is served by pid {served_by}, not by its node")
+
     def is_ready(self):
+        self.unready = self._unready_reason()
+        return not self.unready
+
+    def _unready_reason(self):
+        """What keeps the cluster from serving with every replica attached ("" once nothing does)."""
         for port in self.ports:
             info = node_client(port).cluster("info")
-            if info.get("cluster_state") != "ok" or int(info.get("cluster_slots_ok", 0)) != 16384:
-                return False
-            if int(info.get("cluster_known_nodes", 0)) != len(self.ports):
-                return False
+            state, slots_ok = info.get("cluster_state"), int(info.get("cluster_slots_ok", 0))
+            known = int(info.get("cluster_known_nodes", 0))
+            if state != "ok" or slots_ok != 16384 or known != len(self.ports):
+                return f"node {port}: state {state}, {slots_ok} slots ok, {known} nodes known"
         # Every replica attached to its primary (its link is up).
-        roles = [node_client(port).info("replication") for port in self.ports]
-        replicas = [r for r in roles if r.get("role") == "slave"]
-        return len(replicas) == 3 * self.replicas and all(
-            r.get("master_link_status") == "up" for r in replicas
-        )
+        roles = {port: node_client(port).info("replication") for port in self.ports}
+        replicas = {port: r for port, r in roles.items() if r.get("role") == "slave"}
+        down = [port for port, r in replicas.items() if r.get("master_link_status") != "up"]
+        if len(replicas) != 3 * self.replicas or down:
+            return f"replicas {sorted(replicas)}, link down on {down}"
+        return ""
 
     def clients(self):
         return [node_client(port) for port in self.ports]

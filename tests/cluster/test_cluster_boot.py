@@ -68,3 +68,14 @@ def test_the_benchmarks_cluster_without_replicas_has_three_primaries_serving_eve
         assert all(int(role["connected_slaves"]) == 0 for role in roles)
         info = cluster.clients()[0].cluster("info")
         assert info["cluster_state"] == "ok" and int(info["cluster_slots_ok"]) == 16384
+
+
+def test_a_cluster_node_whose_port_another_server_took_is_reported_not_joined(tmp_path):
+    """The boot test picks its cluster's ports long before it starts the nodes; a server that
+    takes one meanwhile must stop the start with its port named, not join the cluster."""
+    with RedisProcess() as stranger:
+        cluster = ClusterServers(tmp_path / "taken", replicas=0)
+        cluster.ports[0] = stranger.port
+        with pytest.raises(RuntimeError, match=f"{stranger.port}"), cluster:
+            pass
+        assert stranger.answers() and stranger.proc.poll() is None
