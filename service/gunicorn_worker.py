@@ -34,6 +34,8 @@ from typing import Any
 from gunicorn import util
 from gunicorn.workers.gthread import ThreadWorker
 
+from service import gunicorn_response
+
 # gunicorn's status -> the contract's error code.
 ERROR_CODES = {
     400: "bad_request",
@@ -114,6 +116,10 @@ class JsonErrors:
 
     cfg: Any  # the worker class's
     log: Any
+
+    def init_process(self) -> None:
+        gunicorn_response.install()  # in this worker process only
+        super().init_process()  # type: ignore[misc]  # runs the worker until it exits
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         recorder = _StatusRecorder()
