@@ -289,19 +289,20 @@ def run_interleaved(phases, args):
             phase.run_round(warmup, args.duration / args.rounds, cap)
 
 
+def percentile(ordered, p):
+    """The ``p`` (0 to 1) quantile of the sorted, non-empty ``ordered``, as the bench reports it."""
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+
 def summarize(recorders, seconds, kind):
     latencies = sorted(x for r in recorders for x in r.latencies.get(kind, []))
     errors = sum(r.errors.get(kind, 0) for r in recorders)
     if not latencies:
         return {"count": 0, "per_s": 0.0, "p50_ms": None, "p99_ms": None, "errors": errors}
-
-    def pct(p):
-        return round(1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))], 2)
-
     return {
         "count": len(latencies),
         "per_s": round(len(latencies) / seconds, 1),
-        "p50_ms": pct(0.50),
-        "p99_ms": pct(0.99),
+        "p50_ms": round(1000 * percentile(latencies, 0.50), 2),
+        "p99_ms": round(1000 * percentile(latencies, 0.99), 2),
         "errors": errors,
     }

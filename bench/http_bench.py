@@ -49,7 +49,7 @@ import orjson
 from launcher.redis_process import RedisProcess
 
 from . import http_compare
-from .harness import Gunicorn, Phase, run_interleaved, summarize, unlimited_env
+from .harness import Gunicorn, Phase, percentile, run_interleaved, summarize, unlimited_env
 from .move_clients import MoveClient, TrivialClient
 from .redis_counts import describe
 from .scaleout_bench import Config, run_rounds, t_interval_ratio
@@ -98,6 +98,7 @@ def measure_observability(args):
     with RedisProcess() as redis_server, open(work / "requests.log", "wb") as log:
         phases = _observability_phases(redis_server, work, log, args)
         lines = (work / "requests.log").read_bytes().count(b'"logger":"tabula.request"')
+        in_app = logged_move_ms(work / "requests.log")
     shutil.rmtree(work, ignore_errors=True)
     result = {
         name: {
@@ -107,12 +108,30 @@ def measure_observability(args):
         for name, config in phases.items()
     }
     result["request_log_lines"] = lines
+    result["in_app_ms"] = {
+        "p50": percentile(in_app, 0.50) if in_app else None,
+        "p99": percentile(in_app, 0.99) if in_app else None,
+    }
     # Per round, paired: on over off by moves/s, off over on by CPU per move.
     result["rounds"] = {
         "moves": t_interval_ratio(phases["on"].rates, phases["off"].rates),
         "cpu": t_interval_ratio(phases["off"].cpu_ms, phases["on"].cpu_ms),
     }
     return result
+
+
+def logged_move_ms(path):
+    """The sorted ``duration_ms`` of the accepted moves in a request log: from
+    the app's WSGI call to its status line, so without gunicorn's parsing and
+    sending and without the wait for the worker's event loop (warm-up included)."""
+    durations = []
+    with open(path, "rb") as lines:
+        for line in lines:
+            if b'"route":"/v1/matches/<match_id>/actions"' in line and b'"status":200' in line:
+                entry = orjson.loads(line)
+                if entry.get("method") == "POST":
+                    durations.append(entry["duration_ms"])
+    return sorted(durations)
 
 
 def _observability_phases(redis_server, work, log, args):
@@ -158,6 +177,12 @@ def report_observability(args, result):
             f"{row['errors']:>8}{cpu['server']:>20.3f}"
         )
     print(f"request log lines written (on): {result['request_log_lines']}")
+    in_app = result["in_app_ms"]
+    if in_app["p99"] is not None:
+        print(
+            f"moves in the app (the request log's duration_ms: no HTTP parsing or sending, no wait "
+            f"for the event loop): p50 {in_app['p50']:.2f} ms, p99 {in_app['p99']:.2f} ms"
+        )
     ratio = result["on"]["move"]["per_s"] / result["off"]["move"]["per_s"]
     cpu_ratio = result["off"]["cpu_ms"]["server"] / result["on"]["cpu_ms"]["server"]
     print(

@@ -100,3 +100,30 @@ def test_the_import_probe_tells_a_tree_without_the_service_from_one_with_it(tmp_
     files = http_compare.imported_files(tmp_path, unlimited_env(PYTHONPATH=str(tmp_path)))
     assert files == [ROOT / "service" / "__init__.py", ROOT / "engine" / "__init__.py"]
     assert not any(f.is_relative_to(tmp_path) for f in files)
+
+
+def test_observability_reports_the_moves_time_in_the_app_from_the_request_log():
+    """``--observability`` reads the "on" server's request log back: a move's
+    time in the app is part of what its client waited (compared by medians:
+    the log also holds the warm-up's moves, the clients' figures do not)."""
+    command = [sys.executable, "-m", "bench.http_bench", "--observability", "--json"]
+    command += ["--duration", "1", "--rounds", "2", "--clients", "2", "--warmup", "0.5", "--workers", "1"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = orjson.loads(done.stdout.splitlines()[-1])
+    in_app, client = result["in_app_ms"], result["on"]["move"]
+    assert 0 < in_app["p50"] <= client["p50_ms"] and in_app["p50"] <= in_app["p99"], (in_app, client)
+    assert f"p99 {in_app['p99']:.2f} ms" in done.stdout
+
+
+def test_logged_move_ms_keeps_accepted_moves_only(tmp_path):
+    log = tmp_path / "requests.log"
+    route = "/v1/matches/<match_id>/actions"
+    entries = [
+        {"method": "POST", "route": route, "status": 200, "duration_ms": 3.5},
+        {"method": "POST", "route": route, "status": 409, "duration_ms": 9.0},
+        {"method": "GET", "route": "/v1/matches/<match_id>", "status": 200, "duration_ms": 7.0},
+        {"method": "POST", "route": route, "status": 200, "duration_ms": 1.25},
+    ]
+    log.write_bytes(b"".join(orjson.dumps({"event": "request", **e}) + b"\n" for e in entries))
+    assert http_bench.logged_move_ms(log) == [1.25, 3.5]
