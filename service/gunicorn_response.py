@@ -22,14 +22,18 @@ from gunicorn import util
 from gunicorn.http import wsgi
 
 
-class _HeadRecorder:
-    """Stands in for the client socket while gunicorn writes the head."""
+class SendRecorder:
+    """A stand-in client socket that keeps what gunicorn sends to it and sends nothing
+    (here: the head, held for the body; service/gunicorn_worker.py: its error pages)."""
 
     def __init__(self) -> None:
-        self.head = b""
+        self.sent = b""
+
+    def gettimeout(self) -> float:
+        return 0.0  # util.write_nonblock then writes without touching the mode
 
     def sendall(self, data: bytes) -> None:
-        self.head += data
+        self.sent += data
 
 
 class OneSendResponse(wsgi.Response):
@@ -49,13 +53,13 @@ class OneSendResponse(wsgi.Response):
         super().close()
 
     def _hold_head(self) -> None:
-        client, recorder = self.sock, _HeadRecorder()
+        client, recorder = self.sock, SendRecorder()
         self.sock = recorder
         try:
             self.send_headers()
         finally:
             self.sock = client
-        self._held = recorder.head
+        self._held = recorder.sent
 
     def _emit_body(self, data: bytes) -> None:
         held, self._held = self._held, b""

@@ -53,18 +53,9 @@ ERROR_CODES = {
 MAX_QUOTED = 200
 
 
-class _StatusRecorder:
+class _StatusRecorder(gunicorn_response.SendRecorder):
     """A stand-in client socket for gunicorn's handle_error: it keeps the
     status line of the HTML answer gunicorn would send, and sends nothing."""
-
-    def __init__(self) -> None:
-        self.sent = b""
-
-    def gettimeout(self) -> float:
-        return 0.0  # util.write_nonblock then writes without touching the mode
-
-    def sendall(self, data: bytes) -> None:
-        self.sent += data
 
     def status(self) -> tuple[int, str]:
         """``(status, reason)`` of the recorded answer; the reason is the

@@ -7,7 +7,7 @@ service/play/follow.py after each commit; the account stream's first
 
 from typing import Any
 
-from service.model.documents import iso_utc
+from service.model.clock import iso_utc
 
 # (account id, event type, data, the name it is sent once under)
 Planned = tuple[str, str, dict[str, Any], str]

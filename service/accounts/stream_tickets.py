@@ -13,7 +13,7 @@ import time
 from typing import TYPE_CHECKING
 
 from service.accounts.auth import Principal, live_principal, require, require_scope
-from service.model.documents import iso_utc
+from service.model.clock import iso_utc
 from service.model.errors import unauthorized
 from service.model.tokens import hash_token
 from service.storage import accounts as stored

@@ -11,7 +11,8 @@ from service.accounts import seats
 from service.live.feeds import CATCH_UP_PAGE, Subscriber
 from service.live.hub import hub_of
 from service.live.render import keep_alive, render_error, render_event, render_match
-from service.model.documents import iso_utc, match_body
+from service.model.clock import iso_utc
+from service.model.documents import match_body
 from service.model.errors import not_found, unauthorized
 from service.model.tokens import hash_token
 from service.runtime.state_cache import engine_state

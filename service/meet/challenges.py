@@ -26,7 +26,7 @@ import engine
 from service.accounts.events import publish_account_event
 from service.accounts.profiles import public_account
 from service.meet.starting import ensure_match
-from service.model.documents import iso_utc
+from service.model.clock import iso_utc
 from service.model.errors import ApiError, forbidden, not_found, validation
 from service.play.matches import _resolved_options
 from service.storage import accounts as stored_accounts

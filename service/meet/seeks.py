@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import engine
 from service.meet.rating import pool_game, rating_or_default
 from service.meet.starting import start_claimed
-from service.model.documents import iso_utc
+from service.model.clock import iso_utc
 from service.model.errors import ApiError, not_found, validation
 from service.storage import accounts as stored_accounts
 from service.storage import meet as stored

@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 import engine
-from service.model.clock import iso_utc as iso_utc  # documents' timestamps; imported from here too
+from service.model.clock import iso_utc
 
 
 def now() -> tuple[str, int]:
