@@ -26,13 +26,21 @@ class RecordingSocket:
         self.sends.append(bytes(data))
 
 
-def _serve(response_class, method, status, headers, chunks):
-    """The sends of one response to ``method /`` through gunicorn's request path."""
+def _response(sock, method="GET", response_class=None):
+    """The response gunicorn's ``wsgi.create`` builds for ``method /`` on ``sock``
+    (its own class unless ``response_class`` is given)."""
     cfg = Config()
     raw = f"{method} / HTTP/1.1\r\nHost: example\r\n\r\n".encode()
     request = next(iter(RequestParser(cfg, iter([raw]), ("127.0.0.1", 5000))))
+    extra = (response_class,) if response_class else ()
+    response, _ = wsgi.create(request, sock, ("127.0.0.1", 5000), ("127.0.0.1", 8000), cfg, *extra)
+    return response
+
+
+def _serve(response_class, method, status, headers, chunks):
+    """The sends of one response to ``method /`` through gunicorn's request path."""
     sock = RecordingSocket()
-    response, _ = wsgi.create(request, sock, ("127.0.0.1", 5000), ("127.0.0.1", 8000), cfg, response_class)
+    response = _response(sock, method, response_class)
     response.start_response(status, headers)
     for chunk in chunks:
         response.write(chunk)
@@ -88,8 +96,4 @@ def test_a_chunked_body_keeps_gunicorns_sends_head_first():
 def test_install_makes_it_the_response_gunicorn_builds(monkeypatch):
     monkeypatch.setattr(wsgi, "Response", STOCK)
     gunicorn_response.install()
-    cfg = Config()
-    raw = b"GET / HTTP/1.1\r\nHost: example\r\n\r\n"
-    request = next(iter(RequestParser(cfg, iter([raw]), ("127.0.0.1", 5000))))
-    response, _ = wsgi.create(request, RecordingSocket(), ("127.0.0.1", 5000), ("127.0.0.1", 8000), cfg)
-    assert type(response) is OneSendResponse
+    assert type(_response(RecordingSocket())) is OneSendResponse
